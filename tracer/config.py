@@ -1,0 +1,64 @@
+"""Every knob of modetrace in one frozen dataclass, with environment parsing in one place.
+
+Modules read `config.current()`; tests swap knobs with `config.patch(...)`, which restores them on
+exit, so no knob is ambient mutable state scattered across modules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from collections.abc import Iterator
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """The knobs. Defaults are what a user gets without setting anything."""
+
+    instruction_budget: int = 100_000
+    """Traced instructions per frame (inlined frames included) before falling back."""
+    inline_depth_limit: int = 16
+    """How deep user-function calls are inlined before the call breaks the graph."""
+    recompile_limit: int = 8
+    """Default for `tracer.compile(recompile_limit=...)`."""
+    debug_checks: bool = False
+    """Check the stack effect of every handler against `dis.stack_effect` (on in tests)."""
+    metrics_limit: int = 1024
+    """How many CompilationMetrics records `get_compilation_metrics()` keeps."""
+    chromium_event_limit: int = 100_000
+    """How many chromium events are kept in memory."""
+    break_on: str = ""
+    """Graph-break kind that raises an AssertionError instead of breaking (debugging aid)."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain-dict copy for CompilationMetrics.config."""
+        return dataclasses.asdict(self)
+
+
+def _from_environment() -> Config:
+    env = os.environ
+    return Config(
+        debug_checks=env.get("MODETRACE_DEBUG_CHECKS", "") not in ("", "0"),
+        break_on=env.get("MODETRACE_BREAK", ""),
+    )
+
+
+_current = _from_environment()
+
+
+def current() -> Config:
+    return _current
+
+
+@contextlib.contextmanager
+def patch(**changes: Any) -> Iterator[Config]:
+    """Temporarily replace knobs: `with config.patch(debug_checks=True): ...`."""
+    global _current
+    saved = _current
+    _current = dataclasses.replace(saved, **changes)
+    try:
+        yield _current
+    finally:
+        _current = saved

@@ -1,0 +1,83 @@
+"""The exceptions of modetrace and the structured reason a graph breaks.
+
+`Unsupported` is the public graph-break signal; `InternalError` is a bug of ours and is never
+turned into a graph break; `UserError` marks misuse of the API (a bad argument to compile).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import linecache
+from typing import NoReturn
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UserLocation:
+    """Where in the user's code something happened: file, line, function and the line's text."""
+
+    filename: str
+    lineno: int
+    function: str = ""
+    source_line: str = ""
+
+    @classmethod
+    def at(cls, filename: str, lineno: int, function: str = "") -> UserLocation:
+        return cls(filename, lineno, function, linecache.getline(filename, lineno).strip())
+
+    @property
+    def short_filename(self) -> str:
+        return self.filename.rsplit("/", 1)[-1]
+
+    def __str__(self) -> str:
+        where = f"{self.short_filename}:{self.lineno}"
+        return f"{where} in {self.function}" if self.function else where
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakReason:
+    """Why a frame could not be traced: a fixed `kind`, words for the user, and where."""
+
+    kind: str
+    explanation: str
+    hints: tuple[str, ...] = ()
+    context: str = ""
+    location: UserLocation | None = None
+    instruction: str = ""
+
+    def __str__(self) -> str:
+        prefix = f"{self.location}: " if self.location is not None else ""
+        return f"{prefix}{self.explanation}"
+
+
+class Unsupported(Exception):
+    """Raised when tracing meets something it cannot model; the frame falls back to Python."""
+
+    def __init__(self, reason: BreakReason) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+    def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
+        """Attach the user's file:line once, at the innermost frame that knows it."""
+        if self.reason.location is not None:
+            return self
+        reason = dataclasses.replace(self.reason, location=location, instruction=instruction)
+        return Unsupported(reason).with_traceback(self.__traceback__)
+
+
+class InternalError(Exception):
+    """A bug in modetrace. Never converted into a graph break."""
+
+
+class UserError(Exception):
+    """The API was misused (e.g. a bad argument to `tracer.compile`)."""
+
+
+def unimplemented(
+    kind: str, explanation: str, hints: tuple[str, ...] = (), context: str = ""
+) -> NoReturn:
+    """The one way to break a graph: raise Unsupported with a structured reason."""
+    from tracer import config
+
+    if config.current().break_on == kind:
+        raise AssertionError(f"MODETRACE_BREAK={kind}: {explanation}")
+    raise Unsupported(BreakReason(kind, explanation, hints, context))
