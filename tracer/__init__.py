@@ -1,1 +1,25 @@
 """modetrace: a pure-Python model of Dynamo's tracing machinery for CPython 3.11."""
+
+from tracer.api import CompiledFunction, RecompileError, compile, reset
+from tracer.events import export_chrome_trace, get_chromium_events, get_compile_events
+from tracer.exc import BreakReason, InternalError, Unsupported, UserError
+from tracer.explain import Explanation, explain, trace
+from tracer.metrics import get_compilation_metrics
+
+__all__ = [
+    "BreakReason",
+    "CompiledFunction",
+    "Explanation",
+    "InternalError",
+    "RecompileError",
+    "Unsupported",
+    "UserError",
+    "compile",
+    "explain",
+    "export_chrome_trace",
+    "get_chromium_events",
+    "get_compilation_metrics",
+    "get_compile_events",
+    "reset",
+    "trace",
+]

@@ -52,16 +52,18 @@ class BreakReason:
 class Unsupported(Exception):
     """Raised when tracing meets something it cannot model; the frame falls back to Python."""
 
-    def __init__(self, reason: BreakReason) -> None:
+    def __init__(self, reason: BreakReason, user_exception: BaseException | None = None) -> None:
         super().__init__(str(reason))
         self.reason = reason
+        self.user_exception = user_exception
+        """The Python exception the traced code would raise here, when that is the reason."""
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
         if self.reason.location is not None:
             return self
         reason = dataclasses.replace(self.reason, location=location, instruction=instruction)
-        return Unsupported(reason).with_traceback(self.__traceback__)
+        return Unsupported(reason, self.user_exception).with_traceback(self.__traceback__)
 
 
 class InternalError(Exception):

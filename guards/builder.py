@@ -1,0 +1,218 @@
+"""Guard set -> the source of one straight-line check function, the hot path of every call.
+
+`GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
+expression over a local holding the source's value. `build_check` lays those out in the plan's
+order (guards.tree), reading each source once into a local (`___v3 = ___v1.scale`) right before
+its first guard, and wraps the body in one `try` so an exception (a key or attribute gone from a
+changed object) is a failed guard, never a crash. No guard calls user code: types are compared
+with `type(v) is T`, constants are compared only after their exact type, containers are measured
+only after a TYPE_MATCH to a builtin type, tensors are read through their slots.
+
+NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`. A single `return` of
+one `and` chain (hoists done with `:=`) measured slower: 2.8 us against 2.2 us for 42 passing
+guards on CPython 3.11. Separate statements also give a traceback that points at the failing
+guard's own line, which carries its kind and source in a trailing comment.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import re
+import types
+from collections.abc import Iterable
+
+from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
+from guards.guard import Guard, TensorSpec
+from guards.mode_stack import mode_stack_check_expr
+from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
+from guards.tree import plan_guards
+
+ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN)
+"""Globals the caller binds besides `bindings`: globals, builtins, closure, mode-stack accessor."""
+
+
+def has_instance_attr(obj: object, name: str) -> bool:
+    """Whether `obj` itself holds attribute `name`, without `__getattr__`, `__getattribute__`
+    overrides or properties: look in the instance `__dict__` (fetched with object's own
+    `__getattribute__`), then for a filled `__slots__` member on its type."""
+    try:
+        instance_dict = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        instance_dict = None
+    if type(instance_dict) is dict and name in instance_dict:
+        return True
+    for klass in type(obj).__mro__:
+        member = klass.__dict__.get(name)
+        if type(member) is types.MemberDescriptorType:
+            try:
+                member.__get__(obj, type(obj))
+            except AttributeError:
+                return False
+            return True
+    return False
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckFunction:
+    """The generated check: its text, the constants it refers to, and per-guard predicates
+    (`lambda ___v: <expr>`, same expressions as the body) for explaining a miss."""
+
+    text: str
+    bindings: dict[str, object]
+    guards: list[Guard]
+    predicates: list[str]
+
+
+class GuardBuilder:
+    """Turns one guard into an expression over `v`, the local holding its source's value.
+
+    Objects the expression needs (types, identity-matched objects, dtypes) are bound into the
+    function's globals under stable names (`___c2_Config`), numbered in first-use order.
+    """
+
+    def __init__(self) -> None:
+        self.bindings: dict[str, object] = {**HELPERS, "___has_attr": has_instance_attr}
+        self._names_by_id: dict[int, str] = {}
+        self._count = 0
+
+    def bind(self, obj: object, hint: str = "") -> str:
+        """Make `obj` a global of the check function (strong reference); return its name."""
+        if isinstance(obj, type):
+            builtin_name = obj.__name__
+            if getattr(builtins, builtin_name, None) is obj:
+                return builtin_name
+        name = self._names_by_id.get(id(obj))
+        if name is None:
+            suffix = re.sub(r"\W", "_", hint)[:30]
+            name = f"___c{self._count}_{suffix}" if suffix else f"___c{self._count}"
+            self._count += 1
+            self._names_by_id[id(obj)] = name
+            self.bindings[name] = obj
+        return name
+
+    def code_for(self, guard: Guard, v: str) -> str:
+        method = getattr(self, guard.kind.name)
+        code: str = method(guard, v)
+        return code
+
+    def TYPE_MATCH(self, guard: Guard, v: str) -> str:
+        kind: type = guard.expected
+        return f"type({v}) is {self.bind(kind, type_label(kind))}"
+
+    def ID_MATCH(self, guard: Guard, v: str) -> str:
+        if guard.expected is None:
+            return f"{v} is None"
+        return f"{v} is {self.bind(guard.expected, _hint(guard.expected))}"
+
+    def EQUALS_MATCH(self, guard: Guard, v: str) -> str:
+        return constant_match_expr(v, guard.expected, self.bind)
+
+    def CLOSURE_MATCH(self, guard: Guard, v: str) -> str:
+        if is_constant(guard.expected):
+            return self.EQUALS_MATCH(guard, v)
+        return self.ID_MATCH(guard, v)
+
+    def LENGTH_CHECK(self, guard: Guard, v: str) -> str:
+        return f"len({v}) == {guard.expected!r}"
+
+    def DICT_NOT_CONTAINS(self, guard: Guard, v: str) -> str:
+        return f"{guard.expected!r} not in {v}"
+
+    def HASATTR(self, guard: Guard, v: str) -> str:
+        return f"___has_attr({v}, {guard.expected!r})"
+
+    def NO_HASATTR(self, guard: Guard, v: str) -> str:
+        return f"not ___has_attr({v}, {guard.expected!r})"
+
+    def DICT_KEYS_MATCH(self, guard: Guard, v: str) -> str:
+        """Keys in order, each compared exactly; `list(d)` of an exact dict runs no user code."""
+        keys: tuple[object, ...] = guard.expected
+        if not keys:
+            return f"len({v}) == 0"
+        k = f"{v}_keys"
+        matches = [constant_match_expr(f"{k}[{i}]", key, self.bind) for i, key in enumerate(keys)]
+        return " and ".join([f"len({k} := list({v})) == {len(keys)}", *matches])
+
+    def TENSOR_MATCH(self, guard: Guard, v: str) -> str:
+        spec: TensorSpec = guard.expected
+        assert spec.cls is not None, "plan_guards fills in the tensor type"
+        return (
+            f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
+            f" and {v}._dtype is {self.bind(spec.dtype, _hint(spec.dtype))}"
+            f" and {v}._shape == {spec.shape!r}"
+            f" and {v}.requires_grad is {spec.requires_grad!r}"
+        )
+
+    def MODE_STACK(self, guard: Guard, v: str) -> str:
+        return mode_stack_check_expr(v, guard.expected, self.bind)
+
+    def OBJECT_ALIASING(self, guard: Guard, v: str) -> str:
+        """Relational guards read the other source in full; they run last (highest cost),
+        after every guard that makes reading it meaningful."""
+        other: Source = guard.expected
+        return f"{v} is {other.expr()}"
+
+    def NO_ALIASING(self, guard: Guard, v: str) -> str:
+        others: tuple[Source, ...] = guard.expected
+        return " and ".join(f"{v} is not {other.expr()}" for other in others)
+
+
+def _hint(obj: object) -> str:
+    """A readable suffix for a bound name: the type's or function's name, else the type name."""
+    if isinstance(obj, type):
+        return type_label(obj)
+    return own_name(obj) or type_label(type(obj))
+
+
+def build_check(
+    guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
+) -> CheckFunction:
+    """Plan the guards (dedupe, order) and generate the check function's source."""
+    ordered = plan_guards(guards, tensor_type)
+    builder = GuardBuilder()
+    body: list[str] = []
+    local_of: dict[Source, str] = {}
+
+    def read(source: Source) -> str:
+        if source not in local_of:
+            base = source.base
+            base_var = read(base) if base is not None else ""
+            access = source.access(base_var)
+            if access.isidentifier():  # a root that is already a name (`G`): nothing to hoist
+                local_of[source] = access
+            else:
+                var = local_of[source] = f"___v{len(local_of)}"
+                body.append(f"{var} = {access}")
+        return local_of[source]
+
+    for guard in ordered:
+        code = builder.code_for(guard, read(guard.source))
+        body.append(f"if not ({code}): return False  # {guard.kind.name} {guard.source.name}")
+    predicates = [f"lambda ___v: {builder.code_for(guard, '___v')}" for guard in ordered]
+    lines = [
+        f"def {name}(L):",
+        f'    """{len(ordered)} guards, generated by guards.builder."""',
+        "    try:",
+        *[f"        {line}" for line in body],
+        "        return True",
+        "    except Exception:",
+        "        return False",
+    ]
+    return CheckFunction("\n".join(lines) + "\n", builder.bindings, ordered, predicates)
+
+
+def build_check_source(
+    guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
+) -> tuple[str, dict[str, object]]:
+    """`(source_text, bindings)`: exec the text in a dict holding `bindings` plus the roots
+    `G`, `B`, `C` and `___mode_stack`, then call `<name>(L)`."""
+    check = build_check(guards, name=name, tensor_type=tensor_type)
+    return check.text, check.bindings
+
+
+def needs_mode_stack(guards: Iterable[Guard]) -> bool:
+    """Whether the check reads the mode stack (then an accessor must be bound)."""
+    return any(
+        isinstance(source, ModeStackListSource) for g in guards for source in g.source.chain()
+    )

@@ -1,0 +1,252 @@
+"""Guard: one fact a trace relied on, as `(kind, source, expected)` plus the user line behind it.
+
+Kinds are listed in cost order, cheapest first; the builder runs cheaper kinds first wherever the
+base-before-child order allows. Equality and hashing go through `Guard.key`, never through
+`expected.__eq__`/`__hash__`, so an ID_MATCH on an unhashable or hostile object is fine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from guards.constants import constant_key, is_constant, safe_label, type_label
+from guards.sources import Source
+
+if TYPE_CHECKING:
+    from tracer.exc import UserLocation
+
+
+class GuardKind(enum.Enum):
+    """What is checked about the value at a source. Values give the cost order."""
+
+    TYPE_MATCH = 0
+    """`type(v) is T` (exact type, subclasses fail)."""
+    ID_MATCH = 1
+    """`v is obj`; the guard holds a strong reference to `obj`."""
+    EQUALS_MATCH = 2
+    """exact type, then value (see guards.constants)."""
+    CLOSURE_MATCH = 3
+    """a cell's contents: EQUALS_MATCH for constants, ID_MATCH for anything else."""
+    LENGTH_CHECK = 4
+    """`len(v) == n`; needs a TYPE_MATCH to a builtin container on the same source."""
+    DICT_NOT_CONTAINS = 5
+    """`key not in v` (v a dict, e.g. "the global `len` is not shadowed")."""
+    HASATTR = 6
+    """the instance has attribute `name` (instance `__dict__` or a filled slot)."""
+    NO_HASATTR = 7
+    """the instance does not have attribute `name`."""
+    DICT_KEYS_MATCH = 8
+    """the dict's keys, in order; needs a TYPE_MATCH to dict on the same source."""
+    TENSOR_MATCH = 9
+    """exact tensor type, dtype, shape and requires_grad, read from slots."""
+    MODE_STACK = 10
+    """the torch-function mode stack: its length and the exact type at each position."""
+    OBJECT_ALIASING = 11
+    """`v is <other source>`: two sources reached one mutable object while tracing."""
+    NO_ALIASING = 12
+    """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TensorSpec:
+    """The tensor properties a TENSOR_MATCH pins. `cls` is the exact tensor type (None: the
+    runtime's `Tensor`, resolved when the check is built).
+
+    >>> str(TensorSpec("float32", (2, 3), False))
+    'float32[2, 3]'
+    """
+
+    dtype: object
+    shape: tuple[int, ...]
+    requires_grad: bool
+    cls: type | None = None
+
+    @classmethod
+    def of(cls, tensor: Any) -> TensorSpec:
+        """Snapshot a tensor's guarded properties by reading its slots."""
+        return cls(
+            tensor._dtype,
+            tuple(tensor._shape),
+            bool(tensor.requires_grad),
+            type(tensor),
+        )
+
+    def key(self) -> Hashable:
+        return (id(self.dtype), self.shape, self.requires_grad, id(self.cls))
+
+    def __str__(self) -> str:
+        return f"{dtype_label(self.dtype).removeprefix('torch.')}{list(self.shape)}"
+
+
+def dtype_label(dtype: object) -> str:
+    """`torch.float32`: dtypes are runtime objects with a readable repr (not user code)."""
+    return dtype if isinstance(dtype, str) else repr(dtype)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Guard:
+    """One check on one source.
+
+    >>> from guards.sources import LocalSource
+    >>> Guard(GuardKind.LENGTH_CHECK, LocalSource("xs"), 3)
+    Guard(LENGTH_CHECK L['xs']: 3)
+    >>> Guard(GuardKind.EQUALS_MATCH, LocalSource("n"), 0.5).describe()
+    "L['n'] == 0.5"
+    """
+
+    kind: GuardKind
+    source: Source
+    expected: Any
+    user_location: UserLocation | None = None
+
+    def __post_init__(self) -> None:
+        _check_expected(self)
+
+    @property
+    def key(self) -> Hashable:
+        """What makes two guards the same check (the user line does not)."""
+        return (self.kind, self.source, self.expected_key)
+
+    @property
+    def expected_key(self) -> Hashable:
+        """`expected` as a hashable key: identity for objects and types, exact value for
+        constants (guards.constants), so comparing guards never calls user `__eq__`."""
+        return _expected_key(self.kind, self.expected)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Guard) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def expected_text(self) -> str:
+        """The expected side in a few words: `Config`, `0.5`, `float32[2, 3]`, `[Mode]`."""
+        return _EXPECTED_TEXT[self.kind](self.expected)
+
+    def describe(self) -> str:
+        """The guard as one line of Python-like text, as `flat()` and `explain()` show it."""
+        return _DESCRIBE[self.kind](self.source.name, self.expected)
+
+    def __repr__(self) -> str:
+        return f"Guard({self.kind.name} {self.source.name}: {self.expected_text()})"
+
+
+def _check_expected(guard: Guard) -> None:
+    kind, expected = guard.kind, guard.expected
+    if kind is GuardKind.TYPE_MATCH and not isinstance(expected, type):
+        raise TypeError(f"TYPE_MATCH expects a type, got {safe_label(expected)}")
+    if kind is GuardKind.EQUALS_MATCH and not is_constant(expected):
+        raise TypeError(f"EQUALS_MATCH expects a constant, got {safe_label(expected)}")
+    if kind is GuardKind.LENGTH_CHECK and type(expected) is not int:
+        raise TypeError(f"LENGTH_CHECK expects an int, got {safe_label(expected)}")
+    if kind is GuardKind.DICT_KEYS_MATCH and not (
+        type(expected) is tuple and is_constant(expected)
+    ):
+        raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {expected!r}")
+    if kind is GuardKind.TENSOR_MATCH and not isinstance(expected, TensorSpec):
+        raise TypeError(f"TENSOR_MATCH expects a TensorSpec, got {safe_label(expected)}")
+    if kind in (GuardKind.HASATTR, GuardKind.NO_HASATTR) and type(expected) is not str:
+        raise TypeError(f"{kind.name} expects an attribute name, got {safe_label(expected)}")
+    if kind is GuardKind.DICT_NOT_CONTAINS and not is_constant(expected):
+        raise TypeError(f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(expected)}")
+    if kind is GuardKind.OBJECT_ALIASING and not isinstance(expected, Source):
+        raise TypeError(f"OBJECT_ALIASING expects a Source, got {safe_label(expected)}")
+    if kind is GuardKind.NO_ALIASING and not (
+        type(expected) is tuple and all(isinstance(s, Source) for s in expected)
+    ):
+        raise TypeError(f"NO_ALIASING expects a tuple of Sources, got {safe_label(expected)}")
+    if kind is GuardKind.MODE_STACK and not (
+        type(expected) is tuple and all(isinstance(t, type) for t in expected)
+    ):
+        raise TypeError(f"MODE_STACK expects a tuple of mode types, got {safe_label(expected)}")
+
+
+def _expected_key(kind: GuardKind, expected: Any) -> Hashable:
+    if kind in (GuardKind.TYPE_MATCH, GuardKind.ID_MATCH):
+        return id(expected)
+    if kind is GuardKind.CLOSURE_MATCH:
+        return constant_key(expected) if is_constant(expected) else ("id", id(expected))
+    if kind is GuardKind.TENSOR_MATCH:
+        spec: TensorSpec = expected
+        return spec.key()
+    if kind is GuardKind.MODE_STACK:
+        return tuple(id(t) for t in expected)
+    if kind in (GuardKind.OBJECT_ALIASING, GuardKind.NO_ALIASING):
+        sources: Hashable = expected
+        return sources
+    if kind is GuardKind.LENGTH_CHECK or kind in _NAMED:
+        plain: int | str = expected
+        return plain
+    return constant_key(expected)
+
+
+_NAMED = (GuardKind.HASATTR, GuardKind.NO_HASATTR)
+
+
+def mode_types_text(types: Iterable[type]) -> str:
+    """`[LoggingMode, OtherMode]`, the exact mode types bottom first."""
+    return "[" + ", ".join(type_label(t) for t in types) + "]"
+
+
+def _tensor_describe(name: str, spec: TensorSpec) -> str:
+    parts = [
+        f"type({name}) is {type_label(spec.cls)}" if spec.cls is not None else "",
+        f"{name}.dtype == {dtype_label(spec.dtype)}",
+        f"{name}.shape == {spec.shape!r}",
+        f"{name}.requires_grad == {spec.requires_grad!r}",
+    ]
+    return " and ".join(part for part in parts if part)
+
+
+def _keys_text(keys: Any) -> str:
+    return repr(list(keys))
+
+
+_EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
+    GuardKind.TYPE_MATCH: type_label,
+    GuardKind.ID_MATCH: safe_label,
+    GuardKind.EQUALS_MATCH: repr,
+    GuardKind.CLOSURE_MATCH: safe_label,
+    GuardKind.LENGTH_CHECK: repr,
+    GuardKind.DICT_NOT_CONTAINS: lambda key: f"{key!r} absent",
+    GuardKind.HASATTR: lambda attr: f"has .{attr}",
+    GuardKind.NO_HASATTR: lambda attr: f"no .{attr}",
+    GuardKind.DICT_KEYS_MATCH: _keys_text,
+    GuardKind.TENSOR_MATCH: lambda spec: f"{spec}, requires_grad={spec.requires_grad}",
+    GuardKind.MODE_STACK: mode_types_text,
+    GuardKind.OBJECT_ALIASING: lambda other: f"is {other.name}",
+    GuardKind.NO_ALIASING: lambda others: "is none of " + ", ".join(o.name for o in others),
+}
+
+
+def _closure_describe(name: str, expected: object) -> str:
+    op = "==" if is_constant(expected) else "is"
+    return f"{name} {op} {safe_label(expected)}"
+
+
+def _mode_stack_describe(name: str, types: tuple[type, ...]) -> str:
+    checks = [f"len({name}) == {len(types)}"]
+    checks += [f"type({name}[{i}]) is {type_label(t)}" for i, t in enumerate(types)]
+    return " and ".join(checks)
+
+
+_DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
+    GuardKind.TYPE_MATCH: lambda name, t: f"type({name}) is {type_label(t)}",
+    GuardKind.ID_MATCH: lambda name, obj: f"{name} is {safe_label(obj)}",
+    GuardKind.EQUALS_MATCH: lambda name, value: f"{name} == {value!r}",
+    GuardKind.CLOSURE_MATCH: _closure_describe,
+    GuardKind.LENGTH_CHECK: lambda name, n: f"len({name}) == {n}",
+    GuardKind.DICT_NOT_CONTAINS: lambda name, key: f"{key!r} not in {name}",
+    GuardKind.HASATTR: lambda name, attr: f"hasattr({name}, {attr!r})",
+    GuardKind.NO_HASATTR: lambda name, attr: f"not hasattr({name}, {attr!r})",
+    GuardKind.DICT_KEYS_MATCH: lambda name, keys: f"list({name}) == {_keys_text(keys)}",
+    GuardKind.TENSOR_MATCH: _tensor_describe,
+    GuardKind.MODE_STACK: _mode_stack_describe,
+    GuardKind.OBJECT_ALIASING: lambda name, other: f"{name} is {other.name}",
+    GuardKind.NO_ALIASING: lambda name, others: " and ".join(
+        f"{name} is not {o.name}" for o in others
+    ),
+}

@@ -1,0 +1,192 @@
+"""CompiledGuards: one cache entry's guards, compiled once, run on every call, explained on a miss.
+
+`check(L)` is the generated function itself (no wrapper, no per-call interpretation). Everything
+else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side: it runs only
+when a check failed or someone asked, and it evaluates the very same expressions as the check, one
+guard at a time, so the explanation always names the guard that made the check fail.
+"""
+
+from __future__ import annotations
+
+import builtins as builtins_module
+import itertools
+import linecache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from guards.builder import build_check, needs_mode_stack
+from guards.constants import safe_label, type_label
+from guards.guard import Guard, GuardKind, TensorSpec, dtype_label
+from guards.mode_stack import ModeStackFn, mode_stack_failure, runtime_mode_stack_fn
+from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
+from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix
+
+_serial = itertools.count()
+"""Makes every generated file name unique, so linecache never mixes two checks up."""
+
+
+class CompiledGuards:
+    """The guards of one cache entry and their compiled check.
+
+    >>> from guards.sources import LocalSource
+    >>> g = CompiledGuards([Guard(GuardKind.EQUALS_MATCH, LocalSource("n"), 3)],
+    ...                    f_globals={}, builtins={}, closure=())
+    >>> g.check({"n": 3}), g.check({"n": 3.0}), g.failure_reason({"n": True})
+    (True, False, "L['n'] == 3 (actual True)")
+    """
+
+    def __init__(
+        self,
+        guards: Iterable[Guard],
+        *,
+        f_globals: Mapping[str, object],
+        builtins: Mapping[str, object],
+        closure: Sequence[object] | None,
+        mode_stack_fn: ModeStackFn | None = None,
+        name: str = "___check_0",
+        tensor_type: type | None = None,
+    ) -> None:
+        compiled = build_check(guards, name=name, tensor_type=tensor_type)
+        if mode_stack_fn is None and needs_mode_stack(compiled.guards):
+            mode_stack_fn = runtime_mode_stack_fn()
+        self.guards: list[Guard] = compiled.guards
+        self.source: str = compiled.text
+        self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
+        self._roots: dict[str, Any] = {
+            "G": f_globals,
+            "B": builtins,
+            "C": tuple(closure or ()),
+            MODE_STACK_FN: mode_stack_fn,
+        }
+        self._scope: dict[str, Any] = {
+            "__builtins__": builtins_module.__dict__,
+            **compiled.bindings,
+            **self._roots,
+        }
+        linecache.cache[self.filename] = (
+            len(self.source),
+            None,
+            self.source.splitlines(keepends=True),
+            self.filename,
+        )
+        exec(compile(self.source, self.filename, "exec"), self._scope)  # noqa: S102 - our source
+        self.check: Callable[[Mapping[str, object]], bool] = self._scope[name]
+        self._predicate_texts = compiled.predicates
+        self._predicates: list[Callable[[object], bool]] | None = None
+
+    def failure_reason(self, L: Mapping[str, object]) -> str | None:
+        """The first guard that fails on `L`, in words with expected and actual values and the
+        user line that installed it; None when every guard passes."""
+        predicates = self._compiled_predicates()
+        roots = self._roots
+        for guard, predicate in zip(self.guards, predicates, strict=True):
+            try:
+                value = guard.source.get_value(
+                    L, roots["G"], roots["B"], roots["C"], roots[MODE_STACK_FN]
+                )
+            except Exception as exc:  # noqa: BLE001 - any error reading is the reason
+                what = _READ_ERRORS.get(type(exc), f"cannot be read ({type(exc).__name__})")
+                expected = guard.expected_text()
+                return f"{guard.source.name}: {what} (expected {expected}){location_suffix(guard)}"
+            try:
+                passed = predicate(value)
+            except Exception:  # noqa: BLE001 - as in the check: an error is a failure
+                passed = False
+            if not passed:
+                return self._explain(guard, value) + location_suffix(guard)
+        return None
+
+    def _compiled_predicates(self) -> list[Callable[[object], bool]]:
+        if self._predicates is None:
+            self._predicates = [
+                eval(compile(text, self.filename + " (explain)", "eval"), self._scope)
+                for text in self._predicate_texts
+            ]
+        return self._predicates
+
+    def _explain(self, guard: Guard, value: object) -> str:
+        if guard.kind is GuardKind.HASATTR:
+            member = AttrSource(guard.source, guard.expected)
+            child = [g.expected_text() for g in self.guards if g.source == member]
+            return f"{member.name}: missing attribute (expected {(child or ['present'])[0]})"
+        return _EXPLAIN[guard.kind](guard, value)
+
+    def flat(self) -> list[str]:
+        """One line per guard, in the order the check runs them."""
+        return [guard.describe() for guard in self.guards]
+
+    def as_data(self) -> list[dict[str, str | None]]:
+        """JSON-ready records; `expected` is the guard's safe text (never a user `__repr__`)."""
+        return [
+            {
+                "kind": g.kind.name,
+                "source": g.source.name,
+                "expected": g.expected_text(),
+                "location": str(g.user_location) if g.user_location is not None else None,
+            }
+            for g in self.guards
+        ]
+
+    def __str__(self) -> str:
+        return format_tree(self.guards)
+
+    def __repr__(self) -> str:
+        return f"CompiledGuards({len(self.guards)} guards, {self.filename})"
+
+
+_READ_ERRORS: dict[type[BaseException], str] = {
+    AttributeError: "missing attribute",
+    KeyError: "missing key",
+    IndexError: "missing index",
+}
+
+
+def _actual(guard: Guard, actual: str) -> str:
+    return f"{guard.describe()} (actual {actual})"
+
+
+def _explain_length(guard: Guard, value: Any) -> str:
+    safe = type(value) in LEN_SAFE_TYPES
+    return _actual(guard, str(len(value)) if safe else type_label(type(value)))
+
+
+def _explain_keys(guard: Guard, value: object) -> str:
+    if type(value) is not dict:
+        return _actual(guard, type_label(type(value)))
+    return _actual(guard, "[" + ", ".join(safe_label(k) for k in value) + "]")
+
+
+def _explain_not_contains(guard: Guard, value: object) -> str:
+    return _actual(guard, f"{ItemSource(guard.source, guard.expected).name} is present")
+
+
+def _explain_tensor(guard: Guard, value: Any) -> str:
+    spec: TensorSpec = guard.expected
+    name = guard.source.name
+    if spec.cls is not None and type(value) is not spec.cls:
+        return f"type({name}) is {type_label(spec.cls)} (actual {type_label(type(value))})"
+    dtype = value._dtype
+    if dtype is not spec.dtype:
+        return f"{name}.dtype == {dtype_label(spec.dtype)} (actual {dtype_label(dtype)})"
+    if value._shape != spec.shape:
+        return f"{name}.shape == {spec.shape!r} (actual {value._shape!r})"
+    actual = value.requires_grad
+    return f"{name}.requires_grad == {spec.requires_grad!r} (actual {actual!r})"
+
+
+_EXPLAIN: dict[GuardKind, Callable[[Guard, Any], str]] = {
+    GuardKind.TYPE_MATCH: lambda g, v: _actual(g, type_label(type(v))),
+    GuardKind.ID_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.EQUALS_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.CLOSURE_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.LENGTH_CHECK: _explain_length,
+    GuardKind.DICT_NOT_CONTAINS: _explain_not_contains,
+    GuardKind.NO_HASATTR: lambda g, v: (
+        f"{AttrSource(g.source, g.expected).name}: unexpected attribute (expected absent)"
+    ),
+    GuardKind.DICT_KEYS_MATCH: _explain_keys,
+    GuardKind.TENSOR_MATCH: _explain_tensor,
+    GuardKind.MODE_STACK: lambda g, v: mode_stack_failure(g.expected, v),
+    GuardKind.OBJECT_ALIASING: lambda g, v: _actual(g, "a different object"),
+    GuardKind.NO_ALIASING: lambda g, v: _actual(g, "the same object as one of them"),
+}

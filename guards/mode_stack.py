@@ -1,0 +1,52 @@
+"""The leaf guard on the torch-function mode stack: same length, same exact type at each position.
+
+Like Dynamo's TORCH_FUNCTION_MODE_STACK leaf it ignores mode identity: a compiled entry traced under
+`with LoggingMode():` serves any later `LoggingMode()` instance. The stack is read live, through an
+accessor bound as `___mode_stack`, because it is per-thread state (`tracer.runtime._C`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from guards.constants import Bind, type_label
+from guards.guard import Guard, GuardKind, mode_types_text
+from guards.sources import ModeStackListSource
+
+if TYPE_CHECKING:
+    from tracer.exc import UserLocation
+
+ModeStackFn = Callable[[], Sequence[object]]
+
+
+def mode_stack_guard(modes: Sequence[object], user_location: UserLocation | None = None) -> Guard:
+    """The MODE_STACK guard for a snapshot of the stack taken when tracing started (bottom first).
+
+    >>> class LoggingMode: ...
+    >>> mode_stack_guard([LoggingMode()])
+    Guard(MODE_STACK ___mode_stack: [LoggingMode])
+    """
+    types = tuple(type(mode) for mode in modes)
+    return Guard(GuardKind.MODE_STACK, ModeStackListSource(), types, user_location)
+
+
+def mode_stack_check_expr(var: str, types: tuple[type, ...], bind: Bind) -> str:
+    """`len(S) == n and type(S[0]) is M0 and ...` on the live list held in `var`."""
+    checks = [f"len({var}) == {len(types)}"]
+    checks += [f"type({var}[{i}]) is {bind(t, type_label(t))}" for i, t in enumerate(types)]
+    return " and ".join(checks)
+
+
+def mode_stack_failure(types: tuple[type, ...], live: Sequence[object]) -> str:
+    """`mode stack: expected [LoggingMode] (actual [])`."""
+    actual = mode_types_text([type(mode) for mode in live])
+    return f"mode stack: expected {mode_types_text(types)} (actual {actual})"
+
+
+def runtime_mode_stack_fn() -> ModeStackFn:
+    """The runtime's accessor of the live stack, imported only when a check needs it."""
+    # Lazy, by name: guards/ imports (and type-checks) without the runtime present.
+    fn: ModeStackFn = importlib.import_module("tracer.runtime._C")._torch_function_mode_stack
+    return fn

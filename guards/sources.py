@@ -1,0 +1,274 @@
+"""Sources: where a value the trace relied on came from, as immutable, hashable value objects.
+
+A Source prints its `name` (`L['x'].a[0]`, used in every printout and failure reason) and the
+Python expression that reads it inside the generated check function. Chained sources build that
+expression from a hoisted local holding their base (`access("___v3")` -> `___v3.a`), so a shared
+prefix is read once. The check function's roots are `L` (bound arguments), `G` (the function's
+globals), `B` (its builtins dict), `C` (its closure cells) and `___mode_stack()` (the live
+torch-function mode stack).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import functools
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from types import CodeType
+from typing import Any
+
+from guards.constants import constant_key, is_constant
+
+MODE_STACK_FN = "___mode_stack"
+"""Global name of the mode-stack accessor inside the check function."""
+
+
+class Source(abc.ABC):
+    """Base of every source: a root (`base is None`) or one access step from its `base`."""
+
+    __slots__ = ()
+
+    @property
+    def base(self) -> Source | None:
+        return None
+
+    @property
+    @abc.abstractmethod
+    def name(self) -> str:
+        """The exact string used in guard printouts and failure reasons."""
+
+    @abc.abstractmethod
+    def access(self, base_expr: str) -> str:
+        """Python that reads this source given an expression holding the base's value (roots
+        ignore `base_expr`)."""
+
+    def expr(self) -> str:
+        """The full expression, from the roots, that evaluates this source in the check."""
+        base = self.base
+        return self.access(base.expr() if base is not None else "")
+
+    @property
+    def depth(self) -> int:
+        """Number of access steps from a root (roots have depth 0)."""
+        base = self.base
+        return 0 if base is None else base.depth + 1
+
+    def chain(self) -> tuple[Source, ...]:
+        """This source's ancestors and itself, root first."""
+        base = self.base
+        return (self,) if base is None else (*base.chain(), self)
+
+    def get_value(
+        self,
+        L: Mapping[str, object],
+        G: Mapping[str, object] | None = None,
+        B: Mapping[str, object] | None = None,
+        C: Sequence[object] = (),
+        mode_stack: Callable[[], Sequence[object]] | None = None,
+    ) -> object:
+        """Evaluate the source for real, with the very expression the check function runs."""
+        scope: dict[str, object] = {"L": L, "G": G, "B": B, "C": C, MODE_STACK_FN: mode_stack}
+        return eval(_compiled(self.expr()), scope)  # the code is ours, from `expr()`
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(expr: str) -> CodeType:
+    return compile(expr, f"<source {expr}>", "eval")
+
+
+def _check_key(key: object) -> None:
+    """Item keys are printed with repr and re-read from the text, so they must round-trip."""
+    if not is_constant(key) or type(key) is frozenset:
+        raise ValueError(f"item keys must be int/str/bool/None/float or tuples of them: {key!r}")
+    if type(key) is float and not math.isfinite(key):
+        raise ValueError(f"item key {key!r} has no literal form")
+    if type(key) is tuple:
+        for item in key:
+            _check_key(item)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class LocalSource(Source):
+    """An argument of the compiled function: `L['x']`."""
+
+    local_name: str
+
+    @property
+    def name(self) -> str:
+        return f"L[{self.local_name!r}]"
+
+    def access(self, base_expr: str) -> str:
+        return self.name
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class GlobalSource(Source):
+    """A name in the function's globals: `G['y']`."""
+
+    global_name: str
+
+    @property
+    def name(self) -> str:
+        return f"G[{self.global_name!r}]"
+
+    def access(self, base_expr: str) -> str:
+        return self.name
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class BuiltinSource(Source):
+    """A name in the builtins dict the function sees: `B['len']`."""
+
+    builtin_name: str
+
+    @property
+    def name(self) -> str:
+        return f"B[{self.builtin_name!r}]"
+
+    def access(self, base_expr: str) -> str:
+        return self.name
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class GlobalsDictSource(Source):
+    """The globals dict itself, `G`: the root of "this name is not a global" guards."""
+
+    @property
+    def name(self) -> str:
+        return "G"
+
+    def access(self, base_expr: str) -> str:
+        return "G"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class ClosureSource(Source):
+    """The contents of closure cell `index`, named after its free variable: `C['n']`.
+
+    The name says which variable a reader should look at; the code reads the cell by position,
+    `C[index].cell_contents`, because the cell tuple is what the function actually holds.
+    """
+
+    freevar_name: str
+    index: int
+
+    @property
+    def name(self) -> str:
+        return f"C[{self.freevar_name!r}]"
+
+    def access(self, base_expr: str) -> str:
+        return f"C[{self.index}].cell_contents"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class ModeStackListSource(Source):
+    """The live torch-function mode stack (a list, bottom first): `___mode_stack`."""
+
+    @property
+    def name(self) -> str:
+        return MODE_STACK_FN
+
+    def access(self, base_expr: str) -> str:
+        return f"{MODE_STACK_FN}()"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class ModeStackSource(Source):
+    """One mode on the stack, 0 at the bottom: `___mode_stack[0]`. Its base is the whole stack,
+    so the MODE_STACK guard (length and types) runs before any entry is read."""
+
+    index: int
+
+    @property
+    def base(self) -> Source:
+        return ModeStackListSource()
+
+    @property
+    def name(self) -> str:
+        return f"{MODE_STACK_FN}[{self.index}]"
+
+    def access(self, base_expr: str) -> str:
+        return f"{base_expr}[{self.index}]"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class AttrSource(Source):
+    """An attribute of the base: `L['x'].a` (or `getattr(L['x'], 'a-b')` for non-identifiers).
+
+    The check reads it with ordinary attribute syntax. Whoever records a guard below an
+    AttrSource also records a HASATTR on the base when a class `__getattr__` could otherwise
+    run for a missing attribute; the builder orders that HASATTR before the read.
+    """
+
+    base: Source = dataclasses.field()
+    member: str
+
+    def __post_init__(self) -> None:
+        if "." in self.member:
+            raise ValueError(f"chain attributes one AttrSource at a time: {self.member!r}")
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        if self.member.isidentifier():
+            return f"{base_expr}.{self.member}"
+        return f"getattr({base_expr}, {self.member!r})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class ItemSource(Source):
+    """A subscript of the base with a constant key: `L['xs'][0]`, `L['d']['k']`.
+
+    Sources compare keys exactly (`[1]`, `[True]` and `[1.0]` are three sources, as they are
+    three names), so equal sources always print the same.
+    """
+
+    base: Source = dataclasses.field()
+    key: Any = dataclasses.field(compare=False)
+    exact_key: Hashable = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_key(self.key)
+        object.__setattr__(self, "exact_key", constant_key(self.key))
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"{base_expr}[{self.key!r}]"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class TypeSource(Source):
+    """The exact type of the base: `type(L['x'])`."""
+
+    base: Source = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"type({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class DefaultsSource(Source):
+    """A positional default of a function found at the base: `L['f'].__defaults__[0]`."""
+
+    base: Source = dataclasses.field()
+    index: int
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"{base_expr}.__defaults__[{self.index}]"

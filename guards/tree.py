@@ -1,0 +1,190 @@
+"""The guard set as a plan and as a tree: dedupe, drop implied guards, validate, order, print.
+
+Order is the one the check function runs: a guard on a source runs only after every guard on the
+source's ancestors (so `L['cfg'].scale` is read only once `L['cfg']`'s type is pinned), and among
+the guards that may run next, the cheapest kind goes first. The order depends only on the guards
+themselves, never on the order they were recorded in, so the generated text is deterministic.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import importlib
+from collections.abc import Hashable, Iterable
+
+from guards.constants import type_label
+from guards.guard import Guard, GuardKind, TensorSpec
+from guards.sources import ModeStackListSource, Source
+
+LEN_SAFE_TYPES: frozenset[type] = frozenset(
+    {list, tuple, dict, set, frozenset, str, bytes, range, collections.OrderedDict}
+)
+"""Exact types whose `len()` and iteration are CPython's own, never user code."""
+
+
+class GuardPlanError(ValueError):
+    """The guards cannot be compiled soundly as given (a bug in whoever recorded them)."""
+
+
+def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> list[Guard]:
+    """Deduplicate, drop implied guards, check preconditions and order: the list the check runs.
+
+    `tensor_type` fills in TensorSpecs recorded without a class (None: resolved lazily from
+    `tracer.runtime`, only when such a spec exists).
+    """
+    unique = _dedupe(_with_tensor_type(guards, tensor_type))
+    _check_preconditions(unique)
+    implied = _implied(unique)
+    return _order([g for g in unique if g not in implied])
+
+
+def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
+    def fill(guard: Guard) -> Guard:
+        spec = guard.expected
+        if guard.kind is not GuardKind.TENSOR_MATCH or spec.cls is not None:
+            return guard
+        cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
+        return dataclasses.replace(guard, expected=dataclasses.replace(spec, cls=cls))
+
+    return [fill(guard) for guard in guards]
+
+
+def _runtime_tensor_type() -> type:
+    # Lazy, by name: guards/ imports (and type-checks) without the runtime present.
+    tensor_type: type = importlib.import_module("tracer.runtime.tensor").Tensor
+    return tensor_type
+
+
+def _location_rank(guard: Guard) -> tuple[int, str, int]:
+    loc = guard.user_location
+    return (1, "", 0) if loc is None else (0, loc.filename, loc.lineno)
+
+
+def _dedupe(guards: list[Guard]) -> list[Guard]:
+    """One guard per key; of duplicates, the one from the earliest user line is kept."""
+    kept: dict[Hashable, Guard] = {}
+    for guard in sorted(guards, key=_location_rank):
+        kept.setdefault(guard.key, guard)
+    return list(kept.values())
+
+
+def _by_source(guards: list[Guard]) -> dict[Source, list[Guard]]:
+    grouped: dict[Source, list[Guard]] = collections.defaultdict(list)
+    for guard in guards:
+        grouped[guard.source].append(guard)
+    return grouped
+
+
+def _pinned_types(guards: list[Guard]) -> set[type]:
+    """Exact types some guard on one source checks on its own (before anything else)."""
+    pinned = {type(g.expected) for g in guards if g.kind is GuardKind.EQUALS_MATCH}
+    pinned |= {g.expected.cls for g in guards if g.kind is GuardKind.TENSOR_MATCH}
+    return pinned
+
+
+def _check_preconditions(guards: list[Guard]) -> None:
+    """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
+    type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
+    for source, group in _by_source(guards).items():
+        types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
+        types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
+        for guard in group:
+            if guard.kind is GuardKind.LENGTH_CHECK and not types & LEN_SAFE_TYPES:
+                raise GuardPlanError(
+                    f"LENGTH_CHECK on {source.name} needs a TYPE_MATCH on {source.name} to a "
+                    f"builtin container (list, tuple, dict, ...), so len() runs no user code"
+                )
+            if guard.kind is GuardKind.DICT_KEYS_MATCH and not types & {dict}:
+                raise GuardPlanError(
+                    f"DICT_KEYS_MATCH on {source.name} needs a TYPE_MATCH on {source.name} to "
+                    f"dict, so listing the keys runs no user code"
+                )
+
+
+def _implied(guards: list[Guard]) -> set[Guard]:
+    """Guards another guard on the same source already checks: a TYPE_MATCH that TENSOR_MATCH or
+    EQUALS_MATCH performs first anyway; a LENGTH_CHECK that EQUALS_MATCH/DICT_KEYS_MATCH covers."""
+    implied: set[Guard] = set()
+    for group in _by_source(guards).values():
+        pinned = _pinned_types(group)
+        lengths = {
+            len(g.expected)
+            for g in group
+            if g.kind is GuardKind.DICT_KEYS_MATCH
+            or (g.kind is GuardKind.EQUALS_MATCH and type(g.expected) is tuple)
+        }
+        implied |= {g for g in group if g.kind is GuardKind.TYPE_MATCH and g.expected in pinned}
+        implied |= {g for g in group if g.kind is GuardKind.LENGTH_CHECK and g.expected in lengths}
+    return implied
+
+
+def _rank(guard: Guard) -> tuple[int, int, str, str]:
+    source = guard.source
+    return (guard.kind.value, source.depth, source.name, repr(guard.expected_key))
+
+
+def _order(guards: list[Guard]) -> list[Guard]:
+    pending = sorted(guards, key=_rank)
+    remaining = collections.Counter(g.source for g in pending)
+    ordered: list[Guard] = []
+    while pending:
+        index = next(
+            i
+            for i, g in enumerate(pending)
+            if all(remaining[a] == 0 for a in g.source.chain()[:-1])
+        )
+        guard = pending.pop(index)
+        remaining[guard.source] -= 1
+        ordered.append(guard)
+    return ordered
+
+
+def format_tree(guards: list[Guard]) -> str:
+    """Dynamo-like TREE_GUARD_MANAGER printout: a manager per source, nested by base, with its
+    leaf guards (and their user lines) above its children. The mode stack hangs off the root."""
+    by_source = _by_source(guards)
+    children: dict[Source | None, list[Source]] = collections.defaultdict(list)
+    for source in by_source:
+        for parent, child in zip((None, *source.chain()), source.chain(), strict=False):
+            if child not in children[parent]:
+                children[parent].append(child)
+    lines = ["TREE_GUARD_MANAGER:", "+- RootGuardManager"]
+
+    def visit(source: Source, depth: int) -> None:
+        pad = "| " * depth
+        if not isinstance(source, ModeStackListSource):
+            lines.append(f"{pad}+- GuardManager: {_manager_text(source, by_source[source])}")
+            depth += 1
+            pad = "| " * depth
+        lines.extend(f"{pad}+- {_leaf_text(g)}" for g in by_source.get(source, []))
+        for child in children[source]:
+            visit(child, depth)
+
+    for root in sorted(children[None], key=lambda s: not isinstance(s, ModeStackListSource)):
+        visit(root, 1)
+    return "\n".join(lines)
+
+
+def _manager_text(source: Source, group: list[Guard]) -> str:
+    types = [g.expected for g in group if g.kind is GuardKind.TYPE_MATCH]
+    types += [
+        g.expected.cls
+        for g in group
+        if g.kind is GuardKind.TENSOR_MATCH and isinstance(g.expected, TensorSpec)
+    ]
+    shown = f", type={type_label(types[0])}" if types and isinstance(types[0], type) else ""
+    return f"source={source.name}{shown}"
+
+
+def _leaf_text(guard: Guard) -> str:
+    return f"{guard.kind.name}: {guard.describe()}{location_suffix(guard)}"
+
+
+def location_suffix(guard: Guard) -> str:
+    """`, from "return x * 2" at demo.py:7`, or nothing when the guard has no user line."""
+    loc = guard.user_location
+    if loc is None:
+        return ""
+    where = f"{loc.short_filename}:{loc.lineno}"
+    return f', from "{loc.source_line}" at {where}' if loc.source_line else f", from {where}"

@@ -1,0 +1,1 @@
+"""The sample gallery: small functions, each showing one capability of modetrace."""

@@ -1,0 +1,183 @@
+"""GraphModule: exact generated source, running, tracebacks into it, parity with Interpreter."""
+
+from __future__ import annotations
+
+import collections
+import gc
+import linecache
+import math
+import operator
+import traceback
+from typing import Any
+
+import pytest
+
+from tracer.graph import Graph, GraphModule, Interpreter, python_code
+
+
+def scale(v: float, factor: float = 2.0) -> float:
+    return v * factor
+
+
+def arithmetic_graph() -> Graph:
+    g = Graph()
+    x, y = g.placeholder("x"), g.placeholder("y")
+    add = g.call_function(operator.add, (x, y))
+    neg = g.call_function(operator.neg, (add,))
+    pw = g.call_function(operator.pow, (-2, neg))
+    sq = g.call_function(math.sqrt, (pw,))
+    scaled = g.call_function(scale, (sq,), {"factor": 3.0})
+    ge = g.call_function(operator.ge, (scaled, y))
+    real = g.call_method("conjugate", (scaled,))
+    g.output((scaled, [ge, real], {"neg": neg}))
+    return g
+
+
+def test_generated_source_reads_like_python() -> None:
+    gm = GraphModule(arithmetic_graph())
+    assert gm.code == (
+        "def forward(x, y):\n"
+        "    add = x + y\n"
+        "    neg = -add\n"
+        "    pow = (-2) ** neg\n"
+        "    sqrt = math_sqrt(pow)\n"
+        "    scale = scale_1(sqrt, factor=3.0)\n"
+        "    ge = scale >= y\n"
+        "    conjugate = scale.conjugate()\n"
+        "    return (scale, [ge, conjugate], {'neg': neg})\n"
+    )
+    expected = (0.75, [False, 0.75], {"neg": -4.0})
+    assert gm(1.0, 3.0) == Interpreter(gm).run(1.0, 3.0) == expected
+
+
+def test_forward_is_a_plain_function_without_self() -> None:
+    gm = GraphModule(arithmetic_graph(), name="my graph")
+    assert gm.forward.__name__ == "my_graph"
+    assert gm.forward(1.0, 3.0) == gm(1.0, 3.0)
+    assert repr(gm).startswith("GraphModule(my_graph, 10 nodes, <modetrace-graph-")
+    with pytest.raises(TypeError, match=r"my_graph\(\) missing 1 required positional argument"):
+        gm.forward(1.0)
+    with pytest.raises(TypeError, match="graph takes 2 positional arguments but 1 were given"):
+        Interpreter(gm).run(1.0)
+
+
+def test_globals_never_clash_with_node_names() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    first = g.call_function(scale, (x,), name="scale")
+    clash = g.call_function(operator.getitem, ([1, 2, 3], slice(None, x)), name="slice")
+    odd = g.call_method("__add__", (first,), {"not-ident": 1}, name="getattr")
+    weird = g.call_method("not ident", (x,), name="scale_1")
+    g.output((clash, odd, weird))
+    code = python_code(g)
+    assert code.source == (
+        "def forward(x):\n"
+        "    scale = scale_2(x)\n"
+        "    slice = [1, 2, 3][:x]\n"
+        "    getattr = scale.__add__(**{'not-ident': 1})\n"
+        "    scale_1 = getattr_1(x, 'not ident')()\n"
+        "    return (slice, getattr, scale_1)\n"
+    )
+    assert code.globals == {"scale_2": scale, "getattr_1": getattr}
+
+
+def test_index_and_literal_rendering() -> None:
+    Pair = collections.namedtuple("Pair", "a b")
+    g = Graph()
+    x = g.placeholder("x")
+    item = g.call_function(operator.getitem, (x, (slice(1, None, 2), 0)))
+    one = g.call_function(operator.getitem, (x, (0,)))
+    g.output((item, one, Pair(x, math.inf), ..., b"b", None, -0.0, slice(1, 2)))
+    gm = GraphModule(g)
+    assert gm.code.splitlines()[1:] == [
+        "    getitem = x[1::2, 0]",
+        "    getitem_1 = x[0,]",
+        "    return (getitem, getitem_1, Pair(x, inf), ..., b'b', None, -0.0, slice(1, 2, None))",
+    ]
+
+    class Grid:
+        def __getitem__(self, key: Any) -> Any:
+            return key
+
+    expected = ((slice(1, None, 2), 0), (0,), Pair(Grid, math.inf), ..., b"b", None, -0.0)
+    result = gm(Grid())
+    assert result[:2] == expected[:2] and result[3:] == (*expected[3:], slice(1, 2))
+    assert isinstance(result[2], Pair) and result[2].b == math.inf
+
+
+def test_get_attr_constants_are_bound_as_globals() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    table = g.add_constant({"k": [1, 2]}, "table")
+    lookup = g.call_function(operator.getitem, (table, "k"))
+    length = g.call_method("__len__", (lookup,))
+    g.output(g.call_function(operator.add, (x, length)))
+    gm = GraphModule(g)
+    assert "getitem = table['k']" in gm.code
+    assert gm(1) == Interpreter(g).run(1) == 3
+    g.constants["table"] = {"k": [1]}
+    assert gm(1) == 3, "constants are bound at codegen"
+    gm.recompile()
+    assert gm(1) == 2
+
+
+def failing_graph() -> Graph:
+    g = Graph()
+    x, y = g.placeholder("x"), g.placeholder("y")
+    div = g.call_function(operator.truediv, (x, y))
+    g.output(g.call_function(math.log, (div,)))
+    return g
+
+
+def test_tracebacks_show_the_generated_line() -> None:
+    gm = GraphModule(failing_graph())
+    with pytest.raises(ZeroDivisionError) as info:
+        gm(1.0, 0.0)
+    frame = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert frame.filename == gm.filename and frame.name == "forward"
+    assert frame.lineno == 2 and frame.line == "truediv = x / y"
+    assert "truediv = x / y" in "".join(traceback.format_exception(info.value))
+
+
+def test_linecache_entry_survives_checkcache_and_goes_with_the_function() -> None:
+    gm = GraphModule(failing_graph())
+    filename = gm.filename
+    linecache.checkcache()
+    assert linecache.getline(filename, 3) == "    log = math_log(truediv)\n"
+    del gm
+    gc.collect()
+    assert filename not in linecache.cache
+
+
+def test_interpreter_errors_are_unchanged_with_a_note() -> None:
+    with pytest.raises(ValueError) as info:
+        Interpreter(failing_graph()).run(-1.0, 1.0)
+    assert str(info.value) == "math domain error"
+    assert info.value.__notes__ == ["while interpreting Node(log: call_function math.log(truediv))"]
+
+
+def test_print_readable_adds_user_locations() -> None:
+    g = failing_graph()
+    div = g.nodes[2]
+    div.meta["user_location"] = "user.py:3 in f: return x / y"
+    gm = GraphModule(g)
+    text = gm.print_readable(print_output=False)
+    assert text == (
+        "def forward(x, y):\n"
+        "    # user.py:3 in f: return x / y\n"
+        "    truediv = x / y\n"
+        "    log = math_log(truediv)\n"
+        "    return log\n"
+    )
+    assert "#" not in gm.code
+
+
+def test_print_readable_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    gm = GraphModule(failing_graph())
+    assert gm.print_readable() == capsys.readouterr().out == gm.code
+
+
+def test_each_module_gets_its_own_filename() -> None:
+    a, b = GraphModule(failing_graph()), GraphModule(failing_graph())
+    assert a.filename != b.filename
+    assert a.filename.startswith("<modetrace-graph-")

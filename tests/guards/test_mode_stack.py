@@ -1,0 +1,69 @@
+"""The MODE_STACK leaf: length and exact type per position, identity ignored, read live."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from guards import CompiledGuards, ModeStackSource, mode_stack_guard
+from tests.guards.helpers import compile_guards
+
+
+class LoggingMode:
+    pass
+
+
+class OtherMode:
+    pass
+
+
+class SubLoggingMode(LoggingMode):
+    pass
+
+
+def test_mode_stack_guard_records_exact_types() -> None:
+    g = mode_stack_guard([LoggingMode(), OtherMode()])
+    assert g.expected == (LoggingMode, OtherMode)
+    assert repr(g) == "Guard(MODE_STACK ___mode_stack: [LoggingMode, OtherMode])"
+
+
+def test_mode_stack_check_reads_the_live_list() -> None:
+    stack: list[object] = [LoggingMode()]
+    compiled = compile_guards([mode_stack_guard(list(stack))], mode_stack=stack)
+    assert compiled.check({})
+    stack[0] = LoggingMode()  # same type, another instance
+    assert compiled.check({})
+    stack.append(LoggingMode())
+    assert not compiled.check({})  # length
+    stack[:] = [OtherMode()]
+    assert not compiled.check({})  # type
+    stack[:] = [SubLoggingMode()]
+    assert not compiled.check({})  # exact type, not isinstance
+    stack.clear()
+    assert not compiled.check({})
+
+
+def test_mode_stack_entries_are_read_after_the_stack_guard() -> None:
+    stack: list[object] = []
+    guards = [mode_stack_guard([LoggingMode()])]
+    from guards import Guard, GuardKind
+
+    guards.append(Guard(GuardKind.TYPE_MATCH, ModeStackSource(0), LoggingMode))
+    compiled = compile_guards(guards, mode_stack=stack)
+    lines = compiled.source.splitlines()
+    assert lines[4].strip().startswith("if not (len(___v0) == 1")
+    assert not compiled.check({})
+    assert compiled.failure_reason({}) == "mode stack: expected [LoggingMode] (actual [])"
+    stack.append(LoggingMode())
+    assert compiled.check({})
+
+
+def test_mode_stack_defaults_to_the_runtime_accessor() -> None:
+    try:
+        c_module = importlib.import_module("tracer.runtime._C")
+    except ImportError:
+        pytest.skip("tracer.runtime is not there yet")
+    live = c_module._torch_function_mode_stack()
+    compiled = CompiledGuards([mode_stack_guard([])], f_globals={}, builtins={}, closure=None)
+    assert compiled.check({}) is (len(live) == 0)

@@ -1,0 +1,66 @@
+"""Backends turn a traced GraphModule into the callable the compiled code invokes.
+
+`eager` runs the graph passes (each its own timed phase) and calls the generated Python;
+`interpret` runs node by node through the Interpreter (slow, for debugging). Users may register
+their own: a backend is `(graph_module, example_inputs) -> callable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tracer.exc import UserError
+from tracer.graph import GraphModule, Interpreter, passes
+from tracer.metrics import timed
+
+Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
+
+GRAPH_PASSES: tuple[tuple[str, Callable[..., int]], ...] = (
+    ("fold_constants", passes.fold_constants),
+    ("eliminate_common_subexpressions", passes.eliminate_common_subexpressions),
+    ("eliminate_dead_code", passes.eliminate_dead_code),
+)
+
+
+def run_graph_passes(gm: GraphModule) -> dict[str, int]:
+    """Each pass is timed on its own and adds to graph_pass_time_us."""
+    changed = {}
+    for name, graph_pass in GRAPH_PASSES:
+        with timed(name, metrics_column="graph_pass_time_us"):
+            changed[name] = graph_pass(gm.graph)
+    if any(changed.values()):
+        gm.recompile()
+    return changed
+
+
+def eager(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    run_graph_passes(gm)
+    return gm.forward
+
+
+def interpret(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    interpreter = Interpreter(gm)
+    return interpreter.run
+
+
+def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    """The generated code as traced, without graph passes (for tests of the passes)."""
+    return gm.forward
+
+
+_REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
+
+
+def register_backend(name: str, backend: Backend) -> None:
+    _REGISTRY[name] = backend
+
+
+def lookup_backend(backend: str | Backend) -> Backend:
+    if callable(backend):
+        return backend
+    try:
+        return _REGISTRY[backend]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UserError(f"unknown backend {backend!r}; known backends: {known}") from None

@@ -1,0 +1,76 @@
+"""Cache entries: what one compile produced, and the per-function list they live in.
+
+A CacheEntry pairs the generated guard check with what to run when it passes: the compiled
+function, or the original one when tracing fell back (the decision is cached under the guards
+collected up to the break, so the frame is not retraced on every call).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bytecode import Instr
+
+    from guards.manager import CompiledGuards
+    from tracer.compile_context import CompileId
+    from tracer.exc import BreakReason
+    from tracer.graph import GraphModule
+
+
+@dataclasses.dataclass(eq=False)
+class CacheEntry:
+    """`CacheEntry(0/1: compiled, 4 guards, 3 ops)` or `CacheEntry(0/0: eager, ...)`."""
+
+    check: Callable[[Mapping[str, object]], bool]
+    run: Callable[..., Any]
+    compile_id: CompileId
+    guard_manager: CompiledGuards
+    graph: GraphModule | None = None
+    side_effects: list[str] = dataclasses.field(default_factory=list)
+    bytecode: list[Instr] | None = None
+    break_reason: BreakReason | None = None
+    traced_instructions: int = 0
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.break_reason is not None
+
+    @property
+    def guards(self) -> list[str]:
+        return self.guard_manager.flat()
+
+    @property
+    def op_count(self) -> int:
+        if self.graph is None:
+            return 0
+        return sum(1 for n in self.graph.graph.nodes if n.op in ("call_function", "call_method"))
+
+    def failure(self, L: Mapping[str, object]) -> str | None:
+        """The first failing guard in words (miss path only)."""
+        return self.guard_manager.failure_reason(L)
+
+    def bytecode_listing(self) -> str:
+        if self.bytecode is None:
+            return "(runs the original function)"
+        return "\n".join(_format_instr(i) for i in self.bytecode)
+
+    def __repr__(self) -> str:
+        kind = f"eager ({self.break_reason.kind})" if self.break_reason else "compiled"
+        return (
+            f"CacheEntry({self.compile_id}: {kind}, {len(self.guard_manager.guards)} guards, "
+            f"{self.op_count} ops)"
+        )
+
+
+def _format_instr(instr: Any) -> str:
+    name = getattr(instr, "name", type(instr).__name__)
+    arg = getattr(instr, "arg", None)
+    if arg is None or name in ("RETURN_VALUE", "PUSH_NULL", "POP_TOP", "BINARY_SUBSCR"):
+        return f"  {name}"
+    text = repr(arg) if not callable(arg) else getattr(arg, "__qualname__", repr(arg))
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"  {name:<16} {text}"

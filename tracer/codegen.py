@@ -1,0 +1,318 @@
+"""PyCodegen: bytecode for the compiled function, built from `bytecode.Instr` objects.
+
+The new code object keeps the original signature, closure and globals. It calls the compiled
+graph with its inputs (loaded from their Sources), rebuilds the return value from graph outputs,
+constants and Sources, replays side effects, and returns. Objects created inside the trace are
+rebuilt once and kept in a temporary, so aliasing in the result is Python's.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, CompilerFlags, FreeVar, Instr
+
+from guards.sources import (
+    AttrSource,
+    BuiltinSource,
+    ClosureSource,
+    GlobalSource,
+    ItemSource,
+    LocalSource,
+    ModeStackSource,
+    Source,
+    TypeSource,
+)
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.lazy import LazyVariableTracker
+from variables.tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from tracer.graph import Node
+
+
+class PyCodegen:
+    """Accumulates instructions. `cg(vt)` leaves `vt`'s value on the stack; `create_*` return
+    instructions without emitting; the other verbs emit."""
+
+    def __init__(self, graph_outputs: dict[Node, str] | None = None) -> None:
+        self.instructions: list[Instr] = []
+        self.graph_outputs = graph_outputs or {}
+        self.tempvars: dict[int, str] = {}
+        self._building: set[int] = set()
+        self._temp_count = 0
+
+    # -- values -------------------------------------------------------------------------------
+    def __call__(self, vt: VariableTracker) -> None:
+        if isinstance(vt, LazyVariableTracker):
+            vt.reconstruct(self)
+            return
+        if isinstance(vt, TensorVariable) and vt.node in self.graph_outputs:
+            self.load_fast(self.graph_outputs[vt.node])
+            return
+        vt.reconstruct(self)
+
+    def rebuild_once(self, vt: VariableTracker, build: Callable[[], Any]) -> None:
+        """Build a new mutable object the first time, then reuse it (identity is preserved)."""
+        key = id(vt)
+        if key in self.tempvars:
+            self.load_fast(self.tempvars[key])
+            return
+        if key in self._building:
+            unimplemented("reconstruct", f"{vt!r} contains itself")
+        self._building.add(key)
+        build()
+        self._building.discard(key)
+        name = self.new_temp()
+        self.tempvars[key] = name
+        self.emit(Instr("COPY", 1))
+        self.store_fast(name)
+
+    def new_object(self, vt: VariableTracker, cls: type, attrs: dict[str, VariableTracker]) -> None:
+        """`object.__new__(cls)` plus its attributes, set without running user __setattr__.
+        The temporary is registered before the attributes, so an object may refer to itself."""
+        key = id(vt)
+        if key in self.tempvars:
+            self.load_fast(self.tempvars[key])
+            return
+        name = self.tempvars[key] = self.new_temp()
+        self.push_null()
+        self.load_const(object.__new__)
+        self.load_const(cls)
+        self.call(1)
+        self.store_fast(name)
+        for attr, value in attrs.items():
+            self.push_null()
+            self.load_const(object.__setattr__)
+            self.load_fast(name)
+            self.load_const(attr)
+            self(value)
+            self.call(3)
+            self.pop_top()
+        self.load_fast(name)
+
+    def load_source(self, source: Source) -> None:
+        loader = _SOURCE_LOADERS.get(type(source))
+        if loader is None:
+            unimplemented("reconstruct", f"cannot load {source.name} in compiled code")
+        loader(self, source)
+
+    # -- verbs --------------------------------------------------------------------------------
+    def emit(self, instr: Instr) -> None:
+        self.instructions.append(instr)
+
+    def new_temp(self) -> str:
+        self._temp_count += 1
+        return f"___tmp_{self._temp_count}"
+
+    def load_const(self, value: Any) -> None:
+        self.emit(Instr("LOAD_CONST", value))
+
+    def load_fast(self, name: str) -> None:
+        self.emit(Instr("LOAD_FAST", name))
+
+    def store_fast(self, name: str) -> None:
+        self.emit(Instr("STORE_FAST", name))
+
+    def load_global(self, name: str) -> None:
+        self.emit(Instr("LOAD_GLOBAL", (False, name)))
+
+    def store_global(self, name: str) -> None:
+        self.emit(Instr("STORE_GLOBAL", name))
+
+    def delete_global(self, name: str) -> None:
+        self.emit(Instr("DELETE_GLOBAL", name))
+
+    def load_attr(self, name: str) -> None:
+        self.emit(Instr("LOAD_ATTR", name))
+
+    def store_attr(self, name: str) -> None:
+        self.emit(Instr("STORE_ATTR", name))
+
+    def push_null(self) -> None:
+        self.emit(Instr("PUSH_NULL"))
+
+    def pop_top(self) -> None:
+        self.emit(Instr("POP_TOP"))
+
+    def call(self, argc: int) -> None:
+        """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
+        self.emit(Instr("PRECALL", argc))
+        self.emit(Instr("CALL", argc))
+
+    def build_tuple(self, n: int) -> None:
+        self.emit(Instr("BUILD_TUPLE", n))
+
+    def build_list(self, n: int) -> None:
+        self.emit(Instr("BUILD_LIST", n))
+
+    def build_map(self, n: int) -> None:
+        self.emit(Instr("BUILD_MAP", n))
+
+    # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
+    def load_target(self, vt: VariableTracker | None) -> None:
+        """The real object a mutation applies to."""
+        assert vt is not None
+        if vt.source is not None:
+            self.load_source(vt.source)
+        else:
+            self(vt)
+
+    def build_items(self, vt: Any) -> None:
+        """A fresh list or dict holding the tracker's final contents."""
+        items = vt.items
+        if isinstance(items, dict):
+            for key, value in items.items():
+                self.load_const(key)
+                self(value)
+            self.build_map(len(items))
+        else:
+            for item in items:
+                self(item)
+            self.build_list(len(items))
+
+    def assign_slice(self, target: str, value: str) -> None:
+        """`target[:] = value`."""
+        self.load_fast(value)
+        self.load_fast(target)
+        self.load_const(None)
+        self.load_const(None)
+        self.emit(Instr("BUILD_SLICE", 2))
+        self.emit(Instr("STORE_SUBSCR"))
+
+    def call_method_on(self, target: str, name: str, arg: str | None = None, **const: Any) -> None:
+        """`target.name(arg)` (or with one constant argument), result discarded."""
+        self.load_fast(target)
+        self.emit(Instr("LOAD_METHOD", name))
+        argc = 0
+        if arg is not None:
+            self.load_fast(arg)
+            argc = 1
+        elif "const" in const:
+            self.load_const(const["const"])
+            argc = 1
+        self.emit(Instr("PRECALL", argc))
+        self.emit(Instr("CALL", argc))
+        self.pop_top()
+
+    def delete_attr(self, name: str) -> None:
+        self.emit(Instr("DELETE_ATTR", name))
+
+    def store_cell(self, cell: Any) -> None:
+        """Store TOS into a closure cell: the function's own free variable, or a cell reached
+        through a source (`<fn>.__closure__[i]`)."""
+        source = cell.source
+        if isinstance(source, ClosureSource):
+            self.emit(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
+            return
+        assert isinstance(source, AttrSource) and source.member == "cell_contents"
+        self.load_source(source.base)
+        self.store_attr("cell_contents")
+
+    def set_mode_stack(self, modes: str) -> None:
+        from tracer.runtime import _C
+
+        self.push_null()
+        self.load_const(_C._set_torch_function_mode_stack)
+        self.load_fast(modes)
+        self.call(1)
+        self.pop_top()
+
+
+def _load_local(cg: PyCodegen, src: Any) -> None:
+    cg.load_fast(src.local_name)
+
+
+def _load_global(cg: PyCodegen, src: Any) -> None:
+    cg.load_global(src.global_name)
+
+
+def _load_builtin(cg: PyCodegen, src: Any) -> None:
+    cg.load_global(src.builtin_name)
+
+
+def _load_closure(cg: PyCodegen, src: Any) -> None:
+    cg.emit(Instr("LOAD_DEREF", FreeVar(src.freevar_name)))
+
+
+def _load_attr(cg: PyCodegen, src: Any) -> None:
+    cg.load_source(src.base)
+    cg.load_attr(src.member)
+
+
+def _load_item(cg: PyCodegen, src: Any) -> None:
+    cg.load_source(src.base)
+    cg.load_const(src.key)
+    cg.emit(Instr("BINARY_SUBSCR"))
+
+
+def _load_type(cg: PyCodegen, src: Any) -> None:
+    cg.push_null()
+    cg.load_const(type)
+    cg.load_source(src.base)
+    cg.call(1)
+
+
+def _load_mode(cg: PyCodegen, src: Any) -> None:
+    from tracer.runtime import _C
+
+    cg.push_null()
+    cg.load_const(_C._get_function_stack_at)
+    cg.load_const(src.index)
+    cg.call(1)
+
+
+_SOURCE_LOADERS: dict[type, Callable[[PyCodegen, Any], None]] = {
+    LocalSource: _load_local,
+    GlobalSource: _load_global,
+    BuiltinSource: _load_builtin,
+    ClosureSource: _load_closure,
+    AttrSource: _load_attr,
+    ItemSource: _load_item,
+    TypeSource: _load_type,
+    ModeStackSource: _load_mode,
+}
+
+
+def assemble(
+    original: types.CodeType,
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+    return_value: VariableTracker,
+    replay: Callable[[PyCodegen], None],
+) -> tuple[types.CodeType, list[Instr]]:
+    """The compiled function's code: graph call, return value, side effects, return."""
+    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
+    cg = PyCodegen(outputs)
+    if original.co_freevars:
+        cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
+    cg.emit(Instr("RESUME", 0))
+    if graph_fn is not None and graph_outputs:
+        cg.push_null()
+        cg.load_const(graph_fn)
+        for source in graph_inputs:
+            cg.load_source(source)
+        cg.call(len(graph_inputs))
+        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        for node in graph_outputs:
+            cg.store_fast(outputs[node])
+    cg(return_value)
+    cg.store_fast("___return_value")
+    replay(cg)
+    cg.load_fast("___return_value")
+    cg.emit(Instr("RETURN_VALUE"))
+
+    template = Bytecode.from_code(original)
+    bc = Bytecode(cg.instructions)
+    for attr in (
+        "argcount", "posonlyargcount", "kwonlyargcount", "argnames", "name", "qualname",
+        "filename", "first_lineno", "freevars", "docstring",
+    ):  # fmt: skip
+        setattr(bc, attr, getattr(template, attr))
+    bc.flags = template.flags & ~(CompilerFlags.GENERATOR | CompilerFlags.COROUTINE)
+    bc.cellvars = []
+    return bc.to_code(), cg.instructions

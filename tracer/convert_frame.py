@@ -1,0 +1,292 @@
+"""One compile: trace the frame, build guards, run the backend, generate code, and package
+it all as a CacheEntry, every phase timed through the MetricsContext.
+
+On `Unsupported` the frame falls back to the original function under the guards collected so
+far (or re-raises under fullgraph=True). Any other exception is a modetrace bug and is raised
+as InternalError, never silently turned into a fallback.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import time
+import types
+from collections.abc import Callable
+from typing import Any
+
+from guards.manager import CompiledGuards
+from guards.sources import ClosureSource, LocalSource
+from tracer import logs, trace_log
+from tracer.backends import lookup_backend
+from tracer.cache import CacheEntry
+from tracer.codegen import assemble
+from tracer.compile_context import CompileId, compile_context
+from tracer.events import get_chromium_event_logger
+from tracer.exc import InternalError, Unsupported, UserLocation
+from tracer.graph import GraphModule, Node
+from tracer.metrics import failure_metrics, get_metrics_context, metrics_context, timed
+from tracer.output_graph import OutputGraph
+from tracer.translator import InstructionTranslator
+from variables.base import VariableTracker
+from variables.misc import CellVariable
+from variables.tensor import TensorVariable
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    """The options of one `tracer.compile` call that shape what a compile produces."""
+
+    fullgraph: bool = False
+    backend: Any = "eager"
+    specialize_float: bool = True
+    dynamic: bool | None = None
+
+
+def convert_frame(
+    fn: types.FunctionType,
+    L: dict[str, Any],
+    options: CompileOptions,
+    compile_id: CompileId,
+    recompile_reason: str | None = None,
+    cache_size: int = 0,
+) -> CacheEntry:
+    """Compile `fn` for the bound arguments `L` (one cache entry)."""
+    code = fn.__code__
+    with compile_context(compile_id), metrics_context() as metrics:
+        metrics.update(
+            {
+                "co_name": code.co_name,
+                "co_filename": code.co_filename,
+                "co_firstlineno": code.co_firstlineno,
+                "frame_key": str(compile_id.frame_id),
+                "cache_size": cache_size,
+                "recompile_reason": recompile_reason,
+                "is_forward": True,
+            }
+        )
+        trace_log.trace_structured(
+            "dynamo_start",
+            lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
+        )
+        with timed(
+            "compile",
+            phase_name="entire_frame_compile",
+            metrics_column="entire_frame_compile_time_us",
+            log_compile_event=True,
+        ):
+            return _compile(fn, L, options, compile_id)
+
+
+def _frame_summary(fn: types.FunctionType) -> Any:
+    import traceback
+
+    code = fn.__code__
+    return traceback.FrameSummary(code.co_filename, code.co_firstlineno, code.co_name)
+
+
+def _compile(
+    fn: types.FunctionType, L: dict[str, Any], options: CompileOptions, compile_id: CompileId
+) -> CacheEntry:
+    output = OutputGraph(fn.__globals__)
+    metrics = get_metrics_context()
+    try:
+        with timed(
+            "bytecode_tracing", metrics_column="bytecode_tracing_time_us", log_compile_event=True
+        ):
+            return_vt = _trace(fn, L, output)
+    except Unsupported as e:
+        metrics.update(
+            {
+                "traced_instruction_count": output.instruction_count,
+                "graph_break_count": 1,
+                "graph_break_reasons": [str(e.reason)],
+            }
+        )
+        _log_break(e, compile_id)
+        if options.fullgraph:
+            raise
+        metrics.update(failure_metrics(e))
+        guards = _build_guards(fn, output, compile_id)
+        return CacheEntry(
+            guards.check, fn, compile_id, guards, break_reason=e.reason,
+            traced_instructions=output.instruction_count,
+        )  # fmt: skip
+    except (InternalError, RecursionError):
+        raise
+    except Exception as e:
+        where = output.current_tx.location() if output.current_tx else None
+        raise InternalError(
+            f"modetrace failed while tracing {fn.__qualname__} at {where}: {e!r}"
+        ) from e
+
+    graph_outputs = _graph_outputs(return_vt, output)
+    gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
+    with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
+        new_code, instructions = assemble(
+            fn.__code__, graph_fn, graph_inputs, graph_outputs, return_vt,
+            output.side_effects.codegen_replay,
+        )  # fmt: skip
+        compiled = types.FunctionType(
+            new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
+        )
+        compiled.__kwdefaults__ = fn.__kwdefaults__
+    guards = _build_guards(fn, output, compile_id)
+    side_effects = output.side_effects.describe()
+    metrics.update(
+        {
+            "graph_op_count": _op_count(gm),
+            "graph_node_count": len(gm.graph.nodes) if gm is not None else 0,
+            "graph_input_count": len(graph_inputs),
+            "traced_instruction_count": output.instruction_count,
+            "inline_depth_max": output.inline_depth_max,
+        }
+    )
+    _log_compiled(gm, guards, instructions, side_effects)
+    return CacheEntry(
+        guards.check, compiled, compile_id, guards, gm, side_effects, instructions,
+        traced_instructions=output.instruction_count,
+    )  # fmt: skip
+
+
+def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> VariableTracker:
+    code = fn.__code__
+    symbolic_locals: dict[str, VariableTracker] = {
+        name: output.builder.lazy(value, LocalSource(name)) for name, value in L.items()
+    }
+    closure = [
+        CellVariable.existing(cell, ClosureSource(name, i))
+        for i, (name, cell) in enumerate(zip(code.co_freevars, fn.__closure__ or (), strict=False))
+    ]
+    tx = InstructionTranslator(code, fn.__globals__, symbolic_locals, closure, output)
+    _seed_mode_stack(fn, output)
+    return_vt = tx.run()
+    if output.mode_stack_changed():
+        output.side_effects.mode_stack_changed(list(output.mode_stack))
+    output.side_effects.install_aliasing_guards()
+    return return_vt
+
+
+def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
+    """Read the real stack into the symbolic one and guard its length and mode types."""
+    from guards.mode_stack import mode_stack_guard
+    from guards.sources import ModeStackSource
+    from tracer.runtime import _C
+
+    modes = list(_C._torch_function_mode_stack())
+    output.initial_mode_stack = [
+        output.builder.lazy(mode, ModeStackSource(i)) for i, mode in enumerate(modes)
+    ]
+    output.mode_stack = list(output.initial_mode_stack)
+    guard = mode_stack_guard(modes, location_of(fn))
+    output.guards.setdefault(guard, guard)
+
+
+def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node]:
+    """Tensors computed by the graph that the result or the side effects need, in first-use
+    order (graph inputs are reloaded from their sources, so identity is preserved)."""
+    needed: dict[Node, None] = {}
+    seen: set[int] = set()
+
+    def visit(vt: Any) -> None:
+        if id(vt) in seen:
+            return
+        seen.add(id(vt))
+        vt = vt.realize() if getattr(vt, "is_realized", True) else vt
+        if isinstance(vt, TensorVariable):
+            if vt.source is None:
+                needed.setdefault(vt.node)
+            return
+        for child in _children(vt):
+            visit(child)
+
+    visit(return_vt)
+    for value in output.side_effects.values_to_rebuild():
+        visit(value)
+    return list(needed)
+
+
+def _children(vt: Any) -> list[Any]:
+    items = getattr(vt, "items", None)
+    if isinstance(items, list):
+        return items
+    if isinstance(items, dict):
+        return list(items.values())
+    attrs = getattr(vt, "attrs", None)
+    if isinstance(attrs, dict):
+        return list(attrs.values())
+    return []
+
+
+def _compile_graph(
+    output: OutputGraph, graph_outputs: list[Node], options: CompileOptions
+) -> tuple[GraphModule | None, list[Any], Callable[..., Any] | None]:
+    graph = output.graph
+    if not graph_outputs:
+        return None, [], None
+    graph.output(tuple(graph_outputs))
+    for node in graph.placeholders:
+        if not node.users:
+            graph.erase_node(node)
+    live = set(graph.placeholders)
+    inputs = [(src, node) for src, node in output.graph_inputs if node in live]
+    gm = GraphModule(graph)
+    example_inputs = [node.meta.get("val") for _src, node in inputs]
+    with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
+        graph_fn = lookup_backend(options.backend)(gm, example_inputs)
+    return gm, [src for src, _node in inputs], graph_fn
+
+
+def _build_guards(
+    fn: types.FunctionType, output: OutputGraph, compile_id: CompileId
+) -> CompiledGuards:
+    import tracer.runtime
+
+    with timed("build_guards", metrics_column="build_guards_time_us", log_compile_event=True):
+        found = fn.__globals__.get("__builtins__", builtins)
+        builtins_dict = found if isinstance(found, dict) else vars(found)
+        guards = CompiledGuards(
+            output.guards.values(),
+            f_globals=fn.__globals__,
+            builtins=builtins_dict,
+            closure=fn.__closure__,
+            name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
+            tensor_type=tracer.runtime.Tensor,
+        )
+    get_metrics_context().update({"guard_count": len(guards.guards)})
+    return guards
+
+
+def _op_count(gm: GraphModule | None) -> int:
+    if gm is None:
+        return 0
+    return sum(1 for n in gm.graph.nodes if n.op in ("call_function", "call_method"))
+
+
+def _log_break(e: Unsupported, compile_id: CompileId) -> None:
+    get_chromium_event_logger().log_instant_event(
+        "graph_break", time.time_ns(), {"reason": str(e.reason), "compile_id": str(compile_id)}
+    )
+    if logs.enabled("graph_breaks"):
+        logs.get_logger("graph_breaks").info("Graph break in %s: %s", compile_id, e.reason)
+    trace_log.trace_artifact("graph_break", "string", lambda: str(e.reason))
+
+
+def _log_compiled(
+    gm: GraphModule | None, guards: CompiledGuards, instructions: list[Any], side_effects: list[str]
+) -> None:
+    graph_text = gm.code if gm is not None else "(no graph)"
+    trace_log.trace_structured("dynamo_output_graph", payload=lambda: graph_text)
+    trace_log.trace_structured("dynamo_cpp_guards_str", payload=lambda: str(guards))
+    trace_log.trace_artifact("side_effects", "string", lambda: "\n".join(side_effects) or "(none)")
+    if logs.enabled("graph_code"):
+        logs.get_logger("graph_code").info("%s", graph_text)
+    if logs.enabled("guards"):
+        logs.get_logger("guards").info("%s", guards)
+    if logs.enabled("side_effects") and side_effects:
+        logs.get_logger("side_effects").info("%s", "\n".join(side_effects))
+
+
+def location_of(fn: types.FunctionType) -> UserLocation:
+    code = fn.__code__
+    return UserLocation.at(code.co_filename, code.co_firstlineno, code.co_name)

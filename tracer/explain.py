@@ -1,0 +1,133 @@
+"""`tracer.explain` and `tracer.trace`: look at what compiling a call produces.
+
+`explain(fn)(*args)` runs fn once through a fresh compiled wrapper and summarizes the entries it
+made; `trace(fn)(*args)` builds the entry a call would create without running compiled code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tracer.api import CompiledFunction, make_binder
+from tracer.cache import CacheEntry
+from tracer.convert_frame import CompileOptions
+from tracer.exc import BreakReason, UserError
+from tracer.graph import GraphModule
+
+
+@dataclasses.dataclass
+class Explanation:
+    """What compiling one call produced: graphs, breaks with reasons, guards, side effects."""
+
+    graph_count: int
+    graphs: list[GraphModule]
+    graph_break_count: int
+    break_reasons: list[BreakReason]
+    guards: list[str]
+    side_effects: list[str]
+    ops_per_graph: list[list[str]]
+    entries: list[CacheEntry]
+    result: Any = None
+
+    @property
+    def guard_tree(self) -> str:
+        return "\n".join(str(e.guard_manager) for e in self.entries)
+
+    def __str__(self) -> str:
+        lines = [
+            f"Graph count: {self.graph_count}",
+            f"Graph break count: {self.graph_break_count}",
+            f"Op count: {sum(len(ops) for ops in self.ops_per_graph)}",
+        ]
+        if self.break_reasons:
+            lines.append("Break reasons:")
+            lines.extend(f"  {i + 1}. {r}" for i, r in enumerate(self.break_reasons))
+        lines.append("Guards:")
+        lines.extend(f"  {g}" for g in self.guards)
+        if self.side_effects:
+            lines.append("Side effects:")
+            lines.extend(f"  {s}" for s in self.side_effects)
+        return "\n".join(lines)
+
+
+def _function(fn: Callable[..., Any]) -> types.FunctionType:
+    if isinstance(fn, CompiledFunction):
+        return fn.fn
+    if not isinstance(fn, types.FunctionType):
+        raise UserError(f"expected a Python function, got {type(fn).__name__}")
+    return fn
+
+
+def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation]:
+    target = _function(fn)
+
+    def run(*args: Any, **kwargs: Any) -> Explanation:
+        compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        result = compiled(*args, **kwargs)
+        entries = list(compiled.entries)
+        graphs = [e.graph for e in entries if e.graph is not None]
+        return Explanation(
+            graph_count=len(graphs),
+            graphs=graphs,
+            graph_break_count=sum(1 for e in entries if e.break_reason is not None),
+            break_reasons=[e.break_reason for e in entries if e.break_reason is not None],
+            guards=[g for e in entries for g in e.guards],
+            side_effects=[s for e in entries for s in e.side_effects],
+            ops_per_graph=[_ops(g) for g in graphs],
+            entries=entries,
+            result=result,
+        )
+
+    return run
+
+
+def _ops(gm: GraphModule) -> list[str]:
+    from tracer.graph.naming import target_name
+
+    return [
+        target_name(n.target) for n in gm.graph.nodes if n.op in ("call_function", "call_method")
+    ]
+
+
+@dataclasses.dataclass
+class TracedEntry:
+    """The cache entry a call would create, with its checks bound to the function's signature."""
+
+    entry: CacheEntry
+    binder: Callable[..., dict[str, Any]]
+
+    @property
+    def guards(self) -> list[Any]:
+        return list(self.entry.guard_manager.guards)
+
+    @property
+    def graph(self) -> GraphModule | None:
+        return self.entry.graph
+
+    @property
+    def side_effects(self) -> list[str]:
+        return self.entry.side_effects
+
+    def check(self, *args: Any, **kwargs: Any) -> bool:
+        return bool(self.entry.check(self.binder(*args, **kwargs)))
+
+    def failure(self, *args: Any, **kwargs: Any) -> str | None:
+        return self.entry.failure(self.binder(*args, **kwargs))
+
+    def __repr__(self) -> str:
+        return f"TracedEntry({self.entry!r})"
+
+
+def trace(fn: Callable[..., Any], **options: Any) -> Callable[..., TracedEntry]:
+    target = _function(fn)
+
+    def run(*args: Any, **kwargs: Any) -> TracedEntry:
+        compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        frame_locals: Mapping[str, Any] = compiled._bind(*args, **kwargs)
+        entry = compiled.compile_entry(dict(frame_locals), [])
+        return TracedEntry(entry, make_binder(target))
+
+    return run

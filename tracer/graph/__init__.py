@@ -1,0 +1,26 @@
+"""A small FX-like IR: the tracer records tensor ops into a Graph, which prints, lints and runs.
+
+`Graph`/`Node` hold the program, `GraphModule` compiles it to Python source, `Interpreter` runs
+it node by node, `FakeTensorProp` fills in shapes and dtypes, and `passes` clean it up.
+"""
+
+from tracer.graph import passes
+from tracer.graph.codegen import PythonCode, python_code
+from tracer.graph.fake import FakeTensorProp
+from tracer.graph.graph import Graph, GraphLintError
+from tracer.graph.graph_module import GraphModule
+from tracer.graph.interpreter import Interpreter
+from tracer.graph.node import Node, map_arg
+
+__all__ = [
+    "FakeTensorProp",
+    "Graph",
+    "GraphLintError",
+    "GraphModule",
+    "Interpreter",
+    "Node",
+    "PythonCode",
+    "map_arg",
+    "passes",
+    "python_code",
+]

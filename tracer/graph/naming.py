@@ -1,0 +1,93 @@
+"""Readable, unique Python identifiers for nodes and for the globals of generated code.
+
+Node names double as local variable names in the generated `forward`, so they must be valid,
+non-keyword identifiers and unique within their graph; `Namespace` is the one place that
+guarantees it. `target_name` decides how a call target is spelled in printouts.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Any
+
+_NON_WORD = re.compile(r"\W+")
+_TRAILING_COUNTER = re.compile(r"^(.*)_(\d+)$")
+_MODULE_ALIASES = {"_operator": "operator", "posix": "os"}
+_QUALIFIED_MODULES = frozenset({"operator", "math", "os"})
+
+
+def sanitize(candidate: str) -> str:
+    """Turn any string into a plain identifier that is not a keyword (`<lambda>` -> `lambda_`)."""
+    name = _NON_WORD.sub("_", candidate).strip("_") or "v"
+    if name[0].isdigit():
+        name = f"_{name}"
+    return f"{name}_" if keyword.iskeyword(name) else name
+
+
+def op_name(target: Any) -> str | None:
+    """The runtime's own name for an op (`OpInfo.name`), or None for plain callables."""
+    info = getattr(target, "__modetrace_op__", None)
+    name = getattr(info, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def target_name(target: Any) -> str:
+    """How a call target reads in a graph printout.
+
+    Runtime ops print their op name (`add`); functions of `operator` and `math` keep their module
+    (`operator.add`) so they are not confused with the runtime op of the same name; anything else
+    prints its `__qualname__`.
+    """
+    if isinstance(target, str):
+        return target
+    if (name := op_name(target)) is not None:
+        return name
+    qualname = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
+    if not isinstance(qualname, str):
+        return repr(target)
+    module = getattr(target, "__module__", None) or ""
+    module = _MODULE_ALIASES.get(module, module)
+    return f"{module}.{qualname}" if module in _QUALIFIED_MODULES else qualname
+
+
+def base_name(target: Any) -> str:
+    """The name hint a call node gets from its target: `operator.__add__` -> `add`."""
+    if isinstance(target, str):
+        return sanitize(target)
+    name = op_name(target) or getattr(target, "__name__", None) or type(target).__name__
+    return sanitize(str(name))
+
+
+class Namespace:
+    """Hands out unique identifiers: the first `add` is `add`, then `add_1`, `add_2`, ...
+
+    >>> ns = Namespace()
+    >>> [ns.create("add"), ns.create("add"), ns.create("x-y"), ns.create("add_1")]
+    ['add', 'add_1', 'x_y', 'add_2']
+    """
+
+    __slots__ = ("_counters", "_used")
+
+    def __init__(self, reserved: frozenset[str] | set[str] = frozenset()) -> None:
+        self._used: set[str] = set(reserved)
+        self._counters: dict[str, int] = {}
+
+    def create(self, candidate: str) -> str:
+        name = sanitize(candidate)
+        if name in self._used:
+            match = _TRAILING_COUNTER.match(name)
+            base = match.group(1) if match else name
+            counter = self._counters.get(base, 0)
+            while name in self._used:
+                counter += 1
+                name = f"{base}_{counter}"
+            self._counters[base] = counter
+        self._used.add(name)
+        return name
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._used
+
+    def __repr__(self) -> str:
+        return f"Namespace({len(self._used)} names)"

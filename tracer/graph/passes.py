@@ -1,0 +1,191 @@
+"""Graph passes run by the default backend before codegen: dead code, duplicates, constants.
+
+Each pass is a plain function `(graph) -> int` returning how many nodes it changed, so a backend
+can time and count them one by one. All of them rely on one judgement, `is_pure`: a pass may
+drop, merge or precompute a call only if running it has no effect besides its result.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from tracer.graph.graph import Graph
+from tracer.graph.interpreter import Interpreter
+from tracer.graph.node import Argument, Node, map_arg
+from tracer.graph.resolve import resolve_method
+
+Pass = Callable[[Graph], int]
+
+_PURE_OPERATORS = {
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "neg", "pos", "abs",
+    "invert", "not_", "truth", "lshift", "rshift", "and_", "or_", "xor", "eq", "ne", "lt", "le",
+    "gt", "ge", "is_", "is_not", "getitem", "contains", "index",
+}  # fmt: skip
+PURE_FUNCTIONS: frozenset[Any] = frozenset(
+    [getattr(operator, name) for name in _PURE_OPERATORS]
+    + [fn for fn in vars(math).values() if callable(fn)]
+    + [abs, len, min, max, round]
+)
+"""Plain callables known to have no side effects (runtime ops are recognized by their OpInfo)."""
+IMPURE_OP_NAMES = frozenset(
+    {"rand", "randn", "rand_like", "randn_like", "randint", "normal", "bernoulli", "manual_seed"}
+)
+"""Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
+_CALLS = ("call_function", "call_method")
+_SCALARS = (int, float, bool, complex, str, bytes, type(None))
+
+
+def is_pure(node: Node) -> bool:
+    """Whether `node` can be removed, merged or precomputed without changing behavior.
+
+    Runtime ops are pure (tensors are immutable) except random ones (`IMPURE_OP_NAMES`) and any
+    in-place op (trailing underscore, like `add_`); placeholders and the output never are.
+    A dead pure call is dropped even if it would have raised: runtime ops only raise for
+    shape/dtype reasons, which fake propagation has already ruled out for the traced inputs.
+    """
+    if node.op == "get_attr":
+        return True
+    if node.op == "call_function":
+        info = getattr(node.target, "__modetrace_op__", None)
+        if info is not None:
+            return _pure_op(info)
+        try:
+            return node.target in PURE_FUNCTIONS
+        except TypeError:  # an unhashable callable object
+            return False
+    if node.op == "call_method":
+        info = resolve_method(node.args[0], str(node.target))
+        return info is not None and _pure_op(info)
+    return False
+
+
+def _pure_op(info: Any) -> bool:
+    name = str(info.name)
+    in_place = name.endswith("_") and not name.endswith("__")
+    return not in_place and name not in IMPURE_OP_NAMES
+
+
+def eliminate_dead_code(graph: Graph) -> int:
+    """Erase pure nodes whose result nobody uses (last to first, so chains go in one sweep)."""
+    erased = 0
+    dropped_keys: set[str] = set()
+    for node in reversed(graph.nodes):
+        if not node.users and node.op not in ("placeholder", "output") and is_pure(node):
+            if node.op == "get_attr":
+                dropped_keys.add(str(node.target))
+            graph.erase_node(node)
+            erased += 1
+    still_read = {n.target for n in graph.nodes if n.op == "get_attr"}
+    for key in dropped_keys - still_read:
+        del graph.constants[key]
+    return erased
+
+
+def eliminate_common_subexpressions(graph: Graph) -> int:
+    """Reuse the first of several pure nodes with the same op, target and arguments."""
+    first: dict[Any, Node] = {}
+    merged = 0
+    for node in graph.nodes:
+        if node.op not in (*_CALLS, "get_attr") or not is_pure(node):
+            continue
+        target = node.target if isinstance(node.target, str) else id(node.target)
+        key = (node.op, target, _key(node.args), _key(node.kwargs))
+        if key not in first:
+            first[key] = node
+            continue
+        node.replace_all_uses_with(first[key])
+        graph.erase_node(node)
+        merged += 1
+    return merged
+
+
+def _key(arg: Argument) -> Any:
+    """Hashable identity of an argument: equal keys mean interchangeable arguments.
+
+    Floats compare by repr (so 0.0 and -0.0 differ), Python scalars by type and value (so 1,
+    1.0 and True differ), anything else (tensors, objects) by identity.
+    """
+    kind = type(arg)
+    if isinstance(arg, Node):
+        return arg
+    if kind is float:
+        return (kind, repr(arg))
+    if kind in _SCALARS:
+        return (kind, arg)
+    if kind in (tuple, list):
+        return (kind, tuple(_key(a) for a in arg))
+    if kind is dict:
+        return (kind, tuple((_key(k), _key(v)) for k, v in arg.items()))
+    if kind is slice:
+        return (kind, _key(arg.start), _key(arg.stop), _key(arg.step))
+    return ("id", id(arg))
+
+
+def fold_constants(graph: Graph) -> int:
+    """Precompute pure calls that depend on no placeholder; returns how many calls went away.
+
+    Each folded value that a remaining node still needs becomes a `get_attr` (Python scalars are
+    inlined as literals); the rest of the constant subgraph is erased. Not folded: calls whose
+    evaluation raises (the error must still happen at run time, as in eager) and mutable
+    results returned directly by the graph (each call must return a fresh object).
+    """
+    values = _evaluate_constant_nodes(graph)
+    folded = {
+        node
+        for node, value in values.items()
+        if node.op != "get_attr"
+        and (isinstance(value, _SCALARS) or all(u.op != "output" for u in node.users))
+    }
+    for node in graph.nodes:
+        if node in folded and any(user not in folded for user in node.users):
+            _replace_with_constant(graph, node, values[node])
+    erased = 0
+    for node in reversed(graph.nodes):
+        if node in folded and not node.users:
+            graph.erase_node(node)
+            erased += 1
+    return erased
+
+
+def _evaluate_constant_nodes(graph: Graph) -> dict[Node, Any]:
+    evaluator = Interpreter(graph)
+    values: dict[Node, Any] = {}
+    for node in graph.nodes:
+        if node.op == "get_attr":
+            values[node] = graph.constants[str(node.target)]
+        elif node.op in _CALLS and is_pure(node):
+            if not all(n in values for n in node.all_input_nodes):
+                continue
+            args = map_arg(node.args, values.__getitem__)
+            kwargs = map_arg(node.kwargs, values.__getitem__)
+            try:
+                values[node] = getattr(evaluator, node.op)(node.target, args, kwargs)
+            except Exception:  # noqa: BLE001, S112 - it must fail at run time, as in eager
+                continue
+    return values
+
+
+def _replace_with_constant(graph: Graph, node: Node, value: Any) -> None:
+    if type(value) in _SCALARS and not (type(value) is float and not math.isfinite(value)):
+        node.replace_all_uses_with(value)
+        return
+    with graph.inserting_before(node):
+        constant = graph.add_constant(value, f"{node.name}_folded")
+    constant.meta.update(node.meta)
+    node.replace_all_uses_with(constant)
+
+
+DEFAULT_PASSES: tuple[Pass, ...] = (
+    fold_constants,
+    eliminate_common_subexpressions,
+    eliminate_dead_code,
+)
+"""The default backend's order: folding exposes duplicates, merging exposes dead code."""
+
+
+def run_passes(graph: Graph, passes: tuple[Pass, ...] = DEFAULT_PASSES) -> dict[str, int]:
+    """Run `passes` in order; returns nodes changed per pass name."""
+    return {p.__name__: p(graph) for p in passes}

@@ -1,0 +1,250 @@
+"""CompilationMetrics, one record per compile, and the single place that fills the common fields.
+
+`record_compilation_metrics` is the MetricsContext exit hook: it adds what every compile shares
+(ids, times, failure, versions, config), lets values set during the compile win, stores the record
+in a bounded history, writes it to the trace log for tlparse and onto the compile's chromium event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.metadata
+import logging
+import sys
+from collections import deque
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from tracer import config, trace_log
+from tracer.compile_context import current_compile_id
+from tracer.events import get_chromium_event_logger
+
+log = logging.getLogger("modetrace.metrics")
+
+
+@dataclasses.dataclass(slots=True)
+class CompilationMetrics:
+    """What one compile of one frame did and cost. Every field is optional (None = not known).
+
+    Conventions: times are integer microseconds ending in `_us`; a phase that contains other
+    phases is `..._cumulative_...`; work done when the compiled code runs is `runtime_...`.
+    Counts set during a compile win over the defaults filled in centrally.
+    """
+
+    # --- identity of the compiled frame
+    compile_id: str | None = None
+    """`frame_id/frame_compile_id` (`_attempt` when restarted), as in the log envelopes."""
+    frame_key: str | None = None
+    """Key of the frame in the lead's frame table (stable across recompiles of one code object)."""
+    co_name: str | None = None
+    co_filename: str | None = None
+    co_firstlineno: int | None = None
+    is_forward: bool | None = None
+    """Kept for tlparse familiarity; modetrace has no backward graphs, so True when set."""
+
+    # --- cache and graph sizes
+    cache_size: int | None = None
+    """Cache entries of this code object before this compile."""
+    accumulated_cache_size: int | None = None
+    """Cache entries including those of other code objects the frame inlines (lead decides)."""
+    guard_count: int | None = None
+    shape_env_guard_count: int | None = None
+    """Symbolic-shape guards; modetrace has no dynamic shapes yet, so usually None."""
+    graph_op_count: int | None = None
+    """call_function/call_method nodes; tlparse shows 0 or missing as an "empty" compile."""
+    graph_node_count: int | None = None
+    graph_input_count: int | None = None
+    traced_instruction_count: int | None = None
+    """Bytecode instructions stepped, inlined frames included (compare with instruction_budget)."""
+    inline_depth_max: int | None = None
+    """Deepest user-function inlining reached."""
+    has_guarded_code: bool | None = None
+    """True when the compile produced a cache entry (False after a fallback to plain Python)."""
+
+    # --- times (integer microseconds)
+    start_time_us: int | None = None
+    end_time_us: int | None = None
+    duration_us: int | None = None
+    """Wall time of the outermost MetricsContext, i.e. of the whole compile."""
+    entire_frame_compile_time_us: int | None = None
+    """The whole compile phase (contains the phases below; name kept as the pipeline calls it)."""
+    bytecode_tracing_time_us: int | None = None
+    build_guards_time_us: int | None = None
+    backend_compile_time_us: int | None = None
+    codegen_time_us: int | None = None
+    graph_pass_time_us: int | None = None
+    structured_logging_overhead_us: int | None = None
+    """Time spent writing trace-log lines for this compile (all attempts)."""
+
+    # --- failures, restarts, recompiles, graph breaks
+    fail_type: str | None = None
+    """Qualified name of the exception that ended the compile."""
+    fail_reason: str | None = None
+    fail_user_location: str | None = None
+    """`user_file.py:LINE` where the failure happened in user code."""
+    fail_user_frame_filename: str | None = None
+    fail_user_frame_lineno: int | None = None
+    restart_reasons: list[str] | None = None
+    """Why the compile restarted; [] (not None) when it did not, so tlparse shows it green."""
+    recompile_reason: str | None = None
+    """The guard failure that caused this recompile (None for a first compile)."""
+    graph_break_count: int | None = None
+    graph_break_reasons: list[str] | None = None
+    non_compliant_ops: list[str] | None = None
+    compliant_custom_ops: list[str] | None = None
+    feature_usage: dict[str, bool] | None = None
+    """Optional features a compile used or declined (`set_key_value("feature_usage", ...)`)."""
+
+    # --- environment
+    config: dict[str, Any] | None = None
+    """`config.current().snapshot()` at the end of the compile."""
+    modetrace_version: str | None = None
+    python_version: str | None = None
+
+    @classmethod
+    def create(cls, metrics: dict[str, Any]) -> CompilationMetrics:
+        """Build from a metrics dict; sets become sorted lists so the record is JSON-ready."""
+        plain: dict[str, Any] = {
+            k: sorted(v, key=str) if isinstance(v, set) else v for k, v in metrics.items()
+        }
+        return cls(**plain)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The set fields only (None dropped); JSON-serializable."""
+        return {f.name: v for f in _FIELDS if (v := getattr(self, f.name)) is not None}
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "config")
+        return f"CompilationMetrics({shown})"
+
+
+_FIELDS = dataclasses.fields(CompilationMetrics)
+FIELD_NAMES = frozenset(f.name for f in _FIELDS)
+
+_DEFAULT_COUNTS = dict.fromkeys(
+    ("guard_count", "graph_op_count", "graph_node_count", "graph_input_count", "graph_break_count"),
+    0,
+)
+_CHROMIUM_FIELDS = (
+    *("frame_key", "co_name", "co_filename", "co_firstlineno", "cache_size"),
+    *("accumulated_cache_size", "guard_count", "shape_env_guard_count", "graph_op_count"),
+    *("graph_node_count", "graph_input_count", "fail_type", "fail_reason", "fail_user_location"),
+    *("non_compliant_ops", "compliant_custom_ops", "restart_reasons", "recompile_reason"),
+    *("graph_break_count", "has_guarded_code", "duration_us"),
+)
+"""The summary copied onto the compile's chromium event, so a trace viewer shows it too."""
+_REPO = Path(__file__).resolve().parents[2]
+_OWN_PACKAGES = tuple(f"{_REPO / name}/" for name in ("tracer", "guards", "variables"))
+
+_history: deque[CompilationMetrics] = deque(maxlen=config.current().metrics_limit)
+
+
+def record_compilation_metrics(
+    start_ns: int,
+    end_ns: int,
+    metrics: dict[str, Any],
+    exc_type: type[BaseException] | None,
+    exc_value: BaseException | None,
+) -> CompilationMetrics:
+    """Turn one compile's metrics into a CompilationMetrics and publish it everywhere it goes."""
+    cid = current_compile_id()
+    common: dict[str, Any] = {
+        "compile_id": None if cid is None else str(cid),
+        "start_time_us": start_ns // 1000,
+        "end_time_us": end_ns // 1000,
+        "duration_us": (end_ns - start_ns) // 1000,
+        "structured_logging_overhead_us": trace_log.structured_logging_overhead_us(cid),
+        **_DEFAULT_COUNTS,
+        "restart_reasons": [],
+        **(failure_metrics(exc_value) if exc_value is not None else {}),
+        "config": dict(_snapshot(config.current())),
+        "modetrace_version": _modetrace_version(),
+        "python_version": sys.version,
+    }
+    record = CompilationMetrics.create({**common, **metrics})
+    _store(record)
+    trace_log.trace_structured(
+        "compilation_metrics", lambda: _tlparse_view(record), record_overhead=False
+    )
+    get_chromium_event_logger().add_toplevel_event_data(
+        **{k: v for k in _CHROMIUM_FIELDS if (v := getattr(record, k)) is not None}
+    )
+    return record
+
+
+def failure_metrics(exc: BaseException) -> dict[str, Any]:
+    """fail_type, fail_reason and the user's file:line for `exc`.
+
+    Filled automatically when an exception leaves the compile; a pipeline that catches the error
+    and falls back can record the same fields with `update_outer(failure_metrics(exc))`.
+    """
+    fields: dict[str, Any] = {"fail_type": type(exc).__qualname__, "fail_reason": str(exc)}
+    where = _user_location(exc)
+    if where is not None:
+        filename, lineno = where
+        fields |= {
+            "fail_user_location": f"{filename}:{lineno}",
+            "fail_user_frame_filename": filename,
+            "fail_user_frame_lineno": lineno,
+        }
+    return fields
+
+
+def _user_location(exc: BaseException) -> tuple[str, int] | None:
+    """The user's file and line: the graph-break location if the error has one, else the
+    innermost traceback frame outside modetrace's own packages."""
+    location = getattr(getattr(exc, "reason", None), "location", None)
+    if location is not None:
+        return location.filename, location.lineno
+    tb: TracebackType | None = exc.__traceback__
+    found = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.startswith(_OWN_PACKAGES):
+            found = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _tlparse_view(record: CompilationMetrics) -> dict[str, Any]:
+    """The record plus the legacy seconds fields that tlparse's compilation_metrics page shows."""
+    legacy = {
+        "start_time": record.start_time_us,
+        "entire_frame_compile_time_s": record.entire_frame_compile_time_us,
+        "backend_compile_time_s": record.backend_compile_time_us,
+    }
+    seconds = {k: us / 1e6 for k, us in legacy.items() if us is not None}
+    return {**seconds, **record.to_dict()}
+
+
+@functools.lru_cache(maxsize=4)
+def _snapshot(knobs: config.Config) -> dict[str, Any]:
+    """Config is frozen, so one snapshot per distinct Config serves every compile."""
+    return knobs.snapshot()
+
+
+@functools.cache
+def _modetrace_version() -> str:
+    try:
+        return importlib.metadata.version("modetrace")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def _store(record: CompilationMetrics) -> None:
+    global _history
+    limit = config.current().metrics_limit
+    if _history.maxlen != limit:
+        _history = deque(_history, maxlen=limit)
+    _history.append(record)
+
+
+def get_compilation_metrics() -> list[CompilationMetrics]:
+    """Recorded compiles, oldest first (the newest `config.metrics_limit` are kept)."""
+    return list(_history)
+
+
+def clear_compilation_metrics() -> None:
+    _history.clear()

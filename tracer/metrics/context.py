@@ -1,0 +1,158 @@
+"""MetricsContext: the dict of metrics one compile fills in, recorded once when the compile ends.
+
+Re-entrant: nested `with ctx:` blocks share one dict and only the outermost exit hands it on, so
+helpers may enter the context without knowing whether their caller already did. `set` refuses to
+overwrite silently and says where the earlier value came from.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Collection
+from types import TracebackType
+from typing import Any, Self
+
+OnExit = Callable[
+    [int, int, dict[str, Any], type[BaseException] | None, BaseException | None], object
+]
+"""(start_ns, end_ns, metrics, exc_type, exc_value), called once per outermost exit."""
+
+_THIS_FILE = __file__
+
+
+def _call_site() -> str:
+    """file:line of the first caller outside this module (the code that set the metric)."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename == _THIS_FILE:
+        frame = frame.f_back
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+class MetricsContext:
+    """Metrics of the compile in progress on one thread.
+
+    >>> seen = []
+    >>> ctx = MetricsContext(lambda start, end, metrics, et, ev: seen.append(metrics))
+    >>> with ctx:
+    ...     ctx.set("co_name", "f")
+    ...     with ctx:
+    ...         ctx.increment("graph_break_count", 1)
+    >>> seen
+    [{'co_name': 'f', 'graph_break_count': 1}]
+    """
+
+    __slots__ = ("_fields", "_level", "_metrics", "_on_exit", "_set_at", "_start_ns")
+
+    def __init__(self, on_exit: OnExit, fields: Collection[str] | None = None) -> None:
+        self._on_exit = on_exit
+        self._fields = frozenset(fields) if fields is not None else None
+        self._metrics: dict[str, Any] = {}
+        self._set_at: dict[str, str] = {}
+        self._start_ns = 0
+        self._level = 0
+
+    def __repr__(self) -> str:
+        return f"MetricsContext(level={self._level}, {self._metrics!r})"
+
+    def __enter__(self) -> Self:
+        if self._level == 0:
+            self._metrics = {}
+            self._set_at = {}
+            self._start_ns = time.time_ns()
+        self._level += 1
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        assert self._level > 0, "MetricsContext exited more often than entered"
+        self._level -= 1
+        if self._level == 0:
+            self._on_exit(self._start_ns, time.time_ns(), self._metrics, exc_type, exc_value)
+
+    def in_progress(self) -> bool:
+        return self._level > 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Read a metric of the compile in progress (for code that decides from it)."""
+        return self._metrics.get(key, default)
+
+    def set(self, key: str, value: Any, overwrite: bool = False) -> None:
+        """Set `key` once; a second set is a bug unless `overwrite=True` says it is intended."""
+        self._check(key, "set")
+        if key in self._metrics and not overwrite:
+            raise RuntimeError(
+                f"metric {key!r} was already set in this compile (at {self._set_at[key]}); "
+                f"pass overwrite=True to replace it"
+            )
+        self._metrics[key] = value
+        self._set_at[key] = _call_site()
+
+    def update(self, values: dict[str, Any], overwrite: bool = False) -> None:
+        """`set` for several keys at once; nothing is written if any key is refused."""
+        for key in values:
+            self._check(key, "update")
+        clashes = [key for key in values if key in self._metrics]
+        if clashes and not overwrite:
+            where = ", ".join(f"{key!r} at {self._set_at[key]}" for key in clashes)
+            raise RuntimeError(
+                f"metrics already set in this compile: {where}; pass overwrite=True to replace them"
+            )
+        self._metrics.update(values)
+        site = _call_site()
+        self._set_at.update(dict.fromkeys(values, site))
+
+    def update_outer(self, values: dict[str, Any]) -> None:
+        """`update`, but only from the outermost level; nested levels are silently skipped.
+
+        Lets code that runs both as a whole compile and as part of a bigger one write its
+        summary only when it is the whole compile.
+        """
+        if self._level == 0:
+            raise RuntimeError(self._outside("update_outer", next(iter(values), "")))
+        if self._level == 1:
+            self.update(values)
+
+    def increment(self, key: str, amount: float) -> None:
+        """Add to a counter or a time column (`*_us`); missing counters start at 0."""
+        self._check(key, "increment")
+        if key not in self._metrics:
+            self._metrics[key] = 0
+            self._set_at[key] = _call_site()
+        self._metrics[key] += amount
+
+    def add_to_set(self, key: str, value: Any) -> None:
+        """Collect distinct values (recorded as a sorted list)."""
+        self._check(key, "add_to_set")
+        if key not in self._metrics:
+            self._metrics[key] = set()
+            self._set_at[key] = _call_site()
+        self._metrics[key].add(value)
+
+    def set_key_value(self, key: str, subkey: str, value: Any) -> None:
+        """Set one entry of a dict-valued metric; entries may be rewritten."""
+        self._check(key, "set_key_value")
+        if key not in self._metrics:
+            self._metrics[key] = {}
+            self._set_at[key] = _call_site()
+        self._metrics[key][subkey] = value
+
+    def _check(self, key: str, method: str) -> None:
+        if self._level == 0:
+            raise RuntimeError(self._outside(method, key))
+        if self._fields is not None and key not in self._fields:
+            raise ValueError(
+                f"unknown metric {key!r}: not a CompilationMetrics field "
+                "(add the field, with a docstring, in tracer/metrics/compilation.py)"
+            )
+
+    @staticmethod
+    def _outside(method: str, key: str) -> str:
+        return (
+            f"cannot {method} metric {key!r} outside of a MetricsContext; "
+            "wrap the compile in `with metrics_context():`"
+        )

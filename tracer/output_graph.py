@@ -1,0 +1,311 @@
+"""OutputGraph: everything one trace produces. The graph under construction, its inputs, the
+guards, the side effects, and the three ways a tensor op gets recorded (runtime function,
+tensor method, Python operator), each checked on fake tensors before it joins the graph.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from guards.guard import Guard, GuardKind
+from tracer import config
+from tracer.exc import unimplemented
+from tracer.graph import Graph, Node
+from tracer.side_effects import SideEffects
+from variables.base import NotConstantError, VariableTracker
+from variables.builder import VariableBuilder, wrap_constant_result
+from variables.dicts import ConstDictVariable
+from variables.lists import BaseListVariable, TupleVariable
+from variables.tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.translator.base import TranslatorBase
+
+RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
+"""Ops that read or advance the global generator: running them while tracing would change
+state that eager code sees, so they break the graph."""
+
+# operator function -> (method on the left operand, reflected method on the right operand)
+OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
+    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
+    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
+    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
+    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
+    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
+    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
+    operator.rshift: ("__rshift__", "__rrshift__"),
+    operator.lt: ("__lt__", "__gt__"), operator.le: ("__le__", "__ge__"),
+    operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
+    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"),
+    operator.neg: ("__neg__", None), operator.pos: ("__pos__", None),
+    operator.abs: ("__abs__", None), operator.invert: ("__invert__", None),
+    operator.getitem: ("__getitem__", None),
+}  # fmt: skip
+OPERATOR_SYMBOLS = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
+    operator.floordiv: "//", operator.mod: "%", operator.pow: "** or pow()",
+    operator.matmul: "@", operator.and_: "&", operator.or_: "|", operator.xor: "^",
+    operator.lshift: "<<", operator.rshift: ">>", operator.neg: "unary -",
+    operator.pos: "unary +", operator.invert: "unary ~", operator.abs: "abs()",
+}  # fmt: skip
+
+
+def _runtime() -> Any:
+    import tracer.runtime
+
+    return tracer.runtime
+
+
+class OutputGraph:
+    """The result of tracing one frame (inlined calls included)."""
+
+    def __init__(self, f_globals: dict[str, Any]) -> None:
+        self.graph = Graph()
+        self.builder = VariableBuilder(self)
+        self.side_effects = SideEffects(self)
+        self.root_globals = f_globals
+        self.guards: dict[Guard, Guard] = {}
+        self.graph_inputs: list[tuple[Source, Node]] = []
+        self.instruction_count = 0
+        self.inline_depth_max = 0
+        self.current_tx: TranslatorBase | None = None
+        self.budget = config.current().instruction_budget
+        self.mode_stack: list[VariableTracker] = []
+        """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
+        self.initial_mode_stack: list[VariableTracker] = []
+
+    # -- the mode stack ---------------------------------------------------------------------------
+    def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
+        from variables.modes import TorchFunctionModeVariable
+
+        if not isinstance(mode.realize(), TorchFunctionModeVariable):
+            unimplemented("mode-stack", f"pushing {mode!r}, which is not a TorchFunctionMode")
+        self.mode_stack.append(mode)
+
+    def pop_mode(self, tx: TranslatorBase) -> VariableTracker:
+        if not self.mode_stack:
+            tx.raise_user_error(RuntimeError("pop from empty torch function mode stack"))
+        return self.mode_stack.pop()
+
+    def mode_stack_changed(self) -> bool:
+        current = [vt.realize() for vt in self.mode_stack]
+        initial = [vt.realize() for vt in self.initial_mode_stack]
+        return len(current) != len(initial) or any(a is not b for a, b in zip(current, initial))
+
+    def _dispatch_to_mode(
+        self,
+        tx: TranslatorBase,
+        public: Any,
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker | None:
+        """Trace the top mode's `__torch_function__` with the mode popped for the duration, as
+        the runtime does eagerly. None means the handler answered NotImplemented."""
+        from variables.builder import wrap_class
+        from variables.tensor import TorchOpVariable
+
+        mode = self.mode_stack.pop()
+        try:
+            handler = mode.realize().var_getattr(tx, "__torch_function__")
+            types_vt = TupleVariable([wrap_class(_runtime().Tensor)])
+            result = handler.call_function(
+                tx,
+                [TorchOpVariable(public), types_vt, TupleVariable(args), ConstDictVariable(kwargs)],
+                {},
+            )
+        finally:
+            self.mode_stack.append(mode)
+        if result.is_python_constant() and result.as_python_constant() is NotImplemented:
+            return None
+        return result
+    # -- bookkeeping ----------------------------------------------------------------------------
+    def count_instruction(self, tx: TranslatorBase) -> None:
+        self.current_tx = tx
+        self.instruction_count += 1
+        if self.instruction_count > self.budget:
+            unimplemented(
+                "instruction-budget",
+                f"tracing passed the budget of {self.budget} instructions",
+                hints=("a loop may be too long to unroll; raise config instruction_budget",),
+            )
+
+    def note_inline_depth(self, depth: int) -> None:
+        self.inline_depth_max = max(self.inline_depth_max, depth)
+
+    def add_guard(self, kind: GuardKind, source: Source, expected: object) -> None:
+        location = self.current_tx.location() if self.current_tx is not None else None
+        guard = Guard(kind, source, expected, location)
+        self.guards.setdefault(guard, guard)
+
+    def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
+        name = re.sub(r"\W+", "_", source.name.replace("L[", "").replace("G[", "")).strip("_")
+        node = self.graph.placeholder(name or "input")
+        fake = _runtime().FakeTensor.from_tensor(value)
+        node.meta["val"] = fake
+        node.meta["source"] = source.name
+        self.graph_inputs.append((source, node))
+        return TensorVariable(node, fake, source)
+
+    # -- recording tensor ops -------------------------------------------------------------------
+    def call_runtime_function(
+        self,
+        tx: TranslatorBase,
+        fn: Any,
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        name = getattr(getattr(fn, "__modetrace_op__", None), "name", getattr(fn, "__name__", ""))
+        if name in RANDOM_OPS:
+            unimplemented("random", f"call to torch.{name} reads the global random generator")
+        if self.mode_stack and hasattr(fn, "__modetrace_op__"):
+            result = self._dispatch_to_mode(tx, fn, args, kwargs)
+            if result is not None:
+                return result
+        return self._record(tx, "call_function", fn, fn, args, kwargs)
+
+    def call_tensor_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        self_vt = args[0]
+        assert isinstance(self_vt, TensorVariable)
+        method = getattr(type(self_vt.fake), name, None)
+        if method is None:
+            tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
+        if self.mode_stack and hasattr(method, "__modetrace_op__"):
+            result = self._dispatch_to_mode(tx, method, args, kwargs)
+            if result is not None:
+                return result
+        return self._record(tx, "call_method", name, method, args, kwargs)
+
+    def call_operator(
+        self, tx: TranslatorBase, fn: Callable[..., Any], args: list[VariableTracker]
+    ) -> VariableTracker:
+        """Python's operator protocol: the left operand's method, then the right's reflected one."""
+        if fn not in OPERATOR_DUNDERS:
+            unimplemented("operator", f"operator {fn.__name__} on tensors is not supported")
+        dunder, reflected = OPERATOR_DUNDERS[fn]
+        tensor_cls = _runtime().Tensor
+        first = args[0]
+        if isinstance(first, TensorVariable):
+            method = getattr(tensor_cls, dunder, None)
+            if method is not None:
+                result = self._operator_call(tx, method, args)
+                if result is not None:
+                    return result
+        if len(args) == 2 and reflected is not None and isinstance(args[1], TensorVariable):
+            method = getattr(tensor_cls, reflected, None)
+            if method is not None:
+                result = self._operator_call(tx, method, [args[1], args[0]])
+                if result is not None:
+                    return result
+        symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)
+        names = " and ".join(f"'{a.type_name()}'" for a in args)
+        tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
+
+    def _operator_call(self, tx: TranslatorBase, method: Any, args: list[VariableTracker]) -> Any:
+        if self.mode_stack and hasattr(method, "__modetrace_op__"):
+            fake_check = self._record(tx, "call_function", method, method, args, {}, dry_run=True)
+            if fake_check is None:
+                return None
+            result = self._dispatch_to_mode(tx, method, args, {})
+            if result is not None:
+                return result
+        return self._record(tx, "call_function", method, method, args, {})
+
+    def _record(
+        self,
+        tx: TranslatorBase,
+        op: str,
+        target: Any,
+        fake_fn: Callable[..., Any],
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+        dry_run: bool = False,
+    ) -> Any:
+        """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
+        Returns None when the op answered NotImplemented (operator protocol)."""
+        runtime = _runtime()
+        node_args, fake_args = zip(*(_as_graph_arg(a) for a in args), strict=False) if args else ((), ())
+        node_kwargs = {k: _as_graph_arg(v)[0] for k, v in kwargs.items()}
+        fake_kwargs = {k: _as_graph_arg(v)[1] for k, v in kwargs.items()}
+        try:
+            with runtime._C.DisableTorchFunction():
+                fake_result = fake_fn(*fake_args, **fake_kwargs)
+        except runtime.DataDependentError as e:
+            unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
+        except Exception as e:  # noqa: BLE001
+            tx.raise_user_error(e)
+        if fake_result is NotImplemented:
+            return None
+        if dry_run:
+            return fake_result
+        if not _contains_tensor(fake_result):
+            return wrap_constant_result(fake_result)
+        if tx.in_try_block():
+            unimplemented(
+                "try-block",
+                f"try/except around a tensor op ({_op_name(target)}) is not supported",
+            )
+        if op == "call_method":
+            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
+        else:
+            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
+        node.meta["val"] = fake_result
+        node.meta["user_location"] = str(tx.location())
+        return self._wrap_result(node, fake_result)
+
+    def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
+        if isinstance(fake, _runtime().Tensor):
+            return TensorVariable(node, fake)
+        if isinstance(fake, tuple | list):
+            items = []
+            for i, item in enumerate(fake):
+                getter = self.graph.call_function(operator.getitem, (node, i))
+                getter.meta["val"] = item
+                items.append(self._wrap_result(getter, item))
+            return TupleVariable(items)
+        unimplemented("op-result", f"op result of type {type(fake).__name__}")
+
+
+def _op_name(target: Any) -> str:
+    info = getattr(target, "__modetrace_op__", None)
+    if info is not None:
+        return f"torch.{info.name}"
+    return (
+        f"Tensor.{target}" if isinstance(target, str) else getattr(target, "__name__", str(target))
+    )
+
+
+def _contains_tensor(value: Any) -> bool:
+    if isinstance(value, _runtime().Tensor):
+        return True
+    if isinstance(value, tuple | list):
+        return any(_contains_tensor(v) for v in value)
+    return False
+
+
+def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
+    """(what the graph node holds, what the fake run gets) for one argument."""
+    vt = vt.realize()
+    if isinstance(vt, TensorVariable):
+        return vt.node, vt.fake
+    if isinstance(vt, BaseListVariable):
+        pairs = [_as_graph_arg(item) for item in vt.items]
+        cls = tuple if isinstance(vt, TupleVariable) else list
+        return cls(p[0] for p in pairs), cls(p[1] for p in pairs)
+    if isinstance(vt, ConstDictVariable):
+        pairs_d = {k: _as_graph_arg(v) for k, v in vt.items.items()}
+        return {k: p[0] for k, p in pairs_d.items()}, {k: p[1] for k, p in pairs_d.items()}
+    try:
+        value = vt.as_python_constant()
+    except NotConstantError:
+        unimplemented("graph-arg", f"{vt!r} cannot be passed to a tensor op")
+    return value, value

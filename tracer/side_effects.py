@@ -1,0 +1,294 @@
+"""SideEffects: mutations the traced code makes to state that outlives its frame, recorded in
+program order while tracing (never performed on real objects) and replayed by codegen.
+
+Tracked: attribute stores and deletes on existing objects, list/dict/set mutations of existing
+containers, global stores and deletes, stores into closure cells, and the torch-function mode
+stack. Objects created inside the frame need no replay: they are rebuilt if they escape.
+
+Replay runs in two phases (see NOTE [two-phase replay] in codegen): every value and every target
+is loaded into a temporary first, then all stores happen. So a store never changes what a later
+load sees, and the final state equals eager's. Lists replay as `old[:] = new`, dicts as
+`old.clear(); old.update(new)` (insertion order is then eager's), sets as their operation log
+(iteration order of a set depends on its history, so it is replayed exactly).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from guards.guard import GuardKind
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+
+if TYPE_CHECKING:
+    from tracer.codegen import PyCodegen
+    from tracer.output_graph import OutputGraph
+    from tracer.translator.base import TranslatorBase
+    from variables.misc import CellVariable
+    from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+
+_DELETED: Any = object()
+
+
+@dataclasses.dataclass(slots=True)
+class Mutation:
+    """One entry of the log: `kind` says how codegen replays it."""
+
+    kind: str  # "global", "attr", "list", "dict", "set", "cell", "mode_stack"
+    target: VariableTracker | None
+    name: str = ""
+    value: Any = None
+
+    def __repr__(self) -> str:
+        target = _where(self.target)
+        if self.kind == "global":
+            return f"G[{self.name!r}] = {_value(self.value)}"
+        if self.kind == "attr":
+            if self.value is _DELETED:
+                return f"del {target}.{self.name}"
+            return f"{target}.{self.name} = {_value(self.value)}"
+        if self.kind == "list":
+            return f"{target}[:] = {_items(self.target)}  # last change: {self.value}"
+        if self.kind == "dict":
+            return f"{target} = {_items(self.target)}  # last change: {self.value}"
+        if self.kind == "set":
+            return f"{target}.{self.name}({_value(self.value)})"
+        if self.kind == "cell":
+            return f"{target} = {_value(self.value)}"
+        return f"mode stack = {_value(self.value)}"
+
+
+def _where(vt: VariableTracker | None) -> str:
+    if vt is None:
+        return "?"
+    return vt.source.name if vt.source is not None else repr(vt)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def _items(vt: Any) -> str:
+    items = getattr(vt, "items", None)
+    if isinstance(items, dict):
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in items.items()) + "}"
+    return "[" + ", ".join(repr(v) for v in items or ()) + "]"
+
+
+class SideEffects:
+    """The ordered record of outside-visible mutations made by one trace."""
+
+    def __init__(self, output: OutputGraph) -> None:
+        self.output = output
+        self.log: dict[tuple[str, int, str], Mutation] = {}
+        """Keyed by (kind, target id, name); re-inserted on each write, so the order is that of
+        each location's last write (a location is replayed once, with its final value)."""
+        self.set_ops: list[Mutation] = []
+        self.tracked: dict[int, VariableTracker] = {}
+        """Existing mutable objects wrapped so far, by id of the real object (aliasing)."""
+        self.globals: dict[str, VariableTracker] = {}
+
+    # -- identity of existing objects -----------------------------------------------------------
+    def track_existing(self, value: Any, vt: VariableTracker) -> VariableTracker:
+        """One tracker per real mutable object: a second source reaching it gets the first
+        tracker, and a guard that the two sources still alias."""
+        known = self.tracked.get(id(value))
+        if known is not None and known is not vt:
+            assert vt.source is not None and known.source is not None
+            self.output.add_guard(GuardKind.OBJECT_ALIASING, vt.source, known.source)
+            return known
+        self.tracked[id(value)] = vt
+        return vt
+
+    def _record(self, kind: str, target: VariableTracker | None, name: str, value: Any) -> None:
+        key = (kind, id(target), name)
+        self.log.pop(key, None)
+        self.log[key] = Mutation(kind, target, name, value)
+
+    # -- globals ------------------------------------------------------------------------------
+    def load_global(self, f_globals: dict[str, Any], name: str) -> VariableTracker | None:
+        if f_globals is not self.output.root_globals:
+            return None
+        return self.globals.get(name)
+
+    def store_global(
+        self, tx: TranslatorBase, f_globals: dict[str, Any], name: str, value: VariableTracker
+    ) -> None:
+        self.globals[name] = value
+        self._record("global", None, name, value)
+
+    # -- existing objects ---------------------------------------------------------------------
+    def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
+        """A list/dict/set that existed before the call changed; replay its final contents."""
+        from variables.dicts import ConstDictVariable, SetVariable
+        from variables.lists import ListVariable
+
+        if vt.source is None:
+            unimplemented("side-effect", f"{what} on {vt!r} with no known origin")
+        if isinstance(vt, ListVariable):
+            self._record("list", vt, "", what)
+        elif isinstance(vt, ConstDictVariable):
+            self._record("dict", vt, "", what)
+        elif isinstance(vt, SetVariable):
+            pass  # sets log each operation through record_set_op
+        else:
+            unimplemented("side-effect", f"{what} on {vt.type_name()} {vt.source.name}")
+
+    def record_set_op(self, vt: VariableTracker, method: str, keys: list[Any]) -> None:
+        self.set_ops.append(Mutation("set", vt, method, keys))
+
+    def store_attr(
+        self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str, value: VariableTracker
+    ) -> None:
+        self._record("attr", obj, name, value)
+
+    def delete_attr(self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str) -> None:
+        self._record("attr", obj, name, _DELETED)
+
+    def store_cell(self, tx: TranslatorBase, cell: CellVariable, value: VariableTracker) -> None:
+        if cell.source is None:
+            unimplemented("side-effect", "assigning a closure variable of unknown origin")
+        self._record("cell", cell, "", value)
+
+    def mode_stack_changed(self, modes: list[VariableTracker]) -> None:
+        self._record("mode_stack", None, "", modes)
+
+    # -- new objects --------------------------------------------------------------------------
+    def new_user_object(
+        self,
+        tx: TranslatorBase,
+        cls_vt: UserDefinedClassVariable,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        from variables.modes import TorchFunctionModeVariable, is_mode_class
+        from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+        cls = cls_vt.value
+        if issubclass(cls, BaseException):
+            unimplemented("user-exception", f"traced code creates exception {cls.__name__}")
+        if type(cls) is not type or lookup_class_attr(cls, "__new__")[0] is not object.__new__:
+            unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
+        kind = TorchFunctionModeVariable if is_mode_class(cls) else UserDefinedObjectVariable
+        obj = kind(None, cls, cls_source=cls_vt.source)
+        init, _owner = lookup_class_attr(cls, "__init__")
+        if init is object.__init__:
+            if args or kwargs:
+                tx.raise_user_error(TypeError(f"{cls.__name__}() takes no arguments"))
+            return obj
+        result = obj.call_method(tx, "__init__", args, kwargs)
+        if not (result.is_python_constant() and result.as_python_constant() is None):
+            tx.raise_user_error(
+                TypeError(f"__init__() should return None, not '{result.type_name()}'")
+            )
+        return obj
+
+    # -- guards ---------------------------------------------------------------------------------
+    def install_aliasing_guards(self) -> None:
+        """A mutated existing object must not alias any other object the trace read: otherwise
+        a read through the other source would have seen the mutation."""
+        mutated = {id(m.target): m.target for m in self.log.values() if m.kind in _OBJECT_KINDS}
+        mutated.update((id(m.target), m.target) for m in self.set_ops)
+        for target in mutated.values():
+            assert target is not None
+            if target.source is None or not getattr(target, "source_is_mutable_root", True):
+                continue
+            others = tuple(
+                vt.source for vt in self.tracked.values() if vt is not target and vt.source
+            )
+            if others:
+                self.output.add_guard(GuardKind.NO_ALIASING, target.source, others)
+
+    # -- replay -------------------------------------------------------------------------------
+    def is_empty(self) -> bool:
+        return not self.log and not self.set_ops
+
+    def describe(self) -> list[str]:
+        return [repr(m) for m in (*self.log.values(), *self.set_ops)]
+
+    def values_to_rebuild(self) -> list[Any]:
+        """Trackers whose values codegen must produce (for graph outputs)."""
+        values: list[Any] = []
+        for m in self.log.values():
+            if m.kind in ("global", "attr", "cell") and m.value is not _DELETED:
+                values.append(m.value)
+            elif m.kind in ("list", "dict"):
+                values.append(m.target)
+            elif m.kind == "mode_stack":
+                values.extend(m.value)
+        return values
+
+    def codegen_replay(self, cg: PyCodegen) -> None:
+        """NOTE [two-phase replay]: load every target and value into temporaries, then store."""
+        stores = []
+        for m in self.log.values():
+            stores.append((m, self._load_phase(cg, m)))
+        for m in self.set_ops:
+            stores.append((m, self._load_phase(cg, m)))
+        for m, temps in stores:
+            self._store_phase(cg, m, temps)
+
+    def _load_phase(self, cg: PyCodegen, m: Mutation) -> dict[str, str]:
+        temps: dict[str, str] = {}
+
+        def keep(key: str, emit: Any) -> None:
+            emit()
+            temps[key] = cg.new_temp()
+            cg.store_fast(temps[key])
+
+        if m.kind == "global":
+            if m.value is not _DELETED:
+                keep("value", lambda: cg(m.value))
+        elif m.kind == "attr":
+            keep("target", lambda: cg.load_target(m.target))
+            if m.value is not _DELETED:
+                keep("value", lambda: cg(m.value))
+        elif m.kind == "list":
+            keep("target", lambda: cg.load_target(m.target))
+            keep("value", lambda: cg.build_items(m.target))
+        elif m.kind == "dict":
+            keep("target", lambda: cg.load_target(m.target))
+            keep("value", lambda: cg.build_items(m.target))
+        elif m.kind == "set":
+            keep("target", lambda: cg.load_target(m.target))
+        elif m.kind == "cell":
+            keep("value", lambda: cg(m.value))
+        elif m.kind == "mode_stack":
+            keep("value", lambda: (*(cg(v) for v in m.value), cg.build_list(len(m.value))))
+        return temps
+
+    def _store_phase(self, cg: PyCodegen, m: Mutation, temps: dict[str, str]) -> None:
+        if m.kind == "global":
+            if m.value is _DELETED:
+                cg.delete_global(m.name)
+            else:
+                cg.load_fast(temps["value"])
+                cg.store_global(m.name)
+        elif m.kind == "attr":
+            if m.value is _DELETED:
+                cg.load_fast(temps["target"])
+                cg.delete_attr(m.name)
+            else:
+                cg.load_fast(temps["value"])
+                cg.load_fast(temps["target"])
+                cg.store_attr(m.name)
+        elif m.kind == "list":
+            cg.assign_slice(temps["target"], temps["value"])
+        elif m.kind == "dict":
+            cg.call_method_on(temps["target"], "clear")
+            cg.call_method_on(temps["target"], "update", temps["value"])
+        elif m.kind == "set":
+            for key in m.value:
+                cg.call_method_on(temps["target"], m.name, const=key)
+        elif m.kind == "cell":
+            cg.load_fast(temps["value"])
+            cg.store_cell(m.target)
+        elif m.kind == "mode_stack":
+            cg.set_mode_stack(temps["value"])
+
+
+_OBJECT_KINDS = ("attr", "list", "dict")

@@ -1,0 +1,265 @@
+"""TranslatorBase: the symbolic interpreter's state and its step loop.
+
+Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
+builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a 256-entry
+dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. `step()` is
+the one place where a graph break (`Unsupported`) gets the user's file:line attached.
+"""
+
+from __future__ import annotations
+
+import dis
+import logging
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+
+from tracer import config
+from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
+from tracer.instructions import ExceptionTableEntry, Instruction, decode, exception_table
+from variables.base import VariableTracker
+
+if TYPE_CHECKING:
+    from tracer.output_graph import OutputGraph
+    from variables.functions import BaseUserFunctionVariable
+    from variables.misc import CellVariable
+
+Handler = Callable[["TranslatorBase", Instruction], None]
+trace_log = logging.getLogger("modetrace.trace_bytecode")
+
+EXPLICITLY_UNSUPPORTED: dict[str, str] = {
+    "YIELD_VALUE": "generators",
+    "RETURN_GENERATOR": "generators",
+    "SEND": "generators",
+    "GET_YIELD_FROM_ITER": "generators",
+    "ASYNC_GEN_WRAP": "async generators",
+    "BEFORE_ASYNC_WITH": "async with",
+    "GET_AITER": "async for",
+    "GET_ANEXT": "async for",
+    "END_ASYNC_FOR": "async for",
+    "GET_AWAITABLE": "await",
+    "IMPORT_NAME": "import statements",
+    "IMPORT_FROM": "import statements",
+    "IMPORT_STAR": "import statements",
+    "LOAD_BUILD_CLASS": "class definitions",
+    "SETUP_ANNOTATIONS": "annotations at module or class level",
+    "LOAD_NAME": "module- or class-level name lookup",
+    "STORE_NAME": "module- or class-level name binding",
+    "DELETE_NAME": "module- or class-level name deletion",
+    "LOAD_CLASSDEREF": "class-body closures",
+    "PRINT_EXPR": "interactive-mode expressions",
+    "MATCH_CLASS": "match statements",
+    "MATCH_KEYS": "match statements",
+    "MATCH_MAPPING": "match statements",
+    "MATCH_SEQUENCE": "match statements",
+    "GET_LEN": "match statements",
+    "CHECK_EG_MATCH": "except* (exception groups)",
+    "PREP_RERAISE_STAR": "except* (exception groups)",
+    "PUSH_EXC_INFO": "exception handlers",
+    "POP_EXCEPT": "exception handlers",
+    "CHECK_EXC_MATCH": "exception handlers",
+    "RERAISE": "exception handlers",
+    "WITH_EXCEPT_START": "exceptions inside a with block",
+    "DELETE_GLOBAL": "global deletion",
+    "DELETE_DEREF": "closure-variable deletion",
+}
+"""Every 3.11 opcode without a handler, with the construct it belongs to (checked by a test
+against dis.opmap and notes/unsupported.md)."""
+
+# PRECALL/CALL split the stack effect between them in 3.11; our CALL does all the work.
+_EFFECT_ADJUST: dict[str, Callable[[int | None], int]] = {
+    "PRECALL": lambda arg: 0,
+    "CALL": lambda arg: (
+        dis.stack_effect(dis.opmap["PRECALL"], arg) + dis.stack_effect(dis.opmap["CALL"], arg)
+    ),
+}
+
+
+class ReturnSignal(Exception):
+    """RETURN_VALUE ends the step loop (not a string flag)."""
+
+
+class TranslatorBase:
+    """Symbolic state of one frame: stack, locals, cells; shared OutputGraph with parents."""
+
+    dispatch_table: ClassVar[list[Handler]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in dir(cls):
+            if name.isupper() and name not in dis.opmap and callable(getattr(cls, name)):
+                if not name.startswith("_"):
+                    raise InternalError(f"{cls.__name__}.{name} is not a CPython 3.11 opcode")
+        table: list[Handler] = []
+        for opcode in range(256):
+            name = dis.opname[opcode]
+            handler = getattr(cls, name, None) if name in dis.opmap else None
+            table.append(handler if handler is not None else _missing_opcode)
+        cls.dispatch_table = table
+
+    def __init__(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        symbolic_locals: dict[str, VariableTracker],
+        closure: Sequence[CellVariable],
+        output: OutputGraph,
+        parent: TranslatorBase | None = None,
+        globals_owner: BaseUserFunctionVariable | None = None,
+    ) -> None:
+        self.code = code
+        self.f_globals = f_globals
+        self.instructions = decode(code)
+        self.exception_entries: list[ExceptionTableEntry] | None = None
+        self.symbolic_locals = dict(symbolic_locals)
+        self.closure = list(closure)
+        self.cells: dict[str, CellVariable] = {}
+        self.stack: list[VariableTracker] = []
+        self.output = output
+        self.parent = parent
+        self.globals_owner = globals_owner
+        self.ip = 0
+        self.kw_names: tuple[str, ...] = ()
+        self.current_inst: Instruction | None = None
+        self.return_value: VariableTracker | None = None
+        self.depth = 0 if parent is None else parent.depth + 1
+
+    # -- stack --------------------------------------------------------------------------------
+    def push(self, vt: VariableTracker) -> None:
+        self.stack.append(vt)
+
+    def pop(self) -> VariableTracker:
+        return self.stack.pop()
+
+    def popn(self, n: int) -> list[VariableTracker]:
+        if n == 0:
+            return []
+        items = self.stack[-n:]
+        del self.stack[-n:]
+        return items
+
+    def peek(self, depth: int = 1) -> VariableTracker:
+        return self.stack[-depth]
+
+    # -- the loop -----------------------------------------------------------------------------
+    def run(self) -> VariableTracker:
+        try:
+            while True:
+                self.step()
+        except ReturnSignal:
+            pass
+        assert self.return_value is not None
+        return self.return_value
+
+    def step(self) -> None:
+        inst = self.instructions[self.ip]
+        self.ip += 1
+        self.current_inst = inst
+        self.output.count_instruction(self)
+        if trace_log.isEnabledFor(logging.DEBUG):
+            trace_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+        depth_before = len(self.stack)
+        try:
+            self.dispatch_table[inst.opcode](self, inst)
+        except Unsupported as e:
+            raise e.with_location(self.location(), repr(inst)) from None
+        except ReturnSignal:
+            raise
+        if config.current().debug_checks:
+            self._check_stack_effect(inst, len(self.stack) - depth_before)
+
+    def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
+        jumped = self.ip != inst.index + 1
+        adjust = _EFFECT_ADJUST.get(inst.opname)
+        if adjust is not None:
+            expected = adjust(inst.arg)
+        elif inst.opcode < dis.HAVE_ARGUMENT:
+            expected = dis.stack_effect(inst.opcode, jump=jumped)
+        else:
+            expected = dis.stack_effect(inst.opcode, inst.arg, jump=jumped)
+        if actual != expected:
+            raise InternalError(
+                f"{inst.opname} at offset {inst.offset} changed the stack by {actual}, "
+                f"CPython says {expected}"
+            )
+
+    # -- locations and user errors ------------------------------------------------------------
+    def location(self) -> UserLocation:
+        lineno = self.current_inst.lineno if self.current_inst is not None else None
+        return UserLocation.at(
+            self.code.co_filename, lineno or self.code.co_firstlineno, self.code.co_name
+        )
+
+    def user_stack(self) -> list[UserLocation]:
+        frames: list[UserLocation] = []
+        tx: TranslatorBase | None = self
+        while tx is not None:
+            frames.append(tx.location())
+            tx = tx.parent
+        return frames[::-1]
+
+    def raise_user_error(self, error: BaseException) -> NoReturn:
+        """The traced code raises `error` here; eager Python will raise it the same way."""
+        name = type(error).__name__
+        detail = f": {error}" if str(error) else ""
+        raise Unsupported(_reason("user-exception", f"{name}{detail} raised in traced code"), error)
+
+    def run_user_operation(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a real, pure operation on constants; its exception is the user's exception."""
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            self.raise_user_error(e)
+
+    def in_try_block(self) -> bool:
+        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
+        tx: TranslatorBase | None = self
+        while tx is not None:
+            if tx._covered_by_try():
+                return True
+            tx = tx.parent
+        return False
+
+    def _covered_by_try(self) -> bool:
+        if self.current_inst is None:
+            return False
+        if self.exception_entries is None:
+            self.exception_entries = exception_table(self.code)
+        offset = self.current_inst.offset
+        for entry in self.exception_entries:
+            if entry.start <= offset < entry.end and not self._is_with_cleanup(entry.target):
+                return True
+        return False
+
+    def _is_with_cleanup(self, target_offset: int) -> bool:
+        by_offset = {inst.offset: inst for inst in self.instructions}
+        first = by_offset.get(target_offset)
+        if first is None:
+            return False
+        following = self.instructions[first.index : first.index + 2]
+        names = [inst.opname for inst in following]
+        return names == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
+
+    # -- calls --------------------------------------------------------------------------------
+    def inline_user_function(
+        self,
+        fn: BaseUserFunctionVariable,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        from tracer.translator.inlining import inline_call
+
+        return inline_call(self, fn, args, kwargs)
+
+
+def _reason(kind: str, explanation: str) -> Any:
+    from tracer.exc import BreakReason
+
+    return BreakReason(kind, explanation)
+
+
+def _missing_opcode(tx: TranslatorBase, inst: Instruction) -> None:
+    construct = EXPLICITLY_UNSUPPORTED.get(inst.opname)
+    if construct is None:
+        raise InternalError(f"opcode {inst.opname} has neither a handler nor an unsupported entry")
+    unimplemented("unsupported-opcode", f"{construct} ({inst.opname}) are not supported")

@@ -1,0 +1,160 @@
+"""Building and unpacking containers and strings: BUILD_*, LIST_/SET_/MAP_ appends and
+updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
+"""
+
+from __future__ import annotations
+
+from tracer.exc import unimplemented
+from tracer.instructions import Instruction
+from tracer.translator.base import TranslatorBase
+from variables.base import NotConstantError, VariableTracker
+from variables.builder import wrap_constant_result
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of
+from variables.lists import ListVariable, TupleVariable
+
+_CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
+
+
+class Builders(TranslatorBase):
+    def BUILD_TUPLE(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        self.push(TupleVariable(self.popn(inst.arg)))
+
+    def BUILD_LIST(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        self.push(ListVariable(self.popn(inst.arg)))
+
+    def BUILD_SET(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        self.push(SetVariable({key_of(vt) for vt in self.popn(inst.arg)}))
+
+    def BUILD_MAP(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        flat = self.popn(2 * inst.arg)
+        self.push(ConstDictVariable({key_of(k): v for k, v in zip(flat[::2], flat[1::2], strict=False)}))
+
+    def BUILD_CONST_KEY_MAP(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        keys = self.pop().as_python_constant()
+        values = self.popn(inst.arg)
+        self.push(ConstDictVariable(dict(zip(keys, values, strict=False))))
+
+    def BUILD_SLICE(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        parts = [vt.realize().as_python_constant() for vt in self.popn(inst.arg)]
+        self.push(ConstantVariable(slice(*parts)))
+
+    def BUILD_STRING(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        pieces = [vt.as_python_constant() for vt in self.popn(inst.arg)]
+        self.push(ConstantVariable("".join(pieces)))
+
+    def FORMAT_VALUE(self, inst: Instruction) -> None:
+        """FORMAT_VALUE(flags): flags & 3 picks the conversion, flags & 4 pops a format spec."""
+        assert inst.arg is not None
+        spec = self.pop().as_python_constant() if inst.arg & 0x04 else ""
+        value = self.pop().realize()
+        try:
+            real = value.as_python_constant()
+        except NotConstantError:
+            unimplemented("format", f"formatting {value!r} needs its runtime value")
+        conversion = _CONVERSIONS[inst.arg & 0x03]
+        if conversion is not None:
+            real = self.run_user_operation(conversion, real)
+        self.push(ConstantVariable(self.run_user_operation(format, real, spec)))
+
+    # -- comprehension and display helpers ----------------------------------------------------
+    def LIST_APPEND(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        item = self.pop()
+        target = self.peek(inst.arg)
+        assert isinstance(target, ListVariable)
+        target.items.append(item)
+
+    def LIST_EXTEND(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        iterable = self.pop().realize()
+        target = self.peek(inst.arg)
+        assert isinstance(target, ListVariable)
+        target.items.extend(iterable.unpack(self))
+
+    def LIST_TO_TUPLE(self, inst: Instruction) -> None:
+        lst = self.pop()
+        assert isinstance(lst, ListVariable)
+        self.push(TupleVariable(lst.items))
+
+    def SET_ADD(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        item = self.pop()
+        target = self.peek(inst.arg)
+        assert isinstance(target, SetVariable)
+        target.items.add(key_of(item))
+
+    def SET_UPDATE(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        iterable = self.pop().realize()
+        target = self.peek(inst.arg)
+        assert isinstance(target, SetVariable)
+        target.items.update(key_of(vt) for vt in iterable.unpack(self))
+
+    def MAP_ADD(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        value = self.pop()
+        key = self.pop()
+        target = self.peek(inst.arg)
+        assert isinstance(target, ConstDictVariable)
+        target.items[key_of(key)] = value
+
+    def DICT_UPDATE(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        other = self.pop()
+        target = self.peek(inst.arg)
+        assert isinstance(target, ConstDictVariable)
+        target.items.update(pairs_of(self, other))
+
+    def DICT_MERGE(self, inst: Instruction) -> None:
+        """Like DICT_UPDATE, for `f(**a, **b)`: a repeated key is the user's TypeError."""
+        assert inst.arg is not None
+        other = pairs_of(self, self.pop())
+        target = self.peek(inst.arg)
+        assert isinstance(target, ConstDictVariable)
+        for key in other:
+            if key in target.items:
+                self.raise_user_error(
+                    TypeError(f"got multiple values for keyword argument '{key}'")
+                )
+        target.items.update(other)
+
+    # -- unpacking ----------------------------------------------------------------------------
+    def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
+        assert inst.arg is not None
+        items = self._unpack(self.pop())
+        if len(items) != inst.arg:
+            detail = "too many" if len(items) > inst.arg else "not enough"
+            expected = f"expected {inst.arg}" + (
+                f", got {len(items)}" if len(items) < inst.arg else ""
+            )
+            self.raise_user_error(ValueError(f"{detail} values to unpack ({expected})"))
+        self.stack.extend(reversed(items))
+
+    def UNPACK_EX(self, inst: Instruction) -> None:
+        """UNPACK_EX(counts): low byte = names before the star, high byte = names after it."""
+        assert inst.arg is not None
+        before, after = inst.arg & 0xFF, inst.arg >> 8
+        items = self._unpack(self.pop())
+        if len(items) < before + after:
+            self.raise_user_error(
+                ValueError(
+                    f"not enough values to unpack (expected at least {before + after}, got {len(items)})"
+                )
+            )
+        middle = ListVariable(items[before : len(items) - after])
+        parts: list[VariableTracker] = [*items[:before], middle, *items[len(items) - after :]]
+        self.stack.extend(reversed(parts))
+
+    def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
+        vt = vt.realize()
+        if vt.is_python_constant() and not isinstance(vt, TupleVariable | ListVariable):
+            return [wrap_constant_result(v) for v in vt.as_python_constant()]
+        return vt.unpack(self)

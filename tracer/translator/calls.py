@@ -1,0 +1,116 @@
+"""Calls and function creation: PRECALL, KW_NAMES, CALL, CALL_FUNCTION_EX, MAKE_FUNCTION, and
+BEFORE_WITH (whose `__exit__` is later called by the normal-path CALL that 3.11 emits).
+"""
+
+from __future__ import annotations
+
+import types
+
+from tracer.exc import unimplemented
+from tracer.instructions import Instruction
+from tracer.translator.base import TranslatorBase
+from variables.base import VariableTracker
+from variables.dicts import ConstDictVariable, iterate
+from variables.functions import NestedUserFunctionVariable
+from variables.lists import TupleVariable
+from variables.misc import CellVariable, NullVariable
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+
+class Calls(TranslatorBase):
+    def PRECALL(self, inst: Instruction) -> None:
+        """PRECALL(argc): a 3.11 specialization hint; CALL does the work."""
+
+    def KW_NAMES(self, inst: Instruction) -> None:
+        """KW_NAMES(i): the next CALL's last len(co_consts[i]) arguments are keywords."""
+        assert inst.arg is not None
+        self.kw_names = tuple(self.code.co_consts[inst.arg])
+
+    def CALL(self, inst: Instruction) -> None:
+        """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]."""
+        assert inst.arg is not None
+        args = self.popn(inst.arg)
+        second = self.pop()
+        first = self.pop()
+        if isinstance(first, NullVariable):
+            fn = second
+        else:
+            fn, args = first, [second, *args]
+        kw_names, self.kw_names = self.kw_names, ()
+        kwargs: dict[str, VariableTracker] = {}
+        if kw_names:
+            kwargs = dict(zip(kw_names, args[-len(kw_names) :], strict=False))
+            args = args[: -len(kw_names)]
+        self.push(self.call_function(fn, args, kwargs))
+
+    def CALL_FUNCTION_EX(self, inst: Instruction) -> None:
+        """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]."""
+        kwargs_vt = self.pop().realize() if inst.arg and inst.arg & 1 else None
+        args_vt = self.pop().realize()
+        fn = self.pop()
+        null = self.pop()
+        if not isinstance(null, NullVariable):
+            fn, args = null, [fn, *iterate(self, args_vt).unpack(self)]
+        else:
+            args = iterate(self, args_vt).unpack(self)
+        kwargs: dict[str, VariableTracker] = {}
+        if kwargs_vt is not None:
+            if not isinstance(kwargs_vt, ConstDictVariable):
+                unimplemented("call", f"**kwargs from {kwargs_vt!r}")
+            kwargs = {str(k): v for k, v in kwargs_vt.items.items()}
+        self.push(self.call_function(fn, args, kwargs))
+
+    def call_function(
+        self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
+    ) -> VariableTracker:
+        return fn.realize().call_function(self, args, kwargs)
+
+    def MAKE_FUNCTION(self, inst: Instruction) -> None:
+        """MAKE_FUNCTION(flags): code on top; below it, by flag, closure (8), annotations (4),
+        keyword defaults (2) and positional defaults (1)."""
+        flags = inst.arg or 0
+        code = self.pop().as_python_constant()
+        assert isinstance(code, types.CodeType)
+        closure = self.pop() if flags & 0x08 else None
+        if flags & 0x04:
+            self.pop()
+        kwdefaults = self.pop() if flags & 0x02 else None
+        defaults = self.pop() if flags & 0x01 else None
+        cells: list[CellVariable] = []
+        if closure is not None:
+            assert isinstance(closure, TupleVariable)
+            cells = [c for c in closure.items if isinstance(c, CellVariable)]
+        self.push(
+            NestedUserFunctionVariable(
+                code,
+                self.f_globals,
+                code.co_qualname,
+                defaults.unpack(self) if defaults is not None else (),
+                {str(k): v for k, v in kwdefaults.items.items()}
+                if isinstance(kwdefaults, ConstDictVariable)
+                else None,
+                cells,
+            )
+        )
+
+    def BEFORE_WITH(self, inst: Instruction) -> None:
+        """BEFORE_WITH: pops the context manager, pushes its bound __exit__ and __enter__()."""
+        ctx = self.pop().realize()
+        enter = getattr(ctx, "enter_context", None) or getattr(ctx.realize(), "enter_context", None)
+        if enter is not None:
+            exit_fn, entered = enter(self)
+            self.push(exit_fn)
+            self.push(entered)
+            return
+        if not isinstance(ctx, UserDefinedObjectVariable):
+            unimplemented("with", f"`with` on {ctx!r} is not supported")
+        if lookup_class_attr(ctx.cls, "__exit__")[1] is None:
+            self.raise_user_error(
+                TypeError(
+                    f"'{ctx.cls.__name__}' object does not support the context manager protocol"
+                )
+            )
+        exit_fn = ctx.var_getattr(self, "__exit__")
+        entered = ctx.call_method(self, "__enter__", [], {})
+        self.push(exit_fn)
+        self.push(entered)

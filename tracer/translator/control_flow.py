@@ -1,0 +1,80 @@
+"""Jumps, loops and return. Branches are decided while tracing (on constants and tensor
+metadata); a branch on tensor data breaks the graph. Loops unroll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tracer.instructions import Instruction
+from tracer.translator.base import ReturnSignal, TranslatorBase
+from variables.base import VariableTracker
+from variables.dicts import iterate
+from variables.lists import ListIteratorVariable
+
+
+def _is_none(vt: VariableTracker) -> bool:
+    vt = vt.realize()
+    if vt.is_python_constant():
+        return vt.as_python_constant() is None
+    return vt.python_type() is type(None)
+
+
+def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Callable[..., None]:
+    def handler(self: TranslatorBase, inst: Instruction) -> None:
+        if test(self, self.pop()):
+            assert inst.target is not None
+            self.ip = inst.target
+
+    return handler
+
+
+def _jump_or_pop(when: bool) -> Callable[..., None]:
+    def handler(self: TranslatorBase, inst: Instruction) -> None:
+        if self.peek().realize().truthy(self) == when:
+            assert inst.target is not None
+            self.ip = inst.target
+        else:
+            self.pop()
+
+    return handler
+
+
+class ControlFlow(TranslatorBase):
+    def JUMP_FORWARD(self, inst: Instruction) -> None:
+        assert inst.target is not None
+        self.ip = inst.target
+
+    JUMP_BACKWARD = JUMP_FORWARD
+    JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
+
+    POP_JUMP_FORWARD_IF_TRUE = _pop_jump_if(lambda tx, vt: vt.realize().truthy(tx))
+    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
+    POP_JUMP_FORWARD_IF_FALSE = _pop_jump_if(lambda tx, vt: not vt.realize().truthy(tx))
+    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE
+    POP_JUMP_FORWARD_IF_NONE = _pop_jump_if(lambda tx, vt: _is_none(vt))
+    POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_FORWARD_IF_NONE
+    POP_JUMP_FORWARD_IF_NOT_NONE = _pop_jump_if(lambda tx, vt: not _is_none(vt))
+    POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
+
+    JUMP_IF_TRUE_OR_POP = _jump_or_pop(True)
+    JUMP_IF_FALSE_OR_POP = _jump_or_pop(False)
+
+    def GET_ITER(self, inst: Instruction) -> None:
+        self.push(iterate(self, self.pop()))
+
+    def FOR_ITER(self, inst: Instruction) -> None:
+        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
+        it = self.peek()
+        assert isinstance(it, ListIteratorVariable)
+        item = it.next_item()
+        if item is None:
+            self.pop()
+            assert inst.target is not None
+            self.ip = inst.target
+        else:
+            self.push(item)
+
+    def RETURN_VALUE(self, inst: Instruction) -> None:
+        self.return_value = self.pop()
+        raise ReturnSignal

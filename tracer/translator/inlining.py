@@ -1,0 +1,49 @@
+"""Inlining calls to Python functions: a child translator runs the callee's bytecode on the
+caller's OutputGraph, so its tensor ops, guards and side effects join the same trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tracer import config
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.functions import check_code_supported
+
+if TYPE_CHECKING:
+    from tracer.translator.base import TranslatorBase
+    from variables.functions import BaseUserFunctionVariable
+
+
+def inline_call(
+    parent: TranslatorBase,
+    fn: BaseUserFunctionVariable,
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
+    from tracer.translator import InliningInstructionTranslator
+
+    if parent.depth + 1 > config.current().inline_depth_limit:
+        unimplemented(
+            "inline-depth",
+            f"inlining {fn.get_name()} would pass the depth limit of "
+            f"{config.current().inline_depth_limit}",
+            hints=("raise config inline_depth_limit, or avoid deep recursion",),
+        )
+    code = fn.get_code()
+    check_code_supported(code, fn.get_name())
+    bound = fn.bind_args(parent, args, kwargs)
+    child = InliningInstructionTranslator(
+        code,
+        fn.get_globals(),
+        bound,
+        fn.closure_cells(parent),
+        parent.output,
+        parent=parent,
+        globals_owner=fn,
+    )
+    parent.output.note_inline_depth(child.depth)
+    return child.run()

@@ -1,0 +1,139 @@
+"""Loading and storing names: fast locals, globals and builtins, closure cells, constants,
+attributes. Values read from outside the frame are wrapped lazily at their Source.
+"""
+
+from __future__ import annotations
+
+import builtins
+import types
+from typing import Any
+
+from guards.guard import GuardKind
+from guards.sources import (
+    AttrSource,
+    BuiltinSource,
+    GlobalsDictSource,
+    GlobalSource,
+    ItemSource,
+    Source,
+)
+from tracer.exc import unimplemented
+from tracer.instructions import Instruction
+from tracer.translator.base import TranslatorBase
+from variables.base import VariableTracker
+from variables.builder import wrap_constant_result
+from variables.constant import ConstantVariable
+from variables.misc import CellVariable, NullVariable
+from variables.user_defined import UserDefinedObjectVariable
+
+
+class Names(TranslatorBase):
+    # -- fast locals --------------------------------------------------------------------------
+    def LOAD_FAST(self, inst: Instruction) -> None:
+        name = inst.argval
+        vt = self.symbolic_locals.get(name)
+        if vt is None:
+            self.raise_user_error(
+                UnboundLocalError(
+                    f"cannot access local variable '{name}' where it is not associated with a value"
+                )
+            )
+        self.push(vt)
+
+    def STORE_FAST(self, inst: Instruction) -> None:
+        self.symbolic_locals[inst.argval] = self.pop()
+
+    def DELETE_FAST(self, inst: Instruction) -> None:
+        if self.symbolic_locals.pop(inst.argval, None) is None:
+            self.raise_user_error(
+                UnboundLocalError(
+                    f"cannot access local variable '{inst.argval}' where it is not associated with a value"
+                )
+            )
+
+    def LOAD_CONST(self, inst: Instruction) -> None:
+        value = inst.argval
+        if isinstance(value, types.CodeType):
+            self.push(ConstantVariable(value))
+        else:
+            self.push(wrap_constant_result(value))
+
+    # -- globals and builtins -----------------------------------------------------------------
+    def LOAD_GLOBAL(self, inst: Instruction) -> None:
+        """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
+        assert inst.arg is not None
+        if inst.arg & 1:
+            self.push(NullVariable())
+        self.push(self.load_global(inst.argval))
+
+    def load_global(self, name: str) -> VariableTracker:
+        stored = self.output.side_effects.load_global(self.f_globals, name)
+        if stored is not None:
+            return stored
+        if name in self.f_globals:
+            return self.output.builder.lazy(self.f_globals[name], self.global_source(name))
+        builtins_dict = self._builtins_dict()
+        if name not in builtins_dict:
+            self.raise_user_error(NameError(f"name '{name}' is not defined"))
+        if self.f_globals is self.output.root_globals:
+            self.output.add_guard(GuardKind.DICT_NOT_CONTAINS, GlobalsDictSource(), name)
+        return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
+
+    def _builtins_dict(self) -> dict[str, Any]:
+        found = self.f_globals.get("__builtins__", builtins)
+        return found if isinstance(found, dict) else vars(found)
+
+    def global_source(self, name: str) -> Source:
+        if self.f_globals is self.output.root_globals:
+            return GlobalSource(name)
+        owner = self.globals_owner
+        if owner is None or owner.source is None:
+            unimplemented("foreign-globals", f"global {name!r} of a function from another module")
+        return ItemSource(AttrSource(owner.source, "__globals__"), name)
+
+    def STORE_GLOBAL(self, inst: Instruction) -> None:
+        if self.f_globals is not self.output.root_globals:
+            unimplemented("foreign-globals", f"storing global {inst.argval!r} of another module")
+        self.output.side_effects.store_global(self, self.f_globals, inst.argval, self.pop())
+
+    # -- closures -----------------------------------------------------------------------------
+    def MAKE_CELL(self, inst: Instruction) -> None:
+        name = inst.argval
+        self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
+
+    def COPY_FREE_VARS(self, inst: Instruction) -> None:
+        for name, cell in zip(self.code.co_freevars, self.closure, strict=False):
+            self.cells[name] = cell
+
+    def LOAD_CLOSURE(self, inst: Instruction) -> None:
+        self.push(self.cells[inst.argval])
+
+    def LOAD_DEREF(self, inst: Instruction) -> None:
+        self.push(self.cells[inst.argval].load(self, inst.argval))
+
+    def STORE_DEREF(self, inst: Instruction) -> None:
+        self.cells[inst.argval].store(self, self.pop())
+
+    # -- attributes ---------------------------------------------------------------------------
+    def LOAD_ATTR(self, inst: Instruction) -> None:
+        obj = self.pop().realize()
+        self.push(obj.var_getattr(self, inst.argval))
+
+    def LOAD_METHOD(self, inst: Instruction) -> None:
+        """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
+        obj = self.pop().realize()
+        self.push(NullVariable())
+        self.push(obj.var_getattr(self, inst.argval))
+
+    def DELETE_ATTR(self, inst: Instruction) -> None:
+        obj = self.pop().realize()
+        if not isinstance(obj, UserDefinedObjectVariable):
+            unimplemented("delattr", f"deleting attribute {inst.argval!r} of {obj!r}")
+        obj.delete_attr(self, inst.argval)
+
+    def STORE_ATTR(self, inst: Instruction) -> None:
+        obj = self.pop().realize()
+        value = self.pop()
+        if not isinstance(obj, UserDefinedObjectVariable):
+            unimplemented("setattr", f"setting attribute {inst.argval!r} on {obj!r}")
+        obj.store_attr(self, inst.argval, value)

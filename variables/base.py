@@ -1,0 +1,125 @@
+"""The VariableTracker protocol: what every symbolic value answers while tracing.
+
+A tracker stands for one Python value during symbolic execution. The narrow protocol here
+(python_type, constants, getattr, calls, iteration, truthiness, reconstruct) is all the translator
+uses; families add helpers in their own modules. Trackers are immutable except for containers
+created inside the traced frame, whose contents are modeled in place (see notes/side-effects.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+
+class VariableTracker:
+    """Base of every symbolic value. `source` says where a value read from outside came from."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Source | None = None) -> None:
+        self.source = source
+
+    # -- what the value is --------------------------------------------------------------------
+    def python_type(self) -> type:
+        unimplemented("unknown-type", f"the type of {self!r} is not known while tracing")
+
+    def is_python_constant(self) -> bool:
+        try:
+            self.as_python_constant()
+        except NotConstantError:
+            return False
+        return True
+
+    def as_python_constant(self) -> Any:
+        raise NotConstantError(self)
+
+    def realize(self) -> VariableTracker:
+        """The tracker itself; a lazy tracker wraps its value (installing guards) first."""
+        return self
+
+    # -- operations ---------------------------------------------------------------------------
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if getattr(self, f"method_{name}", None) is not None:
+            from variables.misc import GetAttrVariable
+
+            return GetAttrVariable(self, name)
+        unimplemented(
+            "getattr", f"attribute {name!r} of {self.type_name()} is not supported while tracing"
+        )
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        unimplemented("call", f"calling {self.type_name()} is not supported while tracing")
+
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """Dispatch to `method_<name>`; a tracker without one cannot trace that method."""
+        handler: Callable[..., VariableTracker] | None = getattr(self, f"method_{name}", None)
+        if handler is None:
+            unimplemented(
+                "call-method",
+                f"method {self.type_name()}.{name} is not supported while tracing",
+            )
+        return handler(tx, *args, **kwargs)
+
+    def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
+        """The items iteration would produce, for unrolled loops and `*args`."""
+        unimplemented("iterate", f"iterating over {self.type_name()} is not supported")
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        """`bool(value)` decided while tracing, or a graph break when it depends on data."""
+        if self.is_python_constant():
+            return bool(self.as_python_constant())
+        unimplemented(
+            "data-dependent-branch",
+            f"branching on {self.type_name()} depends on runtime data",
+        )
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        """Emit bytecode that leaves this value on the stack in the compiled function."""
+        if self.source is not None:
+            cg.load_source(self.source)
+            return
+        unimplemented("reconstruct", f"cannot rebuild {self!r} in compiled code")
+
+    # -- presentation -------------------------------------------------------------------------
+    def type_name(self) -> str:
+        try:
+            return self.python_type().__name__
+        except Exception:  # noqa: BLE001
+            return type(self).__name__
+
+    def _src(self) -> str:
+        return f" @ {self.source.name}" if self.source is not None else ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.type_name()}{self._src()})"
+
+
+class NotConstantError(Exception):
+    """A tracker was asked for a Python constant it does not have (internal control flow)."""
+
+    def __init__(self, vt: VariableTracker) -> None:
+        super().__init__(repr(vt))
+        self.vt = vt
+
+
+def realize_all(vts: Sequence[VariableTracker]) -> list[VariableTracker]:
+    return [vt.realize() for vt in vts]

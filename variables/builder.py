@@ -1,0 +1,240 @@
+"""VariableBuilder: the one place real values become trackers.
+
+`wrap(value, source)` picks the tracker family by the value's exact type and installs exactly the
+guards that the choice relies on: a list is guarded on its type and length (its items are wrapped
+lazily, so an item nobody reads adds no guard), a tensor on dtype/shape/requires_grad, a function
+on identity, a constant on its exact type and value.
+"""
+
+from __future__ import annotations
+
+import builtins
+import enum
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
+from variables.constant import ConstantVariable, EnumVariable, is_constant_value
+from variables.dicts import ConstDictVariable, SetVariable
+from variables.functions import UserFunctionVariable
+from variables.lazy import LazyVariableTracker
+from variables.lists import ListVariable, RangeVariable, TupleVariable
+from variables.misc import ModuleVariable
+from variables.tensor import TorchOpVariable
+from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.output_graph import OutputGraph
+
+BUILTIN_TYPES: frozenset[type] = frozenset(
+    t for t in vars(builtins).values() if isinstance(t, type) and not issubclass(t, BaseException)
+)
+
+
+def _runtime() -> types.ModuleType:
+    import tracer.runtime
+
+    return tracer.runtime
+
+
+def is_runtime_callable(value: Any) -> bool:
+    """A function of tracer.runtime that records into the graph (an op or a factory)."""
+    if hasattr(value, "__modetrace_op__"):
+        return True
+    return getattr(value, "__module__", None) == "tracer.runtime.factories" and callable(value)
+
+
+def wrap_class(cls: type) -> VariableTracker:
+    """A class met while tracing (from `type(x)` or `__class__`); builtins fold, others inline."""
+    if cls in BUILTIN_TYPES:
+        return BuiltinVariable(cls)
+    return UserDefinedClassVariable(cls)
+
+
+def wrap_constant_result(value: Any) -> VariableTracker:
+    """Wrap a value with no source (a folding result, a metadata read, a class attribute of an
+    object created in the frame): nothing to guard, so nothing is installed."""
+    if is_constant_value(value):
+        return ConstantVariable(value)
+    special = _special_function(value)
+    if special is not None:
+        return special
+    kind = type(value)
+    if kind is list:
+        return ListVariable([wrap_constant_result(v) for v in value])
+    if kind is tuple:
+        return TupleVariable([wrap_constant_result(v) for v in value])
+    if kind is dict:
+        return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
+    if kind is set or kind is frozenset:
+        return SetVariable(set(value), frozen=kind is frozenset)
+    if kind is range:
+        return RangeVariable(value)
+    if kind is slice:
+        return ConstantVariable(value)
+    if isinstance(value, enum.Enum):
+        return EnumVariable(value)
+    if isinstance(value, type):
+        return wrap_class(value)
+    runtime = _runtime()
+    if isinstance(value, runtime.dtype | runtime.device):
+        return ConstantVariable(value)
+    if is_runtime_callable(value):
+        return TorchOpVariable(value)
+    if isinstance(value, types.FunctionType):
+        return UserFunctionVariable(value)
+    if isinstance(value, types.BuiltinFunctionType) or (callable(value) and value in PURE_FUNCTIONS):
+        return BuiltinVariable(value)
+    unimplemented("wrap", f"a value of type {kind.__name__} produced while tracing")
+
+
+def _special_function(value: Any) -> VariableTracker | None:
+    """Runtime functions that act on the mode stack are modeled, not recorded."""
+    from variables.modes import ModeStackFunctionVariable, mode_functions
+
+    found = mode_functions().get(id(value))
+    if found is None or found[0] is not value:
+        return None
+    return ModeStackFunctionVariable(value, found[1])
+
+
+class VariableBuilder:
+    """Wraps values found at Sources for one OutputGraph, caching one tracker per source."""
+
+    def __init__(self, output: OutputGraph) -> None:
+        self.output = output
+        self.cache: dict[Source, VariableTracker] = {}
+
+    def lazy(self, value: Any, source: Source | None) -> VariableTracker:
+        if source is None:
+            return wrap_constant_result(value)
+        cached = self.cache.get(source)
+        if cached is not None:
+            return cached
+        return LazyVariableTracker(value, source, self.output)
+
+    def wrap(self, value: Any, source: Source) -> VariableTracker:
+        cached = self.cache.get(source)
+        if cached is None:
+            cached = self._wrap(value, source)
+            self.cache[source] = cached
+        return cached
+
+    def _wrap(self, value: Any, source: Source) -> VariableTracker:
+        kind = type(value)
+        special = _special_function(value)
+        if special is not None:
+            special.source = source
+            return self._guarded_identity(special, value, source)
+        runtime = _runtime()
+        if is_runtime_callable(value):
+            return self._guarded_identity(TorchOpVariable(value, source), value, source)
+        handler = WRAP_BY_TYPE.get(kind)
+        if handler is not None:
+            return handler(self, value, source)
+        if kind is runtime.Tensor:
+            return self.wrap_tensor(value, source)
+        if isinstance(value, runtime.Tensor):
+            unimplemented("tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}")
+        if isinstance(value, runtime.dtype | runtime.device):
+            return self._guarded_identity(ConstantVariable(value, source), value, source)
+        if is_runtime_callable(value):
+            return self._guarded_identity(TorchOpVariable(value, source), value, source)
+        if isinstance(value, enum.Enum):
+            return self._guarded_identity(EnumVariable(value, source), value, source)
+        if isinstance(value, type):
+            vt = wrap_class(value)
+            vt.source = source
+            return self._guarded_identity(vt, value, source)
+        if isinstance(value, types.BuiltinFunctionType | types.BuiltinMethodType):
+            return self._guarded_identity(BuiltinVariable(value, source), value, source)
+        if isinstance(value, runtime.overrides.TorchFunctionMode):
+            return self.wrap_mode(value, source)
+        if isinstance(value, tuple) or type(value).__module__ == "builtins":
+            unimplemented(
+                "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
+            )
+        return self.wrap_user_object(value, source)
+
+    # -- families -------------------------------------------------------------------------------
+    def wrap_constant(self, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+
+        self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
+        return ConstantVariable(value, source)
+
+    def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind, TensorSpec
+
+        spec = TensorSpec.of(value)
+        self.output.add_guard(GuardKind.TENSOR_MATCH, source, spec)
+        return self.output.add_graph_input(value, source)
+
+    def wrap_sequence(self, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+        from guards.sources import ItemSource
+
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
+        items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
+        if type(value) is list:
+            return self.output.side_effects.track_existing(value, ListVariable(items, source))
+        return TupleVariable(items, source)
+
+    def wrap_dict(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+        from guards.sources import ItemSource
+
+        keys = tuple(value)
+        if not all(is_constant_value(k) for k in keys):
+            unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, dict)
+        self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
+        vt = ConstDictVariable({k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}, source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
+        return self._guarded_identity(UserFunctionVariable(value, source), value, source)
+
+    def wrap_module(self, value: types.ModuleType, source: Source) -> VariableTracker:
+        return self._guarded_identity(ModuleVariable(value, source), value, source)
+
+    def wrap_builtin(self, value: Any, source: Source) -> VariableTracker:
+        return self._guarded_identity(BuiltinVariable(value, source), value, source)
+
+    def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        vt = UserDefinedObjectVariable(value, type(value), source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_mode(self, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+        from variables.modes import TorchFunctionModeVariable
+
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        vt = TorchFunctionModeVariable(value, type(value), source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:
+        from guards.guard import GuardKind
+
+        self.output.add_guard(GuardKind.ID_MATCH, source, value)
+        return vt
+
+
+WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]] = {
+    **dict.fromkeys((int, float, bool, str, bytes, complex), VariableBuilder.wrap_constant),
+    type(None): VariableBuilder.wrap_constant,
+    list: VariableBuilder.wrap_sequence,
+    tuple: VariableBuilder.wrap_sequence,
+    dict: VariableBuilder.wrap_dict,
+    types.FunctionType: VariableBuilder.wrap_function,
+    types.ModuleType: VariableBuilder.wrap_module,
+    types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
+}

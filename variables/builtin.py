@@ -1,0 +1,503 @@
+"""BuiltinVariable: Python builtins, `operator` and `math` functions while tracing.
+
+On constants they are folded by calling the real function (C code with no user hooks); on
+tensors they become graph ops; on containers created in the frame they are modeled here.
+Builtins are dispatched by name to `call_<name>` handlers; every other C function must be on the
+explicit table of pure functions (`PURE_FUNCTIONS`) or it breaks the graph.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import Unsupported, unimplemented
+from variables.base import NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
+from variables.lists import (
+    BaseListVariable,
+    ListIteratorVariable,
+    ListVariable,
+    RangeVariable,
+    TupleVariable,
+    contains,
+)
+from variables.tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+BINARY_OPERATORS: frozenset[Callable[..., Any]] = frozenset(
+    {
+        operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+        operator.mod, operator.pow, operator.matmul, operator.lshift, operator.rshift,
+        operator.and_, operator.or_, operator.xor,
+        operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv,
+        operator.imod, operator.ipow, operator.imatmul, operator.ilshift, operator.irshift,
+        operator.iand, operator.ior, operator.ixor,
+        operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge,
+    }
+)  # fmt: skip
+UNARY_OPERATORS: frozenset[Callable[..., Any]] = frozenset(
+    {operator.neg, operator.pos, operator.invert, operator.not_, operator.abs, operator.truth}
+)
+INPLACE_TO_PLAIN: dict[Callable[..., Any], Callable[..., Any]] = {
+    operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
+    operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
+    operator.imod: operator.mod, operator.ipow: operator.pow, operator.imatmul: operator.matmul,
+    operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
+    operator.iand: operator.and_, operator.ior: operator.or_, operator.ixor: operator.xor,
+}  # fmt: skip
+
+PURE_BUILTINS: frozenset[Any] = frozenset(
+    {
+        abs, all, any, ascii, bin, bool, bytes, callable, chr, complex, divmod, float, format,
+        frozenset, hash, hex, int, isinstance, issubclass, len, max, min, oct, ord, pow, repr,
+        round, sorted, str, sum, tuple, list, dict, set, type, slice, range, reversed, zip,
+        enumerate,
+    }
+)  # fmt: skip
+PURE_FUNCTIONS: frozenset[Any] = frozenset(
+    {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
+    | {getattr(operator, name) for name in dir(operator) if not name.startswith("_")}
+    | PURE_BUILTINS
+)
+"""C functions folded on constant arguments. Anything else (time.time, random.random, print,
+open, id) is not pure or not deterministic, and breaks the graph."""
+
+
+class BuiltinVariable(VariableTracker):
+    """`BuiltinVariable(len)`: a builtin, operator or math function."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        fn = self.fn
+        if fn in BINARY_OPERATORS and len(args) == 2 and not kwargs:
+            return binary_op(tx, fn, args[0], args[1])
+        if fn in UNARY_OPERATORS and len(args) == 1 and not kwargs:
+            return unary_op(tx, fn, args[0])
+        if fn is operator.getitem:
+            return getitem(tx, args[0], args[1])
+        if fn is operator.contains:
+            return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
+        handler = (
+            getattr(self, f"call_{fn.__name__}", None)
+            if getattr(builtins, fn.__name__, None) is fn
+            else None
+        )
+        if handler is not None:
+            try:
+                return handler(tx, *args, **kwargs)  # type: ignore[no-any-return]
+            except NotConstantError:
+                pass
+        return fold(tx, fn, args, kwargs)
+
+    # -- builtins with tracing-specific behaviour ----------------------------------------------
+    def call_len(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        obj = obj.realize()
+        if isinstance(obj, TensorVariable):
+            if obj.fake.dim() == 0:
+                tx.raise_user_error(TypeError("len() of a 0-d tensor"))
+            return ConstantVariable(obj.fake.shape[0])
+        if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
+            return fold(tx, len, [obj], {})
+        return obj.call_method(tx, "__len__", [], {})
+
+    def call_isinstance(
+        self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker
+    ) -> VariableTracker:
+        cls = classes.realize().as_python_constant()
+        return ConstantVariable(issubclass(obj.realize().python_type(), cls))
+
+    def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
+        bounds = [a.realize().as_python_constant() for a in args]
+        return RangeVariable(tx.run_user_operation(range, *bounds))
+
+    def call_enumerate(
+        self, tx: TranslatorBase, iterable: VariableTracker, start: VariableTracker | None = None
+    ) -> VariableTracker:
+        first = 0 if start is None else start.as_python_constant()
+        items = iterate(tx, iterable).unpack(tx)
+        return ListIteratorVariable(
+            [TupleVariable([ConstantVariable(first + i), item]) for i, item in enumerate(items)]
+        )
+
+    def call_zip(
+        self, tx: TranslatorBase, *iterables: VariableTracker, strict: Any = None
+    ) -> VariableTracker:
+        columns = [iterate(tx, it).unpack(tx) for it in iterables]
+        if (
+            strict is not None
+            and strict.as_python_constant()
+            and len({len(c) for c in columns}) > 1
+        ):
+            unimplemented("call", "zip(strict=True) with unequal lengths raises at runtime")
+        return ListIteratorVariable([TupleVariable(list(row)) for row in zip(*columns, strict=False)])
+
+    def call_reversed(self, tx: TranslatorBase, seq: VariableTracker) -> VariableTracker:
+        return ListIteratorVariable(list(reversed(seq.realize().unpack(tx))))
+
+    def call_iter(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        return iterate(tx, obj)
+
+    def call_next(
+        self, tx: TranslatorBase, it: VariableTracker, default: VariableTracker | None = None
+    ) -> VariableTracker:
+        it = it.realize()
+        if not isinstance(it, ListIteratorVariable):
+            unimplemented("call", f"next() on {it!r} is not supported")
+        item = it.next_item()
+        if item is not None:
+            return item
+        if default is None:
+            tx.raise_user_error(StopIteration())
+        return default
+
+    def call_sorted(
+        self,
+        tx: TranslatorBase,
+        iterable: VariableTracker,
+        key: VariableTracker | None = None,
+        reverse: VariableTracker | None = None,
+    ) -> VariableTracker:
+        result = ListVariable(iterate(tx, iterable).unpack(tx))
+        result.method_sort(tx, key, reverse)
+        return result
+
+    def call_sum(
+        self, tx: TranslatorBase, iterable: VariableTracker, start: VariableTracker | None = None
+    ) -> VariableTracker:
+        total: VariableTracker = start if start is not None else ConstantVariable(0)
+        for item in iterate(tx, iterable).unpack(tx):
+            total = binary_op(tx, operator.add, total, item)
+        return total
+
+    def call_all(self, tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+        return ConstantVariable(
+            all(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
+        )
+
+    def call_any(self, tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+        return ConstantVariable(
+            any(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
+        )
+
+    def call_abs(self, tx: TranslatorBase, x: VariableTracker) -> VariableTracker:
+        return unary_op(tx, operator.abs, x)
+
+    def call_bool(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+        return ConstantVariable(False if x is None else x.realize().truthy(tx))
+
+    def call_min(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        return self._min_max(tx, min, args, kwargs)
+
+    def call_max(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        return self._min_max(tx, max, args, kwargs)
+
+    def _min_max(
+        self,
+        tx: TranslatorBase,
+        fn: Any,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        items = iterate(tx, args[0]).unpack(tx) if len(args) == 1 else list(args)
+        if any(isinstance(item.realize(), TensorVariable) for item in items):
+            unimplemented(
+                "data-dependent-op", f"{fn.__name__}() over tensors compares their values"
+            )
+        return (
+            fold(tx, fn, [TupleVariable(items)], kwargs)
+            if items or kwargs
+            else fold(tx, fn, args, kwargs)
+        )
+
+    def call_getattr(
+        self,
+        tx: TranslatorBase,
+        obj: VariableTracker,
+        name: VariableTracker,
+        default: VariableTracker | None = None,
+    ) -> VariableTracker:
+        attr = name.as_python_constant()
+        if default is None:
+            return obj.realize().var_getattr(tx, attr)
+        try:
+            return obj.realize().var_getattr(tx, attr)
+        except Unsupported as e:
+            if isinstance(e.user_exception, AttributeError):
+                return default
+            raise
+
+    def call_hasattr(
+        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker
+    ) -> VariableTracker:
+        try:
+            obj.realize().var_getattr(tx, name.as_python_constant())
+        except Unsupported as e:
+            if isinstance(e.user_exception, AttributeError):
+                return ConstantVariable(False)
+            raise
+        return ConstantVariable(True)
+
+    def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
+        from variables.user_defined import SuperVariable
+
+        if args:
+            cls = args[0].realize().as_python_constant()
+            return SuperVariable(cls, args[1])
+        cell = tx.cells.get("__class__")
+        first = tx.code.co_varnames[0] if tx.code.co_argcount else None
+        if cell is None or first is None:
+            unimplemented("super", "super() outside a method")
+        obj = tx.symbolic_locals.get(first) or tx.cells[first].load(tx, first)
+        return SuperVariable(cell.load(tx, "__class__").realize().as_python_constant(), obj)
+
+    def call_setattr(
+        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, value: VariableTracker
+    ) -> VariableTracker:
+        from variables.user_defined import UserDefinedObjectVariable
+
+        target = obj.realize()
+        if not isinstance(target, UserDefinedObjectVariable):
+            unimplemented("setattr", f"setattr on {target!r}")
+        target.store_attr(tx, name.as_python_constant(), value)
+        return ConstantVariable(None)
+
+    def call_delattr(
+        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker
+    ) -> VariableTracker:
+        from variables.user_defined import UserDefinedObjectVariable
+
+        target = obj.realize()
+        if not isinstance(target, UserDefinedObjectVariable):
+            unimplemented("delattr", f"delattr on {target!r}")
+        target.delete_attr(tx, name.as_python_constant())
+        return ConstantVariable(None)
+
+    def call_tuple(
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+    ) -> VariableTracker:
+        return TupleVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
+
+    def call_list(
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+    ) -> VariableTracker:
+        return ListVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
+
+    def call_set(
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+    ) -> VariableTracker:
+        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
+        return SetVariable({key_of(vt) for vt in items})
+
+    def call_frozenset(
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+    ) -> VariableTracker:
+        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
+        return SetVariable({key_of(vt) for vt in items}, frozen=True)
+
+    def call_dict(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        items = pairs_of(tx, args[0]) if args else {}
+        items.update(kwargs)
+        return ConstDictVariable(items)
+
+    def call_type(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        from variables.builder import wrap_class
+
+        return wrap_class(obj.realize().python_type())
+
+    def call_float(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+        return self._scalar_conversion(tx, float, x)
+
+    def call_int(
+        self, tx: TranslatorBase, x: VariableTracker | None = None, *rest: VariableTracker
+    ) -> VariableTracker:
+        return self._scalar_conversion(tx, int, x, *rest)
+
+    def call_str(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+        return self._scalar_conversion(tx, str, x)
+
+    def _scalar_conversion(
+        self, tx: TranslatorBase, fn: Any, x: VariableTracker | None, *rest: VariableTracker
+    ) -> VariableTracker:
+        if x is not None and isinstance(x.realize(), TensorVariable):
+            unimplemented("data-dependent-op", f"{fn.__name__}() of a tensor needs its data")
+        return fold(tx, fn, [] if x is None else [x, *rest], {})
+
+    def call_print(
+        self, tx: TranslatorBase, *args: VariableTracker, **kw: VariableTracker
+    ) -> VariableTracker:
+        unimplemented("builtin-side-effect", "call to builtin print is not supported")
+
+    def call_open(
+        self, tx: TranslatorBase, *args: VariableTracker, **kw: VariableTracker
+    ) -> VariableTracker:
+        unimplemented("builtin-side-effect", "call to builtin open is not supported")
+
+    def call_id(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
+        unimplemented("builtin-nondeterministic", "call to builtin id is not supported")
+
+    def call_map(
+        self, tx: TranslatorBase, fn: VariableTracker, *iterables: VariableTracker
+    ) -> VariableTracker:
+        columns = [iterate(tx, it).unpack(tx) for it in iterables]
+        return ListIteratorVariable([fn.call_function(tx, list(row), {}) for row in zip(*columns, strict=False)])
+
+    def call_filter(
+        self, tx: TranslatorBase, fn: VariableTracker, iterable: VariableTracker
+    ) -> VariableTracker:
+        items = iterate(tx, iterable).unpack(tx)
+        keep_none = fn.is_python_constant() and fn.as_python_constant() is None
+        return ListIteratorVariable(
+            [
+                item
+                for item in items
+                if (item.realize() if keep_none else fn.call_function(tx, [item], {})).truthy(tx)
+            ]
+        )
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.load_const(self.fn)
+
+    def __repr__(self) -> str:
+        name = getattr(self.fn, "__qualname__", repr(self.fn))
+        module = getattr(self.fn, "__module__", None)
+        prefix = f"{module}." if module not in (None, "builtins") else ""
+        return f"BuiltinVariable({prefix}{name})"
+
+
+def fold(
+    tx: TranslatorBase, fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """Call a pure C function on constant arguments and wrap its result."""
+    from variables.builder import wrap_constant_result
+
+    if fn not in PURE_FUNCTIONS:
+        name = f"{getattr(fn, '__module__', None) or 'builtins'}.{getattr(fn, '__name__', fn)}"
+        kind = (
+            "builtin"
+            if getattr(builtins, getattr(fn, "__name__", ""), None) is fn
+            else "C function"
+        )
+        unimplemented(
+            "non-pure-call",
+            f"call to {kind} {name.removeprefix('builtins.')} is not supported",
+            hints=("only functions on the table of pure functions are folded while tracing",),
+        )
+    try:
+        const_args = [a.realize().as_python_constant() for a in args]
+        const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
+    except NotConstantError as e:
+        unimplemented(
+            "non-constant-args",
+            f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
+        )
+    return wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
+
+
+def binary_op(
+    tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
+) -> VariableTracker:
+    """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
+    a, b = a.realize(), b.realize()
+    if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
+        return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
+    if fn is operator.iadd and isinstance(a, ListVariable):
+        a.method_extend(tx, b)
+        return a
+    plain = INPLACE_TO_PLAIN.get(fn, fn)
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and type(a) is type(b):
+        if plain is operator.add:
+            return type(a)(a.items + b.items)
+    if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
+        if fn is operator.imul and isinstance(a, ListVariable):
+            a._check_mutable(tx, "*=")
+            a.items[:] = a.items * b.as_python_constant()
+            return a
+        return type(a)(a.items * b.as_python_constant())
+    if plain in (operator.eq, operator.ne) and a.python_type() is not b.python_type():
+        if {a.python_type(), b.python_type()} <= {list, tuple, dict, set, frozenset, range, str}:
+            return ConstantVariable(plain is operator.ne)
+    if a.is_python_constant() and b.is_python_constant():
+        mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
+        if fn is not plain and mutable:
+            unimplemented("operator", f"in-place {plain.__name__} on {a!r}")
+        return fold(tx, plain if mutable else fn, [a, b], {})
+    if (
+        plain is operator.or_
+        and isinstance(a, ConstDictVariable)
+        and isinstance(b, ConstDictVariable)
+    ):
+        merged = ConstDictVariable(a.items)
+        merged.items.update(b.items)
+        return merged
+    from variables.user_defined import UserDefinedObjectVariable
+
+    if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
+        unimplemented(
+            "user-operator",
+            f"operator {plain.__name__} on user-defined objects is not supported yet",
+        )
+    unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
+
+
+def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
+    a = a.realize()
+    if fn in (operator.not_, operator.truth):
+        value = a.truthy(tx)
+        return ConstantVariable(not value if fn is operator.not_ else value)
+    if isinstance(a, TensorVariable):
+        return tx.output.call_operator(tx, fn, [a])
+    return fold(tx, fn, [a], {})
+
+
+def getitem(tx: TranslatorBase, obj: VariableTracker, index: VariableTracker) -> VariableTracker:
+    """`obj[index]` for every tracker family."""
+    obj = obj.realize()
+    if isinstance(obj, TensorVariable):
+        return tx.output.call_operator(tx, operator.getitem, [obj, index.realize()])
+    if isinstance(obj, BaseListVariable | ConstDictVariable):
+        return obj.getitem(tx, index)
+    if obj.is_python_constant():
+        return fold(tx, operator.getitem, [obj, index], {})
+    return obj.call_method(tx, "__getitem__", [index], {})
+
+
+def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker) -> bool:
+    container = container.realize()
+    if isinstance(container, BaseListVariable):
+        return contains(tx, container.items, item)
+    result = container.call_method(tx, "__contains__", [item], {})
+    return bool(result.as_python_constant())

@@ -1,0 +1,138 @@
+"""Trackers for immutable scalar values known while tracing: ints, floats, strings, None, enums.
+
+Operations on them are folded by running the real operation, so float arithmetic is
+bit-identical to CPython's and errors are CPython's own.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+CONSTANT_TYPES: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, complex, type(None), type(Ellipsis), type(NotImplemented)}
+)
+"""Exact types a ConstantVariable may hold (no subclasses: their methods could be user code)."""
+
+IMMUTABLE_METHOD_TYPES: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, complex, tuple, frozenset}
+)
+"""Types whose methods are pure C code and are folded by calling them (`'a,b'.split(',')`)."""
+
+
+def is_constant_value(value: object) -> bool:
+    """Scalars of CONSTANT_TYPES, and tuples/frozensets (or torch.Size) made only of them."""
+    kind = type(value)
+    if kind in CONSTANT_TYPES:
+        return True
+    if kind is tuple or kind is frozenset or kind.__name__ == "Size" and issubclass(kind, tuple):
+        return all(is_constant_value(item) for item in value)  # type: ignore[attr-defined]
+    return False
+
+
+class ConstantVariable(VariableTracker):
+    """A scalar constant, e.g. `ConstantVariable(int: 3)`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.value = value
+
+    @classmethod
+    def create(cls, value: Any) -> ConstantVariable:
+        return cls(value)
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def is_python_constant(self) -> bool:
+        return True
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        return bool(self.value)
+
+    def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
+        if isinstance(self.value, (tuple, frozenset, str, bytes)):
+            return [ConstantVariable(item) for item in self.value]
+        return super().unpack(tx)
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from variables.builder import wrap_constant_result
+        from variables.misc import GetAttrVariable
+
+        if type(self.value) in IMMUTABLE_METHOD_TYPES and not name.startswith("__"):
+            attr = getattr(self.value, name)
+            if callable(attr):
+                return GetAttrVariable(self, name)
+            return wrap_constant_result(attr)
+        if name in ("real", "imag", "numerator", "denominator"):
+            return wrap_constant_result(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        from variables.builder import wrap_constant_result
+
+        if type(self.value) not in IMMUTABLE_METHOD_TYPES or not all(
+            a.is_python_constant() for a in (*args, *kwargs.values())
+        ):
+            return super().call_method(tx, name, args, kwargs)
+        method = getattr(self.value, name, None)
+        if method is None:
+            unimplemented("call-method", f"{self.type_name()} has no method {name!r}")
+        const_args = [a.as_python_constant() for a in args]
+        const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()}
+        return wrap_constant_result(tx.run_user_operation(method, *const_args, **const_kwargs))
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.load_const(self.value)
+
+    def __repr__(self) -> str:
+        return f"ConstantVariable({type(self.value).__name__}: {self.value!r}){self._src()}"
+
+
+class EnumVariable(VariableTracker):
+    """A member of an `enum.Enum`, compared by identity like Python does."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: enum.Enum, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from variables.builder import wrap_constant_result
+
+        if name in ("name", "value", "_name_", "_value_"):
+            return wrap_constant_result(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.load_const(self.value)
+
+    def __repr__(self) -> str:
+        return f"EnumVariable({type(self.value).__name__}.{self.value.name}){self._src()}"

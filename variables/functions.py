@@ -1,0 +1,272 @@
+"""User functions, methods and functions defined inside the traced frame. Calling any of them
+inlines its bytecode into the current trace (see tracer/translator/inlining.py).
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.dicts import ConstDictVariable
+from variables.lists import TupleVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+    from variables.misc import CellVariable
+
+UNSUPPORTED_CODE_FLAGS = {
+    inspect.CO_GENERATOR: "generator function",
+    inspect.CO_COROUTINE: "coroutine function",
+    inspect.CO_ASYNC_GENERATOR: "async generator function",
+    inspect.CO_ITERABLE_COROUTINE: "iterable coroutine",
+}
+
+
+def check_code_supported(code: types.CodeType, name: str) -> None:
+    for flag, what in UNSUPPORTED_CODE_FLAGS.items():
+        if code.co_flags & flag:
+            unimplemented("unsupported-function", f"call to {what} {name} is not supported")
+
+
+class BaseUserFunctionVariable(VariableTracker):
+    """What inlining needs from any Python-level function: code, globals, defaults, cells."""
+
+    __slots__ = ()
+
+    def get_code(self) -> types.CodeType:
+        raise NotImplementedError
+
+    def get_globals(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def get_name(self) -> str:
+        return self.get_code().co_name
+
+    def bind_args(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> dict[str, VariableTracker]:
+        raise NotImplementedError
+
+    def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
+        raise NotImplementedError
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return tx.inline_user_function(self, args, kwargs)
+
+
+def bind_with_signature(
+    tx: TranslatorBase,
+    code: types.CodeType,
+    name: str,
+    defaults: Sequence[VariableTracker],
+    kwdefaults: dict[str, VariableTracker],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> dict[str, VariableTracker]:
+    """Bind trackers to parameters exactly as Python would, reusing inspect's binder on a stand-in
+    function with the same signature; a binding error is the user's TypeError."""
+    stand_in = types.FunctionType(
+        code,
+        {},
+        name,
+        tuple(defaults) or None,
+        tuple(types.CellType() for _ in code.co_freevars) or None,
+    )
+    stand_in.__kwdefaults__ = dict(kwdefaults) or None
+    try:
+        bound = inspect.signature(stand_in).bind(*args, **kwargs)
+    except TypeError as e:
+        tx.raise_user_error(TypeError(f"{name}() {e}"))
+    bound.apply_defaults()
+    result: dict[str, VariableTracker] = {}
+    for param_name, value in bound.arguments.items():
+        kind = bound.signature.parameters[param_name].kind
+        # inspect renames a comprehension's implicit `.0` parameter to `implicit0`
+        local_name = param_name
+        if param_name not in code.co_varnames and param_name.startswith("implicit"):
+            local_name = "." + param_name.removeprefix("implicit")
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            result[local_name] = TupleVariable(list(value))
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            result[local_name] = ConstDictVariable(dict(value))
+        else:
+            result[local_name] = value
+    return result
+
+
+class UserFunctionVariable(BaseUserFunctionVariable):
+    """`UserFunctionVariable(helper @ G['helper'])`: a Python function that exists already."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: types.FunctionType, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def get_code(self) -> types.CodeType:
+        return self.fn.__code__
+
+    def get_globals(self) -> dict[str, Any]:
+        return self.fn.__globals__
+
+    def get_name(self) -> str:
+        return self.fn.__qualname__
+
+    def bind_args(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> dict[str, VariableTracker]:
+        from guards.sources import AttrSource, ItemSource
+
+        builder = tx.output.builder
+        defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
+        kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
+        defaults = [
+            builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
+            for i, value in enumerate(self.fn.__defaults__ or ())
+        ]
+        kwdefaults = {
+            key: builder.lazy(value, ItemSource(kwdefaults_src, key) if kwdefaults_src else None)
+            for key, value in (self.fn.__kwdefaults__ or {}).items()
+        }
+        return bind_with_signature(
+            tx, self.fn.__code__, self.fn.__name__, defaults, kwdefaults, args, kwargs
+        )
+
+    def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
+        from guards.sources import AttrSource, ItemSource
+        from variables.misc import CellVariable
+
+        closure = self.fn.__closure__ or ()
+        base = AttrSource(self.source, "__closure__") if self.source else None
+        return [
+            CellVariable.existing(
+                cell, AttrSource(ItemSource(base, i), "cell_contents") if base else None
+            )
+            for i, cell in enumerate(closure)
+        ]
+
+    def __repr__(self) -> str:
+        return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
+
+
+class UserMethodVariable(BaseUserFunctionVariable):
+    """`UserMethodVariable(Counter.bump, self=UserDefinedObjectVariable(Counter @ L['c']))`."""
+
+    __slots__ = ("func", "obj")
+
+    def __init__(
+        self, func: BaseUserFunctionVariable, obj: VariableTracker, source: Source | None = None
+    ) -> None:
+        super().__init__(source)
+        self.func = func
+        self.obj = obj
+
+    def python_type(self) -> type:
+        return types.MethodType
+
+    def get_code(self) -> types.CodeType:
+        return self.func.get_code()
+
+    def get_globals(self) -> dict[str, Any]:
+        return self.func.get_globals()
+
+    def get_name(self) -> str:
+        return self.func.get_name()
+
+    def bind_args(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> dict[str, VariableTracker]:
+        return self.func.bind_args(tx, [self.obj, *args], kwargs)
+
+    def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
+        return self.func.closure_cells(tx)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.push_null()
+        cg.load_const(types.MethodType)
+        cg(self.func)
+        cg(self.obj)
+        cg.call(2)
+
+    def __repr__(self) -> str:
+        return f"UserMethodVariable({self.func.get_name()}, self={self.obj!r})"
+
+
+class NestedUserFunctionVariable(BaseUserFunctionVariable):
+    """A function created by MAKE_FUNCTION inside the trace (closures, lambdas, comprehensions)."""
+
+    __slots__ = ("closure", "code", "defaults", "f_globals", "kwdefaults", "qualname")
+
+    def __init__(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        qualname: str,
+        defaults: Sequence[VariableTracker] = (),
+        kwdefaults: dict[str, VariableTracker] | None = None,
+        closure: Sequence[CellVariable] = (),
+    ) -> None:
+        super().__init__(None)
+        self.code = code
+        self.f_globals = f_globals
+        self.qualname = qualname
+        self.defaults = list(defaults)
+        self.kwdefaults = dict(kwdefaults or {})
+        self.closure = list(closure)
+
+    def get_code(self) -> types.CodeType:
+        return self.code
+
+    def get_globals(self) -> dict[str, Any]:
+        return self.f_globals
+
+    def get_name(self) -> str:
+        return self.qualname
+
+    def bind_args(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> dict[str, VariableTracker]:
+        return bind_with_signature(
+            tx, self.code, self.code.co_name, self.defaults, self.kwdefaults, args, kwargs
+        )
+
+    def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
+        return self.closure
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        unimplemented(
+            "reconstruct",
+            f"returning the function {self.qualname} defined inside the traced frame",
+        )
+
+    def __repr__(self) -> str:
+        return f"NestedUserFunctionVariable({self.qualname})"

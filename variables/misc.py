@@ -1,0 +1,174 @@
+"""Small trackers that do not form a family of their own: NULL, bound attributes, cells, modules."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from variables.base import VariableTracker
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+
+class NullVariable(VariableTracker):
+    """The NULL that PUSH_NULL and LOAD_GLOBAL/LOAD_METHOD put below a callable in 3.11."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NullVariable()"
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.push_null()
+
+
+class GetAttrVariable(VariableTracker):
+    """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`)."""
+
+    __slots__ = ("name", "obj")
+
+    def __init__(self, obj: VariableTracker, name: str, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.obj = obj
+        self.name = name
+
+    def python_type(self) -> type:
+        return types.BuiltinMethodType
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.obj.call_method(tx, self.name, args, kwargs)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg(self.obj)
+        cg.load_attr(self.name)
+
+    def __repr__(self) -> str:
+        return f"GetAttrVariable({self.obj!r}.{self.name})"
+
+
+class CellVariable(VariableTracker):
+    """A closure cell: a new one made by MAKE_CELL in a traced frame, or an existing real cell
+    whose contents are read lazily; `source` names the cell's *contents*."""
+
+    __slots__ = ("contents", "is_new", "real_cell")
+
+    def __init__(
+        self,
+        contents: VariableTracker | None = None,
+        real_cell: types.CellType | None = None,
+        source: Source | None = None,
+    ) -> None:
+        super().__init__(source)
+        self.contents = contents
+        self.real_cell = real_cell
+        self.is_new = real_cell is None
+
+    @classmethod
+    def existing(cls, cell: types.CellType, source: Source | None) -> CellVariable:
+        return cls(None, cell, source)
+
+    def load(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if self.contents is not None:
+            return self.contents
+        if self.real_cell is None:
+            tx.raise_user_error(
+                NameError(
+                    f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+                )
+            )
+        try:
+            value = self.real_cell.cell_contents
+        except ValueError:
+            tx.raise_user_error(NameError(f"free variable '{name}' referenced before assignment"))
+        self.contents = tx.output.builder.lazy(value, self.source)
+        return self.contents
+
+    def store(self, tx: TranslatorBase, value: VariableTracker) -> None:
+        if not self.is_new:
+            tx.output.side_effects.store_cell(tx, self, value)
+        self.contents = value
+
+    def __repr__(self) -> str:
+        state = "new" if self.is_new else "existing"
+        return f"CellVariable({state}: {self.contents!r}){self._src()}"
+
+
+class ModuleVariable(VariableTracker):
+    """`ModuleVariable(math @ G['math'])`: attribute reads wrap the module's values lazily."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: types.ModuleType, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.module = module
+
+    def python_type(self) -> type:
+        return types.ModuleType
+
+    def as_python_constant(self) -> Any:
+        return self.module
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from guards.sources import AttrSource
+
+        try:
+            value = getattr(self.module, name)
+        except AttributeError as e:
+            tx.raise_user_error(e)
+        source = AttrSource(self.source, name) if self.source is not None else None
+        return tx.output.builder.lazy(value, source).realize()
+
+    def __repr__(self) -> str:
+        return f"ModuleVariable({self.module.__name__}{self._src()})"
+
+
+class PartialVariable(VariableTracker):
+    """A callable tracker with leading arguments bound (a modeled function used as a method)."""
+
+    __slots__ = ("func", "args")
+
+    def __init__(self, func: VariableTracker, args: Sequence[VariableTracker]) -> None:
+        super().__init__(None)
+        self.func = func
+        self.args = list(args)
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.func.call_function(tx, [*self.args, *args], kwargs)
+
+    def __repr__(self) -> str:
+        return f"PartialVariable({self.func!r}, {self.args!r})"
+
+
+class ObjectInitVariable(VariableTracker):
+    """`object.__init__` reached through `super().__init__()`: does nothing, takes nothing."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        from variables.constant import ConstantVariable
+
+        if args or kwargs:
+            tx.raise_user_error(TypeError("object.__init__() takes exactly one argument"))
+        return ConstantVariable(None)
+
+    def __repr__(self) -> str:
+        return "ObjectInitVariable()"

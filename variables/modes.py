@@ -1,0 +1,194 @@
+"""The torch-function mode stack while tracing.
+
+The translator keeps a symbolic copy of the stack (`OutputGraph.mode_stack`, shared by inlined
+frames), seeded at trace start from the real stack and guarded by the MODE_STACK leaf guard.
+`with Mode():`, the `_C` push/pop/len/get functions and `_pop_mode_temporarily()` act on the
+symbolic copy with no graph break; the first change marks the stack mutated and codegen sets the
+real stack to the final symbolic state (see notes/side-effects.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.constant import ConstantVariable
+from variables.lists import ListVariable
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.translator.base import TranslatorBase
+
+
+def _overrides() -> Any:
+    from tracer.runtime import overrides
+
+    return overrides
+
+
+def is_mode_class(cls: type) -> bool:
+    return issubclass(cls, _overrides().TorchFunctionMode)
+
+
+class TorchFunctionModeVariable(UserDefinedObjectVariable):
+    """`TorchFunctionModeVariable(LoggingMode @ ___mode_stack[0])`: a mode object. Entering it
+    with the default `__enter__` pushes it on the symbolic stack."""
+
+    __slots__ = ()
+
+    def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
+        base = _overrides().TorchFunctionMode
+        if lookup_class_attr(self.cls, "__enter__")[0] is base.__dict__["__enter__"]:
+            tx.output.push_mode(tx, self)
+            entered: VariableTracker = self
+        else:
+            entered = self.call_method(tx, "__enter__", [], {})
+        exit_fn = self.var_getattr(tx, "__exit__")
+        return exit_fn, entered
+
+    def __repr__(self) -> str:
+        where = f" @ {self.source.name}" if self.source is not None else ", new"
+        return f"TorchFunctionModeVariable({self.cls.__qualname__}{where})"
+
+
+class ModeStackFunctionVariable(VariableTracker):
+    """One of the runtime's stack functions (`_C._push_on_torch_function_stack`, ...), applied
+    to the symbolic stack instead of the real one."""
+
+    __slots__ = ("fn", "kind")
+
+    def __init__(self, fn: Any, kind: str, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+        self.kind = kind
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        handler: Callable[..., VariableTracker] = getattr(self, f"call_{self.kind}")
+        return handler(tx, *args, **kwargs)
+
+    def call_push(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
+        tx.output.push_mode(tx, mode.realize())
+        return ConstantVariable(None)
+
+    def call_pop(self, tx: TranslatorBase) -> VariableTracker:
+        return tx.output.pop_mode(tx)
+
+    def call_len(self, tx: TranslatorBase) -> VariableTracker:
+        return ConstantVariable(len(tx.output.mode_stack))
+
+    def call_get_at(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
+        i = index.as_python_constant()
+        try:
+            return tx.output.mode_stack[i]
+        except IndexError:
+            tx.raise_user_error(IndexError("torch function mode stack index out of range"))
+
+    def call_current(self, tx: TranslatorBase) -> VariableTracker:
+        stack = tx.output.mode_stack
+        return stack[-1] if stack else ConstantVariable(None)
+
+    def call_stack(self, tx: TranslatorBase) -> VariableTracker:
+        return ListVariable(list(tx.output.mode_stack))
+
+    def call_enabled(self, tx: TranslatorBase) -> VariableTracker:
+        return ConstantVariable(bool(tx.output.mode_stack))
+
+    def call_enter(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
+        tx.output.push_mode(tx, mode.realize())
+        return mode
+
+    def call_exit(self, tx: TranslatorBase, mode: VariableTracker, *exc: VariableTracker) -> VariableTracker:
+        stack = tx.output.mode_stack
+        mode = mode.realize()
+        if not stack or stack[-1].realize() is not mode:
+            top = stack[-1] if stack else None
+            tx.raise_user_error(
+                RuntimeError(f"torch function mode {mode!r} exited out of order (top is {top!r})")
+            )
+        tx.output.pop_mode(tx)
+        return ConstantVariable(None)
+
+    def call_pop_temporarily(self, tx: TranslatorBase) -> VariableTracker:
+        return PopModeTemporarilyVariable()
+
+    def __repr__(self) -> str:
+        return f"ModeStackFunctionVariable({self.kind})"
+
+
+class PopModeTemporarilyVariable(VariableTracker):
+    """`with _pop_mode_temporarily() as mode:` pops on enter and pushes back on exit."""
+
+    __slots__ = ("popped",)
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.popped: VariableTracker | None = None
+
+    def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
+        self.popped = tx.output.pop_mode(tx)
+        return _PushBack(self.popped), self.popped
+
+    def __repr__(self) -> str:
+        return f"PopModeTemporarilyVariable({self.popped!r})"
+
+
+class _PushBack(VariableTracker):
+    """The `__exit__` of `_pop_mode_temporarily()`: pushes the popped mode back."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode: VariableTracker) -> None:
+        super().__init__(None)
+        self.mode = mode
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        tx.output.push_mode(tx, self.mode)
+        return ConstantVariable(None)
+
+    def __repr__(self) -> str:
+        return f"_PushBack({self.mode!r})"
+
+
+def mode_functions() -> dict[int, tuple[Any, str]]:
+    """id(real function) -> (function, kind) for every stack function the tracer models."""
+    from tracer.runtime import _C
+
+    overrides = _overrides()
+    table = {
+        _C._push_on_torch_function_stack: "push",
+        overrides._push_mode: "push",
+        _C._pop_torch_function_stack: "pop",
+        overrides._pop_mode: "pop",
+        _C._len_torch_function_stack: "len",
+        _C._get_function_stack_at: "get_at",
+        overrides._get_current_function_mode: "current",
+        overrides._get_current_function_mode_stack: "stack",
+        _C._is_torch_function_mode_enabled: "enabled",
+        overrides.TorchFunctionMode.__dict__["__enter__"]: "enter",
+        overrides.TorchFunctionMode.__dict__["__exit__"]: "exit",
+        overrides._pop_mode_temporarily: "pop_temporarily",
+    }
+    return {id(fn): (fn, kind) for fn, kind in table.items()}
+
+
+def unsupported_mode_function(name: str) -> None:
+    unimplemented("mode-stack", f"{name} on the torch function mode stack is not supported")

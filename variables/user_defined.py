@@ -1,0 +1,342 @@
+"""User-defined classes and their instances.
+
+Attributes are looked up statically, the way `object.__getattribute__` would find them, without
+running user code: instance `__dict__` first unless the class has a data descriptor, then the
+class MRO. Properties are inlined; a class with a custom `__getattribute__` (or a `__getattr__`
+that would be needed) is not traced.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+_ABSENT: Any = object()
+
+
+class _DeletedAttr(VariableTracker):
+    """Marks an attribute deleted inside the trace (reads then raise AttributeError)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+DELETED_ATTR = _DeletedAttr()
+
+
+def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
+    """`(value, owner)` for `name` found on `cls`'s MRO, without invoking descriptors."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name], klass
+    return _ABSENT, None
+
+
+def has_custom_getattribute(cls: type) -> bool:
+    attr, _ = lookup_class_attr(cls, "__getattribute__")
+    return attr is not object.__dict__["__getattribute__"]
+
+
+def wrap_class_member(
+    tx: TranslatorBase,
+    member: Any,
+    source: Source | None,
+    bound_to: VariableTracker | None,
+    cls_vt: VariableTracker | None,
+) -> VariableTracker:
+    """What reading a class attribute gives: methods bind, static/class methods unwrap."""
+    from variables.functions import UserFunctionVariable, UserMethodVariable
+
+    builder = tx.output.builder
+    if isinstance(member, staticmethod):
+        from guards.sources import AttrSource
+
+        src = AttrSource(source, "__func__") if source is not None else None
+        return builder.lazy(member.__func__, src).realize()
+    if isinstance(member, classmethod):
+        from guards.sources import AttrSource
+
+        src = AttrSource(source, "__func__") if source is not None else None
+        fn = builder.lazy(member.__func__, src).realize()
+        assert cls_vt is not None
+        if not isinstance(fn, UserFunctionVariable):
+            unimplemented("classmethod", f"classmethod wrapping {fn!r} is not supported")
+        return UserMethodVariable(fn, cls_vt)
+    value = builder.lazy(member, source).realize()
+    if bound_to is not None and isinstance(member, types.FunctionType):
+        if isinstance(value, UserFunctionVariable):
+            return UserMethodVariable(value, bound_to)
+        from variables.misc import PartialVariable
+
+        return PartialVariable(value, [bound_to])
+    return value
+
+
+class UserDefinedClassVariable(VariableTracker):
+    """`UserDefinedClassVariable(Config)`: a class; calling it creates an instance."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: type, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from guards.sources import AttrSource
+
+        if name == "__name__" or name == "__qualname__":
+            return ConstantVariable(getattr(self.value, name))
+        if type(self.value) is not type:
+            unimplemented("metaclass", f"attribute of class {self.value.__name__} with a metaclass")
+        member, _owner = lookup_class_attr(self.value, name)
+        if member is _ABSENT:
+            tx.raise_user_error(
+                AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
+            )
+        source = AttrSource(self.source, name) if self.source is not None else None
+        if isinstance(member, property):
+            unimplemented("getattr", f"reading property {name} from the class itself")
+        return wrap_class_member(tx, member, source, None, self)
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.load_const(self.value)
+
+    def __repr__(self) -> str:
+        return f"UserDefinedClassVariable({self.value.__qualname__}{self._src()})"
+
+
+class UserDefinedObjectVariable(VariableTracker):
+    """`UserDefinedObjectVariable(Counter @ L['c'])`: an instance of a user class.
+
+    `value` is the real object for one read from outside (guarded by TYPE_MATCH at its source),
+    or None for an object created inside the trace, whose attributes live in `attrs`.
+    """
+
+    __slots__ = ("attrs", "cls", "cls_source", "value")
+
+    def __init__(
+        self,
+        value: Any,
+        cls: type,
+        source: Source | None = None,
+        attrs: dict[str, VariableTracker] | None = None,
+        cls_source: Source | None = None,
+    ) -> None:
+        super().__init__(source)
+        self.value = value
+        self.cls = cls
+        self.attrs: dict[str, VariableTracker] = dict(attrs or {})
+        self.cls_source = cls_source
+        """Where the class of a new object came from (its methods are guarded there)."""
+
+    @property
+    def is_new(self) -> bool:
+        return self.source is None
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from guards.sources import AttrSource, TypeSource
+
+        if has_custom_getattribute(self.cls):
+            unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
+        if name == "__class__":
+            from variables.builder import wrap_class
+
+            return wrap_class(self.cls)
+        member, _owner = lookup_class_attr(self.cls, name)
+        is_data_descriptor = member is not _ABSENT and (
+            hasattr(type(member), "__set__") or hasattr(type(member), "__delete__")
+        )
+        if isinstance(member, property):
+            if member.fget is None:
+                tx.raise_user_error(AttributeError(f"property {name!r} has no getter"))
+            getter = wrap_class_member(
+                tx,
+                member.fget,
+                self._class_source(AttrSource, TypeSource, name, "fget"),
+                None,
+                None,
+            )
+            return getter.call_function(tx, [self], {})
+        if is_data_descriptor:
+            unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
+        own = self._instance_attr(tx, name)
+        if own is not None:
+            return own
+        if member is _ABSENT:
+            if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
+                unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
+            tx.raise_user_error(
+                AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+            )
+        if hasattr(type(member), "__get__") and not isinstance(
+            member, types.FunctionType | staticmethod | classmethod
+        ):
+            unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
+        source = self._class_source(AttrSource, TypeSource, name)
+        from variables.builder import wrap_class
+
+        return wrap_class_member(tx, member, source, self, wrap_class(self.cls))
+
+    def _class_source(self, attr_src: Any, type_src: Any, name: str, *more: str) -> Source | None:
+        if self.source is not None:
+            source = attr_src(type_src(self.source), name)
+        elif self.cls_source is not None:
+            source = attr_src(self.cls_source, name)
+        else:
+            return None
+        for part in more:
+            source = attr_src(source, part)
+        return source  # type: ignore[no-any-return]
+
+    def _instance_attr(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
+        """The instance-dict entry for `name`, guarding its presence or absence at the source."""
+        if name in self.attrs:
+            found = self.attrs[name]
+            return None if found is DELETED_ATTR else found
+        if self.is_new:
+            return None
+        from guards.guard import GuardKind
+        from guards.sources import AttrSource
+
+        assert self.source is not None
+        instance_dict = getattr(self.value, "__dict__", None)
+        dict_source = AttrSource(self.source, "__dict__")
+        if instance_dict is None or name not in instance_dict:
+            if instance_dict is not None:
+                tx.output.add_guard(GuardKind.DICT_NOT_CONTAINS, dict_source, name)
+            return None
+        return tx.output.builder.lazy(instance_dict[name], AttrSource(self.source, name))
+
+    def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        if lookup_class_attr(self.cls, "__setattr__")[0] is not object.__dict__["__setattr__"]:
+            unimplemented("setattr", f"{self.cls.__name__} defines __setattr__")
+        member, _ = lookup_class_attr(self.cls, name)
+        if member is not _ABSENT and hasattr(type(member), "__set__"):
+            unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
+        if not self.is_new:
+            tx.output.side_effects.store_attr(tx, self, name, value)
+        self.attrs[name] = value
+
+    def delete_attr(self, tx: TranslatorBase, name: str) -> None:
+        if lookup_class_attr(self.cls, "__delattr__")[0] is not object.__dict__["__delattr__"]:
+            unimplemented("delattr", f"{self.cls.__name__} defines __delattr__")
+        if self._instance_attr(tx, name) is None:
+            tx.raise_user_error(AttributeError(name))
+        if not self.is_new:
+            tx.output.side_effects.delete_attr(tx, self, name)
+        self.attrs[name] = DELETED_ATTR
+
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.var_getattr(tx, name).call_function(tx, args, kwargs)
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        if lookup_class_attr(self.cls, "__call__")[1] is None:
+            tx.raise_user_error(TypeError(f"'{self.cls.__name__}' object is not callable"))
+        return self.call_method(tx, "__call__", args, kwargs)
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        if (
+            lookup_class_attr(self.cls, "__bool__")[1] is None
+            and lookup_class_attr(self.cls, "__len__")[1] is None
+        ):
+            return True
+        return bool(
+            self.call_method(
+                tx, "__bool__" if lookup_class_attr(self.cls, "__bool__")[1] else "__len__", [], {}
+            ).as_python_constant()
+        )
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+            return
+        cg.new_object(self, self.cls, self.attrs)
+
+    def __repr__(self) -> str:
+        if self.is_new:
+            return f"UserDefinedObjectVariable({self.cls.__qualname__}, new)"
+        return f"UserDefinedObjectVariable({self.cls.__qualname__}{self._src()})"
+
+
+class SuperVariable(VariableTracker):
+    """`super()` inside a method: attribute lookup starts after `cls` in the object's MRO."""
+
+    __slots__ = ("cls", "obj")
+
+    def __init__(self, cls: type, obj: VariableTracker) -> None:
+        super().__init__(None)
+        self.cls = cls
+        self.obj = obj
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from guards.sources import AttrSource, ItemSource, TypeSource
+        from variables.builder import wrap_class
+        from variables.misc import ObjectInitVariable
+
+        obj = self.obj.realize()
+        if not isinstance(obj, UserDefinedObjectVariable):
+            unimplemented("super", f"super() on {obj!r}")
+        mro = obj.cls.__mro__
+        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
+        for k in range(start, len(mro)):
+            if name in mro[k].__dict__:
+                member = mro[k].__dict__[name]
+                break
+        else:
+            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        if member is object.__dict__.get(name) and name == "__init__":
+            return ObjectInitVariable()
+        if obj.source is not None:
+            mro_src: Source | None = AttrSource(TypeSource(obj.source), "__mro__")
+        elif obj.cls_source is not None:
+            mro_src = AttrSource(obj.cls_source, "__mro__")
+        else:
+            mro_src = None
+        source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
+        return wrap_class_member(tx, member, source, obj, wrap_class(obj.cls))
+
+    def __repr__(self) -> str:
+        return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
