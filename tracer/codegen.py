@@ -12,7 +12,8 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bytecode import Bytecode, CompilerFlags, FreeVar, Instr
+from bytecode import Bytecode, CompilerFlags, Instr
+from bytecode.instr import FreeVar
 
 from guards.sources import (
     AttrSource,
@@ -160,6 +161,12 @@ class PyCodegen:
             self.load_source(vt.source)
         else:
             self(vt)
+
+    def build_items_of(self, values: list[VariableTracker]) -> None:
+        """A fresh list of the given trackers' values."""
+        for value in values:
+            self(value)
+        self.build_list(len(values))
 
     def build_items(self, vt: Any) -> None:
         """A fresh list or dict holding the tracker's final contents."""

@@ -67,5 +67,5 @@ def decode(code: types.CodeType) -> list[Instruction]:
 
 def exception_table(code: types.CodeType) -> list[ExceptionTableEntry]:
     """The 3.11 exception table (zero-cost `try` blocks) as entries keyed by byte offset."""
-    parse = dis._parse_exception_table
+    parse = dis._parse_exception_table  # type: ignore[attr-defined]
     return [ExceptionTableEntry(e.start, e.end, e.target, e.depth, e.lasti) for e in parse(code)]

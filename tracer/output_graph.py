@@ -94,7 +94,9 @@ class OutputGraph:
     def mode_stack_changed(self) -> bool:
         current = [vt.realize() for vt in self.mode_stack]
         initial = [vt.realize() for vt in self.initial_mode_stack]
-        return len(current) != len(initial) or any(a is not b for a, b in zip(current, initial))
+        return len(current) != len(initial) or any(
+            a is not b for a, b in zip(current, initial, strict=False)
+        )
 
     def _dispatch_to_mode(
         self,
@@ -122,6 +124,7 @@ class OutputGraph:
         if result.is_python_constant() and result.as_python_constant() is NotImplemented:
             return None
         return result
+
     # -- bookkeeping ----------------------------------------------------------------------------
     def count_instruction(self, tx: TranslatorBase) -> None:
         self.current_tx = tx
@@ -165,7 +168,8 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, fn, args, kwargs)
             if result is not None:
                 return result
-        return self._record(tx, "call_function", fn, fn, args, kwargs)
+        recorded: VariableTracker = self._record(tx, "call_function", fn, fn, args, kwargs)
+        return recorded
 
     def call_tensor_method(
         self,
@@ -183,7 +187,8 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, method, args, kwargs)
             if result is not None:
                 return result
-        return self._record(tx, "call_method", name, method, args, kwargs)
+        recorded: VariableTracker = self._record(tx, "call_method", name, method, args, kwargs)
+        return recorded
 
     def call_operator(
         self, tx: TranslatorBase, fn: Callable[..., Any], args: list[VariableTracker]
@@ -210,7 +215,9 @@ class OutputGraph:
         names = " and ".join(f"'{a.type_name()}'" for a in args)
         tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
 
-    def _operator_call(self, tx: TranslatorBase, method: Any, args: list[VariableTracker]) -> Any:
+    def _operator_call(
+        self, tx: TranslatorBase, method: Any, args: list[VariableTracker]
+    ) -> VariableTracker | None:
         if self.mode_stack and hasattr(method, "__modetrace_op__"):
             fake_check = self._record(tx, "call_function", method, method, args, {}, dry_run=True)
             if fake_check is None:
@@ -218,7 +225,10 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, method, args, {})
             if result is not None:
                 return result
-        return self._record(tx, "call_function", method, method, args, {})
+        recorded: VariableTracker | None = self._record(
+            tx, "call_function", method, method, args, {}
+        )
+        return recorded
 
     def _record(
         self,
@@ -233,7 +243,9 @@ class OutputGraph:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
-        node_args, fake_args = zip(*(_as_graph_arg(a) for a in args), strict=False) if args else ((), ())
+        node_args, fake_args = (
+            zip(*(_as_graph_arg(a) for a in args), strict=False) if args else ((), ())
+        )
         node_kwargs = {k: _as_graph_arg(v)[0] for k, v in kwargs.items()}
         fake_kwargs = {k: _as_graph_arg(v)[1] for k, v in kwargs.items()}
         try:

@@ -224,11 +224,7 @@ class SideEffects:
 
     def codegen_replay(self, cg: PyCodegen) -> None:
         """NOTE [two-phase replay]: load every target and value into temporaries, then store."""
-        stores = []
-        for m in self.log.values():
-            stores.append((m, self._load_phase(cg, m)))
-        for m in self.set_ops:
-            stores.append((m, self._load_phase(cg, m)))
+        stores = [(m, self._load_phase(cg, m)) for m in (*self.log.values(), *self.set_ops)]
         for m, temps in stores:
             self._store_phase(cg, m, temps)
 
@@ -247,10 +243,7 @@ class SideEffects:
             keep("target", lambda: cg.load_target(m.target))
             if m.value is not _DELETED:
                 keep("value", lambda: cg(m.value))
-        elif m.kind == "list":
-            keep("target", lambda: cg.load_target(m.target))
-            keep("value", lambda: cg.build_items(m.target))
-        elif m.kind == "dict":
+        elif m.kind == "list" or m.kind == "dict":
             keep("target", lambda: cg.load_target(m.target))
             keep("value", lambda: cg.build_items(m.target))
         elif m.kind == "set":
@@ -258,7 +251,7 @@ class SideEffects:
         elif m.kind == "cell":
             keep("value", lambda: cg(m.value))
         elif m.kind == "mode_stack":
-            keep("value", lambda: (*(cg(v) for v in m.value), cg.build_list(len(m.value))))
+            keep("value", lambda: cg.build_items_of(m.value))
         return temps
 
     def _store_phase(self, cg: PyCodegen, m: Mutation, temps: dict[str, str]) -> None:

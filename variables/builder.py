@@ -87,7 +87,9 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return TorchOpVariable(value)
     if isinstance(value, types.FunctionType):
         return UserFunctionVariable(value)
-    if isinstance(value, types.BuiltinFunctionType) or (callable(value) and value in PURE_FUNCTIONS):
+    if isinstance(value, types.BuiltinFunctionType) or (
+        callable(value) and value in PURE_FUNCTIONS
+    ):
         return BuiltinVariable(value)
     unimplemented("wrap", f"a value of type {kind.__name__} produced while tracing")
 
@@ -194,7 +196,9 @@ class VariableBuilder:
             unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
         self.output.add_guard(GuardKind.TYPE_MATCH, source, dict)
         self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
-        vt = ConstDictVariable({k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}, source)
+        vt = ConstDictVariable(
+            {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}, source
+        )
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:

@@ -102,10 +102,9 @@ class BuiltinVariable(VariableTracker):
             return getitem(tx, args[0], args[1])
         if fn is operator.contains:
             return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
+        name = getattr(fn, "__name__", "")
         handler = (
-            getattr(self, f"call_{fn.__name__}", None)
-            if getattr(builtins, fn.__name__, None) is fn
-            else None
+            getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
         )
         if handler is not None:
             try:
@@ -154,7 +153,9 @@ class BuiltinVariable(VariableTracker):
             and len({len(c) for c in columns}) > 1
         ):
             unimplemented("call", "zip(strict=True) with unequal lengths raises at runtime")
-        return ListIteratorVariable([TupleVariable(list(row)) for row in zip(*columns, strict=False)])
+        return ListIteratorVariable(
+            [TupleVariable(list(row)) for row in zip(*columns, strict=False)]
+        )
 
     def call_reversed(self, tx: TranslatorBase, seq: VariableTracker) -> VariableTracker:
         return ListIteratorVariable(list(reversed(seq.realize().unpack(tx))))
@@ -280,7 +281,11 @@ class BuiltinVariable(VariableTracker):
         return SuperVariable(cell.load(tx, "__class__").realize().as_python_constant(), obj)
 
     def call_setattr(
-        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, value: VariableTracker
+        self,
+        tx: TranslatorBase,
+        obj: VariableTracker,
+        name: VariableTracker,
+        value: VariableTracker,
     ) -> VariableTracker:
         from variables.user_defined import UserDefinedObjectVariable
 
@@ -370,7 +375,9 @@ class BuiltinVariable(VariableTracker):
         self, tx: TranslatorBase, fn: VariableTracker, *iterables: VariableTracker
     ) -> VariableTracker:
         columns = [iterate(tx, it).unpack(tx) for it in iterables]
-        return ListIteratorVariable([fn.call_function(tx, list(row), {}) for row in zip(*columns, strict=False)])
+        return ListIteratorVariable(
+            [fn.call_function(tx, list(row), {}) for row in zip(*columns, strict=False)]
+        )
 
     def call_filter(
         self, tx: TranslatorBase, fn: VariableTracker, iterable: VariableTracker
@@ -438,18 +445,19 @@ def binary_op(
         a.method_extend(tx, b)
         return a
     plain = INPLACE_TO_PLAIN.get(fn, fn)
-    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and type(a) is type(b):
-        if plain is operator.add:
-            return type(a)(a.items + b.items)
+    same_kind = isinstance(a, BaseListVariable) and type(a) is type(b)
+    if same_kind and plain is operator.add:
+        return type(a)(a.items + b.items)  # type: ignore[attr-defined]
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
             a.items[:] = a.items * b.as_python_constant()
             return a
         return type(a)(a.items * b.as_python_constant())
-    if plain in (operator.eq, operator.ne) and a.python_type() is not b.python_type():
-        if {a.python_type(), b.python_type()} <= {list, tuple, dict, set, frozenset, range, str}:
-            return ConstantVariable(plain is operator.ne)
+    containers = {list, tuple, dict, set, frozenset, range, str}
+    types_ab = {a.python_type(), b.python_type()}
+    if plain in (operator.eq, operator.ne) and len(types_ab) == 2 and types_ab <= containers:
+        return ConstantVariable(plain is operator.ne)
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
         if fn is not plain and mutable:

@@ -41,7 +41,7 @@ class ConstDictVariable(VariableTracker):
 
     def __init__(self, items: dict[Any, VariableTracker], source: Source | None = None) -> None:
         super().__init__(source)
-        self.items = dict(items)
+        self.items: dict[Any, VariableTracker] = dict(items)
 
     @property
     def is_new(self) -> bool:

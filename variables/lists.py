@@ -206,7 +206,7 @@ class ListVariable(BaseListVariable):
         if self.source is not None:
             cg.load_source(self.source)
             return
-        cg.rebuild_once(self, lambda: (self.reconstruct_items(cg), cg.build_list(len(self.items))))
+        cg.rebuild_once(self, lambda: cg.build_items_of(self.items))
 
     def __repr__(self) -> str:
         return f"ListVariable([{self._items_repr()}]){self._src()}"

@@ -82,7 +82,8 @@ class CellVariable(VariableTracker):
         if self.real_cell is None:
             tx.raise_user_error(
                 NameError(
-                    f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+                    f"cannot access free variable '{name}' where it is not associated "
+                    "with a value in enclosing scope"
                 )
             )
         try:
@@ -134,7 +135,7 @@ class ModuleVariable(VariableTracker):
 class PartialVariable(VariableTracker):
     """A callable tracker with leading arguments bound (a modeled function used as a method)."""
 
-    __slots__ = ("func", "args")
+    __slots__ = ("args", "func")
 
     def __init__(self, func: VariableTracker, args: Sequence[VariableTracker]) -> None:
         super().__init__(None)

@@ -93,9 +93,10 @@ class ModeStackFunctionVariable(VariableTracker):
     def call_get_at(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         i = index.as_python_constant()
         try:
-            return tx.output.mode_stack[i]
+            found: VariableTracker = tx.output.mode_stack[i]
         except IndexError:
             tx.raise_user_error(IndexError("torch function mode stack index out of range"))
+        return found
 
     def call_current(self, tx: TranslatorBase) -> VariableTracker:
         stack = tx.output.mode_stack
@@ -111,7 +112,9 @@ class ModeStackFunctionVariable(VariableTracker):
         tx.output.push_mode(tx, mode.realize())
         return mode
 
-    def call_exit(self, tx: TranslatorBase, mode: VariableTracker, *exc: VariableTracker) -> VariableTracker:
+    def call_exit(
+        self, tx: TranslatorBase, mode: VariableTracker, *exc: VariableTracker
+    ) -> VariableTracker:
         stack = tx.output.mode_stack
         mode = mode.realize()
         if not stack or stack[-1].realize() is not mode:

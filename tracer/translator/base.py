@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from variables.misc import CellVariable
 
 Handler = Callable[["TranslatorBase", Instruction], None]
-trace_log = logging.getLogger("modetrace.trace_bytecode")
+bytecode_log = logging.getLogger("modetrace.trace_bytecode")
 
 EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "YIELD_VALUE": "generators",
@@ -87,9 +87,9 @@ class TranslatorBase:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name in dir(cls):
-            if name.isupper() and name not in dis.opmap and callable(getattr(cls, name)):
-                if not name.startswith("_"):
-                    raise InternalError(f"{cls.__name__}.{name} is not a CPython 3.11 opcode")
+            typo = name.isupper() and name not in dis.opmap and not name.startswith("_")
+            if typo and callable(getattr(cls, name)):
+                raise InternalError(f"{cls.__name__}.{name} is not a CPython 3.11 opcode")
         table: list[Handler] = []
         for opcode in range(256):
             name = dis.opname[opcode]
@@ -122,7 +122,7 @@ class TranslatorBase:
         self.kw_names: tuple[str, ...] = ()
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
-        self.depth = 0 if parent is None else parent.depth + 1
+        self.depth: int = 0 if parent is None else parent.depth + 1
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -156,8 +156,8 @@ class TranslatorBase:
         self.ip += 1
         self.current_inst = inst
         self.output.count_instruction(self)
-        if trace_log.isEnabledFor(logging.DEBUG):
-            trace_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+        if bytecode_log.isEnabledFor(logging.DEBUG):
+            bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
         depth_before = len(self.stack)
         try:
             self.dispatch_table[inst.opcode](self, inst)

@@ -32,7 +32,9 @@ class Builders(TranslatorBase):
     def BUILD_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
         flat = self.popn(2 * inst.arg)
-        self.push(ConstDictVariable({key_of(k): v for k, v in zip(flat[::2], flat[1::2], strict=False)}))
+        self.push(
+            ConstDictVariable({key_of(k): v for k, v in zip(flat[::2], flat[1::2], strict=False)})
+        )
 
     def BUILD_CONST_KEY_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
@@ -146,7 +148,8 @@ class Builders(TranslatorBase):
         if len(items) < before + after:
             self.raise_user_error(
                 ValueError(
-                    f"not enough values to unpack (expected at least {before + after}, got {len(items)})"
+                    "not enough values to unpack "
+                    f"(expected at least {before + after}, got {len(items)})"
                 )
             )
         middle = ListVariable(items[before : len(items) - after])

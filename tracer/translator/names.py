@@ -47,7 +47,8 @@ class Names(TranslatorBase):
         if self.symbolic_locals.pop(inst.argval, None) is None:
             self.raise_user_error(
                 UnboundLocalError(
-                    f"cannot access local variable '{inst.argval}' where it is not associated with a value"
+                    f"cannot access local variable '{inst.argval}' "
+                    "where it is not associated with a value"
                 )
             )
 

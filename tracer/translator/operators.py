@@ -32,7 +32,8 @@ _NB_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "NB_INPLACE_XOR": operator.ixor,
 }  # fmt: skip
 BINARY_OP_TABLE: list[Callable[..., Any]] = [
-    _NB_FUNCTIONS[name] for name, _symbol in dis._nb_ops
+    _NB_FUNCTIONS[name]
+    for name, _symbol in dis._nb_ops  # type: ignore[attr-defined]
 ]
 """BINARY_OP's argument indexes this table (the order of dis._nb_ops)."""
 
@@ -116,9 +117,9 @@ def identical(left: VariableTracker, right: VariableTracker) -> bool:
     left_type, right_type = _known_type(left), _known_type(right)
     if left_type is not None and right_type is not None and left_type is not right_type:
         return False
-    if isinstance(left, TensorVariable) and isinstance(right, TensorVariable):
-        if left.source is None or right.source is None:
-            return False  # a tensor computed in the graph is a new object
+    tensors = isinstance(left, TensorVariable) and isinstance(right, TensorVariable)
+    if tensors and (left.source is None or right.source is None):
+        return False  # a tensor computed in the graph is a new object
     unimplemented("identity", f"`is` between {left!r} and {right!r} depends on object identity")
 
 

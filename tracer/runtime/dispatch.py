@@ -1,0 +1,104 @@
+"""Turning a plain implementation into a public, mode-overridable callable.
+
+Every public op is `wrapper(impl)`: with no mode to call (the common case) the wrapper costs one
+truth test on the thread's dispatch view and a call; otherwise the top mode is popped for the
+duration of its `__torch_function__` (as torch's `_pop_mode_temporarily`) and pushed back in
+`finally`. The wrapper carries `__modetrace_op__ = OpInfo(...)` so the tracer can call `impl`
+directly and print `name`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, ParamSpec, TypeVar
+
+from tracer.runtime import _C
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+OpKind = Literal["function", "method"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpInfo:
+    """What the tracer needs to know about a public op.
+
+    `name` is the attribute name under the package (kind "function", e.g. "add") or under
+    `Tensor` (kind "method", e.g. "add" or "__radd__"); `impl` computes the same result without
+    looking at the mode stack and accepts the same arguments as the public callable.
+
+    >>> OpInfo("add", print, "function").qualname
+    'torch.add'
+    """
+
+    name: str
+    impl: Callable[..., Any]
+    kind: OpKind
+
+    @property
+    def qualname(self) -> str:
+        return f"torch.{self.name}" if self.kind == "function" else f"Tensor.{self.name}"
+
+    def __repr__(self) -> str:
+        return f"OpInfo({self.qualname}, kind={self.kind!r})"
+
+
+def op_info(fn: object) -> OpInfo | None:
+    """The OpInfo of a public op, or None for anything that is not one."""
+    info = getattr(fn, "__modetrace_op__", None)
+    return info if isinstance(info, OpInfo) else None
+
+
+def _tensor_types(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[type, ...]:
+    """The distinct Tensor types among the arguments, looking one level into lists and tuples
+    (so `cat([a, b])` reports them), in order of first appearance."""
+    from tracer.runtime.tensor import Tensor
+
+    found: dict[type, None] = {}
+    for arg in (*args, *kwargs.values()):
+        items = arg if isinstance(arg, list | tuple) else (arg,)
+        found.update((type(x), None) for x in items if isinstance(x, Tensor))
+    return tuple(found)
+
+
+def _call_top_mode(
+    public: Callable[..., Any],
+    impl: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    mode = _C._pop_torch_function_stack()
+    try:
+        result = mode.__torch_function__(public, _tensor_types(args, kwargs), args, kwargs)
+    finally:
+        _C._push_on_torch_function_stack(mode)
+    if result is NotImplemented:
+        return impl(*args, **kwargs)
+    return result
+
+
+def _overridable(impl: Callable[P, R], name: str, kind: OpKind) -> Callable[P, R]:
+    state = _C._STATE
+
+    @functools.wraps(impl)
+    def public(*args: P.args, **kwargs: P.kwargs) -> R:
+        if state.dispatch:
+            result: R = _call_top_mode(public, impl, args, kwargs)
+            return result
+        return impl(*args, **kwargs)
+
+    setattr(public, "__modetrace_op__", OpInfo(name, impl, kind))  # noqa: B010
+    return public
+
+
+def function_op(impl: Callable[P, R]) -> Callable[P, R]:
+    """Make `impl` the public function `torch.<impl.__name__>`."""
+    return _overridable(impl, impl.__name__, "function")
+
+
+def method_op(impl: Callable[P, R]) -> Callable[P, R]:
+    """Make `impl` (defined in the Tensor class body) the public method of the same name."""
+    return _overridable(impl, impl.__name__, "method")

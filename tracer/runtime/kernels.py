@@ -1,0 +1,278 @@
+"""Value computation on flat row-major lists: the kernel half of every op.
+
+Kernels trust their meta function: shapes are already checked and broadcast, dtypes already
+chosen. Floats are computed in double and float32 results rounded once at the end, which is
+correctly rounded for + - * / and sqrt (53 >= 2 * 24 + 2 bits), so they match numpy float32.
+`x != x` is the NaN test used throughout: it also works on ints and bools, and costs no call.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tracer.runtime import dtypes as dt
+from tracer.runtime.dtypes import Scalar, dtype
+
+Values = list[Any]
+Walk = list[tuple[int, range]]
+
+_INF = math.inf
+_NAN = math.nan
+_INT64_MIN = -(2**63)
+
+
+# ---------------------------------------------------------------- conversions
+
+
+def round_f32(values: Sequence[Any]) -> Values:
+    return array("f", values).tolist()
+
+
+def _to_int(x: Any) -> int:
+    try:
+        return int(x)
+    except (ValueError, OverflowError):  # nan/inf: torch gives an unspecified value
+        return _INT64_MIN
+
+
+# (source is floating, target) -> conversion; identity when the stored form is already right.
+_CONVERT: dict[dtype, Callable[[Values, dtype], Values]] = {
+    dt.float32: lambda v, src: v if src is dt.float32 else round_f32(v),
+    dt.float64: lambda v, src: v if src.is_floating_point else [float(x) for x in v],
+    dt.int64: lambda v, src: (
+        v
+        if src is dt.int64
+        else [_to_int(x) for x in v]
+        if src.is_floating_point
+        else [int(x) for x in v]
+    ),
+    dt.bool_: lambda v, src: v if src is dt.bool_ else [x != 0 for x in v],
+}
+
+
+# dtype -> how an arbitrary Python number is stored (tensor construction, fill values).
+_COERCE: dict[dtype, Callable[[Sequence[Any]], Values]] = {
+    dt.float32: round_f32,
+    dt.float64: lambda v: [float(x) for x in v],
+    dt.int64: lambda v: [x if type(x) is int else _to_int(x) for x in v],
+    dt.bool_: lambda v: [bool(x) for x in v],
+}
+
+
+def coerce(values: Sequence[Any], dst: dtype) -> Values:
+    """Python numbers of any kind stored as `dst`."""
+    return _COERCE[dst](values)
+
+
+def convert(values: Values, src: dtype, dst: dtype) -> Values:
+    """`values` stored as `src`, restored as `dst` (torch's `.to(dtype)` value semantics)."""
+    return values if src is dst else _CONVERT[dst](values, src)
+
+
+def convert_scalar(value: Scalar, dst: dtype) -> Scalar:
+    """A Python number as a `dst` element (float32 scalars are rounded like stored data)."""
+    result: Scalar = _COERCE[dst]([value])[0]
+    return result
+
+
+# ---------------------------------------------------------------- layout
+
+
+def expand(data: Values, shape: tuple[int, ...], out: tuple[int, ...]) -> Values:
+    """Broadcast `data` of `shape` to `out` by repeating blocks, innermost dim first."""
+    if shape == out:
+        return data
+    if 0 in out:
+        return []
+    padded = (1,) * (len(out) - len(shape)) + shape
+    block = 1
+    for i in range(len(out) - 1, -1, -1):
+        reps = out[i]
+        if padded[i] == 1 and reps != 1:
+            data = [x for k in range(0, len(data), block) for x in data[k : k + block] * reps]
+        block *= reps
+    return data
+
+
+def gather(data: Values, base: int, walk: Walk) -> Values:
+    """The elements a strided walk visits, in row-major order of the walk."""
+    if walk and walk[-1][0] == 1 and walk[-1][1].step == 1:
+        inner = walk[-1][1]
+        starts = _offsets(base + inner.start, walk[:-1])
+        n = len(inner)
+        return [x for s in starts for x in data[s : s + n]]
+    return [data[o] for o in _offsets(base, walk)]
+
+
+def _offsets(base: int, walk: Walk) -> list[int]:
+    offsets = [base]
+    for stride, positions in walk:
+        steps = [p * stride for p in positions]
+        offsets = [o + s for o in offsets for s in steps]
+    return offsets
+
+
+def concat(chunks: list[tuple[Values, int]], outer: int) -> Values:
+    """Interleave `outer` blocks of each (data, block size) pair, as cat along a dim does."""
+    return [
+        x for o in range(outer) for data, block in chunks for x in data[o * block : (o + 1) * block]
+    ]
+
+
+# ---------------------------------------------------------------- elementwise
+
+
+def elementwise(fn: Callable[[Any, Any], Any], a: Any, b: Any, n: int) -> Values:
+    """fn over two operands, each a full-length list or a single broadcast value."""
+    if isinstance(a, list):
+        if isinstance(b, list):
+            return list(map(fn, a, b))
+        return [fn(x, b) for x in a]
+    if isinstance(b, list):
+        return [fn(a, y) for y in b]
+    return [fn(a, b)] * n
+
+
+def div(x: Any, y: Any) -> float:
+    try:
+        return x / y  # type: ignore[no-any-return]
+    except ZeroDivisionError:
+        if x != x or x == 0:  # noqa: PLR0124
+            return _NAN
+        return math.copysign(_INF, x) * math.copysign(1.0, y)
+
+
+def int_pow(x: int, y: int) -> int:
+    if y < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    result: int = x**y
+    return result
+
+
+def float_pow(x: float, y: float) -> float:
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        odd = y == int(y) and int(y) % 2 == 1
+        return -_INF if x < 0 and odd else _INF
+    except ValueError:
+        if x == 0:  # 0 ** negative
+            odd = y == int(y) and int(y) % 2 == 1
+            return math.copysign(_INF, x) if odd else _INF
+        return _NAN  # negative ** fractional
+
+
+def maximum(x: Any, y: Any) -> Any:
+    return x if x >= y or x != x else y  # noqa: PLR0124
+
+
+def minimum(x: Any, y: Any) -> Any:
+    return x if x <= y or x != x else y  # noqa: PLR0124
+
+
+# ---------------------------------------------------------------- unary float functions
+
+
+def _exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return _INF
+
+
+def _log(x: float) -> float:
+    if x > 0 or x != x:  # noqa: PLR0124
+        return math.log(x)
+    return -_INF if x == 0 else _NAN
+
+
+def _sqrt(x: float) -> float:
+    return math.sqrt(x) if x >= 0 or x != x else _NAN  # noqa: PLR0124
+
+
+def _periodic(fn: Callable[[float], float]) -> Callable[[float], float]:
+    def safe(x: float) -> float:
+        return fn(x) if math.isfinite(x) else _NAN
+
+    return safe
+
+
+def sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = _exp(x)
+    return e / (1.0 + e)
+
+
+# name -> (fast math function that may raise, safe per-element function)
+UNARY_FLOAT: dict[str, tuple[Callable[[float], float], Callable[[float], float]]] = {
+    "exp": (math.exp, _exp),
+    "log": (math.log, _log),
+    "sqrt": (math.sqrt, _sqrt),
+    "sin": (math.sin, _periodic(math.sin)),
+    "cos": (math.cos, _periodic(math.cos)),
+    "tanh": (math.tanh, math.tanh),
+    "sigmoid": (sigmoid, sigmoid),
+}
+
+
+def unary_float(name: str, data: Values) -> Values:
+    """Try the plain math function over the list; redo with the nan/inf-aware one on error."""
+    fast, safe = UNARY_FLOAT[name]
+    try:
+        return list(map(fast, data))
+    except (ValueError, OverflowError):
+        return list(map(safe, data))
+
+
+def relu(data: Values, zero: Scalar) -> Values:
+    return [x if x > 0 or x != x else zero for x in data]  # noqa: PLR0124
+
+
+def neg(data: Values) -> Values:
+    return list(map(operator.neg, data))
+
+
+def absolute(data: Values) -> Values:
+    return list(map(abs, data))
+
+
+# ---------------------------------------------------------------- reductions and matmul
+
+
+def reduce(fn: Callable[[Values], Any], data: Values, chunk: int, groups: int) -> Values:
+    """fn over `groups` consecutive chunks of `chunk` elements each."""
+    if chunk == 0:
+        return [fn([])] * groups
+    return [fn(data[k : k + chunk]) for k in range(0, len(data), chunk)]
+
+
+def amax(values: Values) -> Any:
+    if any(x != x for x in values):  # noqa: PLR0124
+        return _NAN
+    return max(values)
+
+
+def total(values: Values) -> Any:
+    """Exact sum of ints; correctly rounded sum of floats (plain sum once inf/nan are in)."""
+    if not values or not isinstance(values[0], float):
+        return sum(values)
+    try:
+        return math.fsum(values)
+    except (ValueError, OverflowError):
+        return sum(values)
+
+
+def mean(values: Values) -> float:
+    return total(values) / len(values) if values else _NAN
+
+
+def matmul(a: Values, b: Values, n: int, k: int, m: int) -> Values:
+    """(n x k) @ (k x m) on row-major lists; accumulation in double (or exact ints)."""
+    rows = [a[i * k : (i + 1) * k] for i in range(n)]
+    cols = [b[j::m] for j in range(m)]
+    return [sum(map(operator.mul, row, col)) for row in rows for col in cols]

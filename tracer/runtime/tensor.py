@@ -1,0 +1,516 @@
+"""`Tensor`: metadata, conversions to Python values, and the op methods torch code calls.
+
+Invariant: `_data` is a flat row-major list of Python numbers already in the dtype's stored form
+(float32 values rounded to float32), and it is never mutated after construction, so views and
+reshapes may share it. Op methods are thin bodies over `aten` (the mode-free implementations);
+`method_op` turns each into the public, mode-overridable method.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tracer.runtime import dtypes as dt
+from tracer.runtime.dispatch import method_op
+from tracer.runtime.dtypes import Scalar
+from tracer.runtime.printing import tensor_repr
+
+
+class Size(tuple[int, ...]):
+    """A tensor's shape: a tuple of ints that prints like torch's.
+
+    >>> Size([2, 3])
+    torch.Size([2, 3])
+    """
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+
+class device:
+    """Where a tensor lives; modetrace only has the CPU.
+
+    >>> device("cpu")
+    device(type='cpu')
+    """
+
+    __slots__ = ("type",)
+
+    def __init__(self, type: str = "cpu") -> None:
+        if type != "cpu":
+            raise RuntimeError(f"modetrace only supports the cpu device, got {type!r}")
+        self.type = type
+
+    def __eq__(self, other: object) -> builtins.bool:
+        if isinstance(other, str):
+            return other == self.type
+        return isinstance(other, device) and other.type == self.type
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __repr__(self) -> str:
+        return f"device(type={self.type!r})"
+
+
+CPU = device()
+_Device = device
+
+
+def _new(
+    cls: type[Tensor],
+    data: list[Any] | None,
+    shape: tuple[int, ...],
+    dtype: dt.dtype,
+    requires_grad: builtins.bool = False,
+) -> Any:
+    t = object.__new__(cls)
+    t._data = data
+    t._shape = shape
+    t._dtype = dtype
+    t.requires_grad = requires_grad
+    return t
+
+
+def _nest(data: list[Any], shape: tuple[int, ...]) -> list[Any]:
+    if len(shape) == 1:
+        return list(data)
+    step = len(data) // shape[0] if shape[0] else 0
+    return [_nest(data[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+class Tensor:
+    """An immutable n-d array of one dtype. Build one with the factories (`tensor`, `zeros`...).
+
+    >>> Tensor([1.0, 2.0, 3.0, 4.0], (2, 2), dt.float32)
+    tensor([[1., 2.],
+            [3., 4.]])
+    """
+
+    __slots__ = ("__weakref__", "_data", "_dtype", "_shape", "requires_grad")
+
+    _data: list[Any] | None
+    _shape: tuple[int, ...]
+    _dtype: dt.dtype
+    requires_grad: builtins.bool
+
+    def __init__(
+        self,
+        data: Sequence[Any],
+        shape: Sequence[int],
+        dtype: dt.dtype,
+        requires_grad: builtins.bool = False,
+    ) -> None:
+        shape = tuple(shape)
+        if len(data) != math.prod(shape):
+            raise ValueError(f"{len(data)} values cannot fill a tensor of shape {list(shape)}")
+        self._data = _kernels.coerce(data, dtype)
+        self._shape = shape
+        self._dtype = dtype
+        self.requires_grad = requires_grad
+
+    @classmethod
+    def _make(
+        cls,
+        data: list[Any] | None,
+        shape: tuple[int, ...],
+        dtype: dt.dtype,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """Wrap already-converted data without checks (the ops' fast path)."""
+        result: Tensor = _new(cls, data, shape, dtype, requires_grad)
+        return result
+
+    # ------------------------------------------------------------ metadata (not overridable)
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._shape)
+
+    @property
+    def dtype(self) -> dt.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> _Device:
+        return CPU
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def is_fake(self) -> builtins.bool:
+        return self._data is None
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_meta.wrap_dim(dim, len(self._shape))]
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    def numel(self) -> int:
+        return math.prod(self._shape)
+
+    def is_floating_point(self) -> builtins.bool:
+        return self._dtype.is_floating_point
+
+    @property
+    def T(self) -> Tensor:
+        return self.permute(*range(len(self._shape) - 1, -1, -1))
+
+    # ------------------------------------------------------------ Python values
+
+    def _values(self) -> list[Any]:
+        """The flat data; FakeTensor overrides this to raise DataDependentError."""
+        assert self._data is not None
+        return self._data
+
+    def item(self) -> Scalar:
+        data = self._values()
+        if len(data) != 1:
+            raise RuntimeError(f"a Tensor with {len(data)} elements cannot be converted to Scalar")
+        value: Scalar = data[0]
+        return value
+
+    def tolist(self) -> Any:
+        data = self._values()
+        return data[0] if not self._shape else _nest(data, self._shape)
+
+    def __bool__(self) -> builtins.bool:
+        data = self._values()
+        if len(data) != 1:
+            what = "no values" if not data else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
+        return builtins.bool(data[0])
+
+    def _scalar(self) -> Scalar:
+        data = self._values()
+        if len(data) != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        value: Scalar = data[0]
+        return value
+
+    def __float__(self) -> builtins.float:
+        return builtins.float(self._scalar())
+
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point or len(self._values()) != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._scalar())
+
+    def __format__(self, spec: str) -> str:
+        if not self._shape and self._data is not None:
+            return format(self._data[0], spec)
+        return format(repr(self), spec)
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (_aten.getitem(self, i) for i in range(self._shape[0]))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError("modetrace tensors are immutable: in-place assignment is not supported")
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return tensor_repr(self._values(), self._shape, self._dtype, self.requires_grad)
+
+    # ------------------------------------------------------------ arithmetic
+
+    @method_op
+    def add(self, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
+        return _aten.add(self, other, alpha=alpha)
+
+    @method_op
+    def sub(self, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
+        return _aten.sub(self, other, alpha=alpha)
+
+    @method_op
+    def mul(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.mul(self, other)
+
+    @method_op
+    def div(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.div(self, other)
+
+    @method_op
+    def pow(self, exponent: Tensor | Scalar) -> Tensor:
+        return _aten.pow(self, exponent)
+
+    @method_op
+    def maximum(self, other: Tensor) -> Tensor:
+        return _aten.maximum(self, other)
+
+    @method_op
+    def minimum(self, other: Tensor) -> Tensor:
+        return _aten.minimum(self, other)
+
+    @method_op
+    def matmul(self, other: Tensor) -> Tensor:
+        return _aten.matmul(self, other)
+
+    @method_op
+    def neg(self) -> Tensor:
+        return _aten.neg(self)
+
+    @method_op
+    def abs(self) -> Tensor:
+        return _aten.abs(self)
+
+    @method_op
+    def relu(self) -> Tensor:
+        return _aten.relu(self)
+
+    @method_op
+    def exp(self) -> Tensor:
+        return _aten.exp(self)
+
+    @method_op
+    def log(self) -> Tensor:
+        return _aten.log(self)
+
+    @method_op
+    def sin(self) -> Tensor:
+        return _aten.sin(self)
+
+    @method_op
+    def cos(self) -> Tensor:
+        return _aten.cos(self)
+
+    @method_op
+    def tanh(self) -> Tensor:
+        return _aten.tanh(self)
+
+    @method_op
+    def sigmoid(self) -> Tensor:
+        return _aten.sigmoid(self)
+
+    @method_op
+    def sqrt(self) -> Tensor:
+        return _aten.sqrt(self)
+
+    @method_op
+    def where(self, condition: Tensor, other: Tensor | Scalar) -> Tensor:
+        return _aten.where(condition, self, other)
+
+    # ------------------------------------------------------------ comparisons
+
+    @method_op
+    def eq(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.eq(self, other)
+
+    @method_op
+    def ne(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.ne(self, other)
+
+    @method_op
+    def lt(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.lt(self, other)
+
+    @method_op
+    def le(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.le(self, other)
+
+    @method_op
+    def gt(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.gt(self, other)
+
+    @method_op
+    def ge(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.ge(self, other)
+
+    # ------------------------------------------------------------ reductions
+
+    @method_op
+    def sum(self, dim: int | Sequence[int] | None = None, keepdim: builtins.bool = False) -> Tensor:
+        return _aten.sum(self, dim, keepdim)
+
+    @method_op
+    def mean(
+        self, dim: int | Sequence[int] | None = None, keepdim: builtins.bool = False
+    ) -> Tensor:
+        return _aten.mean(self, dim, keepdim)
+
+    @method_op
+    def amax(self, dim: int | Sequence[int] = (), keepdim: builtins.bool = False) -> Tensor:
+        return _aten.amax(self, dim, keepdim)
+
+    # ------------------------------------------------------------ shapes
+
+    @method_op
+    def reshape(self, *shape: Any) -> Tensor:
+        return _aten.reshape(self, _meta.size_args(shape, "shape"))
+
+    @method_op
+    def view(self, *shape: Any) -> Tensor:
+        return _aten.reshape(self, _meta.size_args(shape, "shape"))
+
+    @method_op
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        return _aten.transpose(self, dim0, dim1)
+
+    @method_op
+    def permute(self, *dims: Any) -> Tensor:
+        return _aten.permute(self, _meta.size_args(dims, "dims"))
+
+    @method_op
+    def unsqueeze(self, dim: int) -> Tensor:
+        return _aten.unsqueeze(self, dim)
+
+    @method_op
+    def squeeze(self, dim: int | Sequence[int] | None = None) -> Tensor:
+        return _aten.squeeze(self, dim)
+
+    @method_op
+    def contiguous(self) -> Tensor:
+        return self
+
+    @method_op
+    def clone(self) -> Tensor:
+        return _aten.clone(self)
+
+    @method_op
+    def detach(self) -> Tensor:
+        return _aten.detach(self)
+
+    # ------------------------------------------------------------ dtype conversions
+
+    @method_op
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """`to(dtype)`, `to(other_tensor)`; device arguments are accepted and ignored."""
+        target = kwargs.pop("dtype", None)
+        for arg in args:
+            if isinstance(arg, dt.dtype):
+                target = arg
+            elif isinstance(arg, Tensor):
+                target = arg._dtype
+        return self if target is None else _aten.to(self, target)
+
+    @method_op
+    def float(self) -> Tensor:
+        return _aten.to(self, dt.float32)
+
+    @method_op
+    def double(self) -> Tensor:
+        return _aten.to(self, dt.float64)
+
+    @method_op
+    def long(self) -> Tensor:
+        return _aten.to(self, dt.int64)
+
+    @method_op
+    def bool(self) -> Tensor:
+        return _aten.to(self, dt.bool_)
+
+    # ------------------------------------------------------------ operators
+
+    @method_op
+    def __add__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.add(self, other)
+
+    @method_op
+    def __radd__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.add(other, self)
+
+    @method_op
+    def __sub__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.sub(self, other)
+
+    @method_op
+    def __rsub__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.sub(other, self)
+
+    @method_op
+    def __mul__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.mul(self, other)
+
+    @method_op
+    def __rmul__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.mul(other, self)
+
+    @method_op
+    def __truediv__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.div(self, other)
+
+    @method_op
+    def __rtruediv__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.div(other, self)
+
+    @method_op
+    def __pow__(self, exponent: Tensor | Scalar) -> Tensor:
+        return _aten.pow(self, exponent)
+
+    @method_op
+    def __rpow__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.pow(other, self)
+
+    @method_op
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return _aten.matmul(self, other)
+
+    @method_op
+    def __neg__(self) -> Tensor:
+        return _aten.neg(self)
+
+    @method_op
+    def __abs__(self) -> Tensor:
+        return _aten.abs(self)
+
+    @method_op
+    def __eq__(self, other: object) -> Any:
+        if not isinstance(other, Tensor | int | builtins.float):
+            return NotImplemented  # so `t == None` is False, as in torch
+        return _aten.eq(self, other)
+
+    @method_op
+    def __ne__(self, other: object) -> Any:
+        if not isinstance(other, Tensor | int | builtins.float):
+            return NotImplemented
+        return _aten.ne(self, other)
+
+    @method_op
+    def __lt__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.lt(self, other)
+
+    @method_op
+    def __le__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.le(self, other)
+
+    @method_op
+    def __gt__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.gt(self, other)
+
+    @method_op
+    def __ge__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.ge(self, other)
+
+    @method_op
+    def __getitem__(self, index: Any) -> Tensor:
+        return _aten.getitem(self, index)
+
+
+# These build Tensors, so they are imported once the class exists.
+from tracer.runtime import aten as _aten  # noqa: E402
+from tracer.runtime import kernels as _kernels  # noqa: E402
+from tracer.runtime import meta as _meta  # noqa: E402
