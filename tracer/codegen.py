@@ -29,7 +29,6 @@ from guards.sources import (
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.lazy import LazyVariableTracker
-from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
     from tracer.graph import Node
@@ -51,8 +50,9 @@ class PyCodegen:
         if isinstance(vt, LazyVariableTracker):
             vt.reconstruct(self)
             return
-        if isinstance(vt, TensorVariable) and vt.node in self.graph_outputs:
-            self.load_fast(self.graph_outputs[vt.node])
+        node = getattr(vt, "node", None)
+        if node is not None and node in self.graph_outputs:
+            self.load_fast(self.graph_outputs[node])
             return
         vt.reconstruct(self)
 
@@ -289,10 +289,12 @@ def assemble(
     graph_fn: Callable[..., Any] | None,
     graph_inputs: list[Source],
     graph_outputs: list[Node],
-    return_value: VariableTracker,
+    return_value: VariableTracker | None,
     replay: Callable[[PyCodegen], None],
+    raised: VariableTracker | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
-    """The compiled function's code: graph call, return value, side effects, return."""
+    """The compiled function's code: graph call, return value, side effects, return (or, when
+    the traced code raised, side effects made before the raise and then the raise)."""
     outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
     cg = PyCodegen(outputs)
     if original.co_freevars:
@@ -307,11 +309,17 @@ def assemble(
         cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
         for node in graph_outputs:
             cg.store_fast(outputs[node])
-    cg(return_value)
-    cg.store_fast("___return_value")
-    replay(cg)
-    cg.load_fast("___return_value")
-    cg.emit(Instr("RETURN_VALUE"))
+    if raised is not None:
+        replay(cg)
+        cg(raised)
+        cg.emit(Instr("RAISE_VARARGS", 1))
+    else:
+        assert return_value is not None
+        cg(return_value)
+        cg.store_fast("___return_value")
+        replay(cg)
+        cg.load_fast("___return_value")
+        cg.emit(Instr("RETURN_VALUE"))
 
     template = Bytecode.from_code(original)
     bc = Bytecode(cg.instructions)

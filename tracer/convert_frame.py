@@ -30,6 +30,7 @@ from tracer.output_graph import OutputGraph
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.misc import CellVariable
+from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
 
@@ -41,6 +42,8 @@ class CompileOptions:
     backend: Any = "eager"
     specialize_float: bool = True
     dynamic: bool | None = None
+    dynamic_sources: frozenset[str] = frozenset()
+    """Source names (`L['n']`) marked dynamic by automatic dynamic after a value change."""
 
 
 def convert_frame(
@@ -88,30 +91,22 @@ def _frame_summary(fn: types.FunctionType) -> Any:
 def _compile(
     fn: types.FunctionType, L: dict[str, Any], options: CompileOptions, compile_id: CompileId
 ) -> CacheEntry:
-    output = OutputGraph(fn.__globals__)
-    metrics = get_metrics_context()
+    output = OutputGraph(fn.__globals__, options)
+    raised: VariableTracker | None = None
+    return_vt: VariableTracker | None = None
     try:
         with timed(
             "bytecode_tracing", metrics_column="bytecode_tracing_time_us", log_compile_event=True
         ):
-            return_vt = _trace(fn, L, output)
+            try:
+                return_vt = _trace(fn, L, output)
+            except Unsupported as e:
+                raised = _compilable_raise(e)
+                if raised is None:
+                    raise
+                _finish_trace(output)
     except Unsupported as e:
-        metrics.update(
-            {
-                "traced_instruction_count": output.instruction_count,
-                "graph_break_count": 1,
-                "graph_break_reasons": [str(e.reason)],
-            }
-        )
-        _log_break(e, compile_id)
-        if options.fullgraph:
-            raise
-        metrics.update(failure_metrics(e))
-        guards = _build_guards(fn, output, compile_id)
-        return CacheEntry(
-            guards.check, fn, compile_id, guards, break_reason=e.reason,
-            traced_instructions=output.instruction_count,
-        )  # fmt: skip
+        return _fall_back(fn, output, options, compile_id, e)
     except (InternalError, RecursionError):
         raise
     except Exception as e:
@@ -120,12 +115,58 @@ def _compile(
             f"modetrace failed while tracing {fn.__qualname__} at {where}: {e!r}"
         ) from e
 
-    graph_outputs = _graph_outputs(return_vt, output)
+    try:
+        return _finish_compile(fn, output, options, compile_id, return_vt, raised)
+    except Unsupported as e:  # something the trace made can't be rebuilt in bytecode
+        return _fall_back(fn, output, options, compile_id, e)
+
+
+def _fall_back(
+    fn: types.FunctionType,
+    output: OutputGraph,
+    options: CompileOptions,
+    compile_id: CompileId,
+    e: Unsupported,
+) -> CacheEntry:
+    """The frame runs as plain Python under the guards collected so far (or, fullgraph, the
+    break is the user's error)."""
+    metrics = get_metrics_context()
+    metrics.update(
+        {
+            "traced_instruction_count": output.instruction_count,
+            "graph_break_count": 1,
+            "graph_break_reasons": [str(e.reason)],
+        },
+        overwrite=True,
+    )
+    _log_break(e, compile_id)
+    if options.fullgraph:
+        raise e
+    metrics.update(failure_metrics(e), overwrite=True)
+    guards = _build_guards(fn, output, compile_id)
+    return CacheEntry(
+        guards.check, fn, compile_id, guards, break_reason=e.reason,
+        traced_instructions=output.instruction_count,
+    )  # fmt: skip
+
+
+def _finish_compile(
+    fn: types.FunctionType,
+    output: OutputGraph,
+    options: CompileOptions,
+    compile_id: CompileId,
+    return_vt: VariableTracker | None,
+    raised: VariableTracker | None,
+) -> CacheEntry:
+    metrics = get_metrics_context()
+    result = return_vt if return_vt is not None else raised
+    assert result is not None
+    graph_outputs = _graph_outputs(result, output)
     gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
     with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
         new_code, instructions = assemble(
             fn.__code__, graph_fn, graph_inputs, graph_outputs, return_vt,
-            output.side_effects.codegen_replay,
+            output.side_effects.codegen_replay, raised,
         )  # fmt: skip
         compiled = types.FunctionType(
             new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
@@ -161,10 +202,35 @@ def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> Va
     tx = InstructionTranslator(code, fn.__globals__, symbolic_locals, closure, output)
     _seed_mode_stack(fn, output)
     return_vt = tx.run()
+    _finish_trace(output)
+    return return_vt
+
+
+def _finish_trace(output: OutputGraph) -> None:
+    """What every completed trace records last: the mode stack's final state, aliasing guards."""
     if output.mode_stack_changed():
         output.side_effects.mode_stack_changed(list(output.mode_stack))
     output.side_effects.install_aliasing_guards()
-    return return_vt
+
+
+def _compilable_raise(e: Unsupported) -> VariableTracker | None:
+    """The exception the compiled code raises itself, when the trace ended in a user exception
+    that no `try`/`with` of the traced frames could see, and that can be rebuilt exactly."""
+    from variables.constant import is_constant_value
+    from variables.misc import ExceptionVariable
+
+    error = e.user_exception
+    if error is None or not e.compilable_raise or isinstance(error, StopIteration):
+        return None
+    if not all(is_constant_value(arg) for arg in error.args):
+        return None
+    try:
+        rebuilt = type(error)(*error.args)
+    except Exception:  # noqa: BLE001 - can't be rebuilt from its args: let Python raise it
+        return None
+    if str(rebuilt) != str(error):
+        return None
+    return ExceptionVariable(type(error), error.args)
 
 
 def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
@@ -193,7 +259,7 @@ def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node
             return
         seen.add(id(vt))
         vt = vt.realize() if getattr(vt, "is_realized", True) else vt
-        if isinstance(vt, TensorVariable):
+        if isinstance(vt, TensorVariable | SymNumberVariable):
             if vt.source is None:
                 needed.setdefault(vt.node)
             return
@@ -279,7 +345,10 @@ def _log_compiled(
     trace_log.trace_structured("dynamo_output_graph", payload=lambda: graph_text)
     trace_log.trace_structured("dynamo_cpp_guards_str", payload=lambda: str(guards))
     trace_log.trace_artifact("side_effects", "string", lambda: "\n".join(side_effects) or "(none)")
-    listing = lambda: "\n".join(_format_instr(i) for i in instructions)  # noqa: E731
+
+    def listing() -> str:
+        return "\n".join(_format_instr(i) for i in instructions)
+
     trace_log.trace_artifact("modetrace_generated_bytecode", "string", listing)
     if logs.enabled("bytecode"):
         logs.get_logger("bytecode").info("generated bytecode:\n%s", listing())

@@ -56,6 +56,8 @@ class Unsupported(Exception):
         super().__init__(str(reason))
         self.reason = reason
         self.user_exception = user_exception
+        self.compilable_raise = False
+        """True when compiled code may raise `user_exception` itself (no handler in scope)."""
         """The Python exception the traced code would raise here, when that is the reason."""
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
@@ -63,7 +65,9 @@ class Unsupported(Exception):
         if self.reason.location is not None:
             return self
         reason = dataclasses.replace(self.reason, location=location, instruction=instruction)
-        return Unsupported(reason, self.user_exception).with_traceback(self.__traceback__)
+        located = Unsupported(reason, self.user_exception)
+        located.compilable_raise = self.compilable_raise
+        return located.with_traceback(self.__traceback__)
 
 
 class InternalError(Exception):

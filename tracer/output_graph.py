@@ -63,7 +63,10 @@ def _runtime() -> Any:
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
-    def __init__(self, f_globals: dict[str, Any]) -> None:
+    def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
+        from tracer.convert_frame import CompileOptions
+
+        self.options: CompileOptions = options or CompileOptions()
         self.graph = Graph()
         self.builder = VariableBuilder(self)
         self.side_effects = SideEffects(self)
@@ -144,9 +147,19 @@ class OutputGraph:
         guard = Guard(kind, source, expected, location)
         self.guards.setdefault(guard, guard)
 
+    def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
+        """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
+        from variables.sym import SymNumberVariable
+
+        self.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        node = self.graph.placeholder(_placeholder_name(source))
+        node.meta["val"] = value
+        node.meta["source"] = source.name
+        self.graph_inputs.append((source, node))
+        return SymNumberVariable(node, value, self, source)
+
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
-        name = re.sub(r"\W+", "_", source.name.replace("L[", "").replace("G[", "")).strip("_")
-        node = self.graph.placeholder(name or "input")
+        node = self.graph.placeholder(_placeholder_name(source))
         fake = _runtime().FakeTensor.from_tensor(value)
         node.meta["val"] = fake
         node.meta["source"] = source.name
@@ -287,6 +300,11 @@ class OutputGraph:
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
 
 
+def _placeholder_name(source: Source) -> str:
+    name = re.sub(r"\W+", "_", source.name.replace("L[", "").replace("G[", "")).strip("_")
+    return name or "input"
+
+
 def _op_name(target: Any) -> str:
     info = getattr(target, "__modetrace_op__", None)
     if info is not None:
@@ -306,9 +324,13 @@ def _contains_tensor(value: Any) -> bool:
 
 def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
     """(what the graph node holds, what the fake run gets) for one argument."""
+    from variables.sym import SymNumberVariable
+
     vt = vt.realize()
     if isinstance(vt, TensorVariable):
         return vt.node, vt.fake
+    if isinstance(vt, SymNumberVariable):
+        return vt.node, vt.example
     if isinstance(vt, BaseListVariable):
         pairs = [_as_graph_arg(item) for item in vt.items]
         cls = tuple if isinstance(vt, TupleVariable) else list

@@ -170,15 +170,47 @@ class SideEffects:
 
         cls = cls_vt.value
         if issubclass(cls, BaseException):
-            unimplemented("user-exception", f"traced code creates exception {cls.__name__}")
+            from variables.builtin import make_exception
+
+            plain = all(
+                getattr(lookup_class_attr(cls, name)[1], "__module__", None) == "builtins"
+                for name in ("__init__", "__new__", "__str__")
+            )
+            if not plain:
+                unimplemented("user-exception", f"creating {cls.__name__}, which customizes it")
+            return make_exception(tx, cls, args, kwargs)
+        from variables.structured import (
+            FrozenDataclassVariable,
+            construct_namedtuple,
+            is_frozen_dataclass,
+            is_namedtuple_class,
+        )
+
+        if is_namedtuple_class(cls):
+            return construct_namedtuple(tx, cls, args, kwargs)
         if type(cls) is not type or lookup_class_attr(cls, "__new__")[0] is not object.__new__:
             unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
-        kind = TorchFunctionModeVariable if is_mode_class(cls) else UserDefinedObjectVariable
-        obj = kind(None, cls, cls_source=cls_vt.source)
-        init, _owner = lookup_class_attr(cls, "__init__")
+        kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
+        if is_frozen_dataclass(cls):
+            kind = FrozenDataclassVariable
+        elif is_mode_class(cls):
+            kind = TorchFunctionModeVariable
+        return self._init_new(tx, kind(None, cls, cls_source=cls_vt.source), args, kwargs)
+
+    def _init_new(
+        self,
+        tx: TranslatorBase,
+        obj: UserDefinedObjectVariable,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """Run (inline) `__init__` on a new object, as `type.__call__` would."""
+        from variables.user_defined import lookup_class_attr
+
+        init, _owner = lookup_class_attr(obj.cls, "__init__")
         if init is object.__init__:
             if args or kwargs:
-                tx.raise_user_error(TypeError(f"{cls.__name__}() takes no arguments"))
+                tx.raise_user_error(TypeError(f"{obj.cls.__name__}() takes no arguments"))
             return obj
         result = obj.call_method(tx, "__init__", args, kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):

@@ -23,6 +23,12 @@ from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import ModuleVariable
+from variables.structured import (
+    FrozenDataclassVariable,
+    NamedTupleVariable,
+    is_frozen_dataclass,
+    is_namedtuple_class,
+)
 from variables.tensor import TorchOpVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
@@ -66,6 +72,8 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     kind = type(value)
     if kind is list:
         return ListVariable([wrap_constant_result(v) for v in value])
+    if is_namedtuple_class(kind):
+        return NamedTupleVariable([wrap_constant_result(v) for v in value], kind)
     if kind is tuple:
         return TupleVariable([wrap_constant_result(v) for v in value])
     if kind is dict:
@@ -95,9 +103,13 @@ def wrap_constant_result(value: Any) -> VariableTracker:
 
 
 def _special_function(value: Any) -> VariableTracker | None:
-    """Runtime functions that act on the mode stack are modeled, not recorded."""
+    """Functions modeled instead of run or recorded: mode-stack functions, dataclass helpers."""
     from variables.modes import ModeStackFunctionVariable, mode_functions
+    from variables.structured import DataclassFunctionVariable, dataclass_functions
 
+    known = dataclass_functions().get(id(value))
+    if known is not None and known is value:
+        return DataclassFunctionVariable(known)
     found = mode_functions().get(id(value))
     if found is None or found[0] is not value:
         return None
@@ -156,6 +168,8 @@ class VariableBuilder:
             return self._guarded_identity(BuiltinVariable(value, source), value, source)
         if isinstance(value, runtime.overrides.TorchFunctionMode):
             return self.wrap_mode(value, source)
+        if is_namedtuple_class(kind):
+            return self.wrap_namedtuple(value, source)
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
@@ -166,8 +180,24 @@ class VariableBuilder:
     def wrap_constant(self, value: Any, source: Source) -> VariableTracker:
         from guards.guard import GuardKind
 
+        if self._symbolic(value, source):
+            return self.output.add_scalar_input(value, source)
         self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
         return ConstantVariable(value, source)
+
+    def _symbolic(self, value: Any, source: Source) -> bool:
+        """Is this scalar input a graph input rather than a guarded constant?"""
+        options = self.output.options
+        kind = type(value)
+        if kind is float:
+            return (
+                not options.specialize_float
+                or options.dynamic is True
+                or source.name in options.dynamic_sources
+            )
+        if kind is int:
+            return options.dynamic is True or source.name in options.dynamic_sources
+        return False
 
     def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
         from guards.guard import GuardKind, TensorSpec
@@ -210,11 +240,21 @@ class VariableBuilder:
     def wrap_builtin(self, value: Any, source: Source) -> VariableTracker:
         return self._guarded_identity(BuiltinVariable(value, source), value, source)
 
+    def wrap_namedtuple(self, value: Any, source: Source) -> VariableTracker:
+        """The type pins the length; items are wrapped lazily, so unread fields add no guard."""
+        from guards.guard import GuardKind
+        from guards.sources import ItemSource
+
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
+        return NamedTupleVariable(items, type(value), source)
+
     def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
         from guards.guard import GuardKind
 
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        vt = UserDefinedObjectVariable(value, type(value), source)
+        kind = FrozenDataclassVariable if is_frozen_dataclass(type(value)) else None
+        vt = (kind or UserDefinedObjectVariable)(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:

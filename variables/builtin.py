@@ -102,6 +102,10 @@ class BuiltinVariable(VariableTracker):
             return getitem(tx, args[0], args[1])
         if fn is operator.contains:
             return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
+        if fn is object.__setattr__:
+            return self.call___setattr__(tx, *args)
+        if isinstance(fn, type) and issubclass(fn, BaseException):
+            return make_exception(tx, fn, args, kwargs)
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
@@ -306,6 +310,16 @@ class BuiltinVariable(VariableTracker):
         target.delete_attr(tx, name.as_python_constant())
         return ConstantVariable(None)
 
+    def call_hash(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        from variables.user_defined import UserDefinedObjectVariable
+
+        target = obj.realize()
+        if isinstance(target, UserDefinedObjectVariable):
+            return target.call_method(tx, "__hash__", [], {})
+        if isinstance(target, TensorVariable):
+            unimplemented("builtin-nondeterministic", "hash() of a tensor is its identity")
+        return fold(tx, hash, [target], {})
+
     def call_tuple(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
@@ -392,6 +406,28 @@ class BuiltinVariable(VariableTracker):
             ]
         )
 
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if self.fn is object and name == "__setattr__":
+            return BuiltinVariable(object.__setattr__)
+        if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
+            return ConstantVariable(getattr(self.fn, name))
+        return super().var_getattr(tx, name)
+
+    def call___setattr__(
+        self,
+        tx: TranslatorBase,
+        obj: VariableTracker,
+        name: VariableTracker,
+        value: VariableTracker,
+    ) -> VariableTracker:
+        from variables.user_defined import UserDefinedObjectVariable
+
+        target = obj.realize()
+        if not isinstance(target, UserDefinedObjectVariable):
+            unimplemented("setattr", f"object.__setattr__ on {target!r}")
+        target.object_setattr(tx, name.as_python_constant(), value)
+        return ConstantVariable(None)
+
     def reconstruct(self, cg: PyCodegen) -> None:
         if self.source is not None:
             cg.load_source(self.source)
@@ -403,6 +439,23 @@ class BuiltinVariable(VariableTracker):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
+
+
+def make_exception(
+    tx: TranslatorBase,
+    cls: type[BaseException],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    from variables.misc import ExceptionVariable
+
+    if kwargs:
+        unimplemented("exception", f"{cls.__name__}() with keyword arguments")
+    try:
+        values = [a.realize().as_python_constant() for a in args]
+    except NotConstantError:
+        unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
+    return ExceptionVariable(cls, values)
 
 
 def fold(
@@ -423,6 +476,15 @@ def fold(
             f"call to {kind} {name.removeprefix('builtins.')} is not supported",
             hints=("only functions on the table of pure functions are folded while tracing",),
         )
+    from variables.sym import SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
+
+    syms = [a for a in args if isinstance(a.realize(), SymNumberVariable)]
+    recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
+    all_numbers = all(
+        isinstance(a.realize(), SymNumberVariable) or a.is_python_constant() for a in args
+    )
+    if syms and not kwargs and fn not in SPECIALIZING_CALLS and recordable and all_numbers:
+        return record_scalar_op(tx, fn, [a.realize() for a in args])
     try:
         const_args = [a.realize().as_python_constant() for a in args]
         const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
@@ -438,9 +500,20 @@ def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
     """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
+    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
+
     a, b = a.realize(), b.realize()
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
+    if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):
+        plain_op = INPLACE_TO_PLAIN.get(fn, fn)
+        other = b if isinstance(a, SymNumberVariable) else a
+        numeric = isinstance(other, SymNumberVariable) or (
+            other.is_python_constant() and type(other.as_python_constant()) in (int, float)
+        )
+        if plain_op in GRAPH_ARITHMETIC and numeric:
+            return record_scalar_op(tx, plain_op, [a, b])
+        a, b = (v.specialize(tx) if isinstance(v, SymNumberVariable) else v for v in (a, b))
     if fn is operator.iadd and isinstance(a, ListVariable):
         a.method_extend(tx, b)
         return a
@@ -454,6 +527,9 @@ def binary_op(
             a.items[:] = a.items * b.as_python_constant()
             return a
         return type(a)(a.items * b.as_python_constant())
+    if plain in (operator.eq, operator.ne) and same_kind:
+        equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
+        return ConstantVariable(equal if plain is operator.eq else not equal)
     containers = {list, tuple, dict, set, frozenset, range, str}
     types_ab = {a.python_type(), b.python_type()}
     if plain in (operator.eq, operator.ne) and len(types_ab) == 2 and types_ab <= containers:
@@ -474,15 +550,68 @@ def binary_op(
     from variables.user_defined import UserDefinedObjectVariable
 
     if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
-        unimplemented(
-            "user-operator",
-            f"operator {plain.__name__} on user-defined objects is not supported yet",
-        )
+        return user_binary_op(tx, fn, plain, a, b)
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
 
 
+def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable) -> bool:
+    """Tuple/list `==` as CPython does it: lengths, then item by item, identity first."""
+    if len(a.items) != len(b.items):
+        return False
+    for x, y in zip(a.items, b.items, strict=True):
+        if x is y or x.realize() is y.realize():
+            continue
+        if not binary_op(tx, operator.eq, x, y).truthy(tx):
+            return False
+    return True
+
+
+def user_binary_op(
+    tx: TranslatorBase,
+    fn: Callable[..., Any],
+    plain: Callable[..., Any],
+    a: VariableTracker,
+    b: VariableTracker,
+) -> VariableTracker:
+    """Python's protocol for user classes: `a.__op__(b)`, then `b.__rop__(a)`; `==`/`!=` fall
+    back to identity. The dunders are inlined like any method."""
+    from tracer.output_graph import OPERATOR_DUNDERS
+    from tracer.translator.operators import identical
+    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+    dunder, reflected = OPERATOR_DUNDERS.get(plain, (None, None))
+    attempts: list[tuple[VariableTracker, str, VariableTracker]] = []
+    if fn is not plain and dunder is not None:
+        attempts.append((a, "__i" + dunder[2:], b))
+    if dunder is not None:
+        attempts.append((a, dunder, b))
+    if reflected is not None:
+        attempts.append((b, reflected, a))
+    for receiver, name, other in attempts:
+        if not isinstance(receiver, UserDefinedObjectVariable):
+            continue
+        if lookup_class_attr(receiver.cls, name)[1] in (None, object):
+            continue
+        result = receiver.call_method(tx, name, [other], {})
+        if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+            return result
+    if plain is operator.eq or plain is operator.ne:
+        same = identical(a, b)
+        return ConstantVariable(same if plain is operator.eq else not same)
+    symbol = getattr(plain, "__name__", "?")
+    tx.raise_user_error(
+        TypeError(
+            f"unsupported operand type(s) for {symbol}: '{a.type_name()}' and '{b.type_name()}'"
+        )
+    )
+
+
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
+    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
+
     a = a.realize()
+    if isinstance(a, SymNumberVariable) and fn in GRAPH_ARITHMETIC:
+        return record_scalar_op(tx, fn, [a])
     if fn in (operator.not_, operator.truth):
         value = a.truthy(tx)
         return ConstantVariable(not value if fn is operator.not_ else value)

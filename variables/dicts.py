@@ -23,9 +23,16 @@ _MISSING: Any = object()
 def key_of(vt: VariableTracker) -> Any:
     """The Python key a tracker stands for; keys must be hashable constants while tracing."""
     try:
-        return vt.realize().as_python_constant()
+        key = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("dict-key", f"{vt!r} used as a dict key or set item is not a constant")
+    try:
+        hash(key)
+    except TypeError as e:
+        from tracer.exc import BreakReason, Unsupported
+
+        raise Unsupported(BreakReason("user-exception", f"TypeError: {e}"), e) from None
+    return key
 
 
 def key_tracker(key: Any) -> VariableTracker:

@@ -173,3 +173,38 @@ class ObjectInitVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return "ObjectInitVariable()"
+
+
+class ExceptionVariable(VariableTracker):
+    """`ExceptionVariable(ValueError('bad'))`: an exception created in the trace with constant
+    arguments; raising it makes a fresh instance, as eager code does each call."""
+
+    __slots__ = ("args", "cls")
+
+    def __init__(self, cls: type[BaseException], args: Sequence[Any]) -> None:
+        super().__init__(None)
+        self.cls = cls
+        self.args = tuple(args)
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def create(self) -> BaseException:
+        return self.cls(*self.args)
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from variables.builder import wrap_constant_result
+
+        if name == "args":
+            return wrap_constant_result(self.args)
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.push_null()
+        cg.load_const(self.cls)
+        for arg in self.args:
+            cg.load_const(arg)
+        cg.call(len(self.args))
+
+    def __repr__(self) -> str:
+        return f"ExceptionVariable({self.cls.__name__}{self.args!r})"

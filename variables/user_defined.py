@@ -240,8 +240,19 @@ class UserDefinedObjectVariable(VariableTracker):
         return tx.output.builder.lazy(instance_dict[name], AttrSource(self.source, name))
 
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
-        if lookup_class_attr(self.cls, "__setattr__")[0] is not object.__dict__["__setattr__"]:
-            unimplemented("setattr", f"{self.cls.__name__} defines __setattr__")
+        """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
+        setattr_fn, _owner = lookup_class_attr(self.cls, "__setattr__")
+        if setattr_fn is not object.__dict__["__setattr__"]:
+            if not isinstance(setattr_fn, types.FunctionType):
+                unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
+            from variables.constant import ConstantVariable
+
+            self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
+            return
+        self.object_setattr(tx, name, value)
+
+    def object_setattr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        """`object.__setattr__(obj, name, value)`: the store itself, with no class hook."""
         member, _ = lookup_class_attr(self.cls, name)
         if member is not _ABSENT and hasattr(type(member), "__set__"):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")

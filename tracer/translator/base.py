@@ -199,10 +199,29 @@ class TranslatorBase:
         return frames[::-1]
 
     def raise_user_error(self, error: BaseException) -> NoReturn:
-        """The traced code raises `error` here; eager Python will raise it the same way."""
+        """The traced code raises `error` here. Where no `try` or `with` of any traced frame
+        covers this point, the compiled code can raise it too (after replaying the side effects
+        made so far); otherwise the frame falls back and eager Python raises it."""
         name = type(error).__name__
         detail = f": {error}" if str(error) else ""
-        raise Unsupported(_reason("user-exception", f"{name}{detail} raised in traced code"), error)
+        unsupported = Unsupported(
+            _reason("user-exception", f"{name}{detail} raised in traced code"), error
+        )
+        unsupported.compilable_raise = not self.any_handler_active()
+        raise unsupported
+
+    def any_handler_active(self) -> bool:
+        """Is any exception-table entry (a `try` or a `with`) active here or in a caller?"""
+        tx: TranslatorBase | None = self
+        while tx is not None:
+            if tx.current_inst is not None:
+                if tx.exception_entries is None:
+                    tx.exception_entries = exception_table(tx.code)
+                offset = tx.current_inst.offset
+                if any(e.start <= offset < e.end for e in tx.exception_entries):
+                    return True
+            tx = tx.parent
+        return False
 
     def run_user_operation(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a real, pure operation on constants; its exception is the user's exception."""

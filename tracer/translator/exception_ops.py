@@ -23,8 +23,25 @@ class ExceptionOps(TranslatorBase):
         if inst.arg == 2:
             self.pop()
         exc = self.pop().realize()
-        name = describe_exception(exc)
-        unimplemented("user-exception", f"traced code raises {name}")
+        error = exception_instance(exc)
+        if error is None:
+            unimplemented("user-exception", f"traced code raises {describe_exception(exc)}")
+        self.raise_user_error(error)
+
+
+def exception_instance(exc: object) -> BaseException | None:
+    """A fresh instance of what `raise exc` raises, when it is known while tracing."""
+    from variables.misc import ExceptionVariable
+
+    if isinstance(exc, ExceptionVariable):
+        return exc.create()
+    cls = exc.fn if isinstance(exc, BuiltinVariable) else getattr(exc, "value", None)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        try:
+            return cls()
+        except Exception:  # noqa: BLE001 - the class needs arguments: leave it to Python
+            return None
+    return None
 
 
 def describe_exception(exc: object) -> str:

@@ -1,0 +1,312 @@
+"""Structured values: NamedTuples and frozen dataclasses, proxied field by field.
+
+A NamedTuple is a tuple whose items are read lazily (only fields the trace reads are guarded);
+a frozen dataclass instance is a user object whose fields can't change, so both may be taken
+apart into graph inputs and rebuilt when returned. The `dataclasses` helpers (`replace`,
+`fields`, `asdict`, `astuple`, `is_dataclass`) are modeled here, never run on trackers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable
+from variables.lists import BaseListVariable, ListVariable, TupleVariable
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr, wrap_class_member
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+
+def is_namedtuple_class(cls: type) -> bool:
+    return issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple)
+
+
+def is_frozen_dataclass(cls: type) -> bool:
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
+class NamedTupleVariable(TupleVariable):
+    """`NamedTupleVariable(Point(x=ConstantVariable(int: 1), y=TensorVariable(...)))`."""
+
+    __slots__ = ("tuple_cls",)
+
+    def __init__(
+        self, items: Sequence[VariableTracker], tuple_cls: type, source: Source | None = None
+    ) -> None:
+        super().__init__(items, source)
+        self.tuple_cls = tuple_cls
+
+    def python_type(self) -> type:
+        return self.tuple_cls
+
+    def as_python_constant(self) -> Any:
+        return self.tuple_cls(*(item.as_python_constant() for item in self.items))
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
+        if name in fields:
+            return self.items[fields.index(name)]
+        if name == "_fields":
+            return ConstantVariable(fields)
+        if name in ("_replace", "_asdict"):
+            from variables.misc import GetAttrVariable
+
+            return GetAttrVariable(self, name)
+        member, owner = lookup_class_attr(self.tuple_cls, name)
+        if owner is None or owner in (tuple, object):
+            return super().var_getattr(tx, name)
+        if isinstance(member, property) and member.fget is not None:
+            getter = wrap_class_member(tx, member.fget, None, None, None)
+            return getter.call_function(tx, [self], {})
+        from variables.builder import wrap_class
+
+        return wrap_class_member(tx, member, None, self, wrap_class(self.tuple_cls))
+
+    def method__replace(self, tx: TranslatorBase, **changes: VariableTracker) -> VariableTracker:
+        fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
+        unknown = set(changes) - set(fields)
+        if unknown:
+            tx.raise_user_error(ValueError(f"Got unexpected field names: {sorted(unknown)!r}"))
+        items = [changes.get(name, item) for name, item in zip(fields, self.items, strict=True)]
+        return NamedTupleVariable(items, self.tuple_cls)
+
+    def method__asdict(self, tx: TranslatorBase) -> VariableTracker:
+        fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
+        return ConstDictVariable(dict(zip(fields, self.items, strict=True)))
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+            return
+        cg.push_null()
+        cg.load_const(self.tuple_cls)
+        for item in self.items:
+            cg(item)
+        cg.call(len(self.items))
+
+    def __repr__(self) -> str:
+        fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
+        inner = ", ".join(f"{f}={v!r}" for f, v in zip(fields, self.items, strict=False))
+        return f"NamedTupleVariable({self.tuple_cls.__qualname__}({inner})){self._src()}"
+
+
+def construct_namedtuple(
+    tx: TranslatorBase,
+    cls: type,
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """`Point(1, y=t)`: bind like the generated `__new__` does, without running it."""
+    from variables.builder import wrap_constant_result
+    from variables.functions import bind_with_signature
+
+    new = cls.__new__
+    if not inspect.isfunction(new):
+        unimplemented("namedtuple", f"{cls.__name__} has a non-Python __new__")
+    defaults = [wrap_constant_result(d) for d in (new.__defaults__ or ())]
+    bound = bind_with_signature(tx, new.__code__, cls.__name__, defaults, {}, [_CLS, *args], kwargs)
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    return NamedTupleVariable([bound[name] for name in fields], cls)
+
+
+_CLS = ConstantVariable(None)
+"""Stands for the `_cls` argument of a namedtuple's `__new__` while binding."""
+
+
+class FrozenDataclassVariable(UserDefinedObjectVariable):
+    """`FrozenDataclassVariable(Config @ L['cfg'])`: an instance of a frozen dataclass.
+
+    Its fields can't change after `__init__`, so reading one is guarded once and a new instance
+    built in the trace is a value: it can be rebuilt, compared, hashed and used as a dict key.
+    """
+
+    __slots__ = ()
+
+    def field_names(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.cls)]
+
+    def key_value(self) -> Any:
+        """The real instance to use as a dict key (existing), or an equal one built from
+        constant fields without running `__init__`."""
+        if self.value is not None:
+            return self.value
+        try:
+            values = {name: self.attrs[name].as_python_constant() for name in self.field_names()}
+        except KeyError:
+            raise NotConstantError(self) from None
+        instance: Any = object.__new__(self.cls)
+        for name, value in values.items():
+            object.__setattr__(instance, name, value)
+        return instance
+
+    def as_python_constant(self) -> Any:
+        return self.key_value()
+
+    def __repr__(self) -> str:
+        if self.source is not None:
+            return f"FrozenDataclassVariable({self.cls.__qualname__} @ {self.source.name})"
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
+        return f"FrozenDataclassVariable({self.cls.__qualname__}({inner}))"
+
+
+class DataclassFunctionVariable(VariableTracker):
+    """`dataclasses.replace/fields/asdict/astuple/is_dataclass`, modeled on trackers."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[..., Any], source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        handler: Callable[..., VariableTracker] = getattr(self, f"call_{self.fn.__name__}")
+        return handler(tx, *args, **kwargs)
+
+    def call_is_dataclass(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        cls = _class_of(obj.realize())
+        return ConstantVariable(dataclasses.is_dataclass(cls))
+
+    def call_fields(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        cls = _class_of(obj.realize())
+        if not dataclasses.is_dataclass(cls):
+            tx.raise_user_error(TypeError("must be called with a dataclass type or instance"))
+        return TupleVariable([FieldVariable(f) for f in dataclasses.fields(cls)])
+
+    def call_replace(
+        self, tx: TranslatorBase, obj: VariableTracker, **changes: VariableTracker
+    ) -> VariableTracker:
+        from variables.builder import wrap_class
+
+        target = obj.realize()
+        if not isinstance(target, UserDefinedObjectVariable) or not dataclasses.is_dataclass(
+            target.cls
+        ):
+            tx.raise_user_error(TypeError("replace() should be called on dataclass instances"))
+        init_kwargs: dict[str, VariableTracker] = {}
+        for f in dataclasses.fields(target.cls):
+            if not f.init:
+                if f.name in changes:
+                    tx.raise_user_error(
+                        ValueError(
+                            f"field {f.name} is declared with init=False, it cannot be "
+                            "specified with replace()"
+                        )
+                    )
+                continue
+            changed = changes.pop(f.name, None)
+            init_kwargs[f.name] = changed if changed is not None else target.var_getattr(tx, f.name)
+        if changes:
+            unknown = next(iter(changes))
+            tx.raise_user_error(
+                TypeError(
+                    f"{target.cls.__name__}.__init__() got an unexpected keyword "
+                    f"argument '{unknown}'"
+                )
+            )
+        cls_vt = wrap_class(target.cls)
+        if target.source is None and target.cls_source is not None:
+            cls_vt.source = target.cls_source
+        return cls_vt.call_function(tx, [], init_kwargs)
+
+    def call_asdict(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        return _as_plain(tx, obj.realize(), as_dict=True)
+
+    def call_astuple(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+        return _as_plain(tx, obj.realize(), as_dict=False)
+
+    def __repr__(self) -> str:
+        return f"DataclassFunctionVariable(dataclasses.{self.fn.__name__})"
+
+
+class FieldVariable(VariableTracker):
+    """A `dataclasses.Field`: its name, type and flags are constants."""
+
+    __slots__ = ("field",)
+
+    def __init__(self, field: dataclasses.Field[Any]) -> None:
+        super().__init__(None)
+        self.field = field
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        from variables.builder import wrap_constant_result
+
+        if name in ("name", "init", "repr", "compare", "hash", "kw_only", "type"):
+            return wrap_constant_result(getattr(self.field, name))
+        return super().var_getattr(tx, name)
+
+    def __repr__(self) -> str:
+        return f"FieldVariable({self.field.name})"
+
+
+def _class_of(vt: VariableTracker) -> type:
+    from variables.user_defined import UserDefinedClassVariable
+
+    if isinstance(vt, UserDefinedClassVariable):
+        return vt.value
+    return vt.python_type()
+
+
+def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> VariableTracker:
+    """asdict/astuple: recursive, and a copy all the way down (tensors are cloned, as
+    `copy.deepcopy` gives a new tensor eagerly)."""
+    from variables.tensor import TensorVariable
+
+    vt = vt.realize()
+    if isinstance(vt, UserDefinedObjectVariable) and dataclasses.is_dataclass(vt.cls):
+        pairs = {
+            f.name: _as_plain(tx, vt.var_getattr(tx, f.name), as_dict)
+            for f in dataclasses.fields(vt.cls)
+        }
+        return ConstDictVariable(pairs) if as_dict else TupleVariable(list(pairs.values()))
+    if isinstance(vt, NamedTupleVariable):
+        return NamedTupleVariable([_as_plain(tx, i, as_dict) for i in vt.items], vt.tuple_cls)
+    if isinstance(vt, BaseListVariable):
+        return type(vt)([_as_plain(tx, i, as_dict) for i in vt.items])
+    if isinstance(vt, ConstDictVariable):
+        return ConstDictVariable({k: _as_plain(tx, v, as_dict) for k, v in vt.items.items()})
+    if isinstance(vt, TensorVariable):
+        return vt.call_method(tx, "clone", [], {})
+    if vt.is_python_constant():
+        return vt
+    unimplemented("dataclass", f"asdict/astuple of a field holding {vt!r}")
+
+
+def dataclass_functions() -> dict[int, Callable[..., Any]]:
+    table: list[Callable[..., Any]] = [
+        dataclasses.replace,
+        dataclasses.fields,
+        dataclasses.asdict,
+        dataclasses.astuple,
+        dataclasses.is_dataclass,
+    ]
+    return {id(fn): fn for fn in table}
+
+
+__all__ = [
+    "DataclassFunctionVariable",
+    "FieldVariable",
+    "FrozenDataclassVariable",
+    "ListVariable",
+    "NamedTupleVariable",
+    "construct_namedtuple",
+    "is_frozen_dataclass",
+    "is_namedtuple_class",
+]
