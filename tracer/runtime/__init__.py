@@ -4,7 +4,8 @@ Only torch names are exported here; the meta/kernel split lives in `meta`, `inde
 and `aten`, mode dispatch in `dispatch`, `_C` and `overrides`.
 """
 
-from tracer.runtime.tensor import Size, Tensor, device  # noqa: I001  (Tensor before its users)
+from tracer.runtime.metadata import Size, device  # noqa: I001  (Tensor before its users)
+from tracer.runtime.tensor import Tensor
 from tracer.runtime import _C, overrides
 from tracer.runtime.dispatch import OpInfo
 from tracer.runtime.dtypes import (

@@ -75,7 +75,7 @@ def tensor(data: Any, dtype: dtype | None = None, requires_grad: bool = False) -
     if isinstance(data, Tensor) and data._data is None:
         return FakeTensor(data._shape, dtype or data._dtype, requires_grad)
     values: list[Any] = []
-    shape = _flatten(data, -1, values)
+    shape = _flatten(data, 0, values)
     if isinstance(data, Tensor) and dtype is None:
         dtype = data._dtype
     target = dtype or _infer_dtype(values)

@@ -89,6 +89,10 @@ def shape_of(x: Operand) -> Shape:
 def result_type(*operands: Operand) -> dtype:
     """torch.result_type: promotion within each priority group (tensors with dims, 0-dim
     tensors, Python scalars), then a lower group wins only by bringing a higher category."""
+    if len(operands) == 2:  # fast path: two tensors of one dtype
+        a, b = operands
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._dtype is b._dtype:
+            return a._dtype
     dims: list[dtype] = []
     zeros: list[dtype] = []
     scalars: list[dtype] = []

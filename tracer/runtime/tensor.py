@@ -16,54 +16,9 @@ from typing import Any
 from tracer.runtime import dtypes as dt
 from tracer.runtime.dispatch import method_op
 from tracer.runtime.dtypes import Scalar
+from tracer.runtime.metadata import CPU, Size
+from tracer.runtime.metadata import device as _Device
 from tracer.runtime.printing import tensor_repr
-
-
-class Size(tuple[int, ...]):
-    """A tensor's shape: a tuple of ints that prints like torch's.
-
-    >>> Size([2, 3])
-    torch.Size([2, 3])
-    """
-
-    def numel(self) -> int:
-        return math.prod(self)
-
-    def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(map(str, self))}])"
-
-
-class device:
-    """Where a tensor lives; modetrace only has the CPU.
-
-    >>> device("cpu")
-    device(type='cpu')
-    """
-
-    __slots__ = ("type",)
-
-    def __init__(self, type: str = "cpu") -> None:
-        if type != "cpu":
-            raise RuntimeError(f"modetrace only supports the cpu device, got {type!r}")
-        self.type = type
-
-    def __eq__(self, other: object) -> builtins.bool:
-        if isinstance(other, str):
-            return other == self.type
-        return isinstance(other, device) and other.type == self.type
-
-    def __hash__(self) -> int:
-        return hash(self.type)
-
-    def __str__(self) -> str:
-        return self.type
-
-    def __repr__(self) -> str:
-        return f"device(type={self.type!r})"
-
-
-CPU = device()
-_Device = device
 
 
 def _new(
