@@ -6,24 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import tracer.runtime as torch
-from samples.registry import sample
+from samples.spec import Sample
 
 
-@sample(
-    "small MLP",
-    "tensor ops become graph nodes; each input tensor gets one TENSOR_MATCH guard",
-    inputs=lambda: (torch.ones(2, 3), torch.ones(3, 4) * 0.5, torch.ones(4, 2) * -0.25),
-)
 def mlp(x: Any, w1: Any, w2: Any) -> Any:
     h = (x @ w1).relu()
     return (h @ w2).sigmoid().sum(dim=1)
 
 
-@sample(
-    "control flow on shapes",
-    "a branch on a shape is decided while tracing; the shape guard keeps it sound",
-    inputs=lambda: (torch.arange(4.0),),
-)
 def shape_branch(x: Any) -> Any:
     if x.shape[0] > 2:
         return x.sum() / x.shape[0]
@@ -44,12 +34,6 @@ class Affine:
         return x * self.scale + self.shift
 
 
-@sample(
-    "user class with methods",
-    "methods are inlined; attributes read become guards on L['layer'].<attr>",
-    inputs=lambda: (Affine(2.0, -1.0), torch.arange(3.0)),
-    also_show=(Affine,),
-)
 def user_class(layer: Affine, x: Any) -> Any:
     return layer(x) + layer.apply(x)
 
@@ -63,24 +47,6 @@ def make_scaled_sin(scale: float) -> Any:
     return scaled_sin
 
 
-@sample(
-    "closure",
-    "free variables are read through their cells: C['scale'] is guarded, C['bias'] is an input",
-    inputs=lambda: (torch.arange(3.0),),
-    also_show=(make_scaled_sin,),
-)
-def closure(x: Any) -> Any:
-    return _scaled_sin(x)
-
-
-_scaled_sin = make_scaled_sin(0.5)
-
-
-@sample(
-    "loop over a list",
-    "a Python loop is unrolled; the list's length is guarded",
-    inputs=lambda: ([torch.ones(2), torch.arange(2.0), torch.full((2,), 3.0)],),
-)
 def loop_sum(xs: list[Any]) -> Any:
     total = torch.zeros(2)
     for i, x in enumerate(xs):
@@ -88,10 +54,47 @@ def loop_sum(xs: list[Any]) -> Any:
     return total
 
 
-@sample(
-    "dict of tensors",
-    "dict inputs are guarded on their keys; values become graph inputs",
-    inputs=lambda: ({"a": torch.ones(2), "b": torch.arange(2.0)},),
-)
 def dict_input(d: dict[str, Any]) -> Any:
     return {key: value.exp() for key, value in d.items()}
+
+
+SAMPLES = [
+    Sample(
+        "small MLP",
+        "tensor ops become graph nodes; each input tensor gets one TENSOR_MATCH guard",
+        mlp,
+        inputs=lambda: (torch.ones(2, 3), torch.ones(3, 4) * 0.5, torch.ones(4, 2) * -0.25),
+    ),
+    Sample(
+        "control flow on shapes",
+        "a branch on a shape is decided while tracing; the shape guard keeps it sound",
+        shape_branch,
+        inputs=lambda: (torch.arange(4.0),),
+    ),
+    Sample(
+        "user class with methods",
+        "methods are inlined; attributes read become guards on L['layer'].<attr>",
+        user_class,
+        inputs=lambda: (Affine(2.0, -1.0), torch.arange(3.0)),
+        also_show=(Affine,),
+    ),
+    Sample(
+        "closure",
+        "free variables are read through their cells: C['scale'] is guarded, C['bias'] is an input",
+        make_scaled_sin(0.5),
+        inputs=lambda: (torch.arange(3.0),),
+        also_show=(make_scaled_sin,),
+    ),
+    Sample(
+        "loop over a list",
+        "a Python loop is unrolled; the list's length is guarded",
+        loop_sum,
+        inputs=lambda: ([torch.ones(2), torch.arange(2.0), torch.full((2,), 3.0)],),
+    ),
+    Sample(
+        "dict of tensors",
+        "dict inputs are guarded on their keys; values become graph inputs",
+        dict_input,
+        inputs=lambda: ({"a": torch.ones(2), "b": torch.arange(2.0)},),
+    ),
+]

@@ -1,6 +1,7 @@
 """modetrace: a pure-Python model of Dynamo's tracing machinery for CPython 3.11."""
 
 from tracer.api import CompiledFunction, RecompileError, compile, reset
+from tracer.debug import breakpoint, set_breakpoint_hook
 from tracer.events import export_chrome_trace, get_chromium_events, get_compile_events
 from tracer.exc import BreakReason, InternalError, Unsupported, UserError
 from tracer.explain import Explanation, explain, trace
@@ -14,6 +15,7 @@ __all__ = [
     "RecompileError",
     "Unsupported",
     "UserError",
+    "breakpoint",
     "compile",
     "explain",
     "export_chrome_trace",
@@ -21,5 +23,6 @@ __all__ = [
     "get_compilation_metrics",
     "get_compile_events",
     "reset",
+    "set_breakpoint_hook",
     "trace",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr
-from bytecode.instr import FreeVar
+from bytecode.instr import FreeVar, InstrLocation
 
 from guards.sources import (
     AttrSource,
@@ -292,6 +292,7 @@ def assemble(
     return_value: VariableTracker | None,
     replay: Callable[[PyCodegen], None],
     raised: VariableTracker | None = None,
+    raise_lineno: int | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled function's code: graph call, return value, side effects, return (or, when
     the traced code raised, side effects made before the raise and then the raise)."""
@@ -312,7 +313,8 @@ def assemble(
     if raised is not None:
         replay(cg)
         cg(raised)
-        cg.emit(Instr("RAISE_VARARGS", 1))
+        location = InstrLocation(raise_lineno, raise_lineno, None, None) if raise_lineno else None
+        cg.emit(Instr("RAISE_VARARGS", 1, location=location))
     else:
         assert return_value is not None
         cg(return_value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import dis
 import time
 import types
 from collections.abc import Callable
@@ -79,6 +80,16 @@ def convert_frame(
             log_compile_event=True,
         ):
             return _compile(fn, L, options, compile_id)
+
+
+def _root_lineno(output: OutputGraph) -> int | None:
+    """The line the compiled function's own frame was at when tracing stopped."""
+    tx = output.current_tx
+    while tx is not None and tx.parent is not None:
+        tx = tx.parent
+    if tx is None or tx.current_inst is None:
+        return None
+    return tx.current_inst.lineno
 
 
 def _frame_summary(fn: types.FunctionType) -> Any:
@@ -166,7 +177,7 @@ def _finish_compile(
     with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
         new_code, instructions = assemble(
             fn.__code__, graph_fn, graph_inputs, graph_outputs, return_vt,
-            output.side_effects.codegen_replay, raised,
+            output.side_effects.codegen_replay, raised, _root_lineno(output),
         )  # fmt: skip
         compiled = types.FunctionType(
             new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
@@ -361,5 +372,7 @@ def _log_compiled(
 
 
 def location_of(fn: types.FunctionType) -> UserLocation:
+    """The `def` line (past any decorators): the first line with code."""
     code = fn.__code__
-    return UserLocation.at(code.co_filename, code.co_firstlineno, code.co_name)
+    lines = [line for _start, line in dis.findlinestarts(code) if line is not None]
+    return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)

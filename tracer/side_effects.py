@@ -67,16 +67,21 @@ def _where(vt: VariableTracker | None) -> str:
 
 
 def _value(value: Any) -> str:
+    """Constants as Python would print them; other values by their tracker's repr."""
+    from variables.constant import ConstantVariable
+
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, ConstantVariable):
+        return repr(value.value)
     return repr(value)
 
 
 def _items(vt: Any) -> str:
     items = getattr(vt, "items", None)
     if isinstance(items, dict):
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in items.items()) + "}"
-    return "[" + ", ".join(repr(v) for v in items or ()) + "]"
+        return "{" + ", ".join(f"{k!r}: {_value(v)}" for k, v in items.items()) + "}"
+    return "[" + ", ".join(_value(v) for v in items or ()) + "]"
 
 
 class SideEffects:

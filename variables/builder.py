@@ -107,6 +107,12 @@ def _special_function(value: Any) -> VariableTracker | None:
     from variables.modes import ModeStackFunctionVariable, mode_functions
     from variables.structured import DataclassFunctionVariable, dataclass_functions
 
+    import tracer.debug
+
+    if value is tracer.debug.breakpoint:
+        from variables.misc import BreakpointVariable
+
+        return BreakpointVariable(value)
     known = dataclass_functions().get(id(value))
     if known is not None and known is value:
         return DataclassFunctionVariable(known)

@@ -208,3 +208,37 @@ class ExceptionVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"ExceptionVariable({self.cls.__name__}{self.args!r})"
+
+
+class BreakpointVariable(VariableTracker):
+    """`tracer.breakpoint()` met while tracing: stops the translator (pdb or the hook set by
+    `tracer.set_breakpoint_hook`) with the instruction, stack, locals and guards at hand."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        from tracer.debug import on_traced_breakpoint
+        from variables.constant import ConstantVariable
+
+        if args or kwargs:
+            unimplemented("breakpoint", "tracer.breakpoint() takes no arguments")
+        on_traced_breakpoint(tx)
+        return ConstantVariable(None)
+
+    def __repr__(self) -> str:
+        return "BreakpointVariable()"

@@ -1,7 +1,7 @@
 """`Sample`: one gallery entry, the function plus the inputs it is called with.
 
-A sample is a plain function written like torch code against `tracer.runtime`; the `@sample`
-decorator records it (unchanged) with its inputs and how the gallery should exercise it.
+A sample is a plain function written like torch code against `tracer.runtime`; each samples
+module lists its `Sample`s at the bottom, with the inputs and how the gallery exercises it.
 """
 
 from __future__ import annotations
@@ -37,20 +37,3 @@ class Sample:
 
     def __repr__(self) -> str:
         return f"Sample({self.name!r})"
-
-
-SAMPLES: list[Sample] = []
-
-
-def sample(
-    name: str, shows: str, inputs: Inputs, **how: Any
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as a gallery sample; the function is returned as is."""
-
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        if any(s.name == name for s in SAMPLES):
-            raise ValueError(f"two samples are named {name!r}")
-        SAMPLES.append(Sample(name, shows, fn, inputs, **how))
-        return fn
-
-    return register
