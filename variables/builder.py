@@ -104,10 +104,9 @@ def wrap_constant_result(value: Any) -> VariableTracker:
 
 def _special_function(value: Any) -> VariableTracker | None:
     """Functions modeled instead of run or recorded: mode-stack functions, dataclass helpers."""
+    import tracer.debug
     from variables.modes import ModeStackFunctionVariable, mode_functions
     from variables.structured import DataclassFunctionVariable, dataclass_functions
-
-    import tracer.debug
 
     if value is tracer.debug.breakpoint:
         from variables.misc import BreakpointVariable

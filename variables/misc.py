@@ -6,6 +6,7 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer.exc import unimplemented
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
