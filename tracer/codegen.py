@@ -205,6 +205,18 @@ class PyCodegen:
         self.emit(Instr("CALL", argc))
         self.pop_top()
 
+    def call_function_on(self, fn: Any, *args: tuple[str, Any]) -> None:
+        """`fn(*args)`, result discarded; each arg is ("fast", temp name) or ("const", value)."""
+        self.push_null()
+        self.load_const(fn)
+        for kind, value in args:
+            if kind == "fast":
+                self.load_fast(value)
+            else:
+                self.load_const(value)
+        self.call(len(args))
+        self.pop_top()
+
     def delete_attr(self, name: str) -> None:
         self.emit(Instr("DELETE_ATTR", name))
 

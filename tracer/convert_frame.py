@@ -30,7 +30,6 @@ from tracer.metrics import failure_metrics, get_metrics_context, metrics_context
 from tracer.output_graph import OutputGraph
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
-from variables.misc import CellVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
@@ -57,6 +56,7 @@ def convert_frame(
 ) -> CacheEntry:
     """Compile `fn` for the bound arguments `L` (one cache entry)."""
     code = fn.__code__
+    trace_log.reset_overhead(compile_id)
     with compile_context(compile_id), metrics_context() as metrics:
         metrics.update(
             {
@@ -154,6 +154,7 @@ def _fall_back(
     if options.fullgraph:
         raise e
     metrics.update(failure_metrics(e), overwrite=True)
+    metrics.set("has_guarded_code", False, overwrite=True)
     guards = _build_guards(fn, output, compile_id)
     return CacheEntry(
         guards.check, fn, compile_id, guards, break_reason=e.reason,
@@ -192,6 +193,7 @@ def _finish_compile(
             "graph_input_count": len(graph_inputs),
             "traced_instruction_count": output.instruction_count,
             "inline_depth_max": output.inline_depth_max,
+            "has_guarded_code": True,
         }
     )
     _log_compiled(gm, guards, instructions, side_effects)
@@ -207,7 +209,7 @@ def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> Va
         name: output.builder.lazy(value, LocalSource(name)) for name, value in L.items()
     }
     closure = [
-        CellVariable.existing(cell, ClosureSource(name, i))
+        output.side_effects.existing_cell(cell, ClosureSource(name, i))
         for i, (name, cell) in enumerate(zip(code.co_freevars, fn.__closure__ or (), strict=False))
     ]
     tx = InstructionTranslator(code, fn.__globals__, symbolic_locals, closure, output)

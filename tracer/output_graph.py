@@ -91,7 +91,9 @@ class OutputGraph:
 
     def pop_mode(self, tx: TranslatorBase) -> VariableTracker:
         if not self.mode_stack:
-            tx.raise_user_error(RuntimeError("pop from empty torch function mode stack"))
+            tx.raise_user_error(
+                RuntimeError("Trying to pop from an empty torch function mode stack")
+            )
         return self.mode_stack.pop()
 
     def mode_stack_changed(self) -> bool:

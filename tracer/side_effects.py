@@ -96,6 +96,7 @@ class SideEffects:
         self.tracked: dict[int, VariableTracker] = {}
         """Existing mutable objects wrapped so far, by id of the real object (aliasing)."""
         self.globals: dict[str, VariableTracker] = {}
+        self.cells: dict[int, CellVariable] = {}
 
     # -- identity of existing objects -----------------------------------------------------------
     def track_existing(self, value: Any, vt: VariableTracker) -> VariableTracker:
@@ -108,6 +109,18 @@ class SideEffects:
             return known
         self.tracked[id(value)] = vt
         return vt
+
+    def existing_cell(self, cell: Any, source: Any) -> CellVariable:
+        """One tracker per real closure cell, however it is reached (the compiled function's
+        own closure, or a closure of a function it calls): a store through one path must be
+        seen through the other. The owners of both paths are identity-guarded functions, whose
+        cells can't change, so no aliasing guard is needed."""
+        from variables.misc import CellVariable
+
+        known = self.cells.get(id(cell))
+        if known is None:
+            known = self.cells[id(cell)] = CellVariable.existing(cell, source)
+        return known
 
     def _record(self, kind: str, target: VariableTracker | None, name: str, value: Any) -> None:
         key = (kind, id(target), name)
@@ -151,8 +164,15 @@ class SideEffects:
     ) -> None:
         self._record("attr", obj, name, value)
 
-    def delete_attr(self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str) -> None:
-        self._record("attr", obj, name, _DELETED)
+    def delete_attr(
+        self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str, existed: bool
+    ) -> None:
+        """An attribute the object had before the call is deleted on replay; one the trace
+        added and then deleted leaves the object as it was, so nothing is replayed."""
+        if existed:
+            self._record("attr", obj, name, _DELETED)
+        else:
+            self.log.pop(("attr", id(obj), name), None)
 
     def store_cell(self, tx: TranslatorBase, cell: CellVariable, value: VariableTracker) -> None:
         if cell.source is None:
@@ -299,13 +319,26 @@ class SideEffects:
                 cg.load_fast(temps["value"])
                 cg.store_global(m.name)
         elif m.kind == "attr":
-            if m.value is _DELETED:
+            plain = _plain_attribute_protocol(m.target)
+            if m.value is _DELETED and plain:
                 cg.load_fast(temps["target"])
                 cg.delete_attr(m.name)
-            else:
+            elif m.value is _DELETED:
+                cg.call_function_on(
+                    object.__delattr__, ("fast", temps["target"]), ("const", m.name)
+                )
+            elif plain:
                 cg.load_fast(temps["value"])
                 cg.load_fast(temps["target"])
                 cg.store_attr(m.name)
+            else:
+                # the class's own __setattr__ already ran while tracing: store the value only
+                cg.call_function_on(
+                    object.__setattr__,
+                    ("fast", temps["target"]),
+                    ("const", m.name),
+                    ("fast", temps["value"]),
+                )
         elif m.kind == "list":
             cg.assign_slice(temps["target"], temps["value"])
         elif m.kind == "dict":
@@ -322,3 +355,11 @@ class SideEffects:
 
 
 _OBJECT_KINDS = ("attr", "list", "dict")
+
+
+def _plain_attribute_protocol(target: Any) -> bool:
+    """Do STORE_ATTR/DELETE_ATTR on this object run no class hook?"""
+    cls = getattr(target, "cls", None)
+    return cls is None or (
+        cls.__setattr__ is object.__setattr__ and cls.__delattr__ is object.__delattr__
+    )

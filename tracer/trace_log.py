@@ -172,6 +172,11 @@ def structured_logging_overhead_us(compile_id: CompileId | None = None) -> int:
     return 0 if cid is None else _overhead_ns.get(cid.key, 0) // 1000
 
 
+def reset_overhead(compile_id: CompileId) -> None:
+    """Start this compile's overhead at zero (compile ids restart after `tracer.reset()`)."""
+    _overhead_ns.pop(compile_id.key, None)
+
+
 def intern_string(text: str) -> int:
     """The string-table index of `text`, writing its `{"str": [text, i]}` line on first use."""
     with _lock:

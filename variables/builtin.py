@@ -104,6 +104,14 @@ class BuiltinVariable(VariableTracker):
             return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
         if fn is object.__setattr__:
             return self.call___setattr__(tx, *args)
+        if fn is object.__delattr__:
+            from variables.user_defined import UserDefinedObjectVariable
+
+            target = args[0].realize()
+            if not isinstance(target, UserDefinedObjectVariable):
+                unimplemented("delattr", f"object.__delattr__ on {target!r}")
+            target.object_delattr(tx, args[1].as_python_constant())
+            return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
         name = getattr(fn, "__name__", "")
@@ -315,6 +323,8 @@ class BuiltinVariable(VariableTracker):
 
         target = obj.realize()
         if isinstance(target, UserDefinedObjectVariable):
+            if getattr(target.cls, "__hash__", None) is None:
+                tx.raise_user_error(TypeError(f"unhashable type: '{target.cls.__name__}'"))
             return target.call_method(tx, "__hash__", [], {})
         if isinstance(target, TensorVariable):
             unimplemented("builtin-nondeterministic", "hash() of a tensor is its identity")
@@ -407,8 +417,8 @@ class BuiltinVariable(VariableTracker):
         )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        if self.fn is object and name == "__setattr__":
-            return BuiltinVariable(object.__setattr__)
+        if self.fn is object and name in ("__setattr__", "__delattr__"):
+            return BuiltinVariable(getattr(object, name))
         if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.fn, name))
         return super().var_getattr(tx, name)

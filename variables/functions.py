@@ -157,14 +157,12 @@ class UserFunctionVariable(BaseUserFunctionVariable):
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
         from guards.sources import AttrSource, ItemSource
-        from variables.misc import CellVariable
 
         closure = self.fn.__closure__ or ()
         base = AttrSource(self.source, "__closure__") if self.source else None
+        existing_cell = tx.output.side_effects.existing_cell
         return [
-            CellVariable.existing(
-                cell, AttrSource(ItemSource(base, i), "cell_contents") if base else None
-            )
+            existing_cell(cell, AttrSource(ItemSource(base, i), "cell_contents") if base else None)
             for i, cell in enumerate(closure)
         ]
 

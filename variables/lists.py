@@ -7,6 +7,7 @@ outside the frame (it has a source) is read-only here; mutating it needs the sid
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,8 @@ class BaseListVariable(VariableTracker):
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
         if isinstance(key, slice):
-            return type(self)(self.items[key])
+            sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
+            return sliced(self.items[key])
         if not isinstance(key, int):
             tx.raise_user_error(
                 TypeError(
@@ -82,6 +84,7 @@ class BaseListVariable(VariableTracker):
         for item in self.items:
             cg(item)
 
+    @reprlib.recursive_repr("[...]")
     def _items_repr(self) -> str:
         return ", ".join(repr(item) for item in self.items)
 

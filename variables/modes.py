@@ -95,7 +95,12 @@ class ModeStackFunctionVariable(VariableTracker):
         try:
             found: VariableTracker = tx.output.mode_stack[i]
         except IndexError:
-            tx.raise_user_error(IndexError("torch function mode stack index out of range"))
+            tx.raise_user_error(
+                IndexError(
+                    f"torch function mode stack index {i} is out of range for a stack of "
+                    f"length {len(tx.output.mode_stack)}"
+                )
+            )
         return found
 
     def call_current(self, tx: TranslatorBase) -> VariableTracker:
@@ -118,9 +123,10 @@ class ModeStackFunctionVariable(VariableTracker):
         stack = tx.output.mode_stack
         mode = mode.realize()
         if not stack or stack[-1].realize() is not mode:
-            top = stack[-1] if stack else None
-            tx.raise_user_error(
-                RuntimeError(f"torch function mode {mode!r} exited out of order (top is {top!r})")
+            unimplemented(
+                "mode-stack",
+                "a torch function mode exits out of order (eager Python raises; its message "
+                "shows the modes' reprs, which are user code)",
             )
         tx.output.pop_mode(tx)
         return ConstantVariable(None)

@@ -58,6 +58,10 @@ class NamedTupleVariable(TupleVariable):
             return self.items[fields.index(name)]
         if name == "_fields":
             return ConstantVariable(fields)
+        if name == "__class__":
+            from variables.builder import wrap_class
+
+            return wrap_class(self.tuple_cls)
         if name in ("_replace", "_asdict"):
             from variables.misc import GetAttrVariable
 
@@ -284,7 +288,9 @@ def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> Variabl
         return ConstDictVariable({k: _as_plain(tx, v, as_dict) for k, v in vt.items.items()})
     if isinstance(vt, TensorVariable):
         return vt.call_method(tx, "clone", [], {})
-    if vt.is_python_constant():
+    from variables.sym import SymNumberVariable
+
+    if vt.is_python_constant() or isinstance(vt, SymNumberVariable):
         return vt
     unimplemented("dataclass", f"asdict/astuple of a field holding {vt!r}")
 

@@ -73,21 +73,40 @@ class SymNumberVariable(VariableTracker):
     def specialize(self, tx: TranslatorBase | None) -> VariableTracker:
         """Guard on the concrete value and continue with it as a constant."""
         if self.specialized is None:
-            if self.source is None:
-                from tracer.exc import unimplemented
-
-                unimplemented(
-                    "specialize",
-                    f"the value of computed scalar {self.node.name} is needed in Python",
-                )
             from guards.guard import GuardKind
 
-            self.output.add_guard(GuardKind.EQUALS_MATCH, self.source, self.example)
+            for source, value in self._scalar_inputs():
+                self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
             self.specialized = ConstantVariable(self.example, self.source)
         return self.specialized
 
+    def _scalar_inputs(self) -> list[tuple[Source, Any]]:
+        """The symbolic inputs this value was computed from (itself, for an input): fixing
+        their values fixes this one."""
+        placeholders = {node: source for source, node in self.output.graph_inputs}
+        found: dict[Any, tuple[Source, Any]] = {}
+        pending = [self.node]
+        while pending:
+            node = pending.pop()
+            if node in placeholders:
+                found[node] = (placeholders[node], node.meta["val"])
+            pending.extend(node.all_input_nodes)
+        return list(found.values())
+
     def truthy(self, tx: TranslatorBase) -> bool:
         return self.specialize(tx).truthy(tx)
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        return self.specialize(tx).var_getattr(tx, name)
+
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Any,
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.specialize(tx).call_method(tx, name, args, kwargs)
 
     def __repr__(self) -> str:
         where = self.source.name if self.source is not None else self.node.name

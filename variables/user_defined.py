@@ -261,12 +261,25 @@ class UserDefinedObjectVariable(VariableTracker):
         self.attrs[name] = value
 
     def delete_attr(self, tx: TranslatorBase, name: str) -> None:
-        if lookup_class_attr(self.cls, "__delattr__")[0] is not object.__dict__["__delattr__"]:
-            unimplemented("delattr", f"{self.cls.__name__} defines __delattr__")
+        delattr_fn, _owner = lookup_class_attr(self.cls, "__delattr__")
+        if delattr_fn is not object.__dict__["__delattr__"]:
+            if not isinstance(delattr_fn, types.FunctionType):
+                unimplemented("delattr", f"{self.cls.__name__} defines a C __delattr__")
+            from variables.constant import ConstantVariable
+
+            self.call_method(tx, "__delattr__", [ConstantVariable(name)], {})
+            return
+        self.object_delattr(tx, name)
+
+    def object_delattr(self, tx: TranslatorBase, name: str) -> None:
+        """`object.__delattr__(obj, name)`: the deletion itself, with no class hook."""
         if self._instance_attr(tx, name) is None:
-            tx.raise_user_error(AttributeError(name))
+            tx.raise_user_error(
+                AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+            )
         if not self.is_new:
-            tx.output.side_effects.delete_attr(tx, self, name)
+            existed = name in getattr(self.value, "__dict__", {})
+            tx.output.side_effects.delete_attr(tx, self, name, existed)
         self.attrs[name] = DELETED_ATTR
 
     def call_method(

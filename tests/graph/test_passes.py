@@ -68,16 +68,30 @@ def test_common_subexpressions_are_merged() -> None:
     r1, r2 = g.call_function(record, (x,)), g.call_function(record, (x,))  # impure: kept
     s1 = g.call_function(max, ([x, y],), {"default": 0})
     s2 = g.call_function(max, ([x, y],), {"default": 0})
-    g.output((m1, m2, swapped, m_float, m_bool, z1, z2, r1, r2, s1, s2))
+    m_sum = g.call_function(operator.add, (m1, m2))
+    s_sum = g.call_function(operator.add, (s1, s2))
+    g.output((m_sum, swapped, m_float, m_bool, z1, z2, r1, r2, s_sum))
     before = run_both(g, -0.0, 2.5)
     assert passes.eliminate_common_subexpressions(g) == 3
     g.lint()
     names = [n.name for n in g.nodes if n.op == "call_function"]
     assert names == [
         "add", "add_2", "mul", "mul_2", "mul_3", "add_3", "add_4", "record", "record_1", "max",
+        "add_5", "add_6",
     ]  # fmt: skip
     after = run_both(g, -0.0, 2.5)
-    assert after == before and math.copysign(1, after[6]) == math.copysign(1, before[6])
+    assert after == before and math.copysign(1, after[5]) == math.copysign(1, before[5])
+
+
+def test_duplicates_that_are_both_outputs_keep_their_identity() -> None:
+    """Each call returns a new object; merging two returned results would alias them."""
+    g = Graph()
+    x = g.placeholder("x")
+    first = g.call_function(operator.neg, (x,))
+    second = g.call_function(operator.neg, (x,))
+    g.output((first, second))
+    assert passes.eliminate_common_subexpressions(g) == 0
+    assert len([n for n in g.nodes if n.op == "call_function"]) == 2
 
 
 def test_fold_constants_precomputes_placeholder_free_subgraphs() -> None:

@@ -85,9 +85,14 @@ def eliminate_dead_code(graph: Graph) -> int:
 
 
 def eliminate_common_subexpressions(graph: Graph) -> int:
-    """Reuse the first of several pure nodes with the same op, target and arguments."""
+    """Reuse the first of several pure nodes with the same op, target and arguments.
+
+    Two nodes that are both graph outputs are never merged: each call of an op returns a new
+    object, and returning one object twice would be visible (`a is b`) to the caller.
+    """
     first: dict[Any, Node] = {}
     merged = 0
+    outputs = _output_nodes(graph)
     for node in graph.nodes:
         if node.op not in (*_CALLS, "get_attr") or not is_pure(node):
             continue
@@ -96,10 +101,21 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
         if key not in first:
             first[key] = node
             continue
+        if node in outputs and first[key] in outputs:
+            continue
         node.replace_all_uses_with(first[key])
         graph.erase_node(node)
         merged += 1
     return merged
+
+
+def _output_nodes(graph: Graph) -> set[Node]:
+    """Nodes the output node returns directly (at any nesting depth)."""
+    found: set[Node] = set()
+    for node in graph.nodes:
+        if node.op == "output":
+            map_arg(node.args, lambda n: found.add(n) or n)
+    return found
 
 
 def _key(arg: Argument) -> Any:

@@ -23,6 +23,7 @@ from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
+from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable
 
@@ -135,6 +136,8 @@ class Names(TranslatorBase):
     def STORE_ATTR(self, inst: Instruction) -> None:
         obj = self.pop().realize()
         value = self.pop()
+        if isinstance(obj, TupleVariable):
+            self.raise_user_error(AttributeError("can't set attribute"))
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("setattr", f"setting attribute {inst.argval!r} on {obj!r}")
         obj.store_attr(self, inst.argval, value)
