@@ -335,13 +335,21 @@ def assemble(
         cg.load_fast("___return_value")
         cg.emit(Instr("RETURN_VALUE"))
 
-    template = Bytecode.from_code(original)
     bc = Bytecode(cg.instructions)
-    for attr in (
-        "argcount", "posonlyargcount", "kwonlyargcount", "argnames", "name", "qualname",
-        "filename", "first_lineno", "freevars", "docstring",
-    ):  # fmt: skip
-        setattr(bc, attr, getattr(template, attr))
-    bc.flags = template.flags & ~(CompilerFlags.GENERATOR | CompilerFlags.COROUTINE)
+    flags = CompilerFlags(original.co_flags)
+    n_args = original.co_argcount + original.co_kwonlyargcount
+    n_args += bool(flags & CompilerFlags.VARARGS) + bool(flags & CompilerFlags.VARKEYWORDS)
+    bc.argcount = original.co_argcount
+    bc.posonlyargcount = original.co_posonlyargcount
+    bc.kwonlyargcount = original.co_kwonlyargcount
+    bc.argnames = list(original.co_varnames[:n_args])
+    bc.name = original.co_name
+    bc.qualname = original.co_qualname
+    bc.filename = original.co_filename
+    bc.first_lineno = original.co_firstlineno
+    bc.freevars = list(original.co_freevars)
     bc.cellvars = []
-    return bc.to_code(), cg.instructions
+    bc.flags = flags & ~(CompilerFlags.GENERATOR | CompilerFlags.COROUTINE)
+    # Every instruction pushes at most one value net, so the count bounds the stack depth;
+    # passing it skips the control-flow analysis (our code is straight-line).
+    return bc.to_code(stacksize=len(cg.instructions) + 2), cg.instructions

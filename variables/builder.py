@@ -79,10 +79,10 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if kind is dict:
         return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
     if kind is set or kind is frozenset:
-        return SetVariable(set(value), frozen=kind is frozenset)
+        return SetVariable(list(value), frozen=kind is frozenset)
     if kind is range:
         return RangeVariable(value)
-    if kind is slice:
+    if kind is slice or kind is types.UnionType:
         return ConstantVariable(value)
     if isinstance(value, enum.Enum):
         return EnumVariable(value)

@@ -344,13 +344,13 @@ class BuiltinVariable(VariableTracker):
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
         items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable({key_of(vt) for vt in items})
+        return SetVariable([key_of(vt) for vt in items])
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
         items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable({key_of(vt) for vt in items}, frozen=True)
+        return SetVariable([key_of(vt) for vt in items], frozen=True)
 
     def call_dict(
         self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker

@@ -29,6 +29,12 @@ IMMUTABLE_METHOD_TYPES: frozenset[type] = frozenset(
 """Types whose methods are pure C code and are folded by calling them (`'a,b'.split(',')`)."""
 
 
+def _has_pure_methods(value: object) -> bool:
+    """Builtin immutable values (and torch.Size, a tuple of ints) whose methods are C code."""
+    kind = type(value)
+    return kind in IMMUTABLE_METHOD_TYPES or (kind.__name__ == "Size" and issubclass(kind, tuple))
+
+
 def is_constant_value(value: object) -> bool:
     """Scalars of CONSTANT_TYPES, and tuples/frozensets (or torch.Size) made only of them."""
     kind = type(value)
@@ -73,7 +79,7 @@ class ConstantVariable(VariableTracker):
         from variables.builder import wrap_constant_result
         from variables.misc import GetAttrVariable
 
-        if type(self.value) in IMMUTABLE_METHOD_TYPES and not name.startswith("__"):
+        if _has_pure_methods(self.value) and not name.startswith("__"):
             attr = getattr(self.value, name)
             if callable(attr):
                 return GetAttrVariable(self, name)
@@ -91,7 +97,12 @@ class ConstantVariable(VariableTracker):
     ) -> VariableTracker:
         from variables.builder import wrap_constant_result
 
-        if type(self.value) not in IMMUTABLE_METHOD_TYPES or not all(
+        if name == "join" and type(self.value) is str and len(args) == 1 and not kwargs:
+            from variables.dicts import iterate
+
+            pieces = iterate(tx, args[0]).unpack(tx)
+            args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
+        if not _has_pure_methods(self.value) or not all(
             a.is_python_constant() for a in (*args, *kwargs.values())
         ):
             return super().call_method(tx, name, args, kwargs)

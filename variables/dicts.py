@@ -4,7 +4,7 @@ that insertion order (dicts) and hash order (sets) are exactly CPython's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -236,14 +236,34 @@ class DictViewVariable(VariableTracker):
 
 
 class SetVariable(VariableTracker):
-    """A set of constants, kept in a real set so iteration follows CPython's hash order."""
+    """A set of constants, kept in a real set so iteration follows CPython's hash order.
 
-    __slots__ = ("frozen", "items")
+    Where two keys collide in the hash table, iteration order depends on the order they were
+    inserted, so `history` keeps the insertion order of the current members: the model set and
+    the rebuilt one are both made by inserting in that order, as eager code did.
+    """
 
-    def __init__(self, items: set[Any], frozen: bool = False, source: Source | None = None) -> None:
+    __slots__ = ("frozen", "history", "items")
+
+    def __init__(
+        self, keys: Iterable[Any], frozen: bool = False, source: Source | None = None
+    ) -> None:
         super().__init__(source)
-        self.items = set(items)
+        self.history: list[Any] = list(dict.fromkeys(keys))
+        self.items: set[Any] = set()
+        for key in self.history:
+            self.items.add(key)
         self.frozen = frozen
+
+    def _add(self, key: Any) -> None:
+        if key not in self.items:
+            self.items.add(key)
+            self.history.append(key)
+
+    def _discard(self, key: Any) -> None:
+        if key in self.items:
+            self.items.discard(key)
+            self.history.remove(key)
 
     def python_type(self) -> type:
         return frozenset if self.frozen else set
@@ -265,12 +285,12 @@ class SetVariable(VariableTracker):
 
     def method_add(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         self._check_mutable(tx, "add")
-        self.items.add(key_of(item))
+        self._add(key_of(item))
         return ConstantVariable(None)
 
     def method_discard(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         self._check_mutable(tx, "discard")
-        self.items.discard(key_of(item))
+        self._discard(key_of(item))
         return ConstantVariable(None)
 
     def method_remove(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
@@ -278,18 +298,20 @@ class SetVariable(VariableTracker):
         key = key_of(item)
         if key not in self.items:
             tx.raise_user_error(KeyError(key))
-        self.items.remove(key)
+        self._discard(key)
         return ConstantVariable(None)
 
     def method_update(self, tx: TranslatorBase, *others: VariableTracker) -> VariableTracker:
         self._check_mutable(tx, "update")
         for other in others:
-            self.items.update(key_of(vt) for vt in other.unpack(tx))
+            for vt in other.unpack(tx):
+                self._add(key_of(vt))
         return ConstantVariable(None)
 
     def method_clear(self, tx: TranslatorBase) -> VariableTracker:
         self._check_mutable(tx, "clear")
         self.items.clear()
+        self.history.clear()
         return ConstantVariable(None)
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
@@ -322,13 +344,16 @@ class SetVariable(VariableTracker):
             cg.load_source(self.source)
             return
         if self.frozen:
-            cg.load_const(frozenset(self.items))
+            cg.push_null()
+            cg.load_const(frozenset)
+            cg.load_const(tuple(self.history))
+            cg.call(1)
             return
 
         def build() -> None:
             cg.push_null()
             cg.load_const(set)
-            cg.load_const(tuple(self.items))
+            cg.load_const(tuple(self.history))
             cg.call(1)
 
         cg.rebuild_once(self, build)

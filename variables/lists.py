@@ -172,10 +172,13 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, key: VariableTracker | None = None, reverse: Any = None
     ) -> VariableTracker:
         self._check_mutable(tx, "sort")
-        if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
-            unimplemented("call-method", "list.sort(key=...) is not supported while tracing")
+        no_key = key is None or (key.is_python_constant() and key.as_python_constant() is None)
         descending = bool(reverse.as_python_constant()) if reverse is not None else False
-        values = [item.as_python_constant() for item in self.items]
+        if no_key:
+            values = [item.as_python_constant() for item in self.items]
+        else:
+            assert key is not None
+            values = [key.call_function(tx, [item], {}).as_python_constant() for item in self.items]
         order = sorted(range(len(values)), key=values.__getitem__, reverse=descending)
         self.items[:] = [self.items[i] for i in order]
         return ConstantVariable(None)
@@ -232,6 +235,12 @@ class RangeVariable(VariableTracker):
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return [ConstantVariable(i) for i in self.value]
+
+    def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+        return ConstantVariable(item.realize().as_python_constant() in self.value)
+
+    def method___len__(self, tx: TranslatorBase) -> VariableTracker:
+        return ConstantVariable(len(self.value))
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.value)

@@ -50,12 +50,15 @@ class TensorVariable(VariableTracker):
 
         if name in METADATA_ATTRS:
             return wrap_constant_result(getattr(self.fake, name))
-        if name == "T" and self.fake.dim() <= 2:
-            return tx.output.call_tensor_method(
-                tx, "t" if self.fake.dim() == 2 else "clone", [self], {}
-            )
+        if name == "T":
+            from variables.constant import ConstantVariable
+
+            dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
+            return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
         if callable(getattr(type(self.fake), name, None)):
             return GetAttrVariable(self, name)
+        if not hasattr(type(self.fake), name):
+            tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
         return super().var_getattr(tx, name)
 
     def call_method(

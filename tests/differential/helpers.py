@@ -16,5 +16,5 @@ def check(fn: Any, *args: Any, **kwargs: Any) -> None:
     assert_same_behavior(fn, *args, compile_options=FULLGRAPH, **kwargs)
 
 
-FAST = settings(max_examples=25)
-"""Each example compiles afresh; 25 keeps the whole directory well under the time budget."""
+FAST = settings(max_examples=20)
+"""Each example compiles afresh; 20 keeps the whole directory well under the time budget."""

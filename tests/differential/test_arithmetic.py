@@ -434,11 +434,6 @@ def test_tensor_indexing(x):
     check(tensor_indexing, x)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: x.T breaks the graph: \"AttributeError: 'Tensor' object has no attribute 't' "
-    'raised in traced code" (eager returns the permuted tensor)',
-)
 @FAST
 @given(x=tensors(min_dims=2, min_side=1))
 def test_tensor_T_property(x):

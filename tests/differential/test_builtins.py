@@ -180,6 +180,11 @@ def builtin_set_returned(ns):
     return set(ns)
 
 
+def range_membership(n, k):
+    r = range(1, n, 2)
+    return k in r, len(r), r[-1] if r else None
+
+
 def operator_getters(a, b, x):
     return operator.itemgetter(0)([b, a]), operator.attrgetter("ndim")(x)
 
@@ -244,33 +249,18 @@ def test_operator_functions(a, b, x):
     check(operator_functions, a, b, x)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: sorted(ns, key=abs) breaks the graph: "
-    "'list.sort(key=...) is not supported while tracing'",
-)
 @FAST
 @given(ns=st.lists(small_ints, min_size=1, max_size=5))
 def test_builtin_sorted_with_key(ns):
     check(builtin_sorted_with_key, ns)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: getattr(tensor, 'nope', None) breaks the graph: \"attribute 'nope' of Tensor "
-    'is not supported while tracing" (eager returns the default None)',
-)
 @FAST
 @given(x=tensors())
 def test_builtin_getattr_default_on_tensor(x):
     check(builtin_getattr_default_on_tensor, x)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a set returned from compiled code iterates in a different order than eager's "
-    "when elements collide in the hash table: set([-3, 5]) is {5, -3} eager, {-3, 5} compiled",
-)
 def test_builtin_set_returned_keeps_iteration_order():
     check(builtin_set_returned, [-3, 5])
 
@@ -292,3 +282,9 @@ def test_builtin_set_returned_without_collisions(ns):
 @given(a=small_ints, b=small_ints, x=tensors())
 def test_operator_getters(a, b, x):
     check(operator_getters, a, b, x)
+
+
+@FAST
+@given(n=st.integers(0, 8), k=small_ints)
+def test_range_membership(n, k):
+    check(range_membership, n, k)

@@ -3,6 +3,7 @@ short-circuit boolean operators: every branch is decided at trace time."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -64,6 +65,12 @@ def branch_on_size_and_numel(x):
     elif x.shape[-1] > 1 and x.size()[-1] <= 3:
         out = x.transpose(0, -1)
     return out
+
+
+def branch_on_size_numel(x):
+    if x.shape.numel() > 4:
+        return x.reshape(-1)
+    return x
 
 
 def ternary_and_boolops(x, a, b):
@@ -156,3 +163,9 @@ def test_branch_on_global_flag(x):
 @given(x=tensors(), mode=st.sampled_from(["add", "mul", "times", "neg", "negate", "other"]))
 def test_nested_branches(x, mode):
     check(nested_branches, x, mode)
+
+
+@FAST
+@given(x=tensors())
+def test_branch_on_size_numel(x):
+    check(branch_on_size_numel, x)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+import tracer
 from tests.differential.helpers import FAST, check
 from tests.differential.strategies import (
     mixed_dicts,
@@ -51,6 +52,11 @@ def return_same_new_list_twice(x):
 def return_new_list_and_input(xs):
     out = [*xs, 1]
     return out, xs, out
+
+
+def repeated_expression_outputs(x):
+    hidden = x * 2
+    return hidden + 1, x * 2, x * 2
 
 
 def mixed_sequence_inputs(xs, t):
@@ -106,6 +112,23 @@ def test_return_input_piece(xs, d):
 @given(x=tensors())
 def test_return_same_new_list_twice(x):
     check(return_same_new_list_twice, x)
+    # compare() only tracks where inputs went; check the identity of the new list directly
+    compiled = tracer.compile(return_same_new_list_twice, fullgraph=True)
+    for _ in range(2):
+        first, second = compiled(x)
+        assert first is second
+        assert first[0] is x
+
+
+@FAST
+@given(xs=mixed_lists())
+def test_return_new_list_and_input_identity(xs):
+    compiled = tracer.compile(return_new_list_and_input, fullgraph=True)
+    for _ in range(2):
+        out, same, out_again = compiled(xs)
+        assert same is xs
+        assert out is out_again
+        assert out is not xs
 
 
 @FAST
@@ -132,12 +155,13 @@ def test_unpack_inputs(xs):
     check(unpack_inputs, xs)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: isinstance(v, int | float) breaks the graph: "
-    "'a value of type UnionType produced while tracing' (isinstance(v, (int, float)) works)",
-)
 @FAST
 @given(xs=mixed_lists(min_size=1))
 def test_isinstance_with_union_type(xs):
     check(isinstance_with_union_type, xs)
+
+
+@FAST
+@given(x=tensors())
+def test_repeated_expression_outputs_are_distinct(x):
+    check(repeated_expression_outputs, x)

@@ -182,6 +182,36 @@ def test_recompiled_entries_are_all_reused(x, k):
     assert len(compiled.entries) == 2
 
 
+def with_default(x, k=2):
+    return x * k
+
+
+def with_kwonly_default(x, *, k=2):
+    return x * k
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: the compiled wrapper snapshots fn.__defaults__ when it is created "
+    "(make_binder), so after `fn.__defaults__ = (7,)` a cache hit still computes x * 2 "
+    "while eager computes x * 7",
+)
+@pytest.mark.parametrize("fn", [with_default, with_kwonly_default])
+def test_changing_defaults_after_compile(fn):
+    saved = fn.__defaults__, fn.__kwdefaults__
+    try:
+        compiled = tracer.compile(fn, fullgraph=True)
+        x = torch.tensor([1.0, 2.0])
+        same_as_eager(fn, compiled, x)
+        if fn.__defaults__:
+            fn.__defaults__ = (7,)
+        else:
+            fn.__kwdefaults__ = {"k": 7}
+        same_as_eager(fn, compiled, x)
+    finally:
+        fn.__defaults__, fn.__kwdefaults__ = saved
+
+
 @pytest.mark.parametrize("target", [42, "add_one", None.__class__, print, [add_one]])
 def test_compile_rejects_non_functions(target):
     with pytest.raises(tracer.UserError):

@@ -3,6 +3,7 @@ tuple.count/index, f-strings with format specs and !r/!s, concatenation."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -77,6 +78,10 @@ def string_concatenation(s, n, x):
     return label, x * len(name), "%s-%d" % (s, n)  # noqa: UP031
 
 
+def join_reversed(s):
+    return "".join(reversed(s)), "-".join(reversed(s.split(",")))
+
+
 @FAST
 @given(s=words)
 def test_string_methods(s):
@@ -111,3 +116,9 @@ def test_fstring_of_tensor_metadata(x):
 @given(s=words, n=small_ints, x=tensors())
 def test_string_concatenation(s, n, x):
     check(string_concatenation, s, n, x)
+
+
+@FAST
+@given(s=words)
+def test_join_reversed(s):
+    check(join_reversed, s)

@@ -103,6 +103,8 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
             continue
         if node in outputs and first[key] in outputs:
             continue
+        if node in outputs:
+            outputs.add(first[key])  # the kept node is returned now
         node.replace_all_uses_with(first[key])
         graph.erase_node(node)
         merged += 1

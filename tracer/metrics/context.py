@@ -21,12 +21,26 @@ OnExit = Callable[
 _THIS_FILE = __file__
 
 
-def _call_site() -> str:
-    """file:line of the first caller outside this module (the code that set the metric)."""
+class _Site:
+    """Where a metric was set, kept as (code, line) and formatted only for an error message:
+    setting metrics is on every compile, reporting a double set is rare."""
+
+    __slots__ = ("code", "line")
+
+    def __init__(self, code: Any, line: int) -> None:
+        self.code = code
+        self.line = line
+
+    def __str__(self) -> str:
+        return f"{self.code.co_filename}:{self.line}"
+
+
+def _call_site() -> _Site:
+    """The first caller outside this module (the code that set the metric)."""
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename == _THIS_FILE:
         frame = frame.f_back
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    return _Site(frame.f_code, frame.f_lineno)
 
 
 class MetricsContext:
@@ -48,7 +62,7 @@ class MetricsContext:
         self._on_exit = on_exit
         self._fields = frozenset(fields) if fields is not None else None
         self._metrics: dict[str, Any] = {}
-        self._set_at: dict[str, str] = {}
+        self._set_at: dict[str, _Site] = {}
         self._start_ns = 0
         self._level = 0
 

@@ -1,17 +1,26 @@
 """`assert_same_behavior`: run a function eagerly and compiled on fresh copies of the same
 inputs, and compare everything observable: return value or exception, every input afterwards,
-the globals and closure cells it reads, and the torch-function mode stack.
+the globals and closure cells it reads (helpers in its module included), the modes passed in
+and the torch-function mode stack it leaves behind.
+
+Each run starts from its own deep copy of the arguments and modes (copied together, so
+aliasing between them survives) and from the globals and cells as they were before the first
+run; afterwards the state is restored, so the caller sees no trace of any run.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import dis
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from tracer.testing.compare import Mismatch, compare, index_identities
+from tracer.testing.compare import Comparison, Mismatch
+
+_MISSING = type("_Missing", (), {"__repr__": lambda self: "<unset>"})()
+"""Stands for a global or cell that does not exist (before or after a run)."""
 
 
 @dataclasses.dataclass
@@ -25,60 +34,98 @@ class Outcome:
     globals: dict[str, Any]
     cells: dict[str, Any]
     mode_stack: list[Any]
+    modes: list[Any] = dataclasses.field(default_factory=list)
 
     def roots(self) -> dict[str, Any]:
+        """Everything the run could have changed, by the path prefix a diff names it with."""
         return {
             **{f"args[{i}]": a for i, a in enumerate(self.args)},
             **{f"kwargs[{k!r}]": v for k, v in self.kwargs.items()},
             **{f"G[{k!r}]": v for k, v in self.globals.items()},
             **{f"C[{k!r}]": v for k, v in self.cells.items()},
+            **{f"modes[{i}]": m for i, m in enumerate(self.modes)},
         }
 
 
-_MISSING = object()
+_GLOBAL_OPS = frozenset({"LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME"})
+_NOT_STATE = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
 
 
-def _read_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
+def _global_names(code: types.CodeType) -> set[str]:
+    """Names `code` (and the code objects nested in it) loads, stores or deletes as globals."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in _GLOBAL_OPS}
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names |= _read_names(const)
+            names |= _global_names(const)
     return names
 
 
 def _state_globals(fn: types.FunctionType) -> list[str]:
-    """Globals the function may read or write that hold data (not modules, functions, classes)."""
-    skip = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
-    return sorted(
-        name
-        for name in _read_names(fn.__code__)
-        if name in fn.__globals__ and not isinstance(fn.__globals__[name], skip)
-    )
+    """Globals of fn's module that fn, or a function of the same module it names, reads or
+    writes, and that hold data (not modules, functions, classes); stored-only names too."""
+    from tracer.api import CompiledFunction
+
+    found: set[str] = set()
+    todo, seen = [fn], set()
+    while todo:
+        current = todo.pop()
+        if current.__code__ in seen:
+            continue
+        seen.add(current.__code__)
+        for name in _global_names(current.__code__):
+            value = fn.__globals__.get(name, _MISSING)
+            helper = value.fn if isinstance(value, CompiledFunction) else value
+            if isinstance(helper, types.FunctionType) and helper.__globals__ is fn.__globals__:
+                todo.append(helper)
+            elif not isinstance(value, _NOT_STATE) and not callable(value):
+                found.add(name)
+    builtins = fn.__globals__.get("__builtins__", {})
+    names = builtins if isinstance(builtins, dict) else vars(builtins)
+    return sorted(n for n in found if n in fn.__globals__ or n not in names)
 
 
-class _StateSnapshot:
-    """Initial globals and cells, restored as fresh deep copies before each run."""
+class StateSnapshot:
+    """Initial globals and cells of a function, restored as fresh deep copies before each run."""
 
     def __init__(self, fn: types.FunctionType) -> None:
         self.fn = fn
-        self.global_names = _state_globals(fn)
-        self.initial_globals = {n: copy.deepcopy(fn.__globals__[n]) for n in self.global_names}
-        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False))
+        self.initial_globals: dict[str, Any] = {}
+        for name in _state_globals(fn):
+            initial = _copy_or_missing(fn.__globals__.get(name, _MISSING))
+            if initial is not _UNCOPYABLE:
+                self.initial_globals[name] = initial
+        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True))
         self.initial_cells = {n: _cell_value(c) for n, c in self.cells.items()}
 
     def restore(self) -> None:
         for name, value in self.initial_globals.items():
-            self.fn.__globals__[name] = copy.deepcopy(value)
+            if value is _MISSING:
+                self.fn.__globals__.pop(name, None)
+            else:
+                self.fn.__globals__[name] = copy.deepcopy(value)
         for name, cell in self.cells.items():
             value = self.initial_cells[name]
             if value is _MISSING:
-                continue
-            cell.cell_contents = value if _immutable(value) else copy.deepcopy(value)
+                if _cell_value(cell) is not _MISSING:
+                    del cell.cell_contents
+            else:
+                cell.cell_contents = value if _immutable(value) else copy.deepcopy(value)
 
     def capture(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        g = {n: self.fn.__globals__.get(n, _MISSING) for n in self.global_names}
+        g = {n: self.fn.__globals__.get(n, _MISSING) for n in self.initial_globals}
         c = {n: _cell_value(cell) for n, cell in self.cells.items()}
         return g, c
+
+
+_UNCOPYABLE = object()
+
+
+def _copy_or_missing(value: Any) -> Any:
+    """A deep copy of a global, or _UNCOPYABLE (such a global is neither restored nor compared)."""
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - any failure to copy means "leave it alone"
+        return _UNCOPYABLE
 
 
 def _cell_value(cell: types.CellType) -> Any:
@@ -96,90 +143,103 @@ def _immutable(value: Any) -> bool:
 
 def run_once(
     fn: Callable[..., Any],
-    snapshot: _StateSnapshot,
+    snapshot: StateSnapshot,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     modes: list[Any] | None = None,
 ) -> Outcome:
+    """Call `fn` on deep copies of args, kwargs and modes (the modes pushed, bottom first),
+    starting from the snapshot's state; the caller's mode stack is put back afterwards."""
     from tracer.runtime import _C
 
     snapshot.restore()
-    args, kwargs = copy.deepcopy((args, kwargs))
+    args, kwargs, run_modes = copy.deepcopy((args, kwargs, list(modes or [])))
     saved_stack = list(_C._torch_function_mode_stack())
-    _C._set_torch_function_mode_stack(list(modes or []))
+    _C._set_torch_function_mode_stack(list(run_modes))
     try:
         result, error = fn(*args, **kwargs), None
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - the exception is part of the outcome
         result, error = None, e
     finally:
         stack_after = list(_C._torch_function_mode_stack())
         _C._set_torch_function_mode_stack(saved_stack)
     g, c = snapshot.capture()
-    return Outcome(result, error, args, kwargs, g, c, stack_after)
+    return Outcome(result, error, args, kwargs, g, c, stack_after, run_modes)
 
 
 def compare_outcomes(eager: Outcome, compiled: Outcome, modes: list[Any] | None = None) -> None:
-    """Raise Mismatch naming the first difference between the two runs."""
-    if (eager.error is None) != (compiled.error is None):
-        what = f"raised {compiled.error!r}" if compiled.error else "returned normally"
-        raise Mismatch(
-            "exception",
-            f"compiled {what}, eager {'raised ' + repr(eager.error) if eager.error else 'returned normally'}",
-        )
-    if eager.error is not None and compiled.error is not None:
-        if type(eager.error) is not type(compiled.error) or str(eager.error) != str(compiled.error):
-            raise Mismatch("exception", f"{compiled.error!r}, expected {eager.error!r}")
-    expected_ids = index_identities(eager.roots())
-    actual_ids = index_identities(compiled.roots())
-    compare(eager.result, compiled.result, "return", expected_ids, actual_ids)
-    for name in eager.roots():
-        compare(eager.roots()[name], compiled.roots()[name], name, expected_ids, actual_ids)
-    _compare_mode_stacks(eager.mode_stack, compiled.mode_stack, modes or [])
+    """Raise Mismatch naming the first difference between the two runs: the exception, then
+    the return value, then every root (args, kwargs, globals, cells, modes), then the mode
+    stack. `modes` is accepted for compatibility; the outcomes carry their own copies."""
+    _compare_errors(eager.error, compiled.error)
+    comparison = Comparison.of_roots(eager.roots(), compiled.roots())
+    comparison.compare(eager.result, compiled.result, "return")
+    expected_roots, actual_roots = eager.roots(), compiled.roots()
+    for name, value in expected_roots.items():
+        comparison.compare(value, actual_roots[name], name)
+    comparison.compare(eager.mode_stack, compiled.mode_stack, "mode_stack")
 
 
-def _compare_mode_stacks(eager: list[Any], compiled: list[Any], initial: list[Any]) -> None:
-    if len(eager) != len(compiled):
-        raise Mismatch("mode_stack", f"length {len(compiled)}, expected {len(eager)}")
-    for i, (e, a) in enumerate(zip(eager, compiled, strict=False)):
-        e_origin = next((j for j, m in enumerate(initial) if m is e), None)
-        a_origin = next((j for j, m in enumerate(initial) if m is a), None)
-        if type(e) is not type(a) or e_origin != a_origin:
-            raise Mismatch(
-                f"mode_stack[{i}]",
-                f"{type(a).__name__} (initial mode {a_origin}), expected "
-                f"{type(e).__name__} (initial mode {e_origin})",
-            )
+def _compare_errors(eager: BaseException | None, compiled: BaseException | None) -> None:
+    if eager is None and compiled is None:
+        return
+    if eager is None or compiled is None:
+        got = f"raised {compiled!r}" if compiled else "returned normally"
+        expected = f"raised {eager!r}" if eager else "returned normally"
+        raise Mismatch("exception", f"compiled {got}, eager {expected}") from compiled
+    if type(eager) is not type(compiled) or str(eager) != str(compiled):
+        raise Mismatch("exception", f"{compiled!r}, expected {eager!r}") from compiled
+
+
+def _unwrap(fn: Callable[..., Any]) -> types.FunctionType:
+    target = getattr(fn, "fn", fn)
+    if not isinstance(target, types.FunctionType):
+        raise TypeError(f"assert_same_behavior expects a Python function, got {target!r}")
+    return target
 
 
 def assert_same_behavior(
     fn: Callable[..., Any],
     *args: Any,
     modes: list[Any] | None = None,
+    compiled: Callable[..., Any] | None = None,
+    backend: Any = None,
     compile_options: dict[str, Any] | None = None,
     calls: int = 2,
     **kwargs: Any,
 ) -> Outcome:
     """Run `fn` eagerly once and compiled `calls` times (so the cache hit runs too), each on
-    fresh deep copies of the inputs and of the globals and cells it reads, under the given mode
-    stack; raise Mismatch with the path of the first difference. Returns the eager outcome."""
+    fresh deep copies of the inputs and of the globals and cells it reads, under the mode stack
+    `modes` (bottom first); raise Mismatch with the path of the first difference, e.g.
+    `return[1]['a']: 1.5, expected 2.5 (compiled call 1)`. Returns the eager outcome.
+
+    What runs as "compiled": `compiled` when given (any callable: a CompiledFunction, a cache
+    entry's `run`, or a deliberately broken stand-in in a test of a test); else `fn` itself when
+    it is already a CompiledFunction (its cache is kept); else `tracer.compile(fn, backend=...,
+    **compile_options)`. Keyword arguments not named here are passed to `fn`.
+    """
     import tracer
 
-    target = getattr(fn, "fn", fn)
-    assert isinstance(target, types.FunctionType), f"expected a function, got {target!r}"
-    snapshot = _StateSnapshot(target)
+    target = _unwrap(fn)
+    if compiled is None and fn is not target and backend is None and not compile_options:
+        compiled = fn
+    if compiled is not None and (backend is not None or compile_options):
+        raise TypeError("pass either compiled= or backend=/compile_options=, not both")
+    if compiled is None:
+        options = dict(compile_options or {})
+        if backend is not None:
+            options["backend"] = backend
+        compiled = tracer.compile(target, **options)
+    snapshot = StateSnapshot(target)
     try:
         eager = run_once(target, snapshot, args, kwargs, modes)
-        compiled_fn = tracer.compile(target, **(compile_options or {}))
         for call in range(calls):
-            outcome = run_once(compiled_fn, snapshot, args, kwargs, modes)
+            outcome = run_once(compiled, snapshot, args, kwargs, modes)
             try:
-                compare_outcomes(eager, outcome, modes)
+                compare_outcomes(eager, outcome)
             except Mismatch as e:
-                raise Mismatch(e.path, f"{e.detail} (compiled call {call + 1})") from None
+                message = f"{e.detail} (compiled call {call + 1} of {target.__qualname__})"
+                raise Mismatch(e.path, message) from e.__cause__
     finally:
         snapshot.restore()
     return eager
-
-
-def iter_entries(fn: Any) -> Iterator[Any]:
-    yield from getattr(fn, "entries", ())

@@ -1,8 +1,10 @@
 """Deep comparison of eager and compiled outcomes, naming the path of the first difference.
 
-Tensors compare by type, shape, dtype and exact values (nan equals nan, -0.0 differs from 0.0);
-floats bitwise; containers and objects structurally; identity is compared as *where an object
-came from*: if eager returned an input (or a piece of one), compiled must return the same piece.
+Tensors compare by type, shape, dtype, requires_grad and exact values (nan equals nan, -0.0
+differs from 0.0); floats bitwise; containers and objects structurally, attribute by attribute;
+identity is compared twice: *where an object came from* (if eager returned an input, or a piece
+of one, compiled must return the same piece) and *aliasing* (two places that hold one object in
+the eager run must hold one object in the compiled run, and vice versa).
 """
 
 from __future__ import annotations
@@ -42,81 +44,137 @@ def _is_atom(value: Any) -> bool:
 
 
 def _children(value: Any) -> list[tuple[str, Any]]:
+    if _is_tensor(value):
+        return []
     if isinstance(value, dict):
         return [(f"[{k!r}]", v) for k, v in value.items()]
     if isinstance(value, list | tuple):
         return [(f"[{i}]", v) for i, v in enumerate(value)]
     if isinstance(value, set | frozenset):
         return []
+    attrs = _attributes(value)
+    return [] if attrs is None else [(f".{k}", v) for k, v in attrs.items()]
+
+
+def _attributes(value: Any) -> dict[str, Any] | None:
+    """An object's state as name -> value: its `__dict__` plus filled `__slots__`; None for
+    objects with neither (compared with `==`)."""
+    slots = [
+        name
+        for cls in type(value).__mro__
+        for name in getattr(cls, "__slots__", ())
+        if name not in ("__dict__", "__weakref__")
+    ]
     state = getattr(value, "__dict__", None)
-    if isinstance(state, dict):
-        return [(f".{k}", v) for k, v in state.items()]
-    return []
+    if not slots and not isinstance(state, dict):
+        return None
+    attrs = dict(state) if isinstance(state, dict) else {}
+    for name in slots:
+        try:
+            attrs[name] = object.__getattribute__(value, name)
+        except AttributeError:
+            continue
+    return attrs
 
 
-def compare(
-    expected: Any,
-    actual: Any,
-    path: str,
-    expected_ids: dict[int, str],
-    actual_ids: dict[int, str],
-) -> None:
-    """Raise Mismatch at the first place `actual` differs from `expected`."""
-    seen: set[tuple[int, int]] = set()
-    _compare(expected, actual, path, expected_ids, actual_ids, seen)
+class Comparison:
+    """One comparison of two runs: identities indexed from each run's roots, and the pairing of
+    eager objects with compiled objects built up across every `compare` call, so aliasing
+    between the return value and the inputs (or within either) is checked too."""
 
+    def __init__(self, expected_ids: dict[int, str], actual_ids: dict[int, str]) -> None:
+        self.expected_ids = expected_ids
+        self.actual_ids = actual_ids
+        self._by_expected: dict[int, tuple[Any, str]] = {}
+        self._by_actual: dict[int, tuple[Any, str]] = {}
 
-def _compare(
-    expected: Any,
-    actual: Any,
-    path: str,
-    expected_ids: dict[int, str],
-    actual_ids: dict[int, str],
-    seen: set[tuple[int, int]],
-) -> None:
-    if type(expected) is not type(actual):
-        raise Mismatch(path, f"type {type(actual).__name__}, expected {type(expected).__name__}")
-    if not _is_atom(expected):
-        origin_e, origin_a = expected_ids.get(id(expected)), actual_ids.get(id(actual))
+    @classmethod
+    def of_roots(cls, expected: dict[str, Any], actual: dict[str, Any]) -> Comparison:
+        return cls(index_identities(expected), index_identities(actual))
+
+    def compare(self, expected: Any, actual: Any, path: str) -> None:
+        """Raise Mismatch at the first place `actual` differs from `expected`."""
+        if type(expected) is not type(actual):
+            raise Mismatch(
+                path, f"type {type(actual).__name__}, expected {type(expected).__name__}"
+            )
+        if not _is_atom(expected) and self._paired(expected, actual, path):
+            return
+        comparer = _COMPARERS.get(type(expected))
+        if comparer is not None:
+            comparer(expected, actual, path)
+        elif _is_tensor(expected):
+            _compare_tensor(expected, actual, path)
+        elif isinstance(expected, dict):
+            self._compare_dict(expected, actual, path)
+        elif isinstance(expected, list | tuple):
+            if len(expected) != len(actual):
+                raise Mismatch(path, f"length {len(actual)}, expected {len(expected)}")
+            for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+                self.compare(e, a, f"{path}[{i}]")
+        elif isinstance(expected, set | frozenset):
+            if expected != actual or list(expected) != list(actual):
+                raise Mismatch(path, f"{actual!r}, expected {expected!r} (iteration order too)")
+        else:
+            self._compare_object(expected, actual, path)
+
+    def _paired(self, expected: Any, actual: Any, path: str) -> bool:
+        """Check origin and aliasing; True when this pair was already compared."""
+        origin_e, origin_a = self.expected_ids.get(id(expected)), self.actual_ids.get(id(actual))
         if origin_e != origin_a:
             raise Mismatch(
                 path,
                 f"identity differs: eager's object is {origin_e or 'a new object'}, "
                 f"compiled's is {origin_a or 'a new object'}",
             )
-        pair = (id(expected), id(actual))
-        if pair in seen:
-            return
-        seen.add(pair)
-    comparer = _COMPARERS.get(type(expected))
-    if comparer is not None:
-        comparer(expected, actual, path)
-        return
-    if _is_tensor(expected):
-        _compare_tensor(expected, actual, path)
-        return
-    if isinstance(expected, dict):
+        seen_e = self._by_expected.get(id(expected))
+        seen_a = self._by_actual.get(id(actual))
+        if seen_e is not None and seen_e[0] is not actual:
+            raise Mismatch(
+                path,
+                f"aliasing lost: eager has the same object here and at {seen_e[1]}, "
+                "compiled has two different objects",
+            )
+        if seen_a is not None and seen_a[0] is not expected:
+            raise Mismatch(
+                path,
+                f"aliasing added: compiled has the same object here and at {seen_a[1]}, "
+                "eager has two different objects",
+            )
+        if seen_e is not None:
+            return True
+        self._by_expected[id(expected)] = (actual, path)
+        self._by_actual[id(actual)] = (expected, path)
+        return False
+
+    def _compare_dict(self, expected: dict[Any, Any], actual: dict[Any, Any], path: str) -> None:
         if list(expected) != list(actual):
             raise Mismatch(path, f"keys {list(actual)!r}, expected {list(expected)!r}")
-        for key in expected:
-            _compare(expected[key], actual[key], f"{path}[{key!r}]", expected_ids, actual_ids, seen)
-        return
-    if isinstance(expected, list | tuple):
-        if len(expected) != len(actual):
-            raise Mismatch(path, f"length {len(actual)}, expected {len(expected)}")
-        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
-            _compare(e, a, f"{path}[{i}]", expected_ids, actual_ids, seen)
-        return
-    if isinstance(expected, set | frozenset):
-        if expected != actual or list(expected) != list(actual):
-            raise Mismatch(path, f"{actual!r}, expected {expected!r} (iteration order included)")
-        return
-    state = getattr(expected, "__dict__", None)
-    if isinstance(state, dict):
-        _compare(state, actual.__dict__, f"{path}.__dict__", expected_ids, actual_ids, seen)
-        return
-    if expected != actual:
-        raise Mismatch(path, f"{actual!r}, expected {expected!r}")
+        for key, value in expected.items():
+            self.compare(value, actual[key], f"{path}[{key!r}]")
+
+    def _compare_object(self, expected: Any, actual: Any, path: str) -> None:
+        attrs_e, attrs_a = _attributes(expected), _attributes(actual)
+        if attrs_e is None or attrs_a is None:
+            if expected != actual:
+                raise Mismatch(path, f"{actual!r}, expected {expected!r}")
+            return
+        if set(attrs_e) != set(attrs_a):  # order of attribute stores is not compared
+            raise Mismatch(path, f"attributes {sorted(attrs_a)}, expected {sorted(attrs_e)}")
+        for name in attrs_e:
+            self.compare(attrs_e[name], attrs_a[name], f"{path}.{name}")
+
+
+def compare(
+    expected: Any,
+    actual: Any,
+    path: str,
+    expected_ids: dict[int, str] | None = None,
+    actual_ids: dict[int, str] | None = None,
+) -> None:
+    """Raise Mismatch at the first place `actual` differs from `expected` (one-off form of
+    `Comparison`)."""
+    Comparison(expected_ids or {}, actual_ids or {}).compare(expected, actual, path)
 
 
 def _is_tensor(value: Any) -> bool:
@@ -125,14 +183,15 @@ def _is_tensor(value: Any) -> bool:
     return isinstance(value, Tensor)
 
 
-def _same_float(a: float, b: float) -> bool:
+def same_float(a: float, b: float) -> bool:
+    """Bitwise-style float equality: nan equals nan, -0.0 differs from 0.0."""
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
 
 
 def _compare_float(expected: float, actual: float, path: str) -> None:
-    if not _same_float(expected, actual):
+    if not same_float(expected, actual):
         raise Mismatch(path, f"{actual!r}, expected {expected!r}")
 
 
@@ -151,10 +210,10 @@ def _compare_tensor(expected: Any, actual: Any, path: str) -> None:
             path, f"requires_grad {actual.requires_grad}, expected {expected.requires_grad}"
         )
     flat_e, flat_a = _flat(expected.tolist()), _flat(actual.tolist())
-    for i, (e, a) in enumerate(zip(flat_e, flat_a, strict=False)):
-        same = _same_float(e, a) if isinstance(e, float) else e == a and type(e) is type(a)
+    for i, (e, a) in enumerate(zip(flat_e, flat_a, strict=True)):
+        same = same_float(e, a) if isinstance(e, float) else e == a and type(e) is type(a)
         if not same:
-            raise Mismatch(path, f"element {i} is {a!r}, expected {e!r}")
+            raise Mismatch(path, f"element {i} (flat) is {a!r}, expected {e!r}")
 
 
 def _flat(value: Any) -> list[Any]:
@@ -171,4 +230,5 @@ _COMPARERS: dict[type, Callable[[Any, Any, str], None]] = {
     bytes: _compare_plain,
     type(None): _compare_plain,
     complex: _compare_plain,
+    type: _compare_plain,
 }

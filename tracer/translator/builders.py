@@ -27,7 +27,7 @@ class Builders(TranslatorBase):
 
     def BUILD_SET(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        self.push(SetVariable({key_of(vt) for vt in self.popn(inst.arg)}))
+        self.push(SetVariable([key_of(vt) for vt in self.popn(inst.arg)]))
 
     def BUILD_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
@@ -91,14 +91,15 @@ class Builders(TranslatorBase):
         item = self.pop()
         target = self.peek(inst.arg)
         assert isinstance(target, SetVariable)
-        target.items.add(key_of(item))
+        target._add(key_of(item))
 
     def SET_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None
         iterable = self.pop().realize()
         target = self.peek(inst.arg)
         assert isinstance(target, SetVariable)
-        target.items.update(key_of(vt) for vt in iterable.unpack(self))
+        for vt in iterable.unpack(self):
+            target._add(key_of(vt))
 
     def MAP_ADD(self, inst: Instruction) -> None:
         assert inst.arg is not None
