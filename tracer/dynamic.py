@@ -1,0 +1,50 @@
+"""Automatic dynamic: an int input whose value changed between calls becomes a graph input.
+
+With `dynamic=None` (the default), the first compile specializes every int (guarded by value).
+When a later call misses the cache only because such an int changed value, the source is
+marked dynamic and the recompile takes it as a symbolic graph input (`SymIntVariable`), so
+further values reuse that one entry. Uses that need the concrete value (a `range`, a list
+index, a branch) still specialize with a guard, as for `specialize_float=False`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from guards.guard import GuardKind
+
+if TYPE_CHECKING:
+    from tracer.cache import CacheEntry
+
+
+def changed_int_sources(
+    entries: Iterable[CacheEntry], frame_locals: Mapping[str, Any]
+) -> dict[str, tuple[Any, Any]]:
+    """Source name -> (old, new) for every int guarded by value in a compiled entry that has
+    a different int value now."""
+    changed: dict[str, tuple[Any, Any]] = {}
+    for entry in entries:
+        if entry.is_fallback:
+            continue
+        manager = entry.guard_manager
+        roots = getattr(manager, "_roots", {})
+        for guard in manager.guards:
+            if guard.kind is not GuardKind.EQUALS_MATCH or type(guard.expected) is not int:
+                continue
+            try:
+                value = guard.source.get_value(
+                    frame_locals, roots.get("G"), roots.get("B"), roots.get("C", ())
+                )
+            except Exception:  # noqa: BLE001 - the source no longer resolves: not a value change
+                continue
+            if type(value) is int and value != guard.expected:
+                changed[guard.source.name] = (guard.expected, value)
+    return changed
+
+
+def describe(changed: Mapping[str, tuple[Any, Any]]) -> list[str]:
+    return [
+        f"{name} marked dynamic (automatic dynamic): its value changed from {old} to {new}"
+        for name, (old, new) in changed.items()
+    ]
