@@ -352,4 +352,10 @@ def assemble(
     bc.flags = flags & ~(CompilerFlags.GENERATOR | CompilerFlags.COROUTINE)
     # Every instruction pushes at most one value net, so the count bounds the stack depth;
     # passing it skips the control-flow analysis (our code is straight-line).
-    return bc.to_code(stacksize=len(cg.instructions) + 2), cg.instructions
+    # No exception table and no jumps: skip the package's flow analyses (3x faster).
+    code = bc.to_code(
+        stacksize=len(cg.instructions) + 2,
+        check_pre_and_post=False,
+        compute_exception_stack_depths=False,
+    )
+    return code, cg.instructions
