@@ -20,7 +20,7 @@ import builtins
 import dataclasses
 import re
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
 from guards.guard import Guard, TensorSpec
@@ -165,16 +165,23 @@ def _hint(obj: object) -> str:
     return own_name(obj) or type_label(type(obj))
 
 
-def build_check(
-    guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
-) -> CheckFunction:
-    """Plan the guards (dedupe, order) and generate the check function's source."""
-    ordered = plan_guards(guards, tensor_type)
-    builder = GuardBuilder()
+def guard_lines(
+    ordered: list[Guard],
+    builder: GuardBuilder,
+    *,
+    roots: Mapping[Source, str] | None = None,
+    fail: str = "return False",
+) -> list[str]:
+    """The statements that run `ordered` (already planned) one guard per line: each source read
+    once into a hoisted local right before its first guard, `fail` when a guard is false.
+    `roots` maps root sources to names the caller already holds (`L['x']` -> `x` in a dispatcher
+    with fn's signature); other roots are read with their own expression (`L['x']`, `G['k']`)."""
     body: list[str] = []
-    local_of: dict[Source, str] = {}
+    local_of: dict[Source, str] = dict(roots or {})
+    hoisted = 0
 
     def read(source: Source) -> str:
+        nonlocal hoisted
         if source not in local_of:
             base = source.base
             base_var = read(base) if base is not None else ""
@@ -182,13 +189,24 @@ def build_check(
             if access.isidentifier():  # a root that is already a name (`G`): nothing to hoist
                 local_of[source] = access
             else:
-                var = local_of[source] = f"___v{len(local_of)}"
+                var = local_of[source] = f"___v{hoisted}"
+                hoisted += 1
                 body.append(f"{var} = {access}")
         return local_of[source]
 
     for guard in ordered:
         code = builder.code_for(guard, read(guard.source))
-        body.append(f"if not ({code}): return False  # {guard.kind.name} {guard.source.name}")
+        body.append(f"if not ({code}): {fail}  # {guard.kind.name} {guard.source.name}")
+    return body
+
+
+def build_check(
+    guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
+) -> CheckFunction:
+    """Plan the guards (dedupe, order) and generate the check function's source."""
+    ordered = plan_guards(guards, tensor_type)
+    builder = GuardBuilder()
+    body = guard_lines(ordered, builder)
     predicates = [f"lambda ___v: {builder.code_for(guard, '___v')}" for guard in ordered]
     lines = [
         f"def {name}(L):",

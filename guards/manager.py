@@ -52,16 +52,18 @@ class CompiledGuards:
         self.guards: list[Guard] = compiled.guards
         self.source: str = compiled.text
         self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
-        self._roots: dict[str, Any] = {
+        self.roots: dict[str, Any] = {
             "G": f_globals,
             "B": builtins,
             "C": tuple(closure or ()),
             MODE_STACK_FN: mode_stack_fn,
         }
+        # The roots are the same objects for every entry of one function (tracer.dispatch
+        # relies on it to run many entries' guards in one dispatcher).
         self._scope: dict[str, Any] = {
             "__builtins__": builtins_module.__dict__,
             **compiled.bindings,
-            **self._roots,
+            **self.roots,
         }
         linecache.cache[self.filename] = (
             len(self.source),
@@ -78,7 +80,7 @@ class CompiledGuards:
         """The first guard that fails on `L`, in words with expected and actual values and the
         user line that installed it; None when every guard passes."""
         predicates = self._compiled_predicates()
-        roots = self._roots
+        roots = self.roots
         for guard, predicate in zip(self.guards, predicates, strict=True):
             try:
                 value = guard.source.get_value(

@@ -1,15 +1,17 @@
 """The public entry points: compile, explain, trace, reset.
 
-`CompiledFunction.__call__` is the hot path: bind the arguments with a generated binder (no
-inspect per call), run each cache entry's generated check newest first, and call the first
-entry that passes. Misses compile under a per-function lock, so no thread ever sees a
-half-built entry and the same frame is not compiled twice at once.
+`CompiledFunction.__call__` is the hot path: a dispatcher generated from the cache entries
+(tracer.dispatch) with fn's own signature binds the arguments, runs the guards inline and calls
+the first entry that passes, newest first. Misses compile under a per-function lock, so no thread
+ever sees a half-built entry and the same frame is not compiled twice at once.
 """
 
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import functools
+import sys
 import threading
 import time
 import types
@@ -22,6 +24,9 @@ from tracer import logs
 from tracer.cache import CacheEntry
 from tracer.compile_context import CompileId
 from tracer.convert_frame import CompileOptions, convert_frame
+from tracer.dispatch import DispatchPlan, Signature, build_dispatch
+from tracer.dynamic import changed_int_sources
+from tracer.dynamic import describe as describe_dynamic
 from tracer.events import get_chromium_event_logger
 from tracer.exc import UserError
 
@@ -55,37 +60,35 @@ _live: weakref.WeakSet[CompiledFunction] = weakref.WeakSet()
 def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
     """A generated function with `fn`'s signature that returns its bound arguments as a dict.
     Python itself binds (and raises fn's own TypeErrors); defaults are fn's."""
-    code = fn.__code__
-    pos = code.co_varnames[: code.co_argcount]
-    kwonly = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
-    index = code.co_argcount + code.co_kwonlyargcount
-    star = code.co_varnames[index] if code.co_flags & 0x04 else None
-    index += 1 if star else 0
-    starstar = code.co_varnames[index] if code.co_flags & 0x08 else None
-    params = list(pos)
-    if code.co_posonlyargcount:
-        params.insert(code.co_posonlyargcount, "/")
-    if star:
-        params.append(f"*{star}")
-    elif kwonly:
-        params.append("*")
-    params.extend(kwonly)
-    if starstar:
-        params.append(f"**{starstar}")
-    names = [*pos, *kwonly, *([star] if star else []), *([starstar] if starstar else [])]
-    body = ", ".join(f"{n!r}: {n}" for n in names)
-    source = f"def {code.co_name}({', '.join(params)}):\n    return {{{body}}}\n"
+    sig = Signature.of(fn.__code__)
+    body = sig.locals_dict({n: n for n in sig.names})
+    source = f"def ___bind({', '.join(sig.params)}):\n    return {body}\n"
     namespace: dict[str, Any] = {}
     exec(builtins.compile(source, f"<modetrace-binder {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
-    binder: types.FunctionType = namespace[code.co_name]
-    binder.__code__ = binder.__code__.replace(co_qualname=code.co_qualname)
+    binder: types.FunctionType = namespace["___bind"]
+    binder.__name__ = fn.__code__.co_name
+    binder.__qualname__ = fn.__code__.co_qualname
     binder.__defaults__ = fn.__defaults__
     binder.__kwdefaults__ = fn.__kwdefaults__
     return binder
 
 
 class CompiledFunction:
-    """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`."""
+    """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`.
+
+    NOTE [one call per hit]: every instance gets its own subclass whose `__call__` is the
+    generated dispatcher (tracer.dispatch) as a staticmethod, so `cf(x, y)` enters the dispatcher
+    directly with fn's own signature: no `*args` packing, no dict of locals, no second Python
+    frame. The dispatcher is regenerated whenever the entries change.
+    """
+
+    entries: tuple[CacheEntry, ...]
+    dispatch_plan: DispatchPlan
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> CompiledFunction:  # noqa: PYI034
+        own = type(cls.__name__, (cls,), {"__qualname__": cls.__qualname__})
+        instance: CompiledFunction = super().__new__(own)
+        return instance
 
     def __init__(
         self,
@@ -98,42 +101,69 @@ class CompiledFunction:
         self.options = options
         self.recompile_limit = recompile_limit
         self.on_recompile = on_recompile
-        self.entries: tuple[CacheEntry, ...] = ()
         self.compile_count = 0
         self.last_miss_reasons: list[str] = []
         self._bind = make_binder(fn)
         self._lock = threading.RLock()
         self._warned_limit = False
         functools.update_wrapper(self, fn)
+        self._install(())
         _live.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            frame_locals = self._bind(*args, **kwargs)
-        except TypeError:
-            return self.fn(*args, **kwargs)
+        """Replaced per instance by the generated dispatcher (NOTE [one call per hit]); this
+        generic form is what the dispatcher does, written out."""
+        frame_locals = self._bind(*args, **kwargs)
         for entry in self.entries:
             if entry.check(frame_locals):
                 return entry.run(*args, **kwargs)
         return self._miss(frame_locals, args, kwargs)
 
+    def _install(self, entries: tuple[CacheEntry, ...]) -> None:
+        dispatch, plan = build_dispatch(self.fn, entries, self._miss)
+        self.entries = entries
+        self.dispatch_plan = plan
+        type(self).__call__ = staticmethod(dispatch)  # type: ignore[method-assign]
+
     def _miss(
         self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
+        """No entry's guards passed: explain why, then compile, raise, or run eagerly."""
         with self._lock:
-            for entry in self.entries:  # another thread may have compiled meanwhile
-                if entry.check(frame_locals):
-                    return entry.run(*args, **kwargs)
-            reasons = self.miss_reasons(frame_locals)
-            self.last_miss_reasons = reasons
-            if self.entries and self.on_recompile == "error":
-                raise RecompileError(self._recompile_message(reasons))
-            if len(self.entries) >= self.recompile_limit:
-                self._warn_limit(reasons)
-                return self.fn(*args, **kwargs)
-            entry = self.compile_entry(frame_locals, reasons)
-            self.entries = (entry, *self.entries)
+            entry = next((e for e in self.entries if e.check(frame_locals)), None)
+            if entry is None:  # not compiled meanwhile by another thread
+                entry = self._recompile(frame_locals)
+        if entry is None:
+            return self.fn(*args, **kwargs)
         return entry.run(*args, **kwargs)
+
+    def _recompile(self, frame_locals: dict[str, Any]) -> CacheEntry | None:
+        if len(self.entries) >= self.recompile_limit and self._warned_limit:
+            return None  # eager from now on; the reasons were reported once
+        reasons = self.miss_reasons(frame_locals)
+        self.last_miss_reasons = reasons
+        if self.entries and self.on_recompile == "error":
+            raise RecompileError(self._recompile_message(reasons))
+        if len(self.entries) >= self.recompile_limit:
+            self._warn_limit(reasons)
+            return None
+        reasons = reasons + self._mark_dynamic(frame_locals)
+        entry = self.compile_entry(frame_locals, reasons)
+        self._install((entry, *self.entries))
+        return entry
+
+    def _mark_dynamic(self, frame_locals: dict[str, Any]) -> list[str]:
+        """Automatic dynamic (dynamic=None): ints whose value changed become graph inputs in
+        the recompile; returns the reason lines saying so."""
+        if self.options.dynamic is not None or not self.entries:
+            return []
+        changed = changed_int_sources(self.entries, frame_locals)
+        new = {k: v for k, v in changed.items() if k not in self.options.dynamic_sources}
+        if not new:
+            return []
+        marked = self.options.dynamic_sources | frozenset(new)
+        self.options = dataclasses.replace(self.options, dynamic_sources=marked)
+        return describe_dynamic(new)
 
     def compile_entry(self, frame_locals: dict[str, Any], reasons: list[str]) -> CacheEntry:
         frame_id = _frame_ids.frame_id(self.fn.__code__)
@@ -176,12 +206,12 @@ class CompiledFunction:
             f"recompile_limit ({self.recompile_limit}); running it eagerly from now on. "
             "Last guard failures:\n" + "\n".join(f"    {r}" for r in reasons),
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=_user_stacklevel(),
         )
 
     def reset(self) -> None:
         with self._lock:
-            self.entries = ()
+            self._install(())
             self.compile_count = 0
             self._warned_limit = False
 
@@ -192,6 +222,19 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"CompiledFunction({self.fn.__qualname__}, {len(self.entries)} entries)"
+
+
+def _user_stacklevel() -> int:
+    """The `warnings` stacklevel of the user's call: past this module and the dispatcher."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename == __file__
+        or frame.f_code.co_filename.startswith("<modetrace-dispatch ")
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def compile(

@@ -36,7 +36,7 @@ def changed_int_sources(
                 value = guard.source.get_value(
                     frame_locals, roots.get("G"), roots.get("B"), roots.get("C", ())
                 )
-            except Exception:  # noqa: BLE001 - the source no longer resolves: not a value change
+            except Exception:  # noqa: BLE001, S112 - the source no longer resolves: not a value change
                 continue
             if type(value) is int and value != guard.expected:
                 changed[guard.source.name] = (guard.expected, value)

@@ -22,7 +22,11 @@ class UserLocation:
 
     @classmethod
     def at(cls, filename: str, lineno: int, function: str = "") -> UserLocation:
-        return cls(filename, lineno, function, linecache.getline(filename, lineno).strip())
+        line = linecache.getline(filename, lineno)
+        if not line:  # a stale cache entry (the file changed on disk): read it again
+            linecache.checkcache(filename)
+            line = linecache.getline(filename, lineno)
+        return cls(filename, lineno, function, line.strip())
 
     @property
     def short_filename(self) -> str:

@@ -18,8 +18,6 @@ import tracer.runtime as torch
 from tests.structured.test_dataclasses_namedtuples import Config
 from tracer.testing import assert_same_behavior
 
-AUTOMATIC_DYNAMIC_PENDING = pytest.mark.xfail(strict=True, reason="automatic dynamic pending")
-
 
 def x3() -> Any:
     return torch.tensor([1.0, -2.0, 3.0])
@@ -67,7 +65,6 @@ def graph_inputs(entry: Any) -> str:
 # -- automatic dynamic -----------------------------------------------------------------------------
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_changing_int_compiles_exactly_twice():
     compiled = tracer.compile(scale_by_n, fullgraph=True)
     before = compiles_of(scale_by_n)
@@ -81,7 +78,6 @@ def test_changing_int_compiles_exactly_twice():
     assert len(compiled.entries) == 2
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_second_compile_takes_n_as_graph_input():
     compiled = tracer.compile(scale_by_n, fullgraph=True)
     compiled(x3(), 1)
@@ -94,7 +90,6 @@ def test_second_compile_takes_n_as_graph_input():
     assert "type(L['n']) is int" in newest.guards, newest.guards
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_recompile_reason_says_dynamic():
     compiled = tracer.compile(scale_by_n)
     compiled(x3(), 1)
@@ -106,7 +101,6 @@ def test_recompile_reason_says_dynamic():
     assert "L['n']" in reason + misses
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_old_static_entry_still_serves_its_value():
     compiled = tracer.compile(scale_by_n, fullgraph=True)
     before = compiles_of(scale_by_n)
@@ -124,7 +118,6 @@ def test_unchanging_int_compiles_once():
     assert "L['n'] == 3" in compiled.entries[0].guards
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_only_the_changing_int_becomes_dynamic():
     def two(x, n, m):
         return x * n + m
@@ -139,7 +132,6 @@ def test_only_the_changing_int_becomes_dynamic():
     assert not any(g.startswith("L['n'] ==") for g in newest.guards), newest.guards
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_changing_int_field_of_dataclass_becomes_dynamic():
     def fn(cfg, x):
         return x + cfg.bias
@@ -165,7 +157,6 @@ def test_concrete_use_specializes_with_guard_under_automatic_dynamic(fn):
         assert f"L['n'] == {n}" in entry.guards, (n, entry.guards)
 
 
-@AUTOMATIC_DYNAMIC_PENDING
 def test_specialized_dynamic_int_mixed_with_graph_use():
     """Once n is dynamic, `x * n` is in the graph but `range(n)` still specializes."""
 
@@ -189,12 +180,14 @@ def test_specialized_dynamic_int_mixed_with_graph_use():
 def test_dynamic_false_compiles_per_value():
     compiled = tracer.compile(scale_by_n, dynamic=False, fullgraph=True)
     before = compiles_of(scale_by_n)
+    records_before = len(tracer.get_compilation_metrics())
     for n in range(1, 7):
         assert_same_behavior(scale_by_n, x3(), n, compiled=compiled)
         assert compiles_of(scale_by_n) - before == n
     for entry in compiled.entries:
         assert not re.search(r"\bn\b", graph_inputs(entry)), entry.graph.code
-    assert not any(says_dynamic(r.recompile_reason or "") for r in records_of(scale_by_n))
+    new_records = tracer.get_compilation_metrics()[records_before:]
+    assert not any(says_dynamic(r.recompile_reason or "") for r in new_records)
 
 
 def test_dynamic_false_floats_still_specialize_by_default():

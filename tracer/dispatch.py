@@ -1,0 +1,538 @@
+"""The hot path of a compiled function: one generated dispatcher with fn's exact signature.
+
+`build_dispatch` turns a CompiledFunction's cache entries (newest first) into one function,
+`def f(x, y): ...`, that binds the arguments the way Python binds them for fn (so a bad call
+raises fn's own TypeError), runs the entries' guards inline with `L['x']` rendered as the local
+`x`, and calls the first entry whose guards pass, else the miss handler. A hit costs one Python
+call for dispatch plus the compiled function's own call. No dict of locals is built on a hit.
+
+With several entries, a discriminating key picks the candidates in O(1) (see
+NOTE [dispatch key] and notes/guards.md): the key is computed once per call from root sources
+(arguments, globals, the mode stack), mapped to a bucket index, and a small decision tree of
+integer compares jumps to that bucket's inlined guard blocks. The key is only a prefilter:
+every candidate still runs its complete guard set, so dispatch is exactly as sound as the
+per-entry checks, and among passing entries the newest runs, as with a linear scan.
+
+NOTE [dispatch key]: for a root source s, an entry's *component* is what its guards pin about s
+(its exact type, plus a tensor's dtype/shape, a constant's value, a container's length or an
+object's identity, whichever varies among the entries of that type). The live component is
+computed by code that reads only what those guards read, after the same exact-type test, so it
+runs no user code: `type(v)`, slots of the runtime's Tensor, `len` of an exact list/tuple/dict,
+the value of an exact int/str/bytes/bool/None/float, `id`. Invariant: if an entry's guards pass,
+the live component equals the entry's component. Entries that pin nothing about a key source
+are *wildcards* and are tried in every bucket. If computing the key raises, every entry is tried.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import itertools
+import linecache
+import math
+import types
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from guards.builder import GuardBuilder, guard_lines
+from guards.constants import type_label
+from guards.guard import Guard, GuardKind, TensorSpec
+from guards.sources import (
+    MODE_STACK_FN,
+    GlobalSource,
+    LocalSource,
+    ModeStackListSource,
+    Source,
+)
+from tracer.exc import InternalError
+
+if TYPE_CHECKING:
+    from tracer.cache import CacheEntry
+
+MissHandler = Callable[[dict[str, Any], tuple[Any, ...], dict[str, Any]], Any]
+
+_VALUE_TYPES: tuple[type, ...] = (int, bool, str, bytes, float, type(None))
+"""Exact types whose value is hashed and compared by CPython itself: safe as key components."""
+_LEN_TYPES: tuple[type, ...] = (list, tuple, dict)
+"""Exact types whose `len` is CPython's own."""
+_MAX_KEY_SOURCES = 3
+_serial = itertools.count()
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+_ABSENT: Any = _Absent()
+
+
+@dataclasses.dataclass(frozen=True)
+class Facts:
+    """What one entry's guards pin about one root source (`_ABSENT`/None: not pinned)."""
+
+    type: type | None = None
+    value: Any = _ABSENT
+    tensor: tuple[object, tuple[int, ...]] | None = None
+    length: int | None = None
+    ident: Any = _ABSENT
+
+
+def entry_facts(guards: Sequence[Guard]) -> dict[Source, Facts]:
+    """The facts an entry's planned guards pin about each root source."""
+    found: dict[Source, dict[str, Any]] = {}
+    for guard in guards:
+        source = guard.source
+        if not isinstance(source, LocalSource | GlobalSource | ModeStackListSource):
+            continue
+        facts = found.setdefault(source, {})
+        for name, value in _facts_of(guard):
+            facts.setdefault(name, value)
+    return {source: Facts(**facts) for source, facts in found.items()}
+
+
+def _facts_of(guard: Guard) -> list[tuple[str, Any]]:
+    kind, expected = guard.kind, guard.expected
+    if kind is GuardKind.TYPE_MATCH:
+        return [("type", expected)]
+    if kind is GuardKind.TENSOR_MATCH:
+        spec: TensorSpec = expected
+        return [("type", spec.cls), ("tensor", (spec.dtype, spec.shape))]
+    if kind is GuardKind.EQUALS_MATCH:
+        facts: list[tuple[str, Any]] = [("type", type(expected))]
+        if type(expected) in _VALUE_TYPES and not (
+            type(expected) is float and math.isnan(expected)
+        ):
+            facts.append(("value", expected))
+        if type(expected) is tuple:
+            facts.append(("length", len(expected)))
+        return facts
+    if kind is GuardKind.ID_MATCH:
+        if expected is None:
+            return [("type", type(None)), ("value", None)]
+        return [("type", type(expected)), ("ident", expected)]
+    if kind is GuardKind.LENGTH_CHECK:
+        return [("length", expected)]
+    if kind is GuardKind.DICT_KEYS_MATCH:
+        return [("length", len(expected))]
+    if kind is GuardKind.MODE_STACK:
+        return [("type", list), ("length", len(expected))]
+    return []
+
+
+@dataclasses.dataclass(frozen=True)
+class Facet:
+    """How the key reads one exact type at one source: `tensor` (dtype and/or shape), `value`,
+    `length`, `ident`, or None (the type's identity is the whole component)."""
+
+    kind: str | None
+    dtype: bool = False
+    shape: bool = False
+
+    def component(self, facts: Facts) -> Hashable:
+        assert facts.type is not None
+        if self.kind == "tensor":
+            assert facts.tensor is not None
+            dtype, shape = facts.tensor
+            if self.dtype and self.shape:
+                return (dtype, shape)
+            part: Hashable = shape if self.shape else dtype
+            return part
+        if self.kind == "value":
+            value: Hashable = facts.value
+            return value
+        if self.kind == "length":
+            return facts.length
+        if self.kind == "ident":
+            return id(facts.ident)
+        return id(facts.type)
+
+
+def _facet(kind: type, group: list[Facts], tensor_type: type | None) -> Facet:
+    """The richest facet every entry with this exact type supports, if it varies among them."""
+    if kind is tensor_type and all(f.tensor is not None for f in group):
+        dtypes = {id(f.tensor[0]) for f in group if f.tensor is not None}
+        shapes = {f.tensor[1] for f in group if f.tensor is not None}
+        if len(dtypes) > 1 or len(shapes) > 1:
+            return Facet("tensor", dtype=len(dtypes) > 1, shape=len(shapes) > 1)
+        return Facet(None)
+    values = [f.value for f in group]
+    if kind in _VALUE_TYPES and _ABSENT not in values and len({repr(v) for v in values}) > 1:
+        return Facet("value")
+    lengths = [f.length for f in group]
+    if kind in _LEN_TYPES and None not in lengths and len(set(lengths)) > 1:
+        return Facet("length")
+    if all(f.ident is not _ABSENT for f in group) and len({id(f.ident) for f in group}) > 1:
+        return Facet("ident")
+    return Facet(None)
+
+
+@dataclasses.dataclass
+class KeySource:
+    """One source of the key and the facet chosen for each exact type seen there."""
+
+    source: Source
+    facets: dict[type, Facet]
+
+    def component(self, facts: Facts | None) -> Hashable:
+        """The entry's component, or `_ABSENT` when the entry is a wildcard for this source."""
+        absent: Hashable = _ABSENT
+        if facts is None or facts.type is None:
+            return absent
+        if isinstance(self.source, ModeStackListSource):
+            return facts.length if facts.length is not None else absent
+        part: Hashable = self.facets[facts.type].component(facts)
+        return part
+
+    def describe(self) -> str:
+        if isinstance(self.source, ModeStackListSource):
+            return f"len({self.source.name})"
+        shown = [
+            f"{type_label(t)}:{f.kind}" + (f"({_tensor_parts(f)})" if f.kind == "tensor" else "")
+            for t, f in self.facets.items()
+            if f.kind is not None
+        ]
+        return f"{self.source.name} [{', '.join(shown) or 'type'}]"
+
+
+def _tensor_parts(facet: Facet) -> str:
+    return "+".join(p for p, on in (("dtype", facet.dtype), ("shape", facet.shape)) if on)
+
+
+@dataclasses.dataclass
+class DispatchPlan:
+    """Which sources make the key and which entries each bucket tries, newest first.
+
+    Bucket 0 holds the wildcards only (the key matched no entry); bucket 1 holds every entry
+    (computing the key raised); buckets 2.. are one per distinct key.
+    """
+
+    key_sources: list[KeySource]
+    table: dict[Hashable, int]
+    buckets: list[list[int]]
+
+    def describe(self) -> str:
+        if not self.key_sources:
+            return f"linear scan of {len(self.buckets[0])} entries"
+        sizes = [len(b) for b in self.buckets[2:]]
+        keys = ", ".join(k.describe() for k in self.key_sources)
+        return f"key {keys}: {len(sizes)} buckets, largest {max(sizes, default=0)}"
+
+
+def plan_dispatch(
+    entry_guards: Sequence[Sequence[Guard]], tensor_type: type | None = None
+) -> DispatchPlan:
+    """Choose key sources greedily (at most three) while each one shrinks the largest bucket."""
+    facts = [entry_facts(guards) for guards in entry_guards]
+    everyone = list(range(len(facts)))
+    candidates = sorted({s for f in facts for s in f}, key=lambda s: s.name)
+    keys = _key_sources(candidates, facts, tensor_type)
+    chosen: list[KeySource] = []
+    best = _score(chosen, facts)
+    while len(chosen) < _MAX_KEY_SOURCES:
+        options = [(_score([*chosen, k], facts), k) for k in keys]
+        options = [(score, k) for score, k in options if k.source not in _sources(chosen)]
+        if not options:
+            break
+        score, key = min(options, key=lambda o: (o[0], o[1].source.name))
+        if score >= best:
+            break
+        chosen.append(key)
+        best = score
+    if not chosen:
+        return DispatchPlan([], {}, [everyone, everyone])
+    table, keyed, wildcards = _group(chosen, facts)
+    buckets = [wildcards, everyone, *(sorted([*members, *wildcards]) for members in keyed)]
+    return DispatchPlan(chosen, {k: i + 2 for i, k in enumerate(table)}, buckets)
+
+
+def _sources(keys: list[KeySource]) -> set[Source]:
+    return {k.source for k in keys}
+
+
+def _key_sources(
+    candidates: list[Source], facts: list[dict[Source, Facts]], tensor_type: type | None
+) -> list[KeySource]:
+    keys = []
+    for source in candidates:
+        by_type: dict[type, list[Facts]] = {}
+        for entry in facts:
+            found = entry.get(source)
+            if found is not None and found.type is not None:
+                by_type.setdefault(found.type, []).append(found)
+        facets = {t: _facet(t, group, tensor_type) for t, group in by_type.items()}
+        keys.append(KeySource(source, facets))
+    return keys
+
+
+def _group(
+    keys: list[KeySource], facts: list[dict[Source, Facts]]
+) -> tuple[dict[Hashable, list[int]], list[list[int]], list[int]]:
+    table: dict[Hashable, list[int]] = {}
+    wildcards: list[int] = []
+    for index, entry in enumerate(facts):
+        parts = [k.component(entry.get(k.source)) for k in keys]
+        if any(p is _ABSENT for p in parts):
+            wildcards.append(index)
+            continue
+        key = parts[0] if len(parts) == 1 else tuple(parts)
+        table.setdefault(key, []).append(index)
+    return table, list(table.values()), wildcards
+
+
+def _score(keys: list[KeySource], facts: list[dict[Source, Facts]]) -> tuple[int, int]:
+    """(largest number of entries one call may try, number of wildcards): lower is better."""
+    if not keys:
+        return (len(facts), 0)
+    _table, keyed, wildcards = _group(keys, facts)
+    return (max((len(m) for m in keyed), default=0) + len(wildcards), len(wildcards))
+
+
+# ---------------------------------------------------------------- code generation
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    """fn's parameters as the generated dispatcher declares and re-passes them."""
+
+    params: list[str]
+    """The parameter list as written (`x`, `/`, `*args`, `*`, `k`, `**kw`)."""
+    names: list[str]
+    positional: list[str]
+    kwonly: list[str]
+    star: str | None
+    starstar: str | None
+
+    @classmethod
+    def of(cls, code: types.CodeType) -> Signature:
+        pos = list(code.co_varnames[: code.co_argcount])
+        end = code.co_argcount + code.co_kwonlyargcount
+        kwonly = list(code.co_varnames[code.co_argcount : end])
+        star = code.co_varnames[end] if code.co_flags & 0x04 else None
+        end += 1 if star else 0
+        starstar = code.co_varnames[end] if code.co_flags & 0x08 else None
+        params = list(pos)
+        if code.co_posonlyargcount:
+            params.insert(code.co_posonlyargcount, "/")
+        if star:
+            params.append(f"*{star}")
+        elif kwonly:
+            params.append("*")
+        params.extend(kwonly)
+        if starstar:
+            params.append(f"**{starstar}")
+        names = [*pos, *kwonly, *([star] if star else []), *([starstar] if starstar else [])]
+        return cls(params, names, pos, kwonly, star, starstar)
+
+    def call_args(self, var: dict[str, str]) -> str:
+        """Re-pass the bound arguments held in `var[name]` so fn binds them identically."""
+        parts = [var[n] for n in self.positional]
+        if self.star:
+            parts.append(f"*{var[self.star]}")
+        parts += [f"{n}={var[n]}" for n in self.kwonly]
+        if self.starstar:
+            parts.append(f"**{var[self.starstar]}")
+        return ", ".join(parts)
+
+    def locals_dict(self, var: dict[str, str]) -> str:
+        return "{" + ", ".join(f"{n!r}: {var[n]}" for n in self.names) + "}"
+
+
+def build_dispatch(
+    fn: types.FunctionType,
+    entries: Sequence[CacheEntry],
+    miss: MissHandler,
+) -> tuple[Callable[..., Any], DispatchPlan]:
+    """The dispatcher for `entries` (newest first) of `fn`, and the plan it implements."""
+    import tracer.runtime
+
+    plan = plan_dispatch([e.guard_manager.guards for e in entries], tracer.runtime.Tensor)
+    return _Generator(fn, entries, plan, miss).function(), plan
+
+
+class _Generator:
+    """Writes one dispatcher's source; see the module docstring for its shape."""
+
+    def __init__(
+        self,
+        fn: types.FunctionType,
+        entries: Sequence[CacheEntry],
+        plan: DispatchPlan,
+        miss: MissHandler,
+    ) -> None:
+        self.fn = fn
+        self.entries = entries
+        self.plan = plan
+        self.sig = Signature.of(fn.__code__)
+        self.builder = GuardBuilder()
+        self.scope: dict[str, Any] = {
+            "__builtins__": builtins.__dict__,
+            "___miss": miss,
+            "___type": type,
+            "___id": id,
+            "___len": len,
+            **_roots(entries),
+        }
+        for i, entry in enumerate(entries):
+            self.scope[f"___run{i}"] = entry.run
+        self.needs_mode_stack = any(
+            isinstance(source, ModeStackListSource)
+            for e in entries
+            for g in e.guard_manager.guards
+            for source in g.source.chain()
+        )
+
+    def function(self) -> Callable[..., Any]:
+        code = self.fn.__code__
+        name = f"___dispatch_{next(_serial)}"
+        renamed = {n: f"___a{i}" for i, n in enumerate(self.sig.names)}
+        inner = self._render(name, renamed, [renamed[n] for n in self.sig.names])
+        probe = _compile(inner, "<probe>").co_consts
+        inner_globals = {n for c in probe if isinstance(c, types.CodeType) for n in c.co_names}
+        direct = {n: n for n in self.sig.names}
+        clash = any(n.startswith("___") or n in inner_globals for n in self.sig.names)
+        if clash:  # a parameter named like something the body reads: keep the body renamed
+            outer = f"def {name}({', '.join(self.sig.params)}):\n"
+            outer += f"    return {name}_body({', '.join(self.sig.names)})\n"
+            source = inner.replace(f"def {name}(", f"def {name}_body(", 1) + "\n" + outer
+        else:
+            source = self._render(name, direct, self.sig.params)
+        filename = f"<modetrace-dispatch {self.fn.__qualname__} #{name.rsplit('_', 1)[-1]}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(_compile(source, filename), self.scope)  # noqa: S102 - our own source
+        dispatch: types.FunctionType = self.scope[name]
+        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
+        dispatch.__name__ = code.co_name
+        dispatch.__defaults__ = self.fn.__defaults__
+        dispatch.__kwdefaults__ = self.fn.__kwdefaults__
+        return dispatch
+
+    def _render(self, name: str, var: dict[str, str], params: list[str]) -> str:
+        lines = [f"def {name}({', '.join(params)}):"]
+        body: list[str] = []
+        if self.needs_mode_stack:
+            body.append(f"___ms = {MODE_STACK_FN}()")
+        miss = (
+            f"return ___miss({self.sig.locals_dict(var)}, "
+            f"({''.join(var[n] + ', ' for n in self.sig.positional)}"
+            f"{'*' + var[self.sig.star] if self.sig.star else ''}), "
+            f"{{{''.join(f'{n!r}: {var[n]}, ' for n in self.sig.kwonly)}"
+            f"{'**' + var[self.sig.starstar] if self.sig.starstar else ''}}})"
+        )
+        if not self.plan.key_sources:
+            body += self._bucket(self.plan.buckets[1], var)
+            body.append(miss)
+        else:
+            body += ["try:", *_indent(self._key(var)), "except Exception:", "    ___i = 1"]
+            body += self._tree(0, len(self.plan.buckets), var, miss)
+        lines += _indent(body)
+        return "\n".join(lines) + "\n"
+
+    def _key(self, var: dict[str, str]) -> list[str]:
+        lines: list[str] = []
+        parts = []
+        for n, key in enumerate(self.plan.key_sources):
+            lines += self._component(n, key, var)
+            parts.append(f"___k{n}")
+        key_expr = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+        self.scope["___table"] = self.plan.table
+        lines.append(f"___i = ___table.get({key_expr}, 0)")
+        return lines
+
+    def _component(self, n: int, key: KeySource, var: dict[str, str]) -> list[str]:
+        source = key.source
+        if isinstance(source, ModeStackListSource):
+            return [f"___k{n} = ___len(___ms)"]
+        if isinstance(source, LocalSource):
+            value = var.get(source.local_name, f"L[{source.local_name!r}]")
+            lines = []
+        else:
+            value = f"___g{n}"
+            lines = [f"{value} = {source.expr()}"]
+        branches: dict[str, list[str]] = {}
+        for kind, facet in key.facets.items():
+            expr = _facet_expr(facet, value)
+            if expr is not None:
+                branches.setdefault(expr, []).append(self._bind(kind))
+        lines.append(f"___t{n} = ___type({value})")
+        word = "if"
+        for expr, kinds in branches.items():
+            test = " or ".join(f"___t{n} is {k}" for k in kinds)
+            lines += [f"{word} {test}:", f"    ___k{n} = {expr}"]
+            word = "elif"
+        default = f"___k{n} = ___id(___t{n})"
+        lines += ["else:", f"    {default}"] if branches else [default]
+        return lines
+
+    def _bind(self, obj: object) -> str:
+        name = f"___kt{len(self.scope)}"
+        self.scope[name] = obj
+        return name
+
+    def _tree(self, lo: int, hi: int, var: dict[str, str], miss: str) -> list[str]:
+        """A binary decision tree over bucket indices [lo, hi): log2(buckets) compares."""
+        if hi - lo == 1:
+            return [*self._bucket(self.plan.buckets[lo], var), miss]
+        mid = (lo + hi) // 2
+        return [
+            f"if ___i < {mid}:",
+            *_indent(self._tree(lo, mid, var, miss)),
+            *self._tree(mid, hi, var, miss),
+        ]
+
+    def _bucket(self, members: list[int], var: dict[str, str]) -> list[str]:
+        roots: dict[Source, str] = {LocalSource(n): v for n, v in var.items()}
+        if self.needs_mode_stack:
+            roots[ModeStackListSource()] = "___ms"
+        lines: list[str] = []
+        for index in members:
+            entry = self.entries[index]
+            checks = guard_lines(
+                entry.guard_manager.guards, self.builder, roots=roots, fail="break"
+            )
+            self.scope.update(self.builder.bindings)
+            lines += [
+                f"while True:  # entry {entry.compile_id}",
+                "    try:",
+                *_indent(checks, 2),
+                "    except Exception:",
+                "        break",
+                f"    return ___run{index}({self.sig.call_args(var)})",
+            ]
+        return lines
+
+
+def _facet_expr(facet: Facet, value: str) -> str | None:
+    if facet.kind == "tensor":
+        if facet.dtype and facet.shape:
+            return f"({value}._dtype, {value}._shape)"
+        return f"{value}._shape" if facet.shape else f"{value}._dtype"
+    if facet.kind == "value":
+        return value
+    if facet.kind == "length":
+        return f"___len({value})"
+    if facet.kind == "ident":
+        return f"___id({value})"
+    return None
+
+
+def _roots(entries: Sequence[CacheEntry]) -> dict[str, Any]:
+    """G, B, C and the mode-stack accessor: the same objects for every entry of one function."""
+    roots: dict[str, Any] = {}
+    for entry in entries:
+        for name, value in entry.guard_manager.roots.items():
+            if value is None:
+                continue
+            if roots.setdefault(name, value) is not value:
+                raise InternalError(f"cache entries of one function disagree on root {name}")
+    roots.setdefault(MODE_STACK_FN, None)
+    return roots
+
+
+def _indent(lines: list[str], levels: int = 1) -> list[str]:
+    pad = "    " * levels
+    return [pad + line for line in lines]
+
+
+def _compile(source: str, filename: str) -> types.CodeType:
+    return builtins.compile(source, filename, "exec")
