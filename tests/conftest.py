@@ -5,7 +5,7 @@ import os
 # Every handler's stack effect is checked against dis.stack_effect in tests.
 os.environ.setdefault("MODETRACE_DEBUG_CHECKS", "1")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -156,6 +156,8 @@ def _fall_back(
     metrics.update(failure_metrics(e), overwrite=True)
     metrics.set("has_guarded_code", False, overwrite=True)
     guards = _build_guards(fn, output, compile_id)
+    if logs.enabled("guards"):
+        logs.get_logger("guards").info("%s", guards)
     return CacheEntry(
         guards.check, fn, compile_id, guards, break_reason=e.reason,
         traced_instructions=output.instruction_count,

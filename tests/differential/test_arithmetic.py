@@ -3,7 +3,6 @@ unary operators, chained comparisons, and tensor ops in function, method and ope
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -3,7 +3,6 @@ short-circuit boolean operators: every branch is decided at trace time."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -3,7 +3,6 @@ returning an input unchanged (aliasing) and returning the same new list twice.""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 
 import tracer

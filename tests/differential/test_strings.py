@@ -3,7 +3,6 @@ tuple.count/index, f-strings with format specs and !r/!s, concatenation."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

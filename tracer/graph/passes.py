@@ -114,9 +114,14 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 def _output_nodes(graph: Graph) -> set[Node]:
     """Nodes the output node returns directly (at any nesting depth)."""
     found: set[Node] = set()
+
+    def collect(node: Node) -> Node:
+        found.add(node)
+        return node
+
     for node in graph.nodes:
         if node.op == "output":
-            map_arg(node.args, lambda n: found.add(n) or n)
+            map_arg(node.args, collect)
     return found
 
 
