@@ -125,6 +125,14 @@ class CompiledFunction:
         self.dispatch_plan = plan
         type(self).__call__ = staticmethod(dispatch)  # type: ignore[method-assign]
 
+    def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """`fn.__defaults__` (or `__kwdefaults__`) was reassigned: every entry was compiled,
+        and every argument binding made, under the old defaults; start over and call again."""
+        with self._lock:
+            self._bind = make_binder(self.fn)
+            self._install(())
+        return self(*args, **kwargs)
+
     def _miss(
         self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:

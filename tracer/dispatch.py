@@ -368,6 +368,10 @@ class _Generator:
         self.scope: dict[str, Any] = {
             "__builtins__": builtins.__dict__,
             "___miss": miss,
+            "___fn": fn,
+            "___defaults": fn.__defaults__,
+            "___kwdefaults": fn.__kwdefaults__,
+            "___refresh": getattr(getattr(miss, "__self__", None), "defaults_changed", None),
             "___type": type,
             "___id": id,
             "___len": len,
@@ -412,13 +416,24 @@ class _Generator:
         body: list[str] = []
         if self.needs_mode_stack:
             body.append(f"___ms = {MODE_STACK_FN}()")
-        miss = (
-            f"return ___miss({self.sig.locals_dict(var)}, "
+        args_expr = (
             f"({''.join(var[n] + ', ' for n in self.sig.positional)}"
-            f"{'*' + var[self.sig.star] if self.sig.star else ''}), "
-            f"{{{''.join(f'{n!r}: {var[n]}, ' for n in self.sig.kwonly)}"
-            f"{'**' + var[self.sig.starstar] if self.sig.starstar else ''}}})"
+            f"{'*' + var[self.sig.star] if self.sig.star else ''})"
         )
+        kwargs_expr = (
+            f"{{{''.join(f'{n!r}: {var[n]}, ' for n in self.sig.kwonly)}"
+            f"{'**' + var[self.sig.starstar] if self.sig.starstar else ''}}}"
+        )
+        miss = f"return ___miss({self.sig.locals_dict(var)}, {args_expr}, {kwargs_expr})"
+        # The arguments were bound with the defaults the function had when this dispatcher
+        # was made; if `fn.__defaults__` was reassigned since, rebind and start over.
+        body += [
+            (
+                "if ___fn.__defaults__ is not ___defaults"
+                " or ___fn.__kwdefaults__ is not ___kwdefaults:"
+            ),
+            f"    return ___refresh({args_expr}, {kwargs_expr})",
+        ]
         if not self.plan.key_sources:
             body += self._bucket(self.plan.buckets[1], var)
             body.append(miss)

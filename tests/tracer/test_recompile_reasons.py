@@ -56,7 +56,7 @@ def recompile_log(capsys: pytest.CaptureFixture[str]) -> Iterator[pytest.Capture
 
 
 def reasons_after(fn: Any, first: tuple[Any, ...], second: tuple[Any, ...]) -> list[str]:
-    compiled = tracer.compile(fn)
+    compiled = tracer.compile(fn, dynamic=False)  # value changes recompile (no automatic dynamic)
     compiled(*first)
     compiled(*second)
     assert len(compiled.entries) == 2
@@ -94,7 +94,7 @@ def test_constant_type_change_is_exact() -> None:
 
 
 def test_global_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     compiled(torch.ones(4), 1)
     monkeypatch.setitem(globals(), "SCALE", 3)
     compiled(torch.ones(4), 1)
@@ -103,7 +103,7 @@ def test_global_change(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_mode_stack_change() -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     x = torch.ones(4)
     compiled(x, 1)
     _C._push_on_torch_function_stack(PassThroughMode())
@@ -119,7 +119,7 @@ def test_mode_stack_change() -> None:
 
 
 def test_one_reason_per_entry_newest_first() -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     for n in (1, 2, 3):
         compiled(torch.ones(4), n)
     assert [r.split(":")[0] for r in compiled.last_miss_reasons] == ["0/1", "0/0"]
@@ -127,7 +127,7 @@ def test_one_reason_per_entry_newest_first() -> None:
 
 
 def test_recompiles_log_format(recompile_log: pytest.CaptureFixture[str]) -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     compiled(torch.ones(4), 1)
     compiled(torch.ones(4), 2)
     err = recompile_log.readouterr().err.splitlines()
@@ -141,14 +141,14 @@ def test_recompiles_log_format(recompile_log: pytest.CaptureFixture[str]) -> Non
 
 
 def test_no_log_when_topic_off(capsys: pytest.CaptureFixture[str]) -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     compiled(torch.ones(4), 1)
     compiled(torch.ones(4), 2)
     assert "Recompiling" not in capsys.readouterr().err
 
 
 def test_reason_reaches_compilation_metrics() -> None:
-    compiled = tracer.compile(scaled)
+    compiled = tracer.compile(scaled, dynamic=False)
     compiled(torch.ones(4), 1)
     compiled(torch.ones(4), 2)
     metrics = [m for m in get_compilation_metrics() if m.co_name == "scaled"][-2:]
@@ -157,7 +157,7 @@ def test_reason_reaches_compilation_metrics() -> None:
 
 
 def test_recompile_limit_warns_once_then_runs_eagerly() -> None:
-    compiled = tracer.compile(scaled, recompile_limit=2)
+    compiled = tracer.compile(scaled, recompile_limit=2, dynamic=False)
     x = torch.ones(4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -174,7 +174,7 @@ def test_recompile_limit_warns_once_then_runs_eagerly() -> None:
 
 
 def test_on_recompile_error_raises_with_reasons() -> None:
-    compiled = tracer.compile(scaled, on_recompile="error")
+    compiled = tracer.compile(scaled, on_recompile="error", dynamic=False)
     compiled(torch.ones(4), 1)
     with pytest.raises(tracer.RecompileError) as info:
         compiled(torch.ones(4), 2)
