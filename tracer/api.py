@@ -128,10 +128,20 @@ class CompiledFunction:
     def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """`fn.__defaults__` (or `__kwdefaults__`) was reassigned: every entry was compiled,
         and every argument binding made, under the old defaults; start over and call again."""
+        from tracer.dispatch import UNSET
+
         with self._lock:
             self._bind = make_binder(self.fn)
             self._install(())
-        return self(*args, **kwargs)
+        code = self.fn.__code__
+        names = code.co_varnames[: code.co_argcount]
+        given = [i for i, a in enumerate(args[: len(names)]) if a is not UNSET]
+        cut = min((i for i in range(len(names)) if i not in given), default=len(args))
+        positional = args[:cut]
+        by_name = {names[i]: args[i] for i in range(cut, min(len(names), len(args))) if i in given}
+        rest = args[len(names) :]  # *args, only reachable when every positional was given
+        keywords = {k: v for k, v in kwargs.items() if v is not UNSET}
+        return self(*positional, *rest, **by_name, **keywords)
 
     def _miss(
         self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -291,6 +291,18 @@ def _score(keys: list[KeySource], facts: list[dict[Source, Facts]]) -> tuple[int
 # ---------------------------------------------------------------- code generation
 
 
+class _Unset:
+    """The dispatcher's default for every parameter: "the caller left this argument out"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+UNSET = _Unset()
+
+
 @dataclasses.dataclass(frozen=True)
 class Signature:
     """fn's parameters as the generated dispatcher declares and re-passes them."""
@@ -368,6 +380,7 @@ class _Generator:
         self.scope: dict[str, Any] = {
             "__builtins__": builtins.__dict__,
             "___miss": miss,
+            "___UNSET": UNSET,
             "___fn": fn,
             "___defaults": fn.__defaults__,
             "___kwdefaults": fn.__kwdefaults__,
@@ -407,8 +420,8 @@ class _Generator:
         dispatch: types.FunctionType = self.scope[name]
         dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
         dispatch.__name__ = code.co_name
-        dispatch.__defaults__ = self.fn.__defaults__
-        dispatch.__kwdefaults__ = self.fn.__kwdefaults__
+        dispatch.__defaults__ = tuple(UNSET for _ in self.fn.__defaults__ or ())
+        dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__ or {}, UNSET) or None
         return dispatch
 
     def _render(self, name: str, var: dict[str, str], params: list[str]) -> str:
@@ -425,14 +438,17 @@ class _Generator:
             f"{'**' + var[self.sig.starstar] if self.sig.starstar else ''}}}"
         )
         miss = f"return ___miss({self.sig.locals_dict(var)}, {args_expr}, {kwargs_expr})"
-        # The arguments were bound with the defaults the function had when this dispatcher
-        # was made; if `fn.__defaults__` was reassigned since, rebind and start over.
+        # NOTE [live defaults]: the dispatcher's defaults are a sentinel, so it can tell which
+        # arguments the caller left out; those get fn's defaults as they are now. If
+        # `fn.__defaults__` was reassigned since the dispatcher was made, the call starts over
+        # (the cache was built under the old defaults).
         body += [
             (
                 "if ___fn.__defaults__ is not ___defaults"
                 " or ___fn.__kwdefaults__ is not ___kwdefaults:"
             ),
             f"    return ___refresh({args_expr}, {kwargs_expr})",
+            *self._fill_defaults(var),
         ]
         if not self.plan.key_sources:
             body += self._bucket(self.plan.buckets[1], var)
@@ -442,6 +458,18 @@ class _Generator:
             body += self._tree(0, len(self.plan.buckets), var, miss)
         lines += _indent(body)
         return "\n".join(lines) + "\n"
+
+    def _fill_defaults(self, var: dict[str, str]) -> list[str]:
+        lines = []
+        defaults = self.fn.__defaults__ or ()
+        with_default = self.sig.positional[len(self.sig.positional) - len(defaults) :]
+        for i, name in enumerate(with_default):
+            self.scope[f"___dv{i}"] = defaults[i]
+            lines.append(f"if {var[name]} is ___UNSET: {var[name]} = ___dv{i}")
+        for i, name in enumerate(self.fn.__kwdefaults__ or {}):
+            self.scope[f"___dk{i}"] = (self.fn.__kwdefaults__ or {})[name]
+            lines.append(f"if {var[name]} is ___UNSET: {var[name]} = ___dk{i}")
+        return lines
 
     def _key(self, var: dict[str, str]) -> list[str]:
         lines: list[str] = []

@@ -190,12 +190,6 @@ def with_kwonly_default(x, *, k=2):
     return x * k
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the compiled wrapper snapshots fn.__defaults__ when it is created "
-    "(make_binder), so after `fn.__defaults__ = (7,)` a cache hit still computes x * 2 "
-    "while eager computes x * 7",
-)
 @pytest.mark.parametrize("fn", [with_default, with_kwonly_default])
 def test_changing_defaults_after_compile(fn):
     saved = fn.__defaults__, fn.__kwdefaults__
