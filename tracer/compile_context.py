@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_TEXT: dict[CompileId, str] = {}
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CompileId:
@@ -30,6 +32,14 @@ class CompileId:
     def __str__(self) -> str:
         base = f"{self.frame_id}/{self.frame_compile_id}"
         return f"{base}_{self.attempt}" if self.attempt else base
+
+    @property
+    def text(self) -> str:
+        """`str(self)`, computed once (events tag every record with it)."""
+        cached = _TEXT.get(self)
+        if cached is None:
+            cached = _TEXT[self] = str(self)
+        return cached
 
     def with_attempt(self, attempt: int) -> CompileId:
         return dataclasses.replace(self, attempt=attempt)

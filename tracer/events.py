@@ -70,9 +70,12 @@ class ChromiumEventLogger:
         """False turns every method into a no-op (see `metrics.disabled()`)."""
         self._tls = _ThreadState()
         self._pid = os.getpid()
+        self._knobs = config.current()
         limit = config.current().chromium_event_limit
-        self._events: deque[dict[str, Any]] = deque(maxlen=limit)
-        self._compile_events: deque[CompileEvent] = deque(maxlen=limit)
+        # NOTE [lazy events]: the compile path stores plain tuples; the Chrome dicts and the
+        # CompileEvent rows are built only when someone reads them (this keeps metrics cheap).
+        self._events: deque[tuple[Any, ...]] = deque(maxlen=limit)
+        self._compile_events: deque[tuple[Any, ...]] = deque(maxlen=limit)
 
     def __repr__(self) -> str:
         open_names = [e.name for e in self._tls.stack]
@@ -128,7 +131,7 @@ class ChromiumEventLogger:
         if scope not in ("p", "t"):
             raise ValueError(f"instant event scope must be 'p' or 't', got {scope!r}")
         args = _with_compile_id(metadata)
-        self._store(self._event(name, "i", time_ns, "dynamo_timed", args) | {"s": scope})
+        self._store((name, "i", time_ns, self._tls.tid, "dynamo_timed", args, scope))
         if log_compile_event:
             self._add_compile_event(name, time_ns, time_ns, args)
 
@@ -166,10 +169,10 @@ class ChromiumEventLogger:
         return stack[0].name if stack else None
 
     def events(self) -> list[dict[str, Any]]:
-        return list(self._events)
+        return [self._as_dict(raw) for raw in self._events]
 
     def compile_events(self) -> list[CompileEvent]:
-        return list(self._compile_events)
+        return [_as_row(raw) for raw in self._compile_events]
 
     def clear_compile_events(self) -> None:
         self._compile_events.clear()
@@ -182,24 +185,33 @@ class ChromiumEventLogger:
 
     def _event(
         self, name: str, ph: str, time_ns: int, cat: str, args: dict[str, Any]
-    ) -> dict[str, Any]:
-        return {
+    ) -> tuple[Any, ...]:
+        return (name, ph, time_ns, self._tls.tid, cat, args, None)
+
+    def _as_dict(self, raw: tuple[Any, ...]) -> dict[str, Any]:
+        name, ph, time_ns, tid, cat, args, scope = raw
+        event = {
             "name": name,
             "ph": ph,
             "ts": time_ns / 1000,
             "pid": self._pid,
-            "tid": self._tls.tid,
+            "tid": tid,
             "cat": cat,
             "args": args,
         }
+        if scope is not None:
+            event["s"] = scope
+        return event
 
-    def _store(self, event: dict[str, Any]) -> None:
-        limit = config.current().chromium_event_limit
-        if self._events.maxlen != limit:
-            self._events = deque(self._events, maxlen=limit)
+    def _store(self, event: tuple[Any, ...]) -> None:
+        knobs = config.current()
+        if knobs is not self._knobs:  # the limit may have changed (config.patch)
+            self._knobs = knobs
+            if self._events.maxlen != knobs.chromium_event_limit:
+                self._events = deque(self._events, maxlen=knobs.chromium_event_limit)
         self._events.append(event)
         if trace_log.is_enabled():
-            compact = json.dumps(event, default=str)
+            compact = json.dumps(self._as_dict(event), default=str)
             trace_log.trace_structured("chromium_event", payload=compact, expect_trace_id=False)
 
     def _add_compile_event(
@@ -208,11 +220,15 @@ class ChromiumEventLogger:
         limit = config.current().chromium_event_limit
         if self._compile_events.maxlen != limit:
             self._compile_events = deque(self._compile_events, maxlen=limit)
-        columns = {k: v for k, v in args.items() if k != "compile_id"}
-        row = CompileEvent(
-            name, args.get("compile_id"), start_ns // 1000, (end_ns - start_ns) // 1000, columns
-        )
-        self._compile_events.append(row)
+        self._compile_events.append((name, start_ns, end_ns, args))
+
+
+def _as_row(raw: tuple[Any, ...]) -> CompileEvent:
+    name, start_ns, end_ns, args = raw
+    columns = {k: v for k, v in args.items() if k != "compile_id"}
+    return CompileEvent(
+        name, args.get("compile_id"), start_ns // 1000, (end_ns - start_ns) // 1000, columns
+    )
 
 
 def _with_compile_id(metadata: dict[str, Any] | None) -> dict[str, Any]:
@@ -220,7 +236,7 @@ def _with_compile_id(metadata: dict[str, Any] | None) -> dict[str, Any]:
     args = dict(metadata) if metadata else {}
     cid = current_compile_id()
     if cid is not None:
-        args["compile_id"] = str(cid)
+        args["compile_id"] = cid.text
     return args
 
 

@@ -36,10 +36,8 @@ class _Site:
 
 
 def _call_site() -> _Site:
-    """The first caller outside this module (the code that set the metric)."""
-    frame = sys._getframe(1)
-    while frame.f_back is not None and frame.f_code.co_filename == _THIS_FILE:
-        frame = frame.f_back
+    """The caller of the public method that set the metric (two frames up)."""
+    frame = sys._getframe(2)
     return _Site(frame.f_code, frame.f_lineno)
 
 
