@@ -155,11 +155,11 @@ class TranslatorBase:
         inst = self.instructions[self.ip]
         self.ip += 1
         self.current_inst = inst
-        self.output.count_instruction(self)
         if bytecode_log.isEnabledFor(logging.DEBUG):
             bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
         depth_before = len(self.stack)
         try:
+            self.output.count_instruction(self)
             self.dispatch_table[inst.opcode](self, inst)
         except Unsupported as e:
             raise e.with_location(self.location(), repr(inst)) from None
