@@ -113,6 +113,23 @@ class VariableTracker:
         return f"{type(self).__name__}({self.type_name()}{self._src()})"
 
 
+class KnownObjectVariable(VariableTracker):
+    """A tracker for one known Python object whose identity is its meaning (a builtin, a
+    runtime op, a modeled function): `fn` is the object itself."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+
 class NotConstantError(Exception):
     """A tracker was asked for a Python constant it does not have (internal control flow)."""
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
-from variables.base import NotConstantError, VariableTracker
+from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
 from variables.lists import (
@@ -29,7 +29,6 @@ from variables.lists import (
 from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
 
@@ -72,20 +71,10 @@ PURE_FUNCTIONS: frozenset[Any] = frozenset(
 open, id) is not pure or not deterministic, and breaks the graph."""
 
 
-class BuiltinVariable(VariableTracker):
+class BuiltinVariable(KnownObjectVariable):
     """`BuiltinVariable(len)`: a builtin, operator or math function."""
 
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: Any, source: Source | None = None) -> None:
-        super().__init__(source)
-        self.fn = fn
-
-    def python_type(self) -> type:
-        return type(self.fn)
-
-    def as_python_constant(self) -> Any:
-        return self.fn
+    __slots__ = ()
 
     def call_function(
         self,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from variables.base import KnownObjectVariable, VariableTracker
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -211,21 +211,11 @@ class ExceptionVariable(VariableTracker):
         return f"ExceptionVariable({self.cls.__name__}{self.args!r})"
 
 
-class BreakpointVariable(VariableTracker):
+class BreakpointVariable(KnownObjectVariable):
     """`tracer.breakpoint()` met while tracing: stops the translator (pdb or the hook set by
     `tracer.set_breakpoint_hook`) with the instruction, stack, locals and guards at hand."""
 
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: Any, source: Source | None = None) -> None:
-        super().__init__(source)
-        self.fn = fn
-
-    def python_type(self) -> type:
-        return type(self.fn)
-
-    def as_python_constant(self) -> Any:
-        return self.fn
+    __slots__ = ()
 
     def call_function(
         self,

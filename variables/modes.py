@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.lists import ListVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
@@ -54,22 +54,15 @@ class TorchFunctionModeVariable(UserDefinedObjectVariable):
         return f"TorchFunctionModeVariable({self.cls.__qualname__}{where})"
 
 
-class ModeStackFunctionVariable(VariableTracker):
+class ModeStackFunctionVariable(KnownObjectVariable):
     """One of the runtime's stack functions (`_C._push_on_torch_function_stack`, ...), applied
     to the symbolic stack instead of the real one."""
 
-    __slots__ = ("fn", "kind")
+    __slots__ = ("kind",)
 
     def __init__(self, fn: Any, kind: str, source: Source | None = None) -> None:
-        super().__init__(source)
-        self.fn = fn
+        super().__init__(fn, source)
         self.kind = kind
-
-    def python_type(self) -> type:
-        return type(self.fn)
-
-    def as_python_constant(self) -> Any:
-        return self.fn
 
     def call_function(
         self,

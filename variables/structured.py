@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import NotConstantError, VariableTracker
+from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, ListVariable, TupleVariable
@@ -163,17 +163,10 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
         return f"FrozenDataclassVariable({self.cls.__qualname__}({inner}))"
 
 
-class DataclassFunctionVariable(VariableTracker):
+class DataclassFunctionVariable(KnownObjectVariable):
     """`dataclasses.replace/fields/asdict/astuple/is_dataclass`, modeled on trackers."""
 
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: Callable[..., Any], source: Source | None = None) -> None:
-        super().__init__(source)
-        self.fn = fn
-
-    def as_python_constant(self) -> Any:
-        return self.fn
+    __slots__ = ()
 
     def call_function(
         self,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from variables.base import KnownObjectVariable, VariableTracker
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -97,20 +97,10 @@ class TensorVariable(VariableTracker):
         return f"TensorVariable({where}: {dtype}[{shape}])"
 
 
-class TorchOpVariable(VariableTracker):
+class TorchOpVariable(KnownObjectVariable):
     """`TorchOpVariable(torch.add)`: a runtime function whose calls become graph nodes."""
 
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: Any, source: Source | None = None) -> None:
-        super().__init__(source)
-        self.fn = fn
-
-    def python_type(self) -> type:
-        return type(self.fn)
-
-    def as_python_constant(self) -> Any:
-        return self.fn
+    __slots__ = ()
 
     def call_function(
         self,
