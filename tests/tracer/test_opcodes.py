@@ -49,7 +49,8 @@ def f_calls(x):
     def inner(a, *, k=1, **kw):
         return a * k + len(kw)
 
-    return inner(x, k=2, z=3), inner(*[x], k=3)
+    first, extra = {"k": 3}, {"z": 3}
+    return inner(x, k=2, z=3), inner(*[x], **first, **extra)
 
 
 def f_binary(a, b):
