@@ -30,6 +30,7 @@ import dataclasses
 import itertools
 import linecache
 import math
+import re
 import types
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -515,7 +516,7 @@ class _Generator:
     def _tree(self, lo: int, hi: int, var: dict[str, str], miss: str) -> list[str]:
         """A binary decision tree over bucket indices [lo, hi): log2(buckets) compares."""
         if hi - lo == 1:
-            return [*self._bucket(self.plan.buckets[lo], var), miss]
+            return [*self._bucket(self.plan.buckets[lo], var, self._implied(lo, var)), miss]
         mid = (lo + hi) // 2
         return [
             f"if ___i < {mid}:",
@@ -523,7 +524,39 @@ class _Generator:
             *self._tree(mid, hi, var, miss),
         ]
 
-    def _bucket(self, members: list[int], var: dict[str, str]) -> list[str]:
+    def _implied(self, bucket: int, var: dict[str, str]) -> dict[str, tuple[int, ...]]:
+        """Tensor shapes that reaching keyed `bucket` already proves: argument local -> shape.
+
+        The key reads `x._shape` only on the branch where `type(x) is Tensor`, and dict lookup
+        found this bucket's key, so in it `type(x) is Tensor and x._shape == S` holds. (A key
+        of another kind can never equal a shape: ints, type ids and values of other types; a
+        tuple value equal to a shape fails the remaining `x._dtype` read and misses.)"""
+        if bucket < 2:
+            return {}
+        import tracer.runtime
+
+        key = next(k for k, i in self.plan.table.items() if i == bucket)
+        implied: dict[str, tuple[int, ...]] = {}
+        single = len(self.plan.key_sources) == 1
+        for n, key_source in enumerate(self.plan.key_sources):
+            facet = key_source.facets.get(tracer.runtime.Tensor)
+            source = key_source.source
+            if facet is None or facet.kind != "tensor" or not facet.shape:
+                continue
+            if not isinstance(source, LocalSource) or source.local_name not in var:
+                continue
+            component: Any = key if single else key[n]  # type: ignore[index]
+            shape = component[1] if facet.dtype else component
+            if isinstance(shape, tuple):
+                implied[var[source.local_name]] = shape
+        return implied
+
+    def _bucket(
+        self,
+        members: list[int],
+        var: dict[str, str],
+        implied: dict[str, tuple[int, ...]] | None = None,
+    ) -> list[str]:
         roots: dict[Source, str] = {LocalSource(n): v for n, v in var.items()}
         if self.needs_mode_stack:
             roots[ModeStackListSource()] = "___ms"
@@ -533,6 +566,7 @@ class _Generator:
             checks = guard_lines(
                 entry.guard_manager.guards, self.builder, roots=roots, fail="break"
             )
+            checks = [_drop_implied(line, implied or {}) for line in checks]
             self.scope.update(self.builder.bindings)
             lines += [
                 f"while True:  # entry {entry.compile_id}",
@@ -543,6 +577,18 @@ class _Generator:
                 f"    return ___run{index}({self.sig.call_args(var)})",
             ]
         return lines
+
+
+def _drop_implied(line: str, implied: dict[str, tuple[int, ...]]) -> str:
+    """Remove from one TENSOR_MATCH line the type and shape tests the bucket's key proves."""
+    if "# TENSOR_MATCH" not in line:
+        return line
+    for v, shape in implied.items():
+        type_test = re.compile(rf"\(type\({re.escape(v)}\) is \w+ and ")
+        shape_test = f" and {v}._shape == {shape!r}"
+        if type_test.search(line) and shape_test in line:
+            line = type_test.sub("(", line, count=1).replace(shape_test, "", 1)
+    return line
 
 
 def _facet_expr(facet: Facet, value: str) -> str | None:
