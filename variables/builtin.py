@@ -31,6 +31,7 @@ from variables.tensor import TensorVariable
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
+    from variables.user_defined import UserDefinedObjectVariable
 
 BINARY_OPERATORS: frozenset[Callable[..., Any]] = frozenset(
     {
@@ -94,12 +95,9 @@ class BuiltinVariable(KnownObjectVariable):
         if fn is object.__setattr__:
             return self.call___setattr__(tx, *args)
         if fn is object.__delattr__:
-            from variables.user_defined import UserDefinedObjectVariable
-
-            target = args[0].realize()
-            if not isinstance(target, UserDefinedObjectVariable):
-                unimplemented("delattr", f"object.__delattr__ on {target!r}")
-            target.object_delattr(tx, args[1].as_python_constant())
+            user_object(args[0], "object.__delattr__").object_delattr(
+                tx, args[1].as_python_constant()
+            )
             return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
@@ -288,23 +286,13 @@ class BuiltinVariable(KnownObjectVariable):
         name: VariableTracker,
         value: VariableTracker,
     ) -> VariableTracker:
-        from variables.user_defined import UserDefinedObjectVariable
-
-        target = obj.realize()
-        if not isinstance(target, UserDefinedObjectVariable):
-            unimplemented("setattr", f"setattr on {target!r}")
-        target.store_attr(tx, name.as_python_constant(), value)
+        user_object(obj, "setattr").store_attr(tx, name.as_python_constant(), value)
         return ConstantVariable(None)
 
     def call_delattr(
         self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker
     ) -> VariableTracker:
-        from variables.user_defined import UserDefinedObjectVariable
-
-        target = obj.realize()
-        if not isinstance(target, UserDefinedObjectVariable):
-            unimplemented("delattr", f"delattr on {target!r}")
-        target.delete_attr(tx, name.as_python_constant())
+        user_object(obj, "delattr").delete_attr(tx, name.as_python_constant())
         return ConstantVariable(None)
 
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
@@ -419,12 +407,7 @@ class BuiltinVariable(KnownObjectVariable):
         name: VariableTracker,
         value: VariableTracker,
     ) -> VariableTracker:
-        from variables.user_defined import UserDefinedObjectVariable
-
-        target = obj.realize()
-        if not isinstance(target, UserDefinedObjectVariable):
-            unimplemented("setattr", f"object.__setattr__ on {target!r}")
-        target.object_setattr(tx, name.as_python_constant(), value)
+        user_object(obj, "object.__setattr__").object_setattr(tx, name.as_python_constant(), value)
         return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -438,6 +421,16 @@ class BuiltinVariable(KnownObjectVariable):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
+
+
+def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
+    """The user object `vt` stands for; attribute stores and deletes only trace on those."""
+    from variables.user_defined import UserDefinedObjectVariable
+
+    target = vt.realize()
+    if not isinstance(target, UserDefinedObjectVariable):
+        unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
+    return target
 
 
 def make_exception(
