@@ -1,6 +1,7 @@
 """CompiledGuards: one cache entry's guards, compiled once, run on every call, explained on a miss.
 
-`check(L)` is the generated function itself (no wrapper, no per-call interpretation). Everything
+`check(L)` is the generated function itself (no wrapper, no per-call interpretation), compiled
+the first time someone asks for it. Everything
 else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side: it runs only
 when a check failed or someone asked, and it evaluates the very same expressions as the check, one
 guard at a time, so the explanation always names the guard that made the check fail.
@@ -9,6 +10,7 @@ guard at a time, so the explanation always names the guard that made the check f
 from __future__ import annotations
 
 import builtins as builtins_module
+import functools
 import itertools
 import linecache
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -65,6 +67,17 @@ class CompiledGuards:
             **compiled.bindings,
             **self.roots,
         }
+        self._name = name
+        self._predicate_texts = compiled.predicates
+        self._predicates: list[Callable[[object], bool]] | None = None
+
+    @functools.cached_property
+    def check(self) -> Callable[[Mapping[str, object]], bool]:
+        """The generated check, compiled on first use.
+
+        A compiled function's hot path never calls it: the dispatcher inlines the same guard
+        lines (tracer.dispatch). It serves the miss path, `explain` and tests, so a function
+        that never misses never pays for compiling it (about a sixth of a small compile)."""
         linecache.cache[self.filename] = (
             len(self.source),
             None,
@@ -72,9 +85,8 @@ class CompiledGuards:
             self.filename,
         )
         exec(compile(self.source, self.filename, "exec"), self._scope)  # noqa: S102 - our source
-        self.check: Callable[[Mapping[str, object]], bool] = self._scope[name]
-        self._predicate_texts = compiled.predicates
-        self._predicates: list[Callable[[object], bool]] | None = None
+        check: Callable[[Mapping[str, object]], bool] = self._scope[self._name]
+        return check
 
     def failure_reason(self, L: Mapping[str, object]) -> str | None:
         """The first guard that fails on `L`, in words with expected and actual values and the

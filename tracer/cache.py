@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 class CacheEntry:
     """`CacheEntry(0/1: compiled, 4 guards, 3 ops)` or `CacheEntry(0/0: eager, ...)`."""
 
-    check: Callable[[Mapping[str, object]], bool]
     run: Callable[..., Any]
     compile_id: CompileId
     guard_manager: CompiledGuards
@@ -33,6 +32,11 @@ class CacheEntry:
     bytecode: list[Instr] | None = None
     break_reason: BreakReason | None = None
     traced_instructions: int = 0
+
+    @property
+    def check(self) -> Callable[[Mapping[str, object]], bool]:
+        """The generated guard check (`guard_manager.check`, compiled on first use)."""
+        return self.guard_manager.check
 
     @property
     def is_fallback(self) -> bool:

@@ -159,7 +159,7 @@ def _fall_back(
     if logs.enabled("guards"):
         logs.get_logger("guards").info("%s", guards)
     return CacheEntry(
-        guards.check, fn, compile_id, guards, break_reason=e.reason,
+        fn, compile_id, guards, break_reason=e.reason,
         traced_instructions=output.instruction_count,
     )  # fmt: skip
 
@@ -200,7 +200,7 @@ def _finish_compile(
     )
     _log_compiled(gm, guards, instructions, side_effects)
     return CacheEntry(
-        guards.check, compiled, compile_id, guards, gm, side_effects, instructions,
+        compiled, compile_id, guards, gm, side_effects, instructions,
         traced_instructions=output.instruction_count,
     )  # fmt: skip
 

@@ -342,3 +342,31 @@ def test_hostile_argument_runs_no_user_code() -> None:
     compiled(torch.ones(1), Hostile())
     compiled(Hostile() if False else torch.ones(2), Hostile())
     assert calls == []
+
+
+def test_dispatcher_names_scan_covers_every_name_the_body_reads() -> None:
+    """The clash test reads names off the generated text; it must never miss one the compiled
+    body actually reads (an over-approximation only costs a wrapper call)."""
+    import dis
+    import linecache
+
+    from tracer.dispatch import _names_read
+
+    def pick(x, flag, scale=2.0, *, mode="a"):
+        return x * scale + 1 if flag and mode == "a" else x - 1
+
+    compiled = tracer.compile(pick, recompile_limit=16)
+    for n in (1, 2, 3):
+        for flag in (True, False):
+            compiled(torch.ones(n), flag, mode="a" if n % 2 else "b")
+    source = "".join(linecache.getlines(type(compiled).__call__.__code__.co_filename))
+    code = compile(source, "<scan>", "exec")
+    nested = [c for c in code.co_consts if isinstance(c, type(code))]
+    read = {
+        i.argval
+        for c in nested
+        for i in dis.get_instructions(c)
+        if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+    }
+    assert read
+    assert read <= _names_read(source)

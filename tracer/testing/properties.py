@@ -87,7 +87,7 @@ def with_guards(entry: TracedEntry, fn: types.FunctionType, guards: list[Guard])
         name="___check_planted",
         tensor_type=tracer.runtime.Tensor,
     )
-    new = dataclasses.replace(entry.entry, check=compiled.check, guard_manager=compiled)
+    new = dataclasses.replace(entry.entry, guard_manager=compiled)
     return TracedEntry(new, entry.binder)
 
 
