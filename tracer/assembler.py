@@ -12,9 +12,10 @@ that both produce identical code objects.
 from __future__ import annotations
 
 import dis
-import itertools
 import marshal
 import types
+from itertools import accumulate, compress, count, repeat
+from operator import is_not
 from typing import Any, Final, NamedTuple
 
 _CACHE_ENTRIES: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
@@ -43,8 +44,8 @@ def _argument_kind(opcode: int) -> int:
     return _INT
 
 
-_OPCODES: Final[dict[str, tuple[int, int, tuple[int, ...]]]] = {
-    name: (opcode, _argument_kind(opcode), (0,) * (2 * _CACHE_ENTRIES[opcode]))
+_OPCODES: Final[dict[str, tuple[int, int, bytes]]] = {
+    name: (opcode, _argument_kind(opcode), bytes(2 * _CACHE_ENTRIES[opcode]))
     for name, opcode in dis.opmap.items()
 }
 """name -> (opcode, argument kind, the zeroed CACHE units that follow it)."""
@@ -95,107 +96,99 @@ def build_code(
 
     `argnames` are the parameters (the first locals); the other locals are numbered in order of
     first use, like the constants and names. Free variables are `template`'s own.
+
+    Codegen runs this on every compile, so the work per instruction is done by builtins over
+    whole columns (map, zip, compress); Python code runs once per distinct argument.
     """
-    freevars = template.co_freevars
-    body = _Body(instructions, argnames, freevars, free_offset=0)
-    if body.free_uses:
-        # Free variables come after all locals in the frame (there are no cell variables), so
-        # their index is known only at the end: patch it in, or, if that needs EXTENDED_ARG
-        # and so would move code, assemble again knowing it.
-        n_locals = len(body.varnames)
-        if n_locals + len(freevars) <= 0xFF:
-            for offset in body.free_uses:
-                body.code[offset + 1] += n_locals
+    if not instructions:
+        raise ValueError("no instructions to assemble")
+    opnames, args, linenos = zip(*instructions, strict=True)
+    try:
+        opcodes, kinds, caches = zip(*map(_OPCODES.__getitem__, opnames), strict=True)
+    except KeyError as error:
+        raise ValueError(f"unknown opcode {error.args[0]!r}") from None
+    if _JUMP in kinds:
+        raise ValueError("the straight-line assembler has no jumps")
+    # Each instruction's argument, as (kind, value): equal pairs get equal opargs.
+    keys: list[tuple[int, Any]] = list(zip(kinds, args, strict=True))
+    consts: list[Any] = []
+    const_slots: dict[Any, int] = {}
+    for position in compress(count(), map(_CONST.__eq__, kinds)):
+        value = args[position]
+        slot = const_key(value)
+        if slot not in const_slots:
+            const_slots[slot] = len(consts)
+            consts.append(value)
+        keys[position] = (_INT, const_slots[slot])  # a constant's oparg is its slot
+    names: dict[str, int] = {}
+    varnames = dict(zip(argnames, count()))
+    index_of: dict[tuple[int, Any], int] = {}
+    free_keys: list[tuple[int, Any]] = []
+    for key in dict.fromkeys(keys):  # distinct arguments, in order of first use
+        kind, arg = key
+        if kind == _INT:
+            index_of[key] = 0 if arg is None else arg
+        elif kind == _LOCAL:
+            index_of[key] = varnames.setdefault(arg, len(varnames))
+        elif kind == _NAME:
+            index_of[key] = names.setdefault(arg, len(names))
+        elif kind == _GLOBAL:
+            index_of[key] = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
         else:
-            body = _Body(instructions, argnames, freevars, free_offset=n_locals)
+            free_keys.append(key)
+    # Free variables come after all locals in the frame (there are no cell variables).
+    freevars = template.co_freevars
+    for key in free_keys:
+        index_of[key] = len(varnames) + freevars.index(key[1].name)
+    code, offsets = _encode(opcodes, list(map(index_of.__getitem__, keys)), caches)
+    # (code offset, line from there on); None is the def line.
+    lines: list[tuple[int, int | None]] = [(0, None)]
+    lines += [
+        (offsets[i], linenos[i]) for i in compress(count(), map(is_not, linenos, repeat(None)))
+    ]
     return types.CodeType(
         template.co_argcount,
         template.co_posonlyargcount,
         template.co_kwonlyargcount,
-        len(body.varnames),
+        len(varnames),
         stacksize,
         flags,
-        bytes(body.code),
-        tuple(body.consts),
-        tuple(body.names),
-        tuple(body.varnames),
+        code,
+        tuple(consts),
+        tuple(names),
+        tuple(varnames),
         template.co_filename,
         template.co_name,
         template.co_qualname,
         template.co_firstlineno,
-        _line_table(body.lines, len(body.code), template.co_firstlineno),
+        _line_table(lines, len(code), template.co_firstlineno),
         b"",  # no exception table: nothing is caught
         freevars,
         (),
     )
 
 
-class _Body:
-    """The code bytes of `instructions` and the tables their arguments index into."""
-
-    def __init__(
-        self,
-        instructions: list[Instr],
-        argnames: tuple[str, ...],
-        freevars: tuple[str, ...],
-        free_offset: int,
-    ) -> None:
-        const_slots: dict[Any, int] = {}
-        consts: list[Any] = []
-        names: dict[str, int] = {}
-        varnames = dict(zip(argnames, itertools.count()))
-        self.consts, self.names, self.varnames = consts, names, varnames
-        self.free_uses: list[int] = []
-        """Offsets in `code` of free-variable opargs still missing the number of locals."""
-        self.lines: list[tuple[int, int | None]] = [(0, None)]
-        """(code offset, line of the instructions from there on); None is the def line."""
-        units: list[int] = []  # opcodes, opargs and CACHE units, one int a byte
-        for name, arg, lineno in instructions:  # the hot loop of codegen: kept flat
-            try:
-                opcode, kind, caches = _OPCODES[name]
-            except KeyError:
-                raise ValueError(f"unknown opcode {name!r}") from None
-            if kind == _LOCAL:
-                index = varnames.setdefault(arg, len(varnames))
-            elif kind == _CONST:
-                try:
-                    key: Any = marshal.dumps(arg)  # see const_key
-                except ValueError:
-                    key = (type(arg), id(arg))
-                if key in const_slots:
-                    index = const_slots[key]
-                else:
-                    index = const_slots[key] = len(consts)
-                    consts.append(arg)
-            elif kind == _INT:
-                index = 0 if arg is None else arg
-            elif kind == _NAME:
-                index = names.setdefault(arg, len(names))
-            elif kind == _GLOBAL:
-                index = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
-            elif kind == _FREE:
-                index = freevars.index(arg.name) + free_offset
-                if not free_offset:
-                    self.free_uses.append(len(units))
-            else:
-                raise ValueError(f"{name}: the straight-line assembler has no jumps")
-            if lineno is not None:
-                self.lines.append((len(units), lineno))
-            if index > 0xFF:
-                units += _extended_args(index)
-                index &= 0xFF
-            units += (opcode, index)
-            units += caches
-        self.code = bytearray(units)
+def _encode(
+    opcodes: tuple[int, ...], opargs: list[int], caches: tuple[bytes, ...]
+) -> tuple[bytes, list[int]]:
+    """The code bytes, and the offset where each instruction starts."""
+    if max(opargs) <= 0xFF:
+        pieces = list(map(bytes.__add__, map(bytes, zip(opcodes, opargs, strict=True)), caches))
+    else:
+        pieces = [
+            _extended_args(arg) + bytes((opcode, arg & 0xFF)) + cache
+            for opcode, arg, cache in zip(opcodes, opargs, caches, strict=True)
+        ]
+    return b"".join(pieces), list(accumulate(map(len, pieces), initial=0))
 
 
-def _extended_args(arg: int) -> list[int]:
+def _extended_args(arg: int) -> bytes:
     """The EXTENDED_ARG prefixes carrying the bits of `arg` above its low byte."""
-    prefix: list[int] = []
+    prefix = bytearray()
     for shift in (24, 16, 8):
         if arg >> shift:
-            prefix += (_EXTENDED_ARG, (arg >> shift) & 0xFF)
-    return prefix
+            prefix += bytes((_EXTENDED_ARG, (arg >> shift) & 0xFF))
+    return bytes(prefix)
 
 
 def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int) -> bytes:
