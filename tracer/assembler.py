@@ -202,11 +202,11 @@ def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int
     previous = first_lineno
     runs = [(lines[i][1], lines[i + 1][0] - lines[i][0]) for i in range(len(lines) - 1)]
     runs.append((lines[-1][1], end - lines[-1][0]))
-    for key, size_bytes in _merge_runs(runs):
+    for key, size_bytes in _merge_runs(runs) if len(runs) > 1 else runs:
         line = first_lineno if key is None else key
         size = size_bytes // 2
         table.append(_HEADER | (min(size, 8) - 1))
-        table += _signed_varint(line - previous)
+        table += _signed_varint(line - previous) if line != previous else b"\0"
         previous = line
         full, rest = divmod(max(size - 8, 0), 8)  # the same line goes on: delta 0
         table += bytes((_HEADER | 7, 0)) * full
