@@ -104,7 +104,9 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
             continue
         target = node.target if isinstance(node.target, str) else id(node.target)
         kwargs = node.kwargs
-        key = (op, target, _args_key(node.args), _key(kwargs) if kwargs else None)
+        # _key of the arguments, with node arguments (the usual case) inline.
+        args = tuple([a if type(a) is Node else _key(a) for a in node.args])
+        key = (op, target, args, _key(kwargs) if kwargs else None)
         if key not in first:
             first[key] = node if pure(node) else None
             continue
@@ -151,11 +153,6 @@ def _output_nodes(graph: Graph) -> set[Node]:
         if node.op == "output":
             map_arg(node.args, collect)
     return found
-
-
-def _args_key(args: tuple[Argument, ...]) -> tuple[Any, ...]:
-    """`_key` of a node's positional arguments, with node arguments (the usual case) inline."""
-    return tuple([arg if type(arg) is Node else _key(arg) for arg in args])
 
 
 def _key(arg: Argument) -> Any:
