@@ -12,9 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bytecode import Instr
-
     from guards.manager import CompiledGuards
+    from tracer.assembler import Instr
     from tracer.compile_context import CompileId
     from tracer.exc import BreakReason
     from tracer.graph import GraphModule

@@ -1,4 +1,4 @@
-"""PyCodegen: bytecode for the compiled function, built from `bytecode.Instr` objects.
+"""PyCodegen: bytecode for the compiled function, built from `Instr` objects (tracer.assembler).
 
 The new code object keeps the original signature, closure and globals. It calls the compiled
 graph with its inputs (loaded from their Sources), rebuilds the return value from graph outputs,
@@ -8,12 +8,10 @@ rebuilt once and kept in a temporary, so aliasing in the result is Python's.
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from bytecode import Bytecode, CompilerFlags, Instr
-from bytecode.instr import FreeVar, InstrLocation
 
 from guards.sources import (
     AttrSource,
@@ -26,6 +24,7 @@ from guards.sources import (
     Source,
     TypeSource,
 )
+from tracer.assembler import FreeVar, Instr, build_code
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.lazy import LazyVariableTracker
@@ -69,7 +68,7 @@ class PyCodegen:
         self._building.discard(key)
         name = self.new_temp()
         self.tempvars[key] = name
-        self.emit(Instr("COPY", 1))
+        self.instructions.append(Instr("COPY", 1))
         self.store_fast(name)
 
     def new_object(self, vt: VariableTracker, cls: type, attrs: dict[str, VariableTracker]) -> None:
@@ -103,55 +102,55 @@ class PyCodegen:
 
     # -- verbs --------------------------------------------------------------------------------
     def emit(self, instr: Instr) -> None:
-        self.instructions.append(instr)
+        self.instructions.append(instr)  # the verbs below append directly: codegen's hot path
 
     def new_temp(self) -> str:
         self._temp_count += 1
         return f"___tmp_{self._temp_count}"
 
     def load_const(self, value: Any) -> None:
-        self.emit(Instr("LOAD_CONST", value))
+        self.instructions.append(Instr("LOAD_CONST", value))
 
     def load_fast(self, name: str) -> None:
-        self.emit(Instr("LOAD_FAST", name))
+        self.instructions.append(Instr("LOAD_FAST", name))
 
     def store_fast(self, name: str) -> None:
-        self.emit(Instr("STORE_FAST", name))
+        self.instructions.append(Instr("STORE_FAST", name))
 
     def load_global(self, name: str) -> None:
-        self.emit(Instr("LOAD_GLOBAL", (False, name)))
+        self.instructions.append(Instr("LOAD_GLOBAL", (False, name)))
 
     def store_global(self, name: str) -> None:
-        self.emit(Instr("STORE_GLOBAL", name))
+        self.instructions.append(Instr("STORE_GLOBAL", name))
 
     def delete_global(self, name: str) -> None:
-        self.emit(Instr("DELETE_GLOBAL", name))
+        self.instructions.append(Instr("DELETE_GLOBAL", name))
 
     def load_attr(self, name: str) -> None:
-        self.emit(Instr("LOAD_ATTR", name))
+        self.instructions.append(Instr("LOAD_ATTR", name))
 
     def store_attr(self, name: str) -> None:
-        self.emit(Instr("STORE_ATTR", name))
+        self.instructions.append(Instr("STORE_ATTR", name))
 
     def push_null(self) -> None:
-        self.emit(Instr("PUSH_NULL"))
+        self.instructions.append(Instr("PUSH_NULL"))
 
     def pop_top(self) -> None:
-        self.emit(Instr("POP_TOP"))
+        self.instructions.append(Instr("POP_TOP"))
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.emit(Instr("PRECALL", argc))
-        self.emit(Instr("CALL", argc))
+        self.instructions.append(Instr("PRECALL", argc))
+        self.instructions.append(Instr("CALL", argc))
 
     def build_tuple(self, n: int) -> None:
-        self.emit(Instr("BUILD_TUPLE", n))
+        self.instructions.append(Instr("BUILD_TUPLE", n))
 
     def build_list(self, n: int) -> None:
-        self.emit(Instr("BUILD_LIST", n))
+        self.instructions.append(Instr("BUILD_LIST", n))
 
     def build_map(self, n: int) -> None:
-        self.emit(Instr("BUILD_MAP", n))
+        self.instructions.append(Instr("BUILD_MAP", n))
 
     # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
     def load_target(self, vt: VariableTracker | None) -> None:
@@ -187,13 +186,13 @@ class PyCodegen:
         self.load_fast(target)
         self.load_const(None)
         self.load_const(None)
-        self.emit(Instr("BUILD_SLICE", 2))
-        self.emit(Instr("STORE_SUBSCR"))
+        self.instructions.append(Instr("BUILD_SLICE", 2))
+        self.instructions.append(Instr("STORE_SUBSCR"))
 
     def call_method_on(self, target: str, name: str, arg: str | None = None, **const: Any) -> None:
         """`target.name(arg)` (or with one constant argument), result discarded."""
         self.load_fast(target)
-        self.emit(Instr("LOAD_METHOD", name))
+        self.instructions.append(Instr("LOAD_METHOD", name))
         argc = 0
         if arg is not None:
             self.load_fast(arg)
@@ -201,8 +200,8 @@ class PyCodegen:
         elif "const" in const:
             self.load_const(const["const"])
             argc = 1
-        self.emit(Instr("PRECALL", argc))
-        self.emit(Instr("CALL", argc))
+        self.instructions.append(Instr("PRECALL", argc))
+        self.instructions.append(Instr("CALL", argc))
         self.pop_top()
 
     def call_function_on(self, fn: Any, *args: tuple[str, Any]) -> None:
@@ -218,14 +217,14 @@ class PyCodegen:
         self.pop_top()
 
     def delete_attr(self, name: str) -> None:
-        self.emit(Instr("DELETE_ATTR", name))
+        self.instructions.append(Instr("DELETE_ATTR", name))
 
     def store_cell(self, cell: Any) -> None:
         """Store TOS into a closure cell: the function's own free variable, or a cell reached
         through a source (`<fn>.__closure__[i]`)."""
         source = cell.source
         if isinstance(source, ClosureSource):
-            self.emit(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
+            self.instructions.append(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
             return
         assert isinstance(source, AttrSource) and source.member == "cell_contents"
         self.load_source(source.base)
@@ -325,8 +324,7 @@ def assemble(
     if raised is not None:
         replay(cg)
         cg(raised)
-        location = InstrLocation(raise_lineno, raise_lineno, None, None) if raise_lineno else None
-        cg.emit(Instr("RAISE_VARARGS", 1, location=location))
+        cg.emit(Instr("RAISE_VARARGS", 1, lineno=raise_lineno or None))
     else:
         assert return_value is not None
         cg(return_value)
@@ -335,27 +333,16 @@ def assemble(
         cg.load_fast("___return_value")
         cg.emit(Instr("RETURN_VALUE"))
 
-    bc = Bytecode(cg.instructions)
-    flags = CompilerFlags(original.co_flags)
+    flags = original.co_flags
     n_args = original.co_argcount + original.co_kwonlyargcount
-    n_args += bool(flags & CompilerFlags.VARARGS) + bool(flags & CompilerFlags.VARKEYWORDS)
-    bc.argcount = original.co_argcount
-    bc.posonlyargcount = original.co_posonlyargcount
-    bc.kwonlyargcount = original.co_kwonlyargcount
-    bc.argnames = list(original.co_varnames[:n_args])
-    bc.name = original.co_name
-    bc.qualname = original.co_qualname
-    bc.filename = original.co_filename
-    bc.first_lineno = original.co_firstlineno
-    bc.freevars = list(original.co_freevars)
-    bc.cellvars = []
-    bc.flags = flags & ~(CompilerFlags.GENERATOR | CompilerFlags.COROUTINE)
-    # Every instruction pushes at most one value net, so the count bounds the stack depth;
-    # passing it skips the control-flow analysis (our code is straight-line).
-    # No exception table and no jumps: skip the package's flow analyses (3x faster).
-    code = bc.to_code(
+    n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
+    code = build_code(
+        cg.instructions,
+        original,
+        argnames=original.co_varnames[:n_args],
+        flags=flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE),
+        # Every instruction pushes at most one value net, so the count bounds the stack depth
+        # (our code is straight-line).
         stacksize=len(cg.instructions) + 2,
-        check_pre_and_post=False,
-        compute_exception_stack_depths=False,
     )
     return code, cg.instructions

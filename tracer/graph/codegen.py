@@ -106,6 +106,11 @@ class _Codegen:
             self.globals[name] = value
         return name
 
+    def bind_impl(self, info: Any) -> str:
+        """`bind(info.impl, ...)`, naming the global only the first time the impl is bound."""
+        name = self._bound.get(id(info.impl))
+        return name if name is not None else self.bind(info.impl, _impl_hint(info))
+
     def statement(self, node: Node) -> str:
         if node.op == "output":
             return f"return {self.render(node.args[0])}"
@@ -117,12 +122,12 @@ class _Codegen:
         target = node.target
         info = getattr(target, "__modetrace_op__", None)
         if info is not None:
-            fn = self.bind(info.impl, _impl_hint(info))
+            fn = self.bind_impl(info)
             return f"{fn}({self.arguments(node.args, node.kwargs)})"
         resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
         if resolved is not None:
             info, reflected = resolved
-            fn = self.bind(info.impl, _impl_hint(info))
+            fn = self.bind_impl(info)
             return f"{fn}({self.arguments(node.args[::-1] if reflected else node.args, {})})"
         infix = _lookup(BINARY_OPERATORS, target)
         if infix is not None and not node.kwargs and len(node.args) == 2:
@@ -141,7 +146,7 @@ class _Codegen:
         receiver, *rest = node.args
         info = resolve_method(receiver, name)
         if info is not None:
-            fn = self.bind(info.impl, _impl_hint(info))
+            fn = self.bind_impl(info)
             return f"{fn}({self.arguments(node.args, node.kwargs)})"
         if name.isidentifier() and not keyword.iskeyword(name):
             obj = self.render(receiver)
@@ -152,6 +157,8 @@ class _Codegen:
         return f"{method}({self.arguments(tuple(rest), node.kwargs)})"
 
     def arguments(self, args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> str:
+        if not kwargs:  # the usual case
+            return ", ".join([self.render(a) for a in args])
         parts = [self.render(a) for a in args]
         named = {k: v for k, v in kwargs.items() if k.isidentifier() and not keyword.iskeyword(k)}
         parts += [f"{k}={self.render(v)}" for k, v in named.items()]

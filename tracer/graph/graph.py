@@ -8,13 +8,17 @@ every invariant and names the first node that breaks one.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import keyword
+import operator
 from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
 from tracer.graph.naming import Namespace, base_name, sanitize
 from tracer.graph.node import OPS, Argument, Node, Op, Target, collect_nodes
+
+_op_of = operator.attrgetter("op")
 
 
 class GraphLintError(InternalError):
@@ -55,7 +59,9 @@ class Graph:
 
     @property
     def placeholders(self) -> list[Node]:
-        return [n for n in self._nodes if n.op == "placeholder"]
+        """The input nodes in order (filtered by builtins: every compile asks several times)."""
+        ops = map(_op_of, self._nodes)
+        return list(itertools.compress(self._nodes, map("placeholder".__eq__, ops)))
 
     @property
     def output_node(self) -> Node:

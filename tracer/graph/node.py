@@ -56,15 +56,32 @@ def map_aggregate(arg: Argument, fn: Callable[[Any], Any]) -> Argument:
 
 
 def collect_nodes(arg: Argument) -> list[Node]:
-    """The distinct nodes inside `arg`, in first-use order."""
+    """The distinct nodes inside `arg`, in first-use order.
+
+    Walks what `map_arg` walks, in the same order, without rebuilding anything: every node
+    creation calls it, so tracing pays for it once per recorded op.
+    """
     seen: dict[Node, None] = {}
-
-    def visit(node: Node) -> Node:
-        seen[node] = None
-        return node
-
-    map_arg(arg, visit)
+    _collect(arg, seen)
     return list(seen)
+
+
+def _collect(arg: Argument, seen: dict[Node, None]) -> None:
+    if isinstance(arg, Node):
+        seen[arg] = None
+    elif isinstance(arg, tuple | list):
+        for item in arg:
+            if type(item) is Node:  # the common flat case, without a call
+                seen[item] = None
+            elif isinstance(item, tuple | list | dict | slice | Node):
+                _collect(item, seen)
+    elif isinstance(arg, dict):
+        for value in arg.values():
+            _collect(value, seen)
+    elif isinstance(arg, slice):
+        _collect(arg.start, seen)
+        _collect(arg.stop, seen)
+        _collect(arg.step, seen)
 
 
 class Node:
@@ -142,7 +159,11 @@ class Node:
             old.users.pop(self, None)
         self._args = tuple(args)
         self._kwargs = dict(kwargs)
-        self._inputs = collect_nodes((self._args, self._kwargs))
+        inputs: dict[Node, None] = {}  # collect_nodes((args, kwargs)), walked in place
+        _collect(self._args, inputs)
+        if self._kwargs:
+            _collect(self._kwargs, inputs)
+        self._inputs = list(inputs)
         for new in self._inputs:
             new.users[self] = None
 

@@ -35,6 +35,7 @@ IMPURE_OP_NAMES = frozenset(
 )
 """Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
 _CALLS = ("call_function", "call_method")
+_MERGEABLE = frozenset({*_CALLS, "get_attr"})
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
 
@@ -78,9 +79,10 @@ def eliminate_dead_code(graph: Graph) -> int:
                 dropped_keys.add(str(node.target))
             graph.erase_node(node)
             erased += 1
-    still_read = {n.target for n in graph.nodes if n.op == "get_attr"}
-    for key in dropped_keys - still_read:
-        del graph.constants[key]
+    if dropped_keys:
+        still_read = {n.target for n in graph.nodes if n.op == "get_attr"}
+        for key in dropped_keys - still_read:
+            del graph.constants[key]
     return erased
 
 
@@ -89,26 +91,54 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 
     Two nodes that are both graph outputs are never merged: each call of an op returns a new
     object, and returning one object twice would be visible (`a is b`) to the caller.
+    One sweep, asking `is_pure` once per distinct key: purity depends only on what the key holds
+    (op, target, and for methods the receiver, whose type the key pins down).
     """
-    first: dict[Any, Node] = {}
+    first: dict[Any, Node | None] = {}  # key -> the node to keep, None if the call is impure
     merged = 0
-    outputs = _output_nodes(graph)
+    outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
+    pure = _purity_by_target()
     for node in graph.nodes:
-        if node.op not in (*_CALLS, "get_attr") or not is_pure(node):
+        op = node.op
+        if op not in _MERGEABLE:
             continue
         target = node.target if isinstance(node.target, str) else id(node.target)
-        key = (node.op, target, _key(node.args), _key(node.kwargs))
+        kwargs = node.kwargs
+        # _key of the arguments, with node arguments (the usual case) inline.
+        args = tuple([a if type(a) is Node else _key(a) for a in node.args])
+        key = (op, target, args, _key(kwargs) if kwargs else None)
         if key not in first:
-            first[key] = node
+            first[key] = node if pure(node) else None
             continue
-        if node in outputs and first[key] in outputs:
+        kept = first[key]
+        if kept is None:
+            continue
+        if outputs is None:
+            outputs = _output_nodes(graph)
+        if node in outputs and kept in outputs:
             continue
         if node in outputs:
-            outputs.add(first[key])  # the kept node is returned now
-        node.replace_all_uses_with(first[key])
+            outputs.add(kept)  # the kept node is returned now
+        node.replace_all_uses_with(kept)
         graph.erase_node(node)
         merged += 1
     return merged
+
+
+def _purity_by_target() -> Callable[[Node], bool]:
+    """`is_pure` for one pass, asked once per call_function target (the only thing its answer
+    depends on there); other nodes are asked each time."""
+    known: dict[int, bool] = {}
+
+    def pure(node: Node) -> bool:
+        if node.op != "call_function":
+            return is_pure(node)
+        target = id(node.target)
+        if target not in known:
+            known[target] = is_pure(node)
+        return known[target]
+
+    return pure
 
 
 def _output_nodes(graph: Graph) -> set[Node]:
@@ -162,6 +192,8 @@ def fold_constants(graph: Graph) -> int:
         if node.op != "get_attr"
         and (isinstance(value, _SCALARS) or all(u.op != "output" for u in node.users))
     }
+    if not folded:
+        return 0
     for node in graph.nodes:
         if node in folded and any(user not in folded for user in node.users):
             _replace_with_constant(graph, node, values[node])
@@ -174,14 +206,16 @@ def fold_constants(graph: Graph) -> int:
 
 
 def _evaluate_constant_nodes(graph: Graph) -> dict[Node, Any]:
+    """Values of the get_attr nodes and of the pure calls computable from constants alone."""
     evaluator = Interpreter(graph)
     values: dict[Node, Any] = {}
+    pure = _purity_by_target()
     for node in graph.nodes:
-        if node.op == "get_attr":
+        op = node.op
+        if op == "get_attr":
             values[node] = graph.constants[str(node.target)]
-        elif node.op in _CALLS and is_pure(node):
-            if not all(n in values for n in node.all_input_nodes):
-                continue
+        # The input test first: it is cheap, and fails for almost every node of a real graph.
+        elif op in _CALLS and all(map(values.__contains__, node.all_input_nodes)) and pure(node):
             args = map_arg(node.args, values.__getitem__)
             kwargs = map_arg(node.kwargs, values.__getitem__)
             try:

@@ -1,0 +1,240 @@
+"""A small CPython 3.11 assembler for the straight-line code that PyCodegen emits.
+
+PyCodegen's output has no jumps, no exception table and no cell variables, so turning its
+instructions into a code object needs much less than a general assembler: look up each
+argument's index (constant, name, local or free variable), prefix large arguments with
+EXTENDED_ARG, follow each opcode with its inline CACHE entries, and write the location table.
+The `bytecode` package did this before, but through per-instruction validation and a general
+conversion that cost more than the rest of codegen; `tests/tracer/test_assembler.py` checks
+that both produce identical code objects.
+"""
+
+from __future__ import annotations
+
+import dis
+import marshal
+import types
+from itertools import accumulate, compress, count, repeat
+from operator import is_not
+from typing import Any, Final, NamedTuple
+
+_CACHE_ENTRIES: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
+"""How many CACHE code units follow each opcode (CPython's own table, indexed by opcode)."""
+_EXTENDED_ARG: Final = dis.opmap["EXTENDED_ARG"]
+_HEADER: Final = 0x80 | (13 << 3)
+"""First byte of a location-table entry of kind 13, "line number only", before its length
+(CPython's Objects/locations.md)."""
+# How an instruction's argument becomes its oparg.
+_INT, _CONST, _LOCAL, _NAME, _GLOBAL, _FREE, _JUMP = range(7)
+
+
+def _argument_kind(opcode: int) -> int:
+    if opcode in dis.hasjrel or opcode in dis.hasjabs:
+        return _JUMP
+    if opcode in dis.hasconst:
+        return _CONST
+    if opcode in dis.haslocal:
+        return _LOCAL
+    if opcode == dis.opmap["LOAD_GLOBAL"]:
+        return _GLOBAL
+    if opcode in dis.hasname:
+        return _NAME
+    if opcode in dis.hasfree:
+        return _FREE
+    return _INT
+
+
+_OPCODES: Final[dict[str, tuple[int, int, bytes]]] = {
+    name: (opcode, _argument_kind(opcode), bytes(2 * _CACHE_ENTRIES[opcode]))
+    for name, opcode in dis.opmap.items()
+}
+"""name -> (opcode, argument kind, the zeroed CACHE units that follow it)."""
+
+
+class FreeVar(NamedTuple):
+    """The argument of LOAD_DEREF/STORE_DEREF: a free variable of the compiled function."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return f"<FreeVar {self.name!r}>"
+
+
+class Instr(NamedTuple):
+    """One instruction by name, with its argument as a value rather than an index.
+
+    The argument is the constant (LOAD_CONST), the name (LOAD_ATTR, STORE_GLOBAL, ...), the
+    local's name (LOAD_FAST), a FreeVar (LOAD_DEREF), `(push_null, name)` for LOAD_GLOBAL, an
+    int for counted opcodes (CALL, BUILD_TUPLE, ...), or None. `lineno` is the source line the
+    instruction reports; None continues the previous instruction's (the `def` line at first).
+    A plain tuple, so emitting one costs no Python-level work; `build_code` checks the names.
+    """
+
+    name: str
+    arg: Any = None
+    lineno: int | None = None
+
+
+def const_key(value: Any) -> bytes | tuple[type, int]:
+    """When two constants may share a `co_consts` slot: same marshalled form (so 1, 1.0, True,
+    0.0 and -0.0 stay apart), or, for values marshal cannot write, the very same object."""
+    try:
+        return marshal.dumps(value)
+    except ValueError:
+        return (type(value), id(value))
+
+
+def build_code(
+    instructions: list[Instr],
+    template: types.CodeType,
+    *,
+    argnames: tuple[str, ...],
+    flags: int,
+    stacksize: int,
+) -> types.CodeType:
+    """A code object running `instructions`, with `template`'s signature, names and line.
+
+    `argnames` are the parameters (the first locals); the other locals are numbered in order of
+    first use, like the constants and names. Free variables are `template`'s own.
+
+    Codegen runs this on every compile, so the work per instruction is done by builtins over
+    whole columns (map, zip, compress); Python code runs once per distinct argument.
+    """
+    if not instructions:
+        raise ValueError("no instructions to assemble")
+    opnames, args, linenos = zip(*instructions, strict=True)
+    try:
+        opcodes, kinds, caches = zip(*map(_OPCODES.__getitem__, opnames), strict=True)
+    except KeyError as error:
+        raise ValueError(f"unknown opcode {error.args[0]!r}") from None
+    if _JUMP in kinds:
+        raise ValueError("the straight-line assembler has no jumps")
+    # Each instruction's argument, as (kind, value): equal pairs get equal opargs.
+    keys: list[tuple[int, Any]] = list(zip(kinds, args, strict=True))
+    consts: list[Any] = []
+    const_slots: dict[Any, int] = {}
+    for position in compress(count(), map(_CONST.__eq__, kinds)):
+        value = args[position]
+        slot = const_key(value)
+        if slot not in const_slots:
+            const_slots[slot] = len(consts)
+            consts.append(value)
+        keys[position] = (_INT, const_slots[slot])  # a constant's oparg is its slot
+    names: dict[str, int] = {}
+    varnames = dict(zip(argnames, count()))
+    index_of: dict[tuple[int, Any], int] = {}
+    free_keys: list[tuple[int, Any]] = []
+    for key in dict.fromkeys(keys):  # distinct arguments, in order of first use
+        kind, arg = key
+        if kind == _INT:
+            index_of[key] = 0 if arg is None else arg
+        elif kind == _LOCAL:
+            index_of[key] = varnames.setdefault(arg, len(varnames))
+        elif kind == _NAME:
+            index_of[key] = names.setdefault(arg, len(names))
+        elif kind == _GLOBAL:
+            index_of[key] = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
+        else:
+            free_keys.append(key)
+    # Free variables come after all locals in the frame (there are no cell variables).
+    freevars = template.co_freevars
+    for key in free_keys:
+        index_of[key] = len(varnames) + freevars.index(key[1].name)
+    code, offsets = _encode(opcodes, list(map(index_of.__getitem__, keys)), caches)
+    # (code offset, line from there on); None is the def line.
+    lines: list[tuple[int, int | None]] = [(0, None)]
+    lines += [
+        (offsets[i], linenos[i]) for i in compress(count(), map(is_not, linenos, repeat(None)))
+    ]
+    return types.CodeType(
+        template.co_argcount,
+        template.co_posonlyargcount,
+        template.co_kwonlyargcount,
+        len(varnames),
+        stacksize,
+        flags,
+        code,
+        tuple(consts),
+        tuple(names),
+        tuple(varnames),
+        template.co_filename,
+        template.co_name,
+        template.co_qualname,
+        template.co_firstlineno,
+        _line_table(lines, len(code), template.co_firstlineno),
+        b"",  # no exception table: nothing is caught
+        freevars,
+        (),
+    )
+
+
+def _encode(
+    opcodes: tuple[int, ...], opargs: list[int], caches: tuple[bytes, ...]
+) -> tuple[bytes, list[int]]:
+    """The code bytes, and the offset where each instruction starts."""
+    if max(opargs) <= 0xFF:
+        pieces = list(map(bytes.__add__, map(bytes, zip(opcodes, opargs, strict=True)), caches))
+    else:
+        pieces = [
+            _extended_args(arg) + bytes((opcode, arg & 0xFF)) + cache
+            for opcode, arg, cache in zip(opcodes, opargs, caches, strict=True)
+        ]
+    return b"".join(pieces), list(accumulate(map(len, pieces), initial=0))
+
+
+def _extended_args(arg: int) -> bytes:
+    """The EXTENDED_ARG prefixes carrying the bits of `arg` above its low byte."""
+    prefix = bytearray()
+    for shift in (24, 16, 8):
+        if arg >> shift:
+            prefix += bytes((_EXTENDED_ARG, (arg >> shift) & 0xFF))
+    return bytes(prefix)
+
+
+def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int) -> bytes:
+    """`co_linetable`: line-number-only entries, each covering at most 8 code units.
+
+    `lines` lists where each instruction naming a line starts (None: the def line). A run on
+    the def line and a run that names the def line explicitly get separate entries even when
+    adjacent: they read the same, and the bytes match what the `bytecode` package wrote.
+    """
+    table = bytearray()
+    previous = first_lineno
+    runs = [(lines[i][1], lines[i + 1][0] - lines[i][0]) for i in range(len(lines) - 1)]
+    runs.append((lines[-1][1], end - lines[-1][0]))
+    for key, size_bytes in _merge_runs(runs) if len(runs) > 1 else runs:
+        line = first_lineno if key is None else key
+        size = size_bytes // 2
+        table.append(_HEADER | (min(size, 8) - 1))
+        table += _signed_varint(line - previous) if line != previous else b"\0"
+        previous = line
+        full, rest = divmod(max(size - 8, 0), 8)  # the same line goes on: delta 0
+        table += bytes((_HEADER | 7, 0)) * full
+        if rest:
+            table += bytes((_HEADER | (rest - 1), 0))
+    return bytes(table)
+
+
+def _merge_runs(runs: list[tuple[int | None, int]]) -> list[tuple[int | None, int]]:
+    """Join adjacent runs on the same line key; drop empty ones."""
+    merged: list[tuple[int | None, int]] = []
+    for key, size in runs:
+        if not size:
+            continue
+        if merged and merged[-1][0] == key:
+            merged[-1] = (key, merged[-1][1] + size)
+        else:
+            merged.append((key, size))
+    return merged
+
+
+def _signed_varint(value: int) -> bytes:
+    """CPython's location-table signed varint: sign in the low bit, then 6-bit chunks."""
+    unsigned = ((-value) << 1) | 1 if value < 0 else value << 1
+    out = bytearray()
+    while True:
+        chunk = unsigned & 0x3F
+        unsigned >>= 6
+        out.append(chunk | 0x40 if unsigned else chunk)
+        if not unsigned:
+            return bytes(out)
