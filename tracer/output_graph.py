@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 import re
+import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from guards.guard import Guard, GuardKind
 from tracer import config
 from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
+from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
 from variables.builder import VariableBuilder, wrap_constant_result
@@ -80,6 +82,7 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
+        self._decoded: dict[types.CodeType, list[Instruction]] = {}
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -140,6 +143,14 @@ class OutputGraph:
                 f"tracing passed the budget of {self.budget} instructions",
                 hints=("a loop may be too long to unroll; raise config instruction_budget",),
             )
+
+    def instructions_of(self, code: types.CodeType) -> list[Instruction]:
+        """`code`'s decoded instructions, decoded once per trace: a helper inlined in a loop
+        reuses them (translators only read them). Lives and dies with this trace."""
+        instructions = self._decoded.get(code)
+        if instructions is None:
+            instructions = self._decoded[code] = decode(code)
+        return instructions
 
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
 from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
-from tracer.instructions import ExceptionTableEntry, Instruction, decode, exception_table
+from tracer.instructions import ExceptionTableEntry, Instruction, exception_table
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions = decode(code)
+        self.instructions = output.instructions_of(code)
         self.exception_entries: list[ExceptionTableEntry] | None = None
         self.symbolic_locals = dict(symbolic_locals)
         self.closure = list(closure)
