@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import collections
+import keyword
 import math
 import operator
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tracer.graph import Graph, Node, map_arg
 from tracer.graph.naming import Namespace, base_name, sanitize, target_name
@@ -43,6 +47,13 @@ def test_namespace_skips_taken_counters() -> None:
 )
 def test_sanitize(raw: str, clean: str) -> None:
     assert sanitize(raw) == clean
+
+
+@given(st.text(alphabet=st.sampled_from("ab_19.-<> éif"), max_size=8) | st.text(max_size=6))
+def test_sanitize_fast_path_agrees_with_the_regex(raw: str) -> None:
+    name = re.sub(r"\W+", "_", raw).strip("_") or "v"
+    name = f"_{name}" if name[0].isdigit() else name
+    assert sanitize(raw) == (f"{name}_" if keyword.iskeyword(name) else name)
 
 
 def test_target_and_base_names() -> None:

@@ -19,7 +19,15 @@ SOURCES = sorted(
     ]
     + [
         STDLIB / name
-        for name in ("dis.py", "typing.py", "dataclasses.py", "argparse.py", "enum.py")
+        for name in (
+            "dis.py",
+            "typing.py",
+            "dataclasses.py",
+            "argparse.py",
+            "enum.py",
+            "inspect.py",
+            "ast.py",
+        )
     ]
 )
 

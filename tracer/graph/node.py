@@ -56,15 +56,36 @@ def map_aggregate(arg: Argument, fn: Callable[[Any], Any]) -> Argument:
 
 
 def collect_nodes(arg: Argument) -> list[Node]:
-    """The distinct nodes inside `arg`, in first-use order."""
+    """The distinct nodes inside `arg`, in first-use order.
+
+    Walks the same structure in the same order as `map_arg`, without rebuilding it: this runs
+    for every node a trace creates.
+    """
     seen: dict[Node, None] = {}
-
-    def visit(node: Node) -> Node:
-        seen[node] = None
-        return node
-
-    map_arg(arg, visit)
+    _collect_into(arg, seen)
     return list(seen)
+
+
+def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
+    if isinstance(arg, Node):
+        seen[arg] = None
+    elif type(arg) is tuple or isinstance(arg, list):
+        for item in arg:
+            _collect_into(item, seen)
+    elif isinstance(arg, tuple):  # a namedtuple or other subclass: walk it as map_arg does
+
+        def visit(node: Node) -> Node:
+            seen[node] = None
+            return node
+
+        map_arg(arg, visit)
+    elif isinstance(arg, dict):
+        for value in arg.values():
+            _collect_into(value, seen)
+    elif isinstance(arg, slice):
+        _collect_into(arg.start, seen)
+        _collect_into(arg.stop, seen)
+        _collect_into(arg.step, seen)
 
 
 class Node:

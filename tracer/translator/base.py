@@ -123,6 +123,7 @@ class TranslatorBase:
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
+        self._locations: dict[int, UserLocation] = {}
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -143,19 +144,24 @@ class TranslatorBase:
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self) -> VariableTracker:
+        # Read once per frame rather than per instruction: neither changes while a trace runs.
+        log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
+        check_effects = config.current().debug_checks
         try:
             while True:
-                self.step()
+                self.step(log_steps, check_effects)
         except ReturnSignal:
             pass
         assert self.return_value is not None
         return self.return_value
 
-    def step(self) -> None:
+    def step(self, log_step: bool, check_effect: bool) -> None:
+        """Run one instruction; `log_step`/`check_effect` say whether trace_bytecode logging
+        is on and whether config.debug_checks holds."""
         inst = self.instructions[self.ip]
         self.ip += 1
         self.current_inst = inst
-        if bytecode_log.isEnabledFor(logging.DEBUG):
+        if log_step:
             bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
         depth_before = len(self.stack)
         try:
@@ -165,7 +171,7 @@ class TranslatorBase:
             raise e.with_location(self.location(), repr(inst)) from None
         except ReturnSignal:
             raise
-        if config.current().debug_checks:
+        if check_effect:
             self._check_stack_effect(inst, len(self.stack) - depth_before)
 
     def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
@@ -185,10 +191,15 @@ class TranslatorBase:
 
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
+        """Where the current instruction is. Every recorded op and guard asks, so each line's
+        location (a linecache read) is built once per translator."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
-        return UserLocation.at(
-            self.code.co_filename, lineno or self.code.co_firstlineno, self.code.co_name
-        )
+        lineno = lineno or self.code.co_firstlineno
+        location = self._locations.get(lineno)
+        if location is None:
+            location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
+            self._locations[lineno] = location
+        return location
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
