@@ -163,7 +163,7 @@ class TranslatorBase:
         self.current_inst = inst
         if log_step:
             bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-        depth_before = len(self.stack)
+        depth_before = len(self.stack) if check_effect else 0
         try:
             self.output.count_instruction(self)
             self.dispatch_table[inst.opcode](self, inst)
