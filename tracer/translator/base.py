@@ -2,8 +2,8 @@
 
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
 builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a 256-entry
-dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. `step()` is
-the one place where a graph break (`Unsupported`) gets the user's file:line attached.
+dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. The step loop in
+`run()` is the one place where a graph break (`Unsupported`) gets the user's file:line attached.
 """
 
 from __future__ import annotations
@@ -144,35 +144,34 @@ class TranslatorBase:
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self) -> VariableTracker:
-        # Read once per frame rather than per instruction: neither changes while a trace runs.
+        """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
+
+        This loop is the hottest code of a trace, so what it needs is read into locals once per
+        frame, including whether trace_bytecode logging and config.debug_checks are on: neither
+        changes while a trace runs.
+        """
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
+        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
         try:
             while True:
-                self.step(log_steps, check_effects)
+                inst = instructions[self.ip]
+                self.ip += 1
+                self.current_inst = inst
+                if log_steps:
+                    bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+                depth_before = len(self.stack) if check_effects else 0
+                try:
+                    output.count_instruction(self)
+                    dispatch_table[inst.opcode](self, inst)
+                except Unsupported as e:
+                    raise e.with_location(self.location(), repr(inst)) from None
+                if check_effects:
+                    self._check_stack_effect(inst, len(self.stack) - depth_before)
         except ReturnSignal:
             pass
         assert self.return_value is not None
         return self.return_value
-
-    def step(self, log_step: bool, check_effect: bool) -> None:
-        """Run one instruction; `log_step`/`check_effect` say whether trace_bytecode logging
-        is on and whether config.debug_checks holds."""
-        inst = self.instructions[self.ip]
-        self.ip += 1
-        self.current_inst = inst
-        if log_step:
-            bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-        depth_before = len(self.stack) if check_effect else 0
-        try:
-            self.output.count_instruction(self)
-            self.dispatch_table[inst.opcode](self, inst)
-        except Unsupported as e:
-            raise e.with_location(self.location(), repr(inst)) from None
-        except ReturnSignal:
-            raise
-        if check_effect:
-            self._check_stack_effect(inst, len(self.stack) - depth_before)
 
     def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
         jumped = self.ip != inst.index + 1
