@@ -67,11 +67,12 @@ def collect_nodes(arg: Argument) -> list[Node]:
 
 
 def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
-    if isinstance(arg, Node):
-        seen[arg] = None
-    elif type(arg) is tuple or isinstance(arg, list):
-        for item in arg:
-            _collect_into(item, seen)
+    if type(arg) is tuple or isinstance(arg, list):
+        for item in arg:  # nodes and constants directly: most arguments are one of them
+            if isinstance(item, Node):
+                seen[item] = None
+            elif isinstance(item, _NESTINGS):
+                _collect_into(item, seen)
     elif isinstance(arg, tuple):  # a namedtuple or other subclass: walk it as map_arg does
 
         def visit(node: Node) -> Node:
@@ -86,6 +87,12 @@ def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
         _collect_into(arg.start, seen)
         _collect_into(arg.stop, seen)
         _collect_into(arg.step, seen)
+    elif isinstance(arg, Node):
+        seen[arg] = None
+
+
+_NESTINGS = (tuple, list, dict, slice)
+"""The argument types `map_aggregate` walks into; anything else is a leaf."""
 
 
 class Node:
