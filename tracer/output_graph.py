@@ -5,8 +5,10 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
+import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,11 +16,13 @@ from guards.guard import Guard, GuardKind
 from tracer import config
 from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
+from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
 from variables.builder import VariableBuilder, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
+from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -54,6 +58,7 @@ OPERATOR_SYMBOLS = {
 }  # fmt: skip
 
 
+@functools.cache  # the import statement alone cost ~1% of tracing: ops ask for every record
 def _runtime() -> Any:
     import tracer.runtime
 
@@ -80,6 +85,7 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
+        self._decoded: dict[types.CodeType, list[Instruction]] = {}
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -141,6 +147,14 @@ class OutputGraph:
                 hints=("a loop may be too long to unroll; raise config instruction_budget",),
             )
 
+    def instructions_of(self, code: types.CodeType) -> list[Instruction]:
+        """`code`'s decoded instructions, decoded once per trace: a helper inlined in a loop
+        reuses them (translators only read them). Lives and dies with this trace."""
+        instructions = self._decoded.get(code)
+        if instructions is None:
+            instructions = self._decoded[code] = decode(code)
+        return instructions
+
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)
 
@@ -151,8 +165,6 @@ class OutputGraph:
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
-        from variables.sym import SymNumberVariable
-
         self.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         node = self.graph.placeholder(_placeholder_name(source))
         node.meta["val"] = value
@@ -258,11 +270,10 @@ class OutputGraph:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
-        node_args, fake_args = (
-            zip(*(_as_graph_arg(a) for a in args), strict=False) if args else ((), ())
-        )
-        node_kwargs = {k: _as_graph_arg(v)[0] for k, v in kwargs.items()}
-        fake_kwargs = {k: _as_graph_arg(v)[1] for k, v in kwargs.items()}
+        arg_pairs = [_as_graph_arg(a) for a in args]
+        kwarg_pairs = {k: _as_graph_arg(v) for k, v in kwargs.items()}
+        fake_args = [fake for _node, fake in arg_pairs]
+        fake_kwargs = {k: fake for k, (_node, fake) in kwarg_pairs.items()}
         try:
             with runtime._C.DisableTorchFunction():
                 fake_result = fake_fn(*fake_args, **fake_kwargs)
@@ -281,10 +292,12 @@ class OutputGraph:
                 "try-block",
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
+        node_args = tuple(node for node, _fake in arg_pairs)
+        node_kwargs = {k: node for k, (node, _fake) in kwarg_pairs.items()}
         if op == "call_method":
-            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
+            node = self.graph.call_method(target, node_args, node_kwargs)
         else:
-            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
+            node = self.graph.call_function(target, node_args, node_kwargs)
         node.meta["val"] = fake_result
         node.meta["user_location"] = str(tx.location())
         return self._wrap_result(node, fake_result)
@@ -326,8 +339,6 @@ def _contains_tensor(value: Any) -> bool:
 
 def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
     """(what the graph node holds, what the fake run gets) for one argument."""
-    from variables.sym import SymNumberVariable
-
     vt = vt.realize()
     if isinstance(vt, TensorVariable):
         return vt.node, vt.fake

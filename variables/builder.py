@@ -104,21 +104,37 @@ def wrap_constant_result(value: Any) -> VariableTracker:
 
 def _special_function(value: Any) -> VariableTracker | None:
     """Functions modeled instead of run or recorded: mode-stack functions, dataclass helpers."""
-    import tracer.debug
-    from variables.modes import ModeStackFunctionVariable, mode_functions
-    from variables.structured import DataclassFunctionVariable, dataclass_functions
+    return SpecialFunctions().wrap(value)
 
-    if value is tracer.debug.breakpoint:
-        from variables.misc import BreakpointVariable
 
-        return BreakpointVariable(value)
-    known = dataclass_functions().get(id(value))
-    if known is not None and known is value:
-        return DataclassFunctionVariable(known)
-    found = mode_functions().get(id(value))
-    if found is None or found[0] is not value:
-        return None
-    return ModeStackFunctionVariable(value, found[1])
+class SpecialFunctions:
+    """The functions `_special_function` models, by identity. Building the tables is most of
+    the cost of a lookup, so a VariableBuilder keeps one instance for its whole trace."""
+
+    def __init__(self) -> None:
+        import tracer.debug
+        from variables.modes import mode_functions
+        from variables.structured import dataclass_functions
+
+        self.breakpoint = tracer.debug.breakpoint
+        self.dataclass_functions = dataclass_functions()
+        self.mode_functions = mode_functions()
+
+    def wrap(self, value: Any) -> VariableTracker | None:
+        from variables.modes import ModeStackFunctionVariable
+        from variables.structured import DataclassFunctionVariable
+
+        if value is self.breakpoint:
+            from variables.misc import BreakpointVariable
+
+            return BreakpointVariable(value)
+        known = self.dataclass_functions.get(id(value))
+        if known is not None and known is value:
+            return DataclassFunctionVariable(known)
+        found = self.mode_functions.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        return ModeStackFunctionVariable(value, found[1])
 
 
 class VariableBuilder:
@@ -127,6 +143,7 @@ class VariableBuilder:
     def __init__(self, output: OutputGraph) -> None:
         self.output = output
         self.cache: dict[Source, VariableTracker] = {}
+        self._special_functions: SpecialFunctions | None = None
 
     def lazy(self, value: Any, source: Source | None) -> VariableTracker:
         if source is None:
@@ -145,7 +162,9 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
-        special = _special_function(value)
+        if self._special_functions is None:
+            self._special_functions = SpecialFunctions()
+        special = self._special_functions.wrap(value)
         if special is not None:
             special.source = source
             return self._guarded_identity(special, value, source)

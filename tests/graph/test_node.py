@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import collections
+import keyword
 import math
 import operator
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tracer.graph import Graph, Node, map_arg
 from tracer.graph.naming import Namespace, base_name, sanitize, target_name
+from tracer.graph.node import collect_nodes
 
 
 def test_names_are_readable_and_unique() -> None:
@@ -45,6 +50,13 @@ def test_sanitize(raw: str, clean: str) -> None:
     assert sanitize(raw) == clean
 
 
+@given(st.text(alphabet=st.sampled_from("ab_19.-<> éif"), max_size=8) | st.text(max_size=6))
+def test_sanitize_fast_path_agrees_with_the_regex(raw: str) -> None:
+    name = re.sub(r"\W+", "_", raw).strip("_") or "v"
+    name = f"_{name}" if name[0].isdigit() else name
+    assert sanitize(raw) == (f"{name}_" if keyword.iskeyword(name) else name)
+
+
 def test_target_and_base_names() -> None:
     assert target_name(operator.add) == "operator.add"
     assert target_name(math.sqrt) == "math.sqrt"
@@ -74,6 +86,31 @@ def test_users_follow_creation_and_replacement() -> None:
     assert not add.users
     assert list(sub.users) == [mul, out]
     assert mul.args == (sub, sub) and out.args == ((mul, [sub]),)
+
+
+_Pair = collections.namedtuple("_Pair", ["left", "right"])
+
+
+@given(st.data())
+def test_collect_nodes_walks_like_map_arg(data: st.DataObject) -> None:
+    g = Graph()
+    nodes = [g.placeholder(f"n{i}") for i in range(4)]
+    leaves = st.sampled_from(nodes) | st.integers(-2, 2) | st.none() | st.just("s")
+    nested = st.recursive(
+        leaves,
+        lambda inner: (
+            st.tuples(inner, inner)
+            | st.lists(inner, max_size=3)
+            | st.dictionaries(st.sampled_from("abc"), inner, max_size=2)
+            | st.builds(slice, inner, inner, inner)
+            | st.builds(_Pair, inner, inner)
+        ),
+        max_leaves=10,
+    )
+    arg = data.draw(nested)
+    by_map_arg: dict[Node, None] = {}
+    map_arg(arg, lambda n: by_map_arg.setdefault(n) or n)
+    assert collect_nodes(arg) == list(by_map_arg)
 
 
 def test_reassigning_args_updates_users() -> None:

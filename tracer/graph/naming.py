@@ -19,9 +19,13 @@ _QUALIFIED_MODULES = frozenset({"operator", "math", "os"})
 
 def sanitize(candidate: str) -> str:
     """Turn any string into a plain identifier that is not a keyword (`<lambda>` -> `lambda_`)."""
-    name = _NON_WORD.sub("_", candidate).strip("_") or "v"
-    if name[0].isdigit():
-        name = f"_{name}"
+    if candidate.isascii() and candidate.isidentifier() and not candidate.startswith("_"):
+        # the common case (`add`, `x`): no character to replace, so skip the regex
+        name = candidate.rstrip("_")
+    else:
+        name = _NON_WORD.sub("_", candidate).strip("_") or "v"
+        if name[0].isdigit():
+            name = f"_{name}"
     return f"{name}_" if keyword.iskeyword(name) else name
 
 

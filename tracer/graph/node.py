@@ -58,30 +58,41 @@ def map_aggregate(arg: Argument, fn: Callable[[Any], Any]) -> Argument:
 def collect_nodes(arg: Argument) -> list[Node]:
     """The distinct nodes inside `arg`, in first-use order.
 
-    Walks what `map_arg` walks, in the same order, without rebuilding anything: every node
-    creation calls it, so tracing pays for it once per recorded op.
+    Walks the same structure in the same order as `map_arg`, without rebuilding it: this runs
+    for every node a trace creates.
     """
     seen: dict[Node, None] = {}
-    _collect(arg, seen)
+    _collect_into(arg, seen)
     return list(seen)
 
 
-def _collect(arg: Argument, seen: dict[Node, None]) -> None:
-    if isinstance(arg, Node):
-        seen[arg] = None
-    elif isinstance(arg, tuple | list):
-        for item in arg:
-            if type(item) is Node:  # the common flat case, without a call
+def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
+    if type(arg) is tuple or isinstance(arg, list):
+        for item in arg:  # nodes and constants directly: most arguments are one of them
+            if isinstance(item, Node):
                 seen[item] = None
-            elif isinstance(item, tuple | list | dict | slice | Node):
-                _collect(item, seen)
+            elif isinstance(item, _NESTINGS):
+                _collect_into(item, seen)
+    elif isinstance(arg, tuple):  # a namedtuple or other subclass: walk it as map_arg does
+
+        def visit(node: Node) -> Node:
+            seen[node] = None
+            return node
+
+        map_arg(arg, visit)
     elif isinstance(arg, dict):
         for value in arg.values():
-            _collect(value, seen)
+            _collect_into(value, seen)
     elif isinstance(arg, slice):
-        _collect(arg.start, seen)
-        _collect(arg.stop, seen)
-        _collect(arg.step, seen)
+        _collect_into(arg.start, seen)
+        _collect_into(arg.stop, seen)
+        _collect_into(arg.step, seen)
+    elif isinstance(arg, Node):
+        seen[arg] = None
+
+
+_NESTINGS = (tuple, list, dict, slice)
+"""The argument types `map_aggregate` walks into; anything else is a leaf."""
 
 
 class Node:
@@ -159,11 +170,7 @@ class Node:
             old.users.pop(self, None)
         self._args = tuple(args)
         self._kwargs = dict(kwargs)
-        inputs: dict[Node, None] = {}  # collect_nodes((args, kwargs)), walked in place
-        _collect(self._args, inputs)
-        if self._kwargs:
-            _collect(self._kwargs, inputs)
-        self._inputs = list(inputs)
+        self._inputs = collect_nodes((self._args, self._kwargs))
         for new in self._inputs:
             new.users[self] = None
 

@@ -2,8 +2,8 @@
 
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
 builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a 256-entry
-dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. `step()` is
-the one place where a graph break (`Unsupported`) gets the user's file:line attached.
+dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. The step loop in
+`run()` is the one place where a graph break (`Unsupported`) gets the user's file:line attached.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
 from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
-from tracer.instructions import ExceptionTableEntry, Instruction, decode, exception_table
+from tracer.instructions import ExceptionTableEntry, Instruction, exception_table
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions = decode(code)
+        self.instructions = output.instructions_of(code)
         self.exception_entries: list[ExceptionTableEntry] | None = None
         self.symbolic_locals = dict(symbolic_locals)
         self.closure = list(closure)
@@ -123,6 +123,7 @@ class TranslatorBase:
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
+        self._locations: dict[int, UserLocation] = {}
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -143,30 +144,34 @@ class TranslatorBase:
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self) -> VariableTracker:
+        """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
+
+        This loop is the hottest code of a trace, so what it needs is read into locals once per
+        frame, including whether trace_bytecode logging and config.debug_checks are on: neither
+        changes while a trace runs.
+        """
+        log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
+        check_effects = config.current().debug_checks
+        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
         try:
             while True:
-                self.step()
+                inst = instructions[self.ip]
+                self.ip += 1
+                self.current_inst = inst
+                if log_steps:
+                    bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+                depth_before = len(self.stack) if check_effects else 0
+                try:
+                    output.count_instruction(self)
+                    dispatch_table[inst.opcode](self, inst)
+                except Unsupported as e:
+                    raise e.with_location(self.location(), repr(inst)) from None
+                if check_effects:
+                    self._check_stack_effect(inst, len(self.stack) - depth_before)
         except ReturnSignal:
             pass
         assert self.return_value is not None
         return self.return_value
-
-    def step(self) -> None:
-        inst = self.instructions[self.ip]
-        self.ip += 1
-        self.current_inst = inst
-        if bytecode_log.isEnabledFor(logging.DEBUG):
-            bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-        depth_before = len(self.stack)
-        try:
-            self.output.count_instruction(self)
-            self.dispatch_table[inst.opcode](self, inst)
-        except Unsupported as e:
-            raise e.with_location(self.location(), repr(inst)) from None
-        except ReturnSignal:
-            raise
-        if config.current().debug_checks:
-            self._check_stack_effect(inst, len(self.stack) - depth_before)
 
     def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
         jumped = self.ip != inst.index + 1
@@ -185,10 +190,15 @@ class TranslatorBase:
 
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
+        """Where the current instruction is. Every recorded op and guard asks, so each line's
+        location (a linecache read) is built once per translator."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
-        return UserLocation.at(
-            self.code.co_filename, lineno or self.code.co_firstlineno, self.code.co_name
-        )
+        lineno = lineno or self.code.co_firstlineno
+        location = self._locations.get(lineno)
+        if location is None:
+            location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
+            self._locations[lineno] = location
+        return location
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
