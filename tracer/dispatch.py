@@ -211,13 +211,16 @@ class DispatchPlan:
     key_sources: list[KeySource]
     table: dict[Hashable, int]
     buckets: list[list[int]]
+    direct: bool = False
+    """Set by the generator: the key maps straight to compiled code (NOTE [direct dispatch])."""
 
     def describe(self) -> str:
         if not self.key_sources:
             return f"linear scan of {len(self.buckets[0])} entries"
         sizes = [len(b) for b in self.buckets[2:]]
         keys = ", ".join(k.describe() for k in self.key_sources)
-        return f"key {keys}: {len(sizes)} buckets, largest {max(sizes, default=0)}"
+        how = ", direct" if self.direct else ""
+        return f"key {keys}: {len(sizes)} buckets, largest {max(sizes, default=0)}{how}"
 
 
 def plan_dispatch(
@@ -454,8 +457,13 @@ class _Generator:
             body += self._bucket(self.plan.buckets[1], var)
             body.append(miss)
         else:
-            body += ["try:", *_indent(self._key(var)), "except Exception:", "    ___i = 1"]
-            body += self._tree(0, len(self.plan.buckets), var, miss)
+            residual = self._uniform_residual(var)
+            self.plan.direct = residual is not None
+            if residual is not None:
+                body += self._direct(residual, var, miss)
+            else:
+                body += ["try:", *_indent(self._key(var)), "except Exception:", "    ___i = 1"]
+                body += self._tree(0, len(self.plan.buckets), var, miss)
         lines += _indent(body)
         return "\n".join(lines) + "\n"
 
@@ -471,21 +479,71 @@ class _Generator:
             lines.append(f"if {var[name]} is ___UNSET: {var[name]} = ___dk{i}")
         return lines
 
-    def _key(self, var: dict[str, str]) -> list[str]:
+    def _key(self, var: dict[str, str], lookup: str = "___i = ___table_get({}, 0)") -> list[str]:
+        """Lines computing the key and looking it up with `lookup` (a format string taking
+        the key expression); by default the bucket index, 0 when no entry has that key."""
+        self.scope["___table_get"] = self.plan.table.get  # bound once: no method lookup per call
+        if len(self.plan.key_sources) == 1:  # look the component up where it is computed
+            return self._component(0, self.plan.key_sources[0], var, lookup)
         lines: list[str] = []
         parts = []
         for n, key in enumerate(self.plan.key_sources):
-            lines += self._component(n, key, var)
+            lines += self._component(n, key, var, f"___k{n} = {{}}")
             parts.append(f"___k{n}")
-        key_expr = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
-        self.scope["___table"] = self.plan.table
-        lines.append(f"___i = ___table.get({key_expr}, 0)")
+        lines.append(lookup.format(f"({', '.join(parts)})"))
         return lines
 
-    def _component(self, n: int, key: KeySource, var: dict[str, str]) -> list[str]:
+    def _uniform_residual(self, var: dict[str, str]) -> list[str] | None:
+        """The guard lines every keyed bucket runs, when they are one and the same.
+
+        NOTE [direct dispatch]: in the common case (one entry per shape, dtype or constant
+        value) each key has exactly one entry, there are no wildcards, and once the tests the
+        key proves are dropped, every entry's remaining guards read the same: `x._dtype is D
+        and x.requires_grad is False`, the mode-stack length. Then the key maps straight to the
+        entry's compiled code, the remaining guards are written once, and a hit costs the same
+        for 2 entries as for 16: no decision tree. It stays exact: by the key invariant
+        (NOTE [dispatch key]) no entry of another key can pass, so when the found entry's
+        remaining guards fail, the call is a miss."""
+        buckets = self.plan.buckets
+        if buckets[0] or any(len(members) != 1 for members in buckets[2:]):
+            return None
+        lines = [self._guard_lines(members[0], var, self._implied(b, var))
+                 for b, members in enumerate(buckets) if b >= 2]  # fmt: skip
+        if any(other != lines[0] for other in lines[1:]):
+            return None
+        return lines[0]
+
+    def _direct(self, residual: list[str], var: dict[str, str], miss: str) -> list[str]:
+        """NOTE [direct dispatch]: key -> compiled code, one shared block of remaining guards;
+        if computing the key raises, every entry is tried in turn, as in bucket 1."""
+        runners = {k: self.entries[self.plan.buckets[i][0]].run for k, i in self.plan.table.items()}
+        self.scope["___runner_get"] = runners.get
+        self.scope["___KEY_FAILED"] = _KEY_FAILED
+        return [
+            "try:",
+            *_indent(self._key(var, "___r = ___runner_get({})")),
+            "except Exception:",
+            "    ___r = ___KEY_FAILED",
+            "if ___r is None:",
+            f"    {miss}",
+            "if ___r is not ___KEY_FAILED:",
+            "    while True:",
+            "        try:",
+            *_indent(residual, 3),
+            "        except Exception:",
+            "            break",
+            f"        return ___r({self.sig.call_args(var)})",
+            f"    {miss}",
+            *self._bucket(self.plan.buckets[1], var),
+            miss,
+        ]
+
+    def _component(self, n: int, key: KeySource, var: dict[str, str], assign: str) -> list[str]:
+        """Lines computing key source `n`'s live component and storing it with `assign` (a
+        format string taking the component's expression)."""
         source = key.source
         if isinstance(source, ModeStackListSource):
-            return [f"___k{n} = ___len(___ms)"]
+            return [assign.format("___len(___ms)")]
         if isinstance(source, LocalSource):
             value = var.get(source.local_name, f"L[{source.local_name!r}]")
             lines = []
@@ -501,9 +559,9 @@ class _Generator:
         word = "if"
         for expr, kinds in branches.items():
             test = " or ".join(f"___t{n} is {k}" for k in kinds)
-            lines += [f"{word} {test}:", f"    ___k{n} = {expr}"]
+            lines += [f"{word} {test}:", f"    {assign.format(expr)}"]
             word = "elif"
-        default = f"___k{n} = ___id(___t{n})"
+        default = assign.format(f"___id(___t{n})")
         lines += ["else:", f"    {default}"] if branches else [default]
         return lines
 
@@ -556,17 +614,10 @@ class _Generator:
         var: dict[str, str],
         implied: dict[str, tuple[int, ...]] | None = None,
     ) -> list[str]:
-        roots: dict[Source, str] = {LocalSource(n): v for n, v in var.items()}
-        if self.needs_mode_stack:
-            roots[ModeStackListSource()] = "___ms"
         lines: list[str] = []
         for index in members:
             entry = self.entries[index]
-            checks = guard_lines(
-                entry.guard_manager.guards, self.builder, roots=roots, fail="break"
-            )
-            checks = [_drop_implied(line, implied or {}) for line in checks]
-            self.scope.update(self.builder.bindings)
+            checks = self._guard_lines(index, var, implied or {})
             lines += [
                 f"while True:  # entry {entry.compile_id}",
                 "    try:",
@@ -576,6 +627,27 @@ class _Generator:
                 f"    return ___run{index}({self.sig.call_args(var)})",
             ]
         return lines
+
+    def _guard_lines(
+        self, index: int, var: dict[str, str], implied: dict[str, tuple[int, ...]]
+    ) -> list[str]:
+        """Entry `index`'s guard lines with arguments read as locals, failing with `break`,
+        less the tests its bucket's key proves."""
+        roots: dict[Source, str] = {LocalSource(n): v for n, v in var.items()}
+        if self.needs_mode_stack:
+            roots[ModeStackListSource()] = "___ms"
+        guards = self.entries[index].guard_manager.guards
+        checks = guard_lines(guards, self.builder, roots=roots, fail="break")
+        self.scope.update(self.builder.bindings)
+        return [_drop_implied(line, implied) for line in checks]
+
+
+class _KeyFailed:
+    def __repr__(self) -> str:
+        return "<computing the dispatch key raised>"
+
+
+_KEY_FAILED = _KeyFailed()
 
 
 def _drop_implied(line: str, implied: dict[str, tuple[int, ...]]) -> str:

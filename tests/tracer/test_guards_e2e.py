@@ -258,11 +258,44 @@ def test_many_shapes_use_a_key() -> None:
     for n in range(1, 17):
         compiled(torch.ones(n))
     assert compiled.dispatch_plan.describe() == (
-        "key L['x'] [Tensor:tensor(shape)]: 16 buckets, largest 1"
+        "key L['x'] [Tensor:tensor(shape)]: 16 buckets, largest 1, direct"
     )
     for n in range(1, 17):
         assert compiled(torch.ones(n)).tolist() == [2.0] * n
     assert compiled.compile_count == 16
+
+
+def test_direct_dispatch_checks_what_the_key_does_not_prove() -> None:
+    """NOTE [direct dispatch]: the key (the shape) picks the entry; dtype, requires_grad and
+    the mode stack are still checked, and a failure there is a miss, never another entry."""
+    compiled = tracer.compile(add, recompile_limit=16)
+    for n in (1, 2, 3):
+        compiled(torch.ones(n))
+    assert compiled.dispatch_plan.direct
+    x = torch.ones(2, dtype=torch.float64)
+    assert compiled(x).tolist() == add(x).tolist()
+    assert compiled.compile_count == 4
+    assert "dtype" in compiled.last_miss_reasons[1]
+    g = torch.ones(3)
+    g.requires_grad = True
+    assert compiled(g).tolist() == add(g).tolist()
+    assert compiled.compile_count == 5
+    assert not compiled.dispatch_plan.direct  # two entries for shape (3,) now share a key
+    for n in (1, 2, 3):
+        assert compiled(torch.ones(n)).tolist() == [2.0] * n
+    assert compiled.compile_count == 5
+
+
+def test_direct_dispatch_of_a_non_tensor_tries_every_entry() -> None:
+    """A value of another type has a key no entry has: a miss, compiled for it."""
+    compiled = tracer.compile(add, recompile_limit=16)
+    for n in (1, 2):
+        compiled(torch.ones(n))
+    assert compiled.dispatch_plan.direct
+    assert compiled(3) == 4
+    assert compiled.compile_count == 3
+    assert compiled(3) == 4
+    assert compiled.compile_count == 3
 
 
 def test_entries_that_share_nothing_discriminating_are_scanned() -> None:
@@ -370,3 +403,19 @@ def test_dispatcher_names_scan_covers_every_name_the_body_reads() -> None:
     }
     assert read
     assert read <= _names_read(source)
+
+
+def test_direct_dispatch_when_computing_the_key_raises() -> None:
+    """A tensor without its shape slot: reading the key raises, every entry is tried (and
+    fails), and the call raises what eager raises."""
+    compiled = tracer.compile(add, recompile_limit=16)
+    for n in (1, 2):
+        compiled(torch.ones(n))
+    assert compiled.dispatch_plan.direct
+    broken = torch.ones(2)
+    del broken._shape
+    with pytest.raises(AttributeError) as eager_error:
+        add(broken)
+    with pytest.raises(AttributeError) as compiled_error:
+        compiled(broken)
+    assert str(compiled_error.value) == str(eager_error.value)
