@@ -12,8 +12,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_TEXT: dict[CompileId, str] = {}
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CompileId:
@@ -33,13 +31,11 @@ class CompileId:
         base = f"{self.frame_id}/{self.frame_compile_id}"
         return f"{base}_{self.attempt}" if self.attempt else base
 
-    @property
-    def text(self) -> str:
-        """`str(self)`, computed once (events tag every record with it)."""
-        cached = _TEXT.get(self)
-        if cached is None:
-            cached = _TEXT[self] = str(self)
-        return cached
+    text: str = dataclasses.field(init=False, repr=False, compare=False)
+    """`str(self)`, computed once at creation: every event and metric is tagged with it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", str(self))
 
     def with_attempt(self, attempt: int) -> CompileId:
         return dataclasses.replace(self, attempt=attempt)

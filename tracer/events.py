@@ -40,17 +40,44 @@ class CompileEvent:
         return f"CompileEvent({self.name!r} [{self.compile_id}] {self.duration_us}us{extra})"
 
 
-@dataclasses.dataclass(slots=True)
-class _OpenEvent:
-    name: str
+class Span:
+    """One event between its start and its end: what the stored "B" and "E" records point at.
+
+    The compile path stores `("B", span)` and `("E", span)` and nothing else (NOTE [lazy
+    events]); the Chrome dicts are built from the span when someone reads them. `args` are the
+    start's arguments and never change once stored; data added while the span is open goes to
+    `added`, which only the "E" carries.
+    """
+
+    __slots__ = ("added", "args", "cat", "compile_event", "end_ns", "name", "start_ns", "tid")
     start_ns: int
+    tid: int
     args: dict[str, Any]
-    compile_event: bool
+
+    def __init__(self, name: str, compile_event: bool, cat: str = "dynamo_timed") -> None:
+        self.name = name
+        self.compile_event = compile_event
+        self.cat = cat
+        self.end_ns = 0
+        self.added: dict[str, Any] | None = None
+        # start_ns, tid and args are set by ChromiumEventLogger.open
+
+    def __repr__(self) -> str:
+        state = f"{(self.end_ns - self.start_ns) // 1000}us" if self.end_ns else "open"
+        args = getattr(self, "args", None)
+        return f"Span({self.name!r}, {state}, args={args}, added={self.added})"
+
+    def end_args(self) -> dict[str, Any]:
+        """The arguments the "E" carries: the start's, plus everything added since."""
+        return {**self.args, **self.added} if self.added else self.args
+
+    def add(self, data: dict[str, Any]) -> None:
+        self.added = {**self.added, **data} if self.added else dict(data)
 
 
 class _ThreadState(threading.local):
     def __init__(self) -> None:
-        self.stack: list[_OpenEvent] = []
+        self.stack: list[Span] = []
         self.tid = threading.get_native_id()
 
 
@@ -71,11 +98,12 @@ class ChromiumEventLogger:
         self._tls = _ThreadState()
         self._pid = os.getpid()
         self._knobs = config.current()
-        limit = config.current().chromium_event_limit
-        # NOTE [lazy events]: the compile path stores plain tuples; the Chrome dicts and the
-        # CompileEvent rows are built only when someone reads them (this keeps metrics cheap).
-        self._events: deque[tuple[Any, ...]] = deque(maxlen=limit)
-        self._compile_events: deque[tuple[Any, ...]] = deque(maxlen=limit)
+        limit = self._knobs.chromium_event_limit
+        # NOTE [lazy events]: the compile path stores ("B", span), ("E", span) and ("i", ...)
+        # records; the Chrome dicts and the CompileEvent rows are built only when someone reads
+        # them. A span costs two clock reads, two appends and a stack push and pop.
+        self._events: deque[tuple[str, Any]] = deque(maxlen=limit)
+        self._compile_events: deque[Span | tuple[Any, ...]] = deque(maxlen=limit)
 
     def __repr__(self) -> str:
         open_names = [e.name for e in self._tls.stack]
@@ -91,11 +119,9 @@ class ChromiumEventLogger:
         log_compile_event: bool = False,
     ) -> None:
         """Open `name` on this thread's stack and emit its "B" event."""
-        if not self.enabled:
-            return
-        args = _with_compile_id(metadata)
-        self._tls.stack.append(_OpenEvent(name, time_ns, args, log_compile_event))
-        self._store(self._event(name, "B", time_ns, cat, dict(args)))
+        if self.enabled:
+            self.sync_limit()
+            self.open(Span(name, log_compile_event, cat), time_ns, metadata)
 
     def log_event_end(
         self, name: str, time_ns: int, metadata: dict[str, Any] | None = None
@@ -105,16 +131,50 @@ class ChromiumEventLogger:
             return
         stack = self._tls.stack
         if not stack or stack[-1].name != name:
-            top = stack[-1].name if stack else None
-            raise RuntimeError(
-                f"cannot end event {name!r}: the innermost open event on this thread is {top!r} "
-                f"(open: {[e.name for e in stack]}); events must end innermost first"
-            )
-        opened = stack.pop()
-        args = {**opened.args, **(metadata or {})}
-        self._store(self._event(name, "E", time_ns, "dynamo_timed", args))
-        if opened.compile_event:
-            self._add_compile_event(name, opened.start_ns, time_ns, args)
+            raise RuntimeError(self._unbalanced(name))
+        span = stack[-1]
+        if metadata:
+            span.add(metadata)
+        self.close(span, time_ns)
+
+    def sync_limit(self) -> None:
+        """Apply a changed `config.chromium_event_limit` (config.patch); checked once per
+        compile and per public start/instant call rather than on every span."""
+        knobs = config.current()
+        if knobs is not self._knobs:
+            self._resize(knobs)
+
+    def open(self, span: Span, time_ns: int, metadata: dict[str, Any] | None) -> None:
+        """Start `span` (the fast path `timed` uses): push it, store its "B"."""
+        tls = self._tls
+        span.start_ns = time_ns
+        span.tid = tls.tid
+        span.args = _with_compile_id(metadata)
+        tls.stack.append(span)
+        self._events.append(("B", span))
+        if trace_log.is_enabled():
+            self._log(("B", span))
+
+    def close(self, span: Span, time_ns: int) -> None:
+        """End `span`, which must be the innermost open one: pop it, store its "E"."""
+        stack = self._tls.stack
+        if not stack or stack[-1] is not span:
+            raise RuntimeError(self._unbalanced(span.name))
+        stack.pop()
+        span.end_ns = time_ns
+        self._events.append(("E", span))
+        if span.compile_event:
+            self._compile_events.append(span)
+        if trace_log.is_enabled():
+            self._log(("E", span))
+
+    def _unbalanced(self, name: str) -> str:
+        stack = self._tls.stack
+        top = stack[-1].name if stack else None
+        return (
+            f"cannot end event {name!r}: the innermost open event on this thread is {top!r} "
+            f"(open: {[e.name for e in stack]}); events must end innermost first"
+        )
 
     def log_instant_event(
         self,
@@ -130,10 +190,14 @@ class ChromiumEventLogger:
             return
         if scope not in ("p", "t"):
             raise ValueError(f"instant event scope must be 'p' or 't', got {scope!r}")
+        self.sync_limit()
         args = _with_compile_id(metadata)
-        self._store((name, "i", time_ns, self._tls.tid, "dynamo_timed", args, scope))
+        record = ("i", (name, time_ns, self._tls.tid, args, scope))
+        self._events.append(record)
         if log_compile_event:
-            self._add_compile_event(name, time_ns, time_ns, args)
+            self._compile_events.append((name, time_ns, time_ns, args))
+        if trace_log.is_enabled():
+            self._log(record)
 
     def add_event_data(self, event_name: str, **kwargs: Any) -> None:
         """Merge `kwargs` into the args that the open event `event_name` will end with."""
@@ -141,7 +205,7 @@ class ChromiumEventLogger:
             return
         for opened in reversed(self._tls.stack):
             if opened.name == event_name:
-                opened.args.update(kwargs)
+                opened.add(kwargs)
                 return
         raise RuntimeError(
             f"event {event_name!r} is not in progress on this thread "
@@ -153,10 +217,10 @@ class ChromiumEventLogger:
         if not self.enabled:
             return None
         cid = current_compile_id()
-        wanted = None if cid is None else str(cid)
+        wanted = None if cid is None else cid.text
         for opened in self._tls.stack:
             if wanted is None or opened.args.get("compile_id") == wanted:
-                opened.args.update(kwargs)
+                opened.add(kwargs)
                 return opened.name
         return None
 
@@ -169,7 +233,7 @@ class ChromiumEventLogger:
         return stack[0].name if stack else None
 
     def events(self) -> list[dict[str, Any]]:
-        return [self._as_dict(raw) for raw in self._events]
+        return [self._as_dict(record) for record in self._events]
 
     def compile_events(self) -> list[CompileEvent]:
         return [_as_row(raw) for raw in self._compile_events]
@@ -183,48 +247,48 @@ class ChromiumEventLogger:
         self._compile_events.clear()
         self._tls.stack.clear()
 
-    def _event(
-        self, name: str, ph: str, time_ns: int, cat: str, args: dict[str, Any]
-    ) -> tuple[Any, ...]:
-        return (name, ph, time_ns, self._tls.tid, cat, args, None)
+    def _as_dict(self, record: tuple[str, Any]) -> dict[str, Any]:
+        ph, data = record
+        if ph == "i":
+            name, time_ns, tid, args, scope = data
+            event = self._chrome(name, ph, time_ns, tid, "dynamo_timed", args)
+            event["s"] = scope
+            return event
+        span: Span = data
+        if ph == "B":
+            return self._chrome(span.name, ph, span.start_ns, span.tid, span.cat, span.args)
+        return self._chrome(span.name, ph, span.end_ns, span.tid, "dynamo_timed", span.end_args())
 
-    def _as_dict(self, raw: tuple[Any, ...]) -> dict[str, Any]:
-        name, ph, time_ns, tid, cat, args, scope = raw
-        event = {
+    def _chrome(
+        self, name: str, ph: str, time_ns: int, tid: int, cat: str, args: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {
             "name": name,
             "ph": ph,
             "ts": time_ns / 1000,
             "pid": self._pid,
             "tid": tid,
             "cat": cat,
-            "args": args,
+            "args": dict(args),  # a fresh dict: readers may change theirs
         }
-        if scope is not None:
-            event["s"] = scope
-        return event
 
-    def _store(self, event: tuple[Any, ...]) -> None:
-        knobs = config.current()
-        if knobs is not self._knobs:  # the limit may have changed (config.patch)
-            self._knobs = knobs
-            if self._events.maxlen != knobs.chromium_event_limit:
-                self._events = deque(self._events, maxlen=knobs.chromium_event_limit)
-        self._events.append(event)
-        if trace_log.is_enabled():
-            compact = json.dumps(self._as_dict(event), default=str)
-            trace_log.trace_structured("chromium_event", payload=compact, expect_trace_id=False)
+    def _log(self, record: tuple[str, Any]) -> None:
+        compact = json.dumps(self._as_dict(record), default=str)
+        trace_log.trace_structured("chromium_event", payload=compact, expect_trace_id=False)
 
-    def _add_compile_event(
-        self, name: str, start_ns: int, end_ns: int, args: dict[str, Any]
-    ) -> None:
-        limit = config.current().chromium_event_limit
-        if self._compile_events.maxlen != limit:
+    def _resize(self, knobs: config.Config) -> None:
+        self._knobs = knobs
+        limit = knobs.chromium_event_limit
+        if self._events.maxlen != limit:
+            self._events = deque(self._events, maxlen=limit)
             self._compile_events = deque(self._compile_events, maxlen=limit)
-        self._compile_events.append((name, start_ns, end_ns, args))
 
 
-def _as_row(raw: tuple[Any, ...]) -> CompileEvent:
-    name, start_ns, end_ns, args = raw
+def _as_row(raw: Span | tuple[Any, ...]) -> CompileEvent:
+    if isinstance(raw, Span):
+        name, start_ns, end_ns, args = raw.name, raw.start_ns, raw.end_ns, raw.end_args()
+    else:
+        name, start_ns, end_ns, args = raw
     columns = {k: v for k, v in args.items() if k != "compile_id"}
     return CompileEvent(
         name, args.get("compile_id"), start_ns // 1000, (end_ns - start_ns) // 1000, columns
@@ -233,8 +297,10 @@ def _as_row(raw: tuple[Any, ...]) -> CompileEvent:
 
 def _with_compile_id(metadata: dict[str, Any] | None) -> dict[str, Any]:
     """A copy of `metadata` tagged with the current compile id (the caller's dict is untouched)."""
-    args = dict(metadata) if metadata else {}
     cid = current_compile_id()
+    if not metadata:
+        return {} if cid is None else {"compile_id": cid.text}
+    args = dict(metadata)
     if cid is not None:
         args["compile_id"] = cid.text
     return args

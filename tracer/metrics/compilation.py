@@ -106,10 +106,7 @@ class CompilationMetrics:
     @classmethod
     def create(cls, metrics: dict[str, Any]) -> CompilationMetrics:
         """Build from a metrics dict; sets become sorted lists so the record is JSON-ready."""
-        plain: dict[str, Any] = {
-            k: sorted(v, key=str) if isinstance(v, set) else v for k, v in metrics.items()
-        }
-        return cls(**plain)
+        return cls(**_json_ready(metrics))
 
     def to_dict(self) -> dict[str, Any]:
         """The set fields only (None dropped); JSON-serializable."""
@@ -151,7 +148,7 @@ def record_compilation_metrics(
     """Turn one compile's metrics into a CompilationMetrics and publish it everywhere it goes."""
     cid = current_compile_id()
     common: dict[str, Any] = {
-        "compile_id": None if cid is None else str(cid),
+        "compile_id": None if cid is None else cid.text,
         "start_time_us": start_ns // 1000,
         "end_time_us": end_ns // 1000,
         "duration_us": (end_ns - start_ns) // 1000,
@@ -163,15 +160,25 @@ def record_compilation_metrics(
         "modetrace_version": _modetrace_version(),
         "python_version": sys.version,
     }
-    record = CompilationMetrics.create({**common, **metrics})
+    values = _json_ready({**common, **metrics})
+    record = CompilationMetrics(**values)
     _store(record)
-    trace_log.trace_structured(
-        "compilation_metrics", lambda: _tlparse_view(record), record_overhead=False
-    )
+    if trace_log.is_enabled():
+        trace_log.trace_structured(
+            "compilation_metrics", lambda: _tlparse_view(record), record_overhead=False
+        )
     get_chromium_event_logger().add_toplevel_event_data(
-        **{k: v for k in _CHROMIUM_FIELDS if (v := getattr(record, k)) is not None}
+        **{k: v for k in _CHROMIUM_FIELDS if (v := values.get(k)) is not None}
     )
     return record
+
+
+def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Sets (from `add_to_set`) become sorted lists; the dict is copied only if it has any."""
+    sets = [k for k, v in metrics.items() if type(v) is set]
+    if not sets:
+        return metrics
+    return {**metrics, **{k: sorted(metrics[k], key=str) for k in sets}}
 
 
 def failure_metrics(exc: BaseException) -> dict[str, Any]:

@@ -137,6 +137,17 @@ class MetricsContext:
             self._set_at[key] = _call_site()
         self._metrics[key] += amount
 
+    def add_time(self, column: str, us: int) -> None:
+        """`increment` for a timed phase's column (already validated by `timed`); nothing
+        outside a compile, since a phase may run on its own (a backend called directly)."""
+        if self._level:
+            metrics = self._metrics
+            if column in metrics:
+                metrics[column] += us
+            else:
+                metrics[column] = us
+                self._set_at[column] = _call_site()
+
     def add_to_set(self, key: str, value: Any) -> None:
         """Collect distinct values (recorded as a sorted list)."""
         self._check(key, "add_to_set")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from tracer import trace_log
-from tracer.events import get_chromium_event_logger
+from tracer.events import Span, get_chromium_event_logger
 from tracer.metrics.compilation import FIELD_NAMES, record_compilation_metrics
 from tracer.metrics.context import MetricsContext
 
@@ -57,10 +58,9 @@ def get_metrics_context() -> MetricsContext:
     return _threads.context
 
 
-@contextmanager
 def metrics_context(
     event_name: str | None = "compile", metadata: dict[str, Any] | None = None
-) -> Iterator[MetricsContext]:
+) -> AbstractContextManager[MetricsContext]:
     """Enter this thread's MetricsContext; at the outermost level, inside an `event_name` span.
 
     The span encloses the context, so it is still open when the CompilationMetrics record is made
@@ -69,33 +69,66 @@ def metrics_context(
     """
     ctx = get_metrics_context()
     if event_name is None or ctx.in_progress():
-        with ctx:
-            yield ctx
-        return
-    with timed(event_name, log_compile_event=True, metadata=metadata), ctx:
-        yield ctx
+        return ctx
+    return _CompileScope(ctx, timed(event_name, log_compile_event=True, metadata=metadata))
 
 
-class _Timed:
-    __slots__ = ("_column", "_compile_event", "_event", "_metadata", "_start_ns")
+class _CompileScope:
+    """The outermost MetricsContext inside its top-level span (a class, not a generator: it is
+    entered once per compile and a generator-based context manager costs several times more)."""
+
+    __slots__ = ("_ctx", "_span")
+
+    def __init__(self, ctx: MetricsContext, span: AbstractContextManager[None]) -> None:
+        self._ctx = ctx
+        self._span = span
+
+    def __repr__(self) -> str:
+        return f"_CompileScope({self._span!r}, {self._ctx!r})"
+
+    def __enter__(self) -> MetricsContext:
+        _events.sync_limit()
+        self._span.__enter__()
+        try:
+            return self._ctx.__enter__()
+        except BaseException:
+            self._span.__exit__(*sys.exc_info())
+            raise
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            self._ctx.__exit__(exc_type, exc_value, tb)
+        finally:
+            self._span.__exit__(exc_type, exc_value, tb)
+
+
+class _Timed(Span):
+    """A timed phase is its own chromium span: entering opens it, leaving closes it and adds
+    the elapsed µs to the metrics column (one object, no wrapper, on every compile phase)."""
+
+    __slots__ = ("_column", "_metadata")
 
     def __init__(
         self, event: str, metadata: dict[str, Any] | None, column: str | None, compile_event: bool
     ) -> None:
-        self._event = event
+        self.name = event  # Span.__init__ written out: one call less on every phase
+        self.compile_event = compile_event
+        self.cat = "dynamo_timed"
+        self.end_ns = 0
+        self.added = None
         self._metadata = metadata
         self._column = column
-        self._compile_event = compile_event
-        self._start_ns = 0
 
     def __repr__(self) -> str:
-        return f"timed({self._event!r}, metrics_column={self._column!r})"
+        return f"timed({self.name!r}, metrics_column={self._column!r})"
 
     def __enter__(self) -> None:
-        self._start_ns = start = time.time_ns()
-        _events.log_event_start(
-            self._event, start, self._metadata, log_compile_event=self._compile_event
-        )
+        _events.open(self, time.time_ns(), self._metadata)
 
     def __exit__(
         self,
@@ -105,11 +138,10 @@ class _Timed:
     ) -> None:
         end = time.time_ns()
         try:
-            _events.log_event_end(self._event, end)
+            _events.close(self, end)
         finally:
-            ctx = _threads.context
-            if self._column is not None and ctx.in_progress():
-                ctx.increment(self._column, (end - self._start_ns) // 1000)
+            if self._column is not None:
+                _threads.context.add_time(self._column, (end - self.start_ns) // 1000)
 
 
 def timed(
@@ -129,7 +161,7 @@ def timed(
     assert metrics_column is None or (
         metrics_column.endswith("_us") and metrics_column in FIELD_NAMES
     ), f"metrics_column {metrics_column!r} must be a CompilationMetrics field ending in _us"
-    if _stubbed:
+    if _stubbed or not _events.enabled:
         return _NOOP
     if phase_name is not None:
         metadata = {"fn_name": event_name, **(metadata or {})}
