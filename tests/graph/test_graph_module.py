@@ -181,3 +181,51 @@ def test_each_module_gets_its_own_filename() -> None:
     a, b = GraphModule(failing_graph()), GraphModule(failing_graph())
     assert a.filename != b.filename
     assert a.filename.startswith("<modetrace-graph-")
+
+
+def test_source_is_generated_once_after_passes_change_the_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """NOTE [generated on first use]: the eager backend's passes rewrite the graph before
+    anything reads `forward`, so the graph is generated and compiled exactly once."""
+    from tracer import backends
+    from tracer.graph import graph_module
+
+    generated: list[str] = []
+
+    def counting_python_code(graph: Graph, fn_name: str = "forward", comments: bool = False) -> Any:
+        code = python_code(graph, fn_name, comments)
+        generated.append(code.source)
+        return code
+
+    monkeypatch.setattr(graph_module, "python_code", counting_python_code)
+    g = Graph()
+    x = g.placeholder("x")
+    two = g.call_function(operator.add, (1, 1))
+    g.output(g.call_function(operator.mul, (x, two)))
+    gm = GraphModule(g)
+    assert generated == []
+    forward = backends.eager(gm, [3])
+    assert backends.run_graph_passes(gm)["fold_constants"] == 0  # the first run folded it
+    assert forward is gm.forward
+    assert forward(3) == 6
+    assert generated == ["def forward(x):\n    mul = x * 2\n    return mul\n"]
+
+
+def test_recompile_regenerates_on_next_read() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    out = g.call_function(operator.neg, (x,))
+    g.output(out)
+    gm = GraphModule(g)
+    first, first_file = gm.forward, gm.filename
+    assert gm.forward is first  # compiled once, then reused
+    with g.inserting_before(g.output_node):
+        doubled = g.call_function(operator.mul, (out, 2))
+    g.output_node.args = (doubled,)
+    assert gm(3) == -3  # not recompiled yet: the function as first generated
+    gm.recompile()
+    assert gm(3) == -6
+    assert gm.forward is not first
+    assert gm.filename != first_file
+    assert "mul = neg * 2" in gm.code
