@@ -370,3 +370,21 @@ def test_dispatcher_names_scan_covers_every_name_the_body_reads() -> None:
     }
     assert read
     assert read <= _names_read(source)
+
+
+def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
+    """The dispatcher renders its own guard lines, so an entry's check text, bindings and
+    predicates are rendered only when the miss path (or a printout) asks, and then match the
+    guards the dispatcher ran."""
+
+    def scaled(x, k):
+        return x * k
+
+    compiled = tracer.compile(scaled)
+    compiled(torch.ones(2), 2)
+    manager = compiled.entries[0].guard_manager
+    assert "_rendered" not in vars(manager) and "check" not in vars(manager)
+    compiled(torch.ones(2), 3)  # a miss: the first entry explains itself
+    assert "_rendered" in vars(manager)
+    assert compiled.last_miss_reasons[0].startswith("0/0: L['k'] == 2 (actual 3), from ")
+    assert manager.source.count("        if not (") == len(manager.guards)
