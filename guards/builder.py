@@ -235,7 +235,13 @@ def build_check_source(
 
 
 def needs_mode_stack(guards: Iterable[Guard]) -> bool:
-    """Whether the check reads the mode stack (then an accessor must be bound)."""
-    return any(
-        isinstance(source, ModeStackListSource) for g in guards for source in g.source.chain()
-    )
+    """Whether the check reads the mode stack (then an accessor must be bound). The stack is a
+    root source, so only each guard's root needs a look (every compile asks)."""
+    return any(isinstance(_root(g.source), ModeStackListSource) for g in guards)
+
+
+def _root(source: Source) -> Source:
+    base = source.base
+    while base is not None:
+        source, base = base, base.base
+    return source

@@ -380,11 +380,13 @@ def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
     def scaled(x, k):
         return x * k
 
+    where = f"test_guards_e2e.py:{scaled.__code__.co_firstlineno + 1}"
     compiled = tracer.compile(scaled)
     compiled(torch.ones(2), 2)
     manager = compiled.entries[0].guard_manager
     assert "_rendered" not in vars(manager) and "check" not in vars(manager)
     compiled(torch.ones(2), 3)  # a miss: the first entry explains itself
     assert "_rendered" in vars(manager)
-    assert compiled.last_miss_reasons[0].startswith("0/0: L['k'] == 2 (actual 3), from ")
+    [reason] = compiled.last_miss_reasons
+    assert reason.endswith(": L['k'] == 2 (actual 3), from \"return x * k\" at " + where)
     assert manager.source.count("        if not (") == len(manager.guards)
