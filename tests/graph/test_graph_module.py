@@ -229,3 +229,36 @@ def test_recompile_regenerates_on_next_read() -> None:
     assert gm.forward is not first
     assert gm.filename != first_file
     assert "mul = neg * 2" in gm.code
+
+
+def test_a_backend_returning_the_module_gets_it_compiled_inside_backend_compile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """NOTE [generated on first use]: the compile of the forward stays in the compile record
+    (backend_compile), not on the compiled code's first run, whichever backend ran."""
+    import tracer
+    import tracer.runtime as torch
+
+    modules: list[GraphModule] = []
+    compiled_before_run: list[bool] = []
+    call = GraphModule.__call__
+
+    def spying_call(self: GraphModule, *args: Any) -> Any:
+        compiled_before_run.append(self._forward is not None)
+        return call(self, *args)
+
+    monkeypatch.setattr(GraphModule, "__call__", spying_call)
+
+    def returns_module(gm: GraphModule, example_inputs: list[Any]) -> Any:
+        modules.append(gm)
+        assert gm._forward is None  # nothing compiled before the backend ran
+        return gm
+
+    def double(x: Any) -> Any:
+        return x * 2
+
+    compiled = tracer.compile(double, backend=returns_module)
+    result = compiled(torch.ones(2))
+    assert result.tolist() == [2.0, 2.0]
+    assert len(modules) == 1
+    assert compiled_before_run == [True]
