@@ -135,25 +135,31 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     return implied
 
 
-def _rank(guard: Guard) -> tuple[int, int, str, str]:
-    source = guard.source
-    return (guard.kind.value, source.depth, source.name, repr(guard.expected_key))
-
-
 def _order(guards: list[Guard]) -> list[Guard]:
     """Rank order, except that a guard waits until every guard on its source's ancestors ran:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
-    A guard, once ready, stays ready (guards only ever leave), so "the first ready guard" is
-    the smallest ready rank index: a heap of ready indices, refilled as sources run out of
-    guards, gives that order without rescanning (and rehashing) the pending list every step.
+    The rank is (kind, source depth, source name, repr of the expected key), ties kept in
+    input order. The repr only breaks ties of the first three, so it is rendered only for guards
+    that share them (rarely any). A guard, once ready, stays ready (guards only ever leave), so
+    "the first ready guard" is the smallest ready rank index: a heap of ready indices, refilled
+    as sources run out of guards, gives that order without rescanning (and rehashing) the
+    pending list every step.
     """
-    pending = sorted(guards, key=_rank)
+    chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
+    prefixes = [
+        (g.kind.value, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
+    ]
+    tied = {p for p, n in collections.Counter(prefixes).items() if n > 1}
+    ranks = [
+        (*p, repr(g.expected_key) if p in tied else "")
+        for g, p in zip(guards, prefixes, strict=True)
+    ]
+    by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
+    pending = [guards[i] for i in by_rank]
     number: dict[Source, int] = {}  # each distinct source (guarded or ancestor) -> small int
     own = [number.setdefault(g.source, len(number)) for g in pending]
-    ancestors = [
-        [number.setdefault(a, len(number)) for a in g.source.chain()[:-1]] for g in pending
-    ]
+    ancestors = [[number.setdefault(a, len(number)) for a in chains[i][:-1]] for i in by_rank]
     remaining = [0] * len(number)
     for s in own:
         remaining[s] += 1
