@@ -204,7 +204,12 @@ def build_check(
     guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
 ) -> CheckFunction:
     """Plan the guards (dedupe, order) and generate the check function's source."""
-    ordered = plan_guards(guards, tensor_type)
+    return render_check(plan_guards(guards, tensor_type), name=name)
+
+
+def render_check(ordered: list[Guard], *, name: str = "___check_0") -> CheckFunction:
+    """The check function's source for guards `plan_guards` already ordered. CompiledGuards
+    calls it only when the check (or a failure reason) is first needed."""
     builder = GuardBuilder()
     body = guard_lines(ordered, builder)
     predicates = [f"lambda ___v: {builder.code_for(guard, '___v')}" for guard in ordered]
@@ -230,7 +235,13 @@ def build_check_source(
 
 
 def needs_mode_stack(guards: Iterable[Guard]) -> bool:
-    """Whether the check reads the mode stack (then an accessor must be bound)."""
-    return any(
-        isinstance(source, ModeStackListSource) for g in guards for source in g.source.chain()
-    )
+    """Whether the check reads the mode stack (then an accessor must be bound). The stack is a
+    root source, so only each guard's root needs a look (every compile asks)."""
+    return any(isinstance(_root(g.source), ModeStackListSource) for g in guards)
+
+
+def _root(source: Source) -> Source:
+    base = source.base
+    while base is not None:
+        source, base = base, base.base
+    return source

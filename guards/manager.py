@@ -1,10 +1,11 @@
 """CompiledGuards: one cache entry's guards, compiled once, run on every call, explained on a miss.
 
-`check(L)` is the generated function itself (no wrapper, no per-call interpretation), compiled
-the first time someone asks for it. Everything
-else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side: it runs only
-when a check failed or someone asked, and it evaluates the very same expressions as the check, one
-guard at a time, so the explanation always names the guard that made the check fail.
+`check(L)` is the generated function itself (no wrapper, no per-call interpretation), generated
+and compiled the first time someone asks for it; building a CompiledGuards only plans the guards
+(guards.tree). Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is
+the slow side: it runs only when a check failed or someone asked, and it evaluates the very same
+expressions as the check, one guard at a time, so the explanation always names the guard that
+made the check fail.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import linecache
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from guards.builder import build_check, needs_mode_stack
+from guards.builder import CheckFunction, needs_mode_stack, render_check
 from guards.constants import safe_label, type_label
 from guards.guard import Guard, GuardKind, TensorSpec, dtype_label
 from guards.mode_stack import ModeStackFn, mode_stack_failure, runtime_mode_stack_fn
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
-from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix
+from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
 
 _serial = itertools.count()
 """Makes every generated file name unique, so linecache never mixes two checks up."""
@@ -48,11 +49,9 @@ class CompiledGuards:
         name: str = "___check_0",
         tensor_type: type | None = None,
     ) -> None:
-        compiled = build_check(guards, name=name, tensor_type=tensor_type)
-        if mode_stack_fn is None and needs_mode_stack(compiled.guards):
+        self.guards: list[Guard] = plan_guards(guards, tensor_type)
+        if mode_stack_fn is None and needs_mode_stack(self.guards):
             mode_stack_fn = runtime_mode_stack_fn()
-        self.guards: list[Guard] = compiled.guards
-        self.source: str = compiled.text
         self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
         self.roots: dict[str, Any] = {
             "G": f_globals,
@@ -60,16 +59,29 @@ class CompiledGuards:
             "C": tuple(closure or ()),
             MODE_STACK_FN: mode_stack_fn,
         }
+        self._name = name
+        self._predicates: list[Callable[[object], bool]] | None = None
+
+    @functools.cached_property
+    def _rendered(self) -> CheckFunction:
+        """The check's text, bindings and per-guard predicates, rendered on first need.
+
+        Only the check, the miss path and printouts of the source need them: the dispatcher
+        renders its own lines from `guards` (tracer.dispatch), so a compile that never misses
+        never renders them. The text depends only on the planned `guards`, so it is the same
+        whenever it is rendered."""
+        return render_check(self.guards, name=self._name)
+
+    @property
+    def source(self) -> str:
+        """The generated check function's source text."""
+        return self._rendered.text
+
+    @functools.cached_property
+    def _scope(self) -> dict[str, Any]:
         # The roots are the same objects for every entry of one function (tracer.dispatch
         # relies on it to run many entries' guards in one dispatcher).
-        self._scope: dict[str, Any] = {
-            "__builtins__": builtins_module.__dict__,
-            **compiled.bindings,
-            **self.roots,
-        }
-        self._name = name
-        self._predicate_texts = compiled.predicates
-        self._predicates: list[Callable[[object], bool]] | None = None
+        return {"__builtins__": builtins_module.__dict__, **self._rendered.bindings, **self.roots}
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
@@ -114,7 +126,7 @@ class CompiledGuards:
         if self._predicates is None:
             self._predicates = [
                 eval(compile(text, self.filename + " (explain)", "eval"), self._scope)
-                for text in self._predicate_texts
+                for text in self._rendered.predicates
             ]
         return self._predicates
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import heapq
 import importlib
 from collections.abc import Hashable, Iterable
 
@@ -32,11 +33,16 @@ def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> lis
 
     `tensor_type` fills in TensorSpecs recorded without a class (None: resolved lazily from
     `tracer.runtime`, only when such a spec exists).
+
+    Every compile runs this, so it hashes each guard's key once and each source only a few times
+    (a nested source hashes its whole chain, in Python): the steps share one grouping by source
+    and work with identities after deduplication.
     """
     unique = _dedupe(_with_tensor_type(guards, tensor_type))
-    _check_preconditions(unique)
-    implied = _implied(unique)
-    return _order([g for g in unique if g not in implied])
+    groups = _by_source(unique)
+    _check_preconditions(groups)
+    implied = _implied(groups)
+    return _order([g for g in unique if id(g) not in implied])
 
 
 def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
@@ -83,10 +89,12 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
     return pinned
 
 
-def _check_preconditions(guards: list[Guard]) -> None:
+def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
-    for source, group in _by_source(guards).items():
+    for source, group in groups.items():
+        if not any(g.kind in _NEEDS_EXACT_CONTAINER for g in group):
+            continue
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
         for guard in group:
@@ -102,11 +110,17 @@ def _check_preconditions(guards: list[Guard]) -> None:
                 )
 
 
-def _implied(guards: list[Guard]) -> set[Guard]:
-    """Guards another guard on the same source already checks: a TYPE_MATCH that TENSOR_MATCH or
-    EQUALS_MATCH performs first anyway; a LENGTH_CHECK that EQUALS_MATCH/DICT_KEYS_MATCH covers."""
-    implied: set[Guard] = set()
-    for group in _by_source(guards).values():
+_NEEDS_EXACT_CONTAINER = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
+
+
+def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
+    """Ids of the (deduplicated) guards another guard on the same source already checks: a
+    TYPE_MATCH that TENSOR_MATCH or EQUALS_MATCH performs first anyway; a LENGTH_CHECK that
+    EQUALS_MATCH/DICT_KEYS_MATCH covers."""
+    implied: set[int] = set()
+    for group in groups.values():
+        if len(group) == 1:
+            continue  # a guard implies only guards on its own source
         pinned = _pinned_types(group)
         lengths = {
             len(g.expected)
@@ -114,29 +128,63 @@ def _implied(guards: list[Guard]) -> set[Guard]:
             if g.kind is GuardKind.DICT_KEYS_MATCH
             or (g.kind is GuardKind.EQUALS_MATCH and type(g.expected) is tuple)
         }
-        implied |= {g for g in group if g.kind is GuardKind.TYPE_MATCH and g.expected in pinned}
-        implied |= {g for g in group if g.kind is GuardKind.LENGTH_CHECK and g.expected in lengths}
+        implied |= {id(g) for g in group if g.kind is GuardKind.TYPE_MATCH and g.expected in pinned}
+        implied |= {
+            id(g) for g in group if g.kind is GuardKind.LENGTH_CHECK and g.expected in lengths
+        }
     return implied
 
 
-def _rank(guard: Guard) -> tuple[int, int, str, str]:
-    source = guard.source
-    return (guard.kind.value, source.depth, source.name, repr(guard.expected_key))
-
-
 def _order(guards: list[Guard]) -> list[Guard]:
-    pending = sorted(guards, key=_rank)
-    remaining = collections.Counter(g.source for g in pending)
+    """Rank order, except that a guard waits until every guard on its source's ancestors ran:
+    each step takes the first guard in rank order whose ancestors have no guard left.
+
+    The rank is (kind, source depth, source name, repr of the expected key), ties kept in
+    input order. The repr only breaks ties of the first three, so it is rendered only for guards
+    that share them (rarely any). A guard, once ready, stays ready (guards only ever leave), so
+    "the first ready guard" is the smallest ready rank index: a heap of ready indices, refilled
+    as sources run out of guards, gives that order without rescanning (and rehashing) the
+    pending list every step.
+    """
+    chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
+    prefixes = [
+        (g.kind.value, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
+    ]
+    tied = {p for p, n in collections.Counter(prefixes).items() if n > 1}
+    ranks = [
+        (*p, repr(g.expected_key) if p in tied else "")
+        for g, p in zip(guards, prefixes, strict=True)
+    ]
+    by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
+    pending = [guards[i] for i in by_rank]
+    number: dict[Source, int] = {}  # each distinct source (guarded or ancestor) -> small int
+    own = [number.setdefault(g.source, len(number)) for g in pending]
+    ancestors = [[number.setdefault(a, len(number)) for a in chains[i][:-1]] for i in by_rank]
+    remaining = [0] * len(number)
+    for s in own:
+        remaining[s] += 1
+    waiting_on: list[list[int]] = [[] for _ in number]  # source -> guards it still holds back
+    blockers = [0] * len(pending)
+    ready: list[int] = []
+    for i, chain in enumerate(ancestors):
+        for a in chain:
+            if remaining[a]:
+                blockers[i] += 1
+                waiting_on[a].append(i)
+        if not blockers[i]:
+            ready.append(i)
+    heapq.heapify(ready)
     ordered: list[Guard] = []
-    while pending:
-        index = next(
-            i
-            for i, g in enumerate(pending)
-            if all(remaining[a] == 0 for a in g.source.chain()[:-1])
-        )
-        guard = pending.pop(index)
-        remaining[guard.source] -= 1
-        ordered.append(guard)
+    while ready:
+        i = heapq.heappop(ready)
+        ordered.append(pending[i])
+        s = own[i]
+        remaining[s] -= 1
+        if not remaining[s]:
+            for j in waiting_on[s]:
+                blockers[j] -= 1
+                if not blockers[j]:
+                    heapq.heappush(ready, j)
     return ordered
 
 

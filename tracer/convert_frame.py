@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import dis
 import time
 import types
 from collections.abc import Callable
@@ -315,6 +314,10 @@ def _compile_graph(
     example_inputs = [node.meta.get("val") for _src, node in inputs]
     with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
         graph_fn = lookup_backend(options.backend)(gm, example_inputs)
+        if graph_fn is gm:
+            # NOTE [generated on first use]: compile it here, inside backend_compile, not on
+            # the first run of the compiled code.
+            gm.forward  # noqa: B018
     return gm, [src for src, _node in inputs], graph_fn
 
 
@@ -378,5 +381,6 @@ def _log_compiled(
 def location_of(fn: types.FunctionType) -> UserLocation:
     """The `def` line (past any decorators): the first line with code."""
     code = fn.__code__
-    lines = [line for _start, line in dis.findlinestarts(code) if line is not None]
+    # The lines of `co_lines()` are those `dis.findlinestarts` yields, without its generator.
+    lines = [line for _start, _end, line in code.co_lines() if line is not None]
     return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)

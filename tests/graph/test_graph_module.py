@@ -181,3 +181,84 @@ def test_each_module_gets_its_own_filename() -> None:
     a, b = GraphModule(failing_graph()), GraphModule(failing_graph())
     assert a.filename != b.filename
     assert a.filename.startswith("<modetrace-graph-")
+
+
+def test_source_is_generated_once_after_passes_change_the_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """NOTE [generated on first use]: the eager backend's passes rewrite the graph before
+    anything reads `forward`, so the graph is generated and compiled exactly once."""
+    from tracer import backends
+    from tracer.graph import graph_module
+
+    generated: list[str] = []
+
+    def counting_python_code(graph: Graph, fn_name: str = "forward", comments: bool = False) -> Any:
+        code = python_code(graph, fn_name, comments)
+        generated.append(code.source)
+        return code
+
+    monkeypatch.setattr(graph_module, "python_code", counting_python_code)
+    g = Graph()
+    x = g.placeholder("x")
+    two = g.call_function(operator.add, (1, 1))
+    g.output(g.call_function(operator.mul, (x, two)))
+    gm = GraphModule(g)
+    assert generated == []
+    forward = backends.eager(gm, [3])
+    assert backends.run_graph_passes(gm)["fold_constants"] == 0  # the first run folded it
+    assert forward is gm.forward
+    assert forward(3) == 6
+    assert generated == ["def forward(x):\n    mul = x * 2\n    return mul\n"]
+
+
+def test_recompile_regenerates_on_next_read() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    out = g.call_function(operator.neg, (x,))
+    g.output(out)
+    gm = GraphModule(g)
+    first, first_file = gm.forward, gm.filename
+    assert gm.forward is first  # compiled once, then reused
+    with g.inserting_before(g.output_node):
+        doubled = g.call_function(operator.mul, (out, 2))
+    g.output_node.args = (doubled,)
+    assert gm(3) == -3  # not recompiled yet: the function as first generated
+    gm.recompile()
+    assert gm(3) == -6
+    assert gm.forward is not first
+    assert gm.filename != first_file
+    assert "mul = neg * 2" in gm.code
+
+
+def test_a_backend_returning_the_module_gets_it_compiled_inside_backend_compile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """NOTE [generated on first use]: the compile of the forward stays in the compile record
+    (backend_compile), not on the compiled code's first run, whichever backend ran."""
+    import tracer
+    import tracer.runtime as torch
+
+    modules: list[GraphModule] = []
+    compiled_before_run: list[bool] = []
+    call = GraphModule.__call__
+
+    def spying_call(self: GraphModule, *args: Any) -> Any:
+        compiled_before_run.append(self._forward is not None)
+        return call(self, *args)
+
+    monkeypatch.setattr(GraphModule, "__call__", spying_call)
+
+    def returns_module(gm: GraphModule, example_inputs: list[Any]) -> Any:
+        modules.append(gm)
+        assert gm._forward is None  # nothing compiled before the backend ran
+        return gm
+
+    def double(x: Any) -> Any:
+        return x * 2
+
+    compiled = tracer.compile(double, backend=returns_module)
+    result = compiled(torch.ones(2))
+    assert result.tolist() == [2.0, 2.0]
+    assert len(modules) == 1
+    assert compiled_before_run == [True]

@@ -419,3 +419,23 @@ def test_direct_dispatch_when_computing_the_key_raises() -> None:
     with pytest.raises(AttributeError) as compiled_error:
         compiled(broken)
     assert str(compiled_error.value) == str(eager_error.value)
+
+
+def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
+    """The dispatcher renders its own guard lines, so an entry's check text, bindings and
+    predicates are rendered only when the miss path (or a printout) asks, and then match the
+    guards the dispatcher ran."""
+
+    def scaled(x, k):
+        return x * k
+
+    where = f"test_guards_e2e.py:{scaled.__code__.co_firstlineno + 1}"
+    compiled = tracer.compile(scaled)
+    compiled(torch.ones(2), 2)
+    manager = compiled.entries[0].guard_manager
+    assert "_rendered" not in vars(manager) and "check" not in vars(manager)
+    compiled(torch.ones(2), 3)  # a miss: the first entry explains itself
+    assert "_rendered" in vars(manager)
+    [reason] = compiled.last_miss_reasons
+    assert reason.endswith(": L['k'] == 2 (actual 3), from \"return x * k\" at " + where)
+    assert manager.source.count("        if not (") == len(manager.guards)
