@@ -28,6 +28,8 @@ from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
 
+_NON_WORD = re.compile(r"\W")
+
 ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN)
 """Globals the caller binds besides `bindings`: globals, builtins, closure, mode-stack accessor."""
 
@@ -84,7 +86,7 @@ class GuardBuilder:
                 return builtin_name
         name = self._names_by_id.get(id(obj))
         if name is None:
-            suffix = re.sub(r"\W", "_", hint)[:30]
+            suffix = _NON_WORD.sub("_", hint)[:30]
             name = f"___c{self._count}_{suffix}" if suffix else f"___c{self._count}"
             self._count += 1
             self._names_by_id[id(obj)] = name
@@ -182,17 +184,19 @@ def guard_lines(
 
     def read(source: Source) -> str:
         nonlocal hoisted
-        if source not in local_of:
+        # One lookup when the source was read before: a nested source hashes its whole chain.
+        var = local_of.get(source)
+        if var is None:
             base = source.base
-            base_var = read(base) if base is not None else ""
-            access = source.access(base_var)
+            access = source.access(read(base) if base is not None else "")
             if access.isidentifier():  # a root that is already a name (`G`): nothing to hoist
-                local_of[source] = access
+                var = access
             else:
-                var = local_of[source] = f"___v{hoisted}"
+                var = f"___v{hoisted}"
                 hoisted += 1
                 body.append(f"{var} = {access}")
-        return local_of[source]
+            local_of[source] = var
+        return var
 
     for guard in ordered:
         code = builder.code_for(guard, read(guard.source))
