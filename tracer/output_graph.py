@@ -19,6 +19,7 @@ from tracer.graph import Graph, Node
 from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
+from variables.binding import ParameterShape, parameter_shape
 from variables.builder import VariableBuilder, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
@@ -86,6 +87,7 @@ class OutputGraph:
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
+        self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -154,6 +156,15 @@ class OutputGraph:
         if instructions is None:
             instructions = self._decoded[code] = decode(code)
         return instructions
+
+    def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
+        """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
+        once per trace: the same helper is usually called many times."""
+        try:
+            return self._parameter_shapes[code]
+        except KeyError:
+            shape = self._parameter_shapes[code] = parameter_shape(code)
+            return shape
 
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)

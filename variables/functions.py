@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
+from variables.binding import bind_fast
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
@@ -80,8 +81,31 @@ def bind_with_signature(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would, reusing inspect's binder on a stand-in
-    function with the same signature; a binding error is the user's TypeError."""
+    """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
+    code object (variables/binding.py); the rest, every error included, through inspect."""
+    shape = tx.output.parameter_shape(code)
+    bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
+    if bound is None:
+        return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
+    assert shape is not None
+    if shape.varargs is not None:
+        bound[shape.varargs] = TupleVariable(list(bound[shape.varargs]))
+    if shape.varkw is not None:
+        bound[shape.varkw] = ConstDictVariable(bound[shape.varkw])
+    return bound
+
+
+def _bind_with_inspect(
+    tx: TranslatorBase,
+    code: types.CodeType,
+    name: str,
+    defaults: Sequence[VariableTracker],
+    kwdefaults: dict[str, VariableTracker],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> dict[str, VariableTracker]:
+    """inspect's binder on a stand-in function with the same signature; a binding error is the
+    user's TypeError."""
     stand_in = types.FunctionType(
         code,
         {},
