@@ -10,7 +10,7 @@ import operator
 import re
 import types
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
@@ -139,15 +139,14 @@ class OutputGraph:
         return result
 
     # -- bookkeeping ----------------------------------------------------------------------------
-    def count_instruction(self, tx: TranslatorBase) -> None:
-        self.current_tx = tx
-        self.instruction_count += 1
-        if self.instruction_count > self.budget:
-            unimplemented(
-                "instruction-budget",
-                f"tracing passed the budget of {self.budget} instructions",
-                hints=("a loop may be too long to unroll; raise config instruction_budget",),
-            )
+    def over_budget(self) -> NoReturn:
+        """TranslatorBase.run counts each step in `instruction_count` (inline: it is the
+        hottest loop) and calls this once the count passes the budget."""
+        unimplemented(
+            "instruction-budget",
+            f"tracing passed the budget of {self.budget} instructions",
+            hints=("a loop may be too long to unroll; raise config instruction_budget",),
+        )
 
     def instructions_of(self, code: types.CodeType) -> list[Instruction]:
         """`code`'s decoded instructions, decoded once per trace: a helper inlined in a loop

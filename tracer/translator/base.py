@@ -148,11 +148,13 @@ class TranslatorBase:
 
         This loop is the hottest code of a trace, so what it needs is read into locals once per
         frame, including whether trace_bytecode logging and config.debug_checks are on: neither
-        changes while a trace runs.
+        changes while a trace runs. It also counts the step against the instruction budget inline
+        (a method call per instruction otherwise); the budget is fixed for the trace.
         """
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
         instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
+        budget = output.budget
         try:
             while True:
                 inst = instructions[self.ip]
@@ -162,7 +164,10 @@ class TranslatorBase:
                     bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
                 depth_before = len(self.stack) if check_effects else 0
                 try:
-                    output.count_instruction(self)
+                    output.current_tx = self
+                    output.instruction_count += 1
+                    if output.instruction_count > budget:
+                        output.over_budget()
                     dispatch_table[inst.opcode](self, inst)
                 except Unsupported as e:
                     raise e.with_location(self.location(), repr(inst)) from None
