@@ -88,6 +88,8 @@ class OutputGraph:
         self.initial_mode_stack: list[VariableTracker] = []
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
+        self._disable_torch_function: Any = None
+        """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -280,12 +282,21 @@ class OutputGraph:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
-        arg_pairs = [_as_graph_arg(a) for a in args]
-        kwarg_pairs = {k: _as_graph_arg(v) for k, v in kwargs.items()}
-        fake_args = [fake for _node, fake in arg_pairs]
-        fake_kwargs = {k: fake for k, (_node, fake) in kwarg_pairs.items()}
+        # each argument as (what the graph node holds, what the fake run gets), in one pass
+        node_args: list[Any] = []
+        fake_args: list[Any] = []
+        for arg in args:
+            node_arg, fake_arg = _as_graph_arg(arg)
+            node_args.append(node_arg)
+            fake_args.append(fake_arg)
+        node_kwargs: dict[str, Any] = {}
+        fake_kwargs: dict[str, Any] = {}
+        for key, value in kwargs.items():
+            node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
+        if self._disable_torch_function is None:
+            self._disable_torch_function = runtime._C.DisableTorchFunction()
         try:
-            with runtime._C.DisableTorchFunction():
+            with self._disable_torch_function:
                 fake_result = fake_fn(*fake_args, **fake_kwargs)
         except runtime.DataDependentError as e:
             unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
@@ -302,14 +313,12 @@ class OutputGraph:
                 "try-block",
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
-        node_args = tuple(node for node, _fake in arg_pairs)
-        node_kwargs = {k: node for k, (node, _fake) in kwarg_pairs.items()}
         if op == "call_method":
-            node = self.graph.call_method(target, node_args, node_kwargs)
+            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
         else:
-            node = self.graph.call_function(target, node_args, node_kwargs)
+            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
         node.meta["val"] = fake_result
-        node.meta["user_location"] = str(tx.location())
+        node.meta["user_location"] = tx.location_text()
         return self._wrap_result(node, fake_result)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:

@@ -26,6 +26,7 @@ from variables.lists import (
     TupleVariable,
     contains,
 )
+from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -468,7 +469,7 @@ def fold(
             f"call to {kind} {name.removeprefix('builtins.')} is not supported",
             hints=("only functions on the table of pure functions are folded while tracing",),
         )
-    from variables.sym import SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
+    from variables.sym import SPECIALIZING_CALLS
 
     syms = [a for a in args if isinstance(a.realize(), SymNumberVariable)]
     recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
@@ -492,8 +493,6 @@ def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
     """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
-    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
-
     a, b = a.realize(), b.realize()
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
@@ -599,8 +598,6 @@ def user_binary_op(
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
-    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
-
     a = a.realize()
     if isinstance(a, SymNumberVariable) and fn in GRAPH_ARITHMETIC:
         return record_scalar_op(tx, fn, [a])

@@ -91,10 +91,10 @@ class Graph:
             name = known[1]
         unique = self._namespace.create(name)
         node = Node(self, unique, op, target, args, kwargs or {}, meta)
-        foreign = [n for n in node.all_input_nodes if n.graph is not self]
-        if foreign:
-            node.args, node.kwargs = (), {}
-            raise GraphLintError(f"node {unique!r} uses {foreign[0].name!r} from another graph")
+        for used in node._inputs:
+            if used.graph is not self:
+                node.args, node.kwargs = (), {}
+                raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
         if self._insert_point is None:
             self._nodes.append(node)
         else:

@@ -170,7 +170,12 @@ class Node:
             old.users.pop(self, None)
         self._args = tuple(args)
         self._kwargs = dict(kwargs)
-        self._inputs = collect_nodes((self._args, self._kwargs))
+        # collect_nodes((args, kwargs)) without walking the pair and an empty kwargs dict
+        seen: dict[Node, None] = {}
+        _collect_into(self._args, seen)
+        if self._kwargs:
+            _collect_into(self._kwargs, seen)
+        self._inputs = list(seen)
         for new in self._inputs:
             new.users[self] = None
 

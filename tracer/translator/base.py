@@ -124,6 +124,8 @@ class TranslatorBase:
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
         self._locations: dict[int, UserLocation] = {}
+        self._location_texts: dict[int, str] = {}
+        self._try_entries: list[ExceptionTableEntry] | None = None
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -205,6 +207,16 @@ class TranslatorBase:
             self._locations[lineno] = location
         return location
 
+    def location_text(self) -> str:
+        """`str(self.location())`, which every recorded op stores in its node's meta: built once
+        per line, like the location itself."""
+        lineno = self.current_inst.lineno if self.current_inst is not None else None
+        lineno = lineno or self.code.co_firstlineno
+        text = self._location_texts.get(lineno)
+        if text is None:
+            text = self._location_texts[lineno] = str(self.location())
+        return text
+
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
         tx: TranslatorBase | None = self
@@ -255,13 +267,20 @@ class TranslatorBase:
         return False
 
     def _covered_by_try(self) -> bool:
+        """Every recorded tensor op asks, so the entries that belong to a `try` (not to a
+        `with` cleanup) are picked out once per translator."""
         if self.current_inst is None:
             return False
-        if self.exception_entries is None:
-            self.exception_entries = exception_table(self.code)
+        entries = self._try_entries
+        if entries is None:
+            if self.exception_entries is None:
+                self.exception_entries = exception_table(self.code)
+            entries = self._try_entries = [
+                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
+            ]
         offset = self.current_inst.offset
-        for entry in self.exception_entries:
-            if entry.start <= offset < entry.end and not self._is_with_cleanup(entry.target):
+        for entry in entries:
+            if entry.start <= offset < entry.end:
                 return True
         return False
 
