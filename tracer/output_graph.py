@@ -295,6 +295,10 @@ class OutputGraph:
             node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
         if self._disable_torch_function is None:
             self._disable_torch_function = runtime._C.DisableTorchFunction()
+        # a public op with torch functions disabled just calls its impl: call it directly
+        info = getattr(fake_fn, "__modetrace_op__", None)
+        if info is not None:
+            fake_fn = info.impl
         try:
             with self._disable_torch_function:
                 fake_result = fake_fn(*fake_args, **fake_kwargs)

@@ -129,6 +129,7 @@ class TranslatorBase:
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
+        # (the most frequent handlers use self.stack.append / .pop directly)
         self.stack.append(vt)
 
     def pop(self) -> VariableTracker:

@@ -39,10 +39,10 @@ class Names(TranslatorBase):
                     f"cannot access local variable '{name}' where it is not associated with a value"
                 )
             )
-        self.push(vt)
+        self.stack.append(vt)  # push(), inline: the most frequent opcode
 
     def STORE_FAST(self, inst: Instruction) -> None:
-        self.symbolic_locals[inst.argval] = self.pop()
+        self.symbolic_locals[inst.argval] = self.stack.pop()
 
     def DELETE_FAST(self, inst: Instruction) -> None:
         if self.symbolic_locals.pop(inst.argval, None) is None:
