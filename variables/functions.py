@@ -165,16 +165,23 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         from guards.sources import AttrSource, ItemSource
 
         builder = tx.output.builder
+        fn_defaults = self.fn.__defaults__ or ()
+        fn_kwdefaults = self.fn.__kwdefaults__ or {}
+        # sources only for defaults that exist: most inlined functions have none
         defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
-        kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
         defaults = [
             builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
-            for i, value in enumerate(self.fn.__defaults__ or ())
+            for i, value in enumerate(fn_defaults)
         ]
-        kwdefaults = {
-            key: builder.lazy(value, ItemSource(kwdefaults_src, key) if kwdefaults_src else None)
-            for key, value in (self.fn.__kwdefaults__ or {}).items()
-        }
+        kwdefaults: dict[str, VariableTracker] = {}
+        if fn_kwdefaults:
+            kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
+            kwdefaults = {
+                key: builder.lazy(
+                    value, ItemSource(kwdefaults_src, key) if kwdefaults_src else None
+                )
+                for key, value in fn_kwdefaults.items()
+            }
         return bind_with_signature(
             tx, self.fn.__code__, self.fn.__name__, defaults, kwdefaults, args, kwargs
         )
@@ -183,12 +190,20 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         from guards.sources import AttrSource, ItemSource
 
         closure = self.fn.__closure__ or ()
-        base = AttrSource(self.source, "__closure__") if self.source else None
-        existing_cell = tx.output.side_effects.existing_cell
-        return [
-            existing_cell(cell, AttrSource(ItemSource(base, i), "cell_contents") if base else None)
-            for i, cell in enumerate(closure)
-        ]
+        side_effects = tx.output.side_effects
+        cells: list[CellVariable] = []
+        for i, cell in enumerate(closure):
+            # a cell met before keeps its first tracker (and source): build sources only for new
+            # cells, as a helper called in a loop meets the same cells every time
+            known = side_effects.known_cell(cell)
+            if known is None:
+                source = None
+                if self.source:
+                    closure_src = AttrSource(self.source, "__closure__")
+                    source = AttrSource(ItemSource(closure_src, i), "cell_contents")
+                known = side_effects.existing_cell(cell, source)
+            cells.append(known)
+        return cells
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
