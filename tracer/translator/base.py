@@ -210,12 +210,14 @@ class TranslatorBase:
 
     def location_text(self) -> str:
         """`str(self.location())`, which every recorded op stores in its node's meta: built once
-        per line, like the location itself."""
+        per line, and without the source line `location()` reads."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
         lineno = lineno or self.code.co_firstlineno
         text = self._location_texts.get(lineno)
         if text is None:
-            text = self._location_texts[lineno] = str(self.location())
+            code = self.code
+            text = UserLocation.text(code.co_filename, lineno, code.co_name)
+            self._location_texts[lineno] = text
         return text
 
     def user_stack(self) -> list[UserLocation]:
