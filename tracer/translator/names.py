@@ -22,7 +22,7 @@ from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
-from variables.constant import ConstantVariable
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable
@@ -55,7 +55,9 @@ class Names(TranslatorBase):
 
     def LOAD_CONST(self, inst: Instruction) -> None:
         value = inst.argval
-        if isinstance(value, types.CodeType):
+        if type(value) in CONSTANT_TYPES:  # what wrap_constant_result does first, inline
+            self.stack.append(ConstantVariable(value))
+        elif isinstance(value, types.CodeType):
             self.push(ConstantVariable(value))
         else:
             self.push(wrap_constant_result(value))
