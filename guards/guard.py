@@ -101,14 +101,22 @@ class Guard:
     source: Source
     expected: Any
     user_location: UserLocation | None = None
+    _key: Hashable = dataclasses.field(init=False, repr=False)
+    _hash: int = dataclasses.field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        """Check `expected`, then work out the key and its hash once: a guard is hashed and
+        compared every time a trace adds it again and whenever guard sets are built, and all
+        its fields are frozen."""
         _check_expected(self)
+        key = (self.kind, self.source, _expected_key(self.kind, self.expected))
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
 
     @property
     def key(self) -> Hashable:
         """What makes two guards the same check (the user line does not)."""
-        return (self.kind, self.source, self.expected_key)
+        return self._key
 
     @property
     def expected_key(self) -> Hashable:
@@ -117,10 +125,12 @@ class Guard:
         return _expected_key(self.kind, self.expected)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Guard) and self.key == other.key
+        return isinstance(other, Guard) and (
+            self is other or (self._hash == other._hash and self._key == other._key)
+        )
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def expected_text(self) -> str:
         """The expected side in a few words: `Config`, `0.5`, `float32[2, 3]`, `[Mode]`."""

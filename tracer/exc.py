@@ -32,9 +32,15 @@ class UserLocation:
     def short_filename(self) -> str:
         return self.filename.rsplit("/", 1)[-1]
 
+    @staticmethod
+    def text(filename: str, lineno: int, function: str = "") -> str:
+        """`str()` of the location with these fields, without reading the source line: every
+        recorded op stores it, most on lines nothing else needs a location for."""
+        where = f"{filename.rsplit('/', 1)[-1]}:{lineno}"
+        return f"{where} in {function}" if function else where
+
     def __str__(self) -> str:
-        where = f"{self.short_filename}:{self.lineno}"
-        return f"{where} in {self.function}" if self.function else where
+        return UserLocation.text(self.filename, self.lineno, self.function)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import operator
 import re
 import types
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
@@ -19,6 +19,7 @@ from tracer.graph import Graph, Node
 from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
+from variables.binding import ParameterShape, parameter_shape
 from variables.builder import VariableBuilder, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
@@ -86,6 +87,9 @@ class OutputGraph:
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
+        self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
+        self._disable_torch_function: Any = None
+        """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -137,15 +141,14 @@ class OutputGraph:
         return result
 
     # -- bookkeeping ----------------------------------------------------------------------------
-    def count_instruction(self, tx: TranslatorBase) -> None:
-        self.current_tx = tx
-        self.instruction_count += 1
-        if self.instruction_count > self.budget:
-            unimplemented(
-                "instruction-budget",
-                f"tracing passed the budget of {self.budget} instructions",
-                hints=("a loop may be too long to unroll; raise config instruction_budget",),
-            )
+    def over_budget(self) -> NoReturn:
+        """TranslatorBase.run counts each step in `instruction_count` (inline: it is the
+        hottest loop) and calls this once the count passes the budget."""
+        unimplemented(
+            "instruction-budget",
+            f"tracing passed the budget of {self.budget} instructions",
+            hints=("a loop may be too long to unroll; raise config instruction_budget",),
+        )
 
     def instructions_of(self, code: types.CodeType) -> list[Instruction]:
         """`code`'s decoded instructions, decoded once per trace: a helper inlined in a loop
@@ -154,6 +157,15 @@ class OutputGraph:
         if instructions is None:
             instructions = self._decoded[code] = decode(code)
         return instructions
+
+    def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
+        """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
+        once per trace: the same helper is usually called many times."""
+        try:
+            return self._parameter_shapes[code]
+        except KeyError:
+            shape = self._parameter_shapes[code] = parameter_shape(code)
+            return shape
 
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)
@@ -270,12 +282,25 @@ class OutputGraph:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
-        arg_pairs = [_as_graph_arg(a) for a in args]
-        kwarg_pairs = {k: _as_graph_arg(v) for k, v in kwargs.items()}
-        fake_args = [fake for _node, fake in arg_pairs]
-        fake_kwargs = {k: fake for k, (_node, fake) in kwarg_pairs.items()}
+        # each argument as (what the graph node holds, what the fake run gets), in one pass
+        node_args: list[Any] = []
+        fake_args: list[Any] = []
+        for arg in args:
+            node_arg, fake_arg = _as_graph_arg(arg)
+            node_args.append(node_arg)
+            fake_args.append(fake_arg)
+        node_kwargs: dict[str, Any] = {}
+        fake_kwargs: dict[str, Any] = {}
+        for key, value in kwargs.items():
+            node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
+        if self._disable_torch_function is None:
+            self._disable_torch_function = runtime._C.DisableTorchFunction()
+        # a public op with torch functions disabled just calls its impl: call it directly
+        info = getattr(fake_fn, "__modetrace_op__", None)
+        if info is not None:
+            fake_fn = info.impl
         try:
-            with runtime._C.DisableTorchFunction():
+            with self._disable_torch_function:
                 fake_result = fake_fn(*fake_args, **fake_kwargs)
         except runtime.DataDependentError as e:
             unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
@@ -292,14 +317,12 @@ class OutputGraph:
                 "try-block",
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
-        node_args = tuple(node for node, _fake in arg_pairs)
-        node_kwargs = {k: node for k, (node, _fake) in kwarg_pairs.items()}
         if op == "call_method":
-            node = self.graph.call_method(target, node_args, node_kwargs)
+            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
         else:
-            node = self.graph.call_function(target, node_args, node_kwargs)
+            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
         node.meta["val"] = fake_result
-        node.meta["user_location"] = str(tx.location())
+        node.meta["user_location"] = tx.location_text()
         return self._wrap_result(node, fake_result)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:

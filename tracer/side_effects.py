@@ -110,6 +110,10 @@ class SideEffects:
         self.tracked[id(value)] = vt
         return vt
 
+    def known_cell(self, cell: Any) -> CellVariable | None:
+        """The tracker `existing_cell` made for this cell earlier in the trace, if any."""
+        return self.cells.get(id(cell))
+
     def existing_cell(self, cell: Any, source: Any) -> CellVariable:
         """One tracker per real closure cell, however it is reached (the compiled function's
         own closure, or a closure of a function it calls): a store through one path must be

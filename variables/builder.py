@@ -14,6 +14,8 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind, TensorSpec
+from guards.sources import ItemSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
@@ -113,28 +115,28 @@ class SpecialFunctions:
 
     def __init__(self) -> None:
         import tracer.debug
-        from variables.modes import mode_functions
-        from variables.structured import dataclass_functions
+        from variables.modes import ModeStackFunctionVariable, mode_functions
+        from variables.structured import DataclassFunctionVariable, dataclass_functions
 
         self.breakpoint = tracer.debug.breakpoint
         self.dataclass_functions = dataclass_functions()
         self.mode_functions = mode_functions()
+        # the tracker classes too: `wrap` runs for every value wrapped, imports cost
+        self.mode_stack_function_variable = ModeStackFunctionVariable
+        self.dataclass_function_variable = DataclassFunctionVariable
 
     def wrap(self, value: Any) -> VariableTracker | None:
-        from variables.modes import ModeStackFunctionVariable
-        from variables.structured import DataclassFunctionVariable
-
         if value is self.breakpoint:
             from variables.misc import BreakpointVariable
 
             return BreakpointVariable(value)
         known = self.dataclass_functions.get(id(value))
         if known is not None and known is value:
-            return DataclassFunctionVariable(known)
+            return self.dataclass_function_variable(known)
         found = self.mode_functions.get(id(value))
         if found is None or found[0] is not value:
             return None
-        return ModeStackFunctionVariable(value, found[1])
+        return self.mode_stack_function_variable(value, found[1])
 
 
 class VariableBuilder:
@@ -202,8 +204,6 @@ class VariableBuilder:
 
     # -- families -------------------------------------------------------------------------------
     def wrap_constant(self, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
-
         if self._symbolic(value, source):
             return self.output.add_scalar_input(value, source)
         self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
@@ -224,16 +224,11 @@ class VariableBuilder:
         return False
 
     def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind, TensorSpec
-
         spec = TensorSpec.of(value)
         self.output.add_guard(GuardKind.TENSOR_MATCH, source, spec)
         return self.output.add_graph_input(value, source)
 
     def wrap_sequence(self, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
-        from guards.sources import ItemSource
-
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
         items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
@@ -242,9 +237,6 @@ class VariableBuilder:
         return TupleVariable(items, source)
 
     def wrap_dict(self, value: dict[Any, Any], source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
-        from guards.sources import ItemSource
-
         keys = tuple(value)
         if not all(is_constant_value(k) for k in keys):
             unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
@@ -266,23 +258,17 @@ class VariableBuilder:
 
     def wrap_namedtuple(self, value: Any, source: Source) -> VariableTracker:
         """The type pins the length; items are wrapped lazily, so unread fields add no guard."""
-        from guards.guard import GuardKind
-        from guards.sources import ItemSource
-
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
         return NamedTupleVariable(items, type(value), source)
 
     def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
-
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         kind = FrozenDataclassVariable if is_frozen_dataclass(type(value)) else None
         vt = (kind or UserDefinedObjectVariable)(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
         from variables.modes import TorchFunctionModeVariable
 
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
@@ -290,8 +276,6 @@ class VariableBuilder:
         return self.output.side_effects.track_existing(value, vt)
 
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:
-        from guards.guard import GuardKind
-
         self.output.add_guard(GuardKind.ID_MATCH, source, value)
         return vt
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
 from variables.lists import (
     BaseListVariable,
@@ -26,6 +26,7 @@ from variables.lists import (
     TupleVariable,
     contains,
 )
+from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -468,7 +469,7 @@ def fold(
             f"call to {kind} {name.removeprefix('builtins.')} is not supported",
             hints=("only functions on the table of pure functions are folded while tracing",),
         )
-    from variables.sym import SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
+    from variables.sym import SPECIALIZING_CALLS
 
     syms = [a for a in args if isinstance(a.realize(), SymNumberVariable)]
     recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
@@ -492,9 +493,16 @@ def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
     """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
-    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
-
     a, b = a.realize(), b.realize()
+    if (
+        type(a) is ConstantVariable
+        and type(b) is ConstantVariable
+        and type(a.value) in CONSTANT_TYPES
+        and type(b.value) in CONSTANT_TYPES
+    ):
+        # two plain scalars (`i + 1`, `n > 1`): every case below but the folding one is about
+        # tensors, symbolic numbers or containers, so go straight to it
+        return fold(tx, fn, [a, b], {})
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):
@@ -599,8 +607,6 @@ def user_binary_op(
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
-    from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
-
     a = a.realize()
     if isinstance(a, SymNumberVariable) and fn in GRAPH_ARITHMETIC:
         return record_scalar_op(tx, fn, [a])

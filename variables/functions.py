@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
+from variables.binding import bind_fast
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
@@ -80,8 +81,31 @@ def bind_with_signature(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would, reusing inspect's binder on a stand-in
-    function with the same signature; a binding error is the user's TypeError."""
+    """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
+    code object (variables/binding.py); the rest, every error included, through inspect."""
+    shape = tx.output.parameter_shape(code)
+    bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
+    if bound is None:
+        return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
+    assert shape is not None
+    if shape.varargs is not None:
+        bound[shape.varargs] = TupleVariable(list(bound[shape.varargs]))
+    if shape.varkw is not None:
+        bound[shape.varkw] = ConstDictVariable(bound[shape.varkw])
+    return bound
+
+
+def _bind_with_inspect(
+    tx: TranslatorBase,
+    code: types.CodeType,
+    name: str,
+    defaults: Sequence[VariableTracker],
+    kwdefaults: dict[str, VariableTracker],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> dict[str, VariableTracker]:
+    """inspect's binder on a stand-in function with the same signature; a binding error is the
+    user's TypeError."""
     stand_in = types.FunctionType(
         code,
         {},
@@ -141,16 +165,23 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         from guards.sources import AttrSource, ItemSource
 
         builder = tx.output.builder
+        fn_defaults = self.fn.__defaults__ or ()
+        fn_kwdefaults = self.fn.__kwdefaults__ or {}
+        # sources only for defaults that exist: most inlined functions have none
         defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
-        kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
         defaults = [
             builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
-            for i, value in enumerate(self.fn.__defaults__ or ())
+            for i, value in enumerate(fn_defaults)
         ]
-        kwdefaults = {
-            key: builder.lazy(value, ItemSource(kwdefaults_src, key) if kwdefaults_src else None)
-            for key, value in (self.fn.__kwdefaults__ or {}).items()
-        }
+        kwdefaults: dict[str, VariableTracker] = {}
+        if fn_kwdefaults:
+            kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
+            kwdefaults = {
+                key: builder.lazy(
+                    value, ItemSource(kwdefaults_src, key) if kwdefaults_src else None
+                )
+                for key, value in fn_kwdefaults.items()
+            }
         return bind_with_signature(
             tx, self.fn.__code__, self.fn.__name__, defaults, kwdefaults, args, kwargs
         )
@@ -159,12 +190,20 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         from guards.sources import AttrSource, ItemSource
 
         closure = self.fn.__closure__ or ()
-        base = AttrSource(self.source, "__closure__") if self.source else None
-        existing_cell = tx.output.side_effects.existing_cell
-        return [
-            existing_cell(cell, AttrSource(ItemSource(base, i), "cell_contents") if base else None)
-            for i, cell in enumerate(closure)
-        ]
+        side_effects = tx.output.side_effects
+        cells: list[CellVariable] = []
+        for i, cell in enumerate(closure):
+            # a cell met before keeps its first tracker (and source): build sources only for new
+            # cells, as a helper called in a loop meets the same cells every time
+            known = side_effects.known_cell(cell)
+            if known is None:
+                source = None
+                if self.source:
+                    closure_src = AttrSource(self.source, "__closure__")
+                    source = AttrSource(ItemSource(closure_src, i), "cell_contents")
+                known = side_effects.existing_cell(cell, source)
+            cells.append(known)
+        return cells
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"

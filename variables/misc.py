@@ -126,8 +126,11 @@ class ModuleVariable(VariableTracker):
             value = getattr(self.module, name)
         except AttributeError as e:
             tx.raise_user_error(e)
-        source = AttrSource(self.source, name) if self.source is not None else None
-        return tx.output.builder.lazy(value, source).realize()
+        builder = tx.output.builder
+        if self.source is None:
+            return builder.lazy(value, None).realize()
+        # what lazy(...).realize() would give, without the throwaway lazy tracker
+        return builder.wrap(value, AttrSource(self.source, name))
 
     def __repr__(self) -> str:
         return f"ModuleVariable({self.module.__name__}{self._src()})"

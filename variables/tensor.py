@@ -37,6 +37,10 @@ class TensorVariable(VariableTracker):
 
         return Tensor
 
+    def is_python_constant(self) -> bool:
+        """Never: the base answer, without raising and catching NotConstantError each time."""
+        return False
+
     def truthy(self, tx: TranslatorBase) -> bool:
         unimplemented(
             "data-dependent-branch",

@@ -226,3 +226,15 @@ def test_add_constant_picks_fresh_keys() -> None:
     b = g.add_constant(math.e, "pi")
     assert (a.target, b.target) == ("pi", "pi_1")
     assert g.constants == {"pi": math.pi, "pi_1": math.e}
+
+
+def test_node_names_from_the_same_target_count_up() -> None:
+    """Graph remembers each target's base name; names stay unique and readable."""
+    g = Graph()
+    x = g.placeholder("x")
+    adds = [g.call_function(operator.add, (x, x)) for _ in range(3)]
+    sins = [g.call_method("sin", (x,)) for _ in range(2)]
+    lam = g.call_function(lambda v: v, (x,))
+    assert [n.name for n in adds] == ["add", "add_1", "add_2"]
+    assert [n.name for n in sins] == ["sin", "sin_1"]
+    assert lam.name == "lambda_"

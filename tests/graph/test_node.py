@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tracer.graph import Graph, Node, map_arg
 from tracer.graph.naming import Namespace, base_name, sanitize, target_name
-from tracer.graph.node import collect_nodes
+from tracer.graph.node import _inputs_of, collect_nodes
 
 
 def test_names_are_readable_and_unique() -> None:
@@ -111,6 +111,11 @@ def test_collect_nodes_walks_like_map_arg(data: st.DataObject) -> None:
     by_map_arg: dict[Node, None] = {}
     map_arg(arg, lambda n: by_map_arg.setdefault(n) or n)
     assert collect_nodes(arg) == list(by_map_arg)
+    # a node's inputs are collected from (args, kwargs) without walking the pair
+    args = tuple(data.draw(st.lists(nested, max_size=3)))
+    kwargs = data.draw(st.dictionaries(st.sampled_from("xyz"), nested, max_size=2))
+    assert _inputs_of(args, kwargs) == collect_nodes((args, kwargs))
+    assert g.call_function(print, args, kwargs).all_input_nodes == collect_nodes((args, kwargs))
 
 
 def test_reassigning_args_updates_users() -> None:

@@ -43,6 +43,9 @@ class Graph:
     def __init__(self) -> None:
         self._nodes: list[Node] = []
         self._namespace = Namespace()
+        self._base_names: dict[int, tuple[Target, str]] = {}
+        """`base_name(target)` by `id(target)`, the target kept alive beside it so its id is
+        never reused: a trace calls the same few ops again and again."""
         self._insert_point: tuple[Node, bool] | None = None  # (anchor, insert before anchor?)
         self.constants: dict[str, Any] = {}
         """Values that `get_attr` nodes read, by target; GraphModule binds them at codegen."""
@@ -81,12 +84,17 @@ class Graph:
         meta: dict[str, Any] | None = None,
     ) -> Node:
         """Add a node at the insertion point (the end unless inside `inserting_before/after`)."""
-        unique = self._namespace.create(name if name is not None else base_name(target))
+        if name is None:
+            known = self._base_names.get(id(target))
+            if known is None:
+                known = self._base_names[id(target)] = (target, base_name(target))
+            name = known[1]
+        unique = self._namespace.create(name)
         node = Node(self, unique, op, target, args, kwargs or {}, meta)
-        foreign = [n for n in node.all_input_nodes if n.graph is not self]
-        if foreign:
-            node.args, node.kwargs = (), {}
-            raise GraphLintError(f"node {unique!r} uses {foreign[0].name!r} from another graph")
+        for used in node._inputs:
+            if used.graph is not self:
+                node.args, node.kwargs = (), {}
+                raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
         if self._insert_point is None:
             self._nodes.append(node)
         else:

@@ -71,17 +71,23 @@ class Namespace:
     ['add', 'add_1', 'x_y', 'add_2']
     """
 
-    __slots__ = ("_counters", "_used")
+    __slots__ = ("_counters", "_known", "_used")
 
     def __init__(self, reserved: frozenset[str] | set[str] = frozenset()) -> None:
         self._used: set[str] = set(reserved)
         self._counters: dict[str, int] = {}
+        self._known: dict[str, tuple[str, str]] = {}
+        """candidate -> (its sanitized name, that name without a trailing `_<n>`): a graph
+        asks for the same few candidates (`add`, `mul`) over and over."""
 
     def create(self, candidate: str) -> str:
-        name = sanitize(candidate)
-        if name in self._used:
+        known = self._known.get(candidate)
+        if known is None:
+            name = sanitize(candidate)
             match = _TRAILING_COUNTER.match(name)
-            base = match.group(1) if match else name
+            known = self._known[candidate] = (name, match.group(1) if match else name)
+        name, base = known
+        if name in self._used:
             counter = self._counters.get(base, 0)
             while name in self._used:
                 counter += 1

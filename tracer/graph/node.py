@@ -91,6 +91,15 @@ def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
         seen[arg] = None
 
 
+def _inputs_of(args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> list[Node]:
+    """`collect_nodes((args, kwargs))`, without walking the pair or an empty kwargs dict."""
+    seen: dict[Node, None] = {}
+    _collect_into(args, seen)
+    if kwargs:
+        _collect_into(kwargs, seen)
+    return list(seen)
+
+
 _NESTINGS = (tuple, list, dict, slice)
 """The argument types `map_aggregate` walks into; anything else is a leaf."""
 
@@ -138,10 +147,12 @@ class Node:
         self.users: dict[Node, None] = {}
         """Nodes that use this one, in the order they started to (an ordered set)."""
         self.meta: dict[str, Any] = {} if meta is None else meta
-        self._args: tuple[Argument, ...] = ()
-        self._kwargs: dict[str, Argument] = {}
-        self._inputs: list[Node] = []
-        self._set_arguments(args, kwargs)
+        # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have
+        self._args: tuple[Argument, ...] = tuple(args)
+        self._kwargs: dict[str, Argument] = dict(kwargs)
+        self._inputs: list[Node] = _inputs_of(self._args, self._kwargs)
+        for new in self._inputs:
+            new.users[self] = None
 
     @property
     def args(self) -> tuple[Argument, ...]:
@@ -170,7 +181,7 @@ class Node:
             old.users.pop(self, None)
         self._args = tuple(args)
         self._kwargs = dict(kwargs)
-        self._inputs = collect_nodes((self._args, self._kwargs))
+        self._inputs = _inputs_of(self._args, self._kwargs)
         for new in self._inputs:
             new.users[self] = None
 

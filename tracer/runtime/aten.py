@@ -26,8 +26,14 @@ Dims = int | Sequence[int] | None
 
 
 def _grad(out: dtype, *inputs: Any) -> bool:
-    """Outputs of float ops on inputs that require grad require grad too (metadata only)."""
-    return out.is_floating_point and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
+    """Outputs of float ops on inputs that require grad require grad too (metadata only).
+    (A loop, not any() over a generator: every op, fake or real, asks.)"""
+    if not out.is_floating_point:
+        return False
+    for x in inputs:
+        if isinstance(x, Tensor) and x.requires_grad:
+            return True
+    return False
 
 
 def _fake(shape: Shape, out: dtype, *inputs: Any) -> Tensor:

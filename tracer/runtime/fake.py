@@ -57,5 +57,9 @@ class FakeTensor(Tensor):
 
 
 def is_fake(*values: Any) -> builtins.bool:
-    """True if any argument is a tensor without data."""
-    return any(isinstance(v, Tensor) and v._data is None for v in values)
+    """True if any argument is a tensor without data. (A loop, not any() over a generator:
+    every op asks.)"""
+    for v in values:
+        if isinstance(v, Tensor) and v._data is None:
+            return True
+    return False

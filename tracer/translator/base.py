@@ -124,9 +124,12 @@ class TranslatorBase:
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
         self._locations: dict[int, UserLocation] = {}
+        self._location_texts: dict[int, str] = {}
+        self._try_entries: list[ExceptionTableEntry] | None = None
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
+        # (the most frequent handlers use self.stack.append / .pop directly)
         self.stack.append(vt)
 
     def pop(self) -> VariableTracker:
@@ -148,11 +151,13 @@ class TranslatorBase:
 
         This loop is the hottest code of a trace, so what it needs is read into locals once per
         frame, including whether trace_bytecode logging and config.debug_checks are on: neither
-        changes while a trace runs.
+        changes while a trace runs. It also counts the step against the instruction budget inline
+        (a method call per instruction otherwise); the budget is fixed for the trace.
         """
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
         instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
+        budget = output.budget
         try:
             while True:
                 inst = instructions[self.ip]
@@ -162,7 +167,10 @@ class TranslatorBase:
                     bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
                 depth_before = len(self.stack) if check_effects else 0
                 try:
-                    output.count_instruction(self)
+                    output.current_tx = self
+                    output.instruction_count += 1
+                    if output.instruction_count > budget:
+                        output.over_budget()
                     dispatch_table[inst.opcode](self, inst)
                 except Unsupported as e:
                     raise e.with_location(self.location(), repr(inst)) from None
@@ -199,6 +207,18 @@ class TranslatorBase:
             location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
             self._locations[lineno] = location
         return location
+
+    def location_text(self) -> str:
+        """`str(self.location())`, which every recorded op stores in its node's meta: built once
+        per line, and without the source line `location()` reads."""
+        lineno = self.current_inst.lineno if self.current_inst is not None else None
+        lineno = lineno or self.code.co_firstlineno
+        text = self._location_texts.get(lineno)
+        if text is None:
+            code = self.code
+            text = UserLocation.text(code.co_filename, lineno, code.co_name)
+            self._location_texts[lineno] = text
+        return text
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
@@ -250,13 +270,20 @@ class TranslatorBase:
         return False
 
     def _covered_by_try(self) -> bool:
+        """Every recorded tensor op asks, so the entries that belong to a `try` (not to a
+        `with` cleanup) are picked out once per translator."""
         if self.current_inst is None:
             return False
-        if self.exception_entries is None:
-            self.exception_entries = exception_table(self.code)
+        entries = self._try_entries
+        if entries is None:
+            if self.exception_entries is None:
+                self.exception_entries = exception_table(self.code)
+            entries = self._try_entries = [
+                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
+            ]
         offset = self.current_inst.offset
-        for entry in self.exception_entries:
-            if entry.start <= offset < entry.end and not self._is_with_cleanup(entry.target):
+        for entry in entries:
+            if entry.start <= offset < entry.end:
                 return True
         return False
 

@@ -12,8 +12,13 @@ from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of
 from variables.lists import ListVariable, TupleVariable
+from variables.tensor import TensorVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
+
+
+_INERT_ITEMS = (ConstantVariable, TensorVariable)
+"""Trackers whose `as_python_constant` only answers (a value, or NotConstantError)."""
 
 
 class Builders(TranslatorBase):
@@ -159,6 +164,12 @@ class Builders(TranslatorBase):
 
     def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
         vt = vt.realize()
+        if (type(vt) is TupleVariable or type(vt) is ListVariable) and all(
+            type(item) in _INERT_ITEMS for item in vt.items
+        ):
+            # (`for i, t in enumerate(ts)`): asking such a tuple is_python_constant below has no
+            # effect (no lazy item to realize) and its answer is not used; it raises inside
+            return vt.unpack(self)
         if vt.is_python_constant() and not isinstance(vt, TupleVariable | ListVariable):
             return [wrap_constant_result(v) for v in vt.as_python_constant()]
         return vt.unpack(self)

@@ -22,7 +22,7 @@ from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
-from variables.constant import ConstantVariable
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable
@@ -39,10 +39,10 @@ class Names(TranslatorBase):
                     f"cannot access local variable '{name}' where it is not associated with a value"
                 )
             )
-        self.push(vt)
+        self.stack.append(vt)  # push(), inline: the most frequent opcode
 
     def STORE_FAST(self, inst: Instruction) -> None:
-        self.symbolic_locals[inst.argval] = self.pop()
+        self.symbolic_locals[inst.argval] = self.stack.pop()
 
     def DELETE_FAST(self, inst: Instruction) -> None:
         if self.symbolic_locals.pop(inst.argval, None) is None:
@@ -55,7 +55,9 @@ class Names(TranslatorBase):
 
     def LOAD_CONST(self, inst: Instruction) -> None:
         value = inst.argval
-        if isinstance(value, types.CodeType):
+        if type(value) in CONSTANT_TYPES:  # what wrap_constant_result does first, inline
+            self.stack.append(ConstantVariable(value))
+        elif isinstance(value, types.CodeType):
             self.push(ConstantVariable(value))
         else:
             self.push(wrap_constant_result(value))

@@ -54,9 +54,10 @@ def _unary(fn: Callable[..., Any]) -> Callable[[Any, Instruction], None]:
 class Operators(TranslatorBase):
     def BINARY_OP(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        right = self.pop()
-        left = self.pop()
-        self.push(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
+        stack = self.stack
+        right = stack.pop()
+        left = stack.pop()
+        stack.append(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
 
     UNARY_NEGATIVE = _unary(operator.neg)
     UNARY_POSITIVE = _unary(operator.pos)

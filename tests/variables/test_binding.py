@@ -1,0 +1,145 @@
+"""`bind_fast` against inspect: on generated signatures and calls, it binds exactly what
+`inspect.signature(...).bind(...)` + `apply_defaults()` binds (same names, order and values), gives
+up on every call inspect rejects, and leaves to inspect only the few successful calls whose rules
+are subtle."""
+
+from __future__ import annotations
+
+import inspect
+import types
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from variables.binding import bind_fast, parameter_shape
+
+NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+
+
+def reference(
+    code: types.CodeType,
+    defaults: tuple[Any, ...],
+    kwdefaults: dict[str, Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> dict[str, Any] | None:
+    """What the inspect route binds (local names, as bind_with_signature maps them), or None."""
+    stand_in = types.FunctionType(code, {}, "f", defaults or None)
+    stand_in.__kwdefaults__ = dict(kwdefaults) or None
+    try:
+        bound = inspect.signature(stand_in).bind(*args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    result = {}
+    for name, value in bound.arguments.items():
+        if name not in code.co_varnames and name.startswith("implicit"):
+            name = "." + name.removeprefix("implicit")
+        result[name] = value
+    return result
+
+
+@st.composite
+def signatures(draw: st.DrawFn) -> tuple[types.CodeType, tuple[Any, ...], dict[str, Any]]:
+    names = iter(draw(st.permutations(NAMES)))
+    posonly = [next(names) for _ in range(draw(st.integers(0, 2)))]
+    plain = [next(names) for _ in range(draw(st.integers(0, 3)))]
+    varargs = next(names) if draw(st.booleans()) else None
+    kwonly = [next(names) for _ in range(draw(st.integers(0, 2)))]
+    varkw = next(names) if draw(st.booleans()) else None
+    parts = [*posonly, *(["/"] if posonly else []), *plain]
+    if varargs:
+        parts.append(f"*{varargs}")
+    elif kwonly:
+        parts.append("*")
+    parts += kwonly
+    if varkw:
+        parts.append(f"**{varkw}")
+    source = f"def f({', '.join(parts)}): pass"
+    code = compile(source, "<sig>", "exec").co_consts[0]
+    npos = len(posonly) + len(plain)
+    # sometimes more defaults than parameters: inspect's own business
+    defaults = tuple(f"default{i}" for i in range(draw(st.integers(0, npos + 1))))
+    kw_default_names = draw(st.lists(st.sampled_from([*kwonly, "zz"]), unique=True))
+    return code, defaults, {name: f"kwdefault_{name}" for name in kw_default_names}
+
+
+@st.composite
+def calls(draw: st.DrawFn, code: types.CodeType) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    args = tuple(f"arg{i}" for i in range(draw(st.integers(0, code.co_argcount + 2))))
+    keys = draw(st.lists(st.sampled_from([*NAMES, "zz", "implicit0", ".0"]), unique=True))
+    return args, {key: f"kw_{key}" for key in keys}
+
+
+def check(
+    code: types.CodeType,
+    defaults: tuple[Any, ...],
+    kwdefaults: dict[str, Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    expected = reference(code, defaults, kwdefaults, args, kwargs)
+    shape = parameter_shape(code)
+    assert shape is not None
+    got = bind_fast(shape, defaults, kwdefaults, args, dict(kwargs))
+    if got is not None:
+        assert list(got.items()) == list(expected.items()) if expected is not None else False
+    elif expected is not None:
+        # the only successful calls left to inspect: a keyword that names a positional-only
+        # parameter or a `.N` one, and more defaults than positional parameters
+        assert (
+            not shape.reserved.isdisjoint(kwargs)
+            or any(key in code.co_varnames[: code.co_argcount] for key in kwargs)
+            or len(defaults) > code.co_argcount
+        )
+
+
+@given(st.data())
+def test_bind_fast_matches_inspect(data: st.DataObject) -> None:
+    code, defaults, kwdefaults = data.draw(signatures())
+    args, kwargs = data.draw(calls(code))
+    check(code, defaults, kwdefaults, args, kwargs)
+
+
+@given(st.data())
+def test_bind_fast_matches_inspect_on_comprehensions(data: st.DataObject) -> None:
+    """A comprehension's code takes its iterator as `.0`, which inspect calls `implicit0`."""
+    code = compile("[x for x in y]", "<comp>", "eval").co_consts[0]
+    assert code.co_varnames[0] == ".0"
+    defaults = tuple(f"default{i}" for i in range(data.draw(st.integers(0, 1))))
+    args, kwargs = data.draw(calls(code))
+    check(code, defaults, {}, args, kwargs)
+
+
+def plain_code(**changes: Any) -> types.CodeType:
+    def f(a: int, b: int, c: int) -> None:
+        pass
+
+    return f.__code__.replace(**changes)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        plain_code(co_varnames=("a", "class", "c")),
+        plain_code(co_varnames=("a", "a", "c")),
+        plain_code(co_varnames=("a", ".0", "c")),
+        plain_code(co_varnames=(".0", "b", "c"), co_posonlyargcount=1),
+        plain_code(co_varnames=(".0", "implicit0", "c")),
+    ],
+    ids=["keyword", "duplicate", "implicit-after-plain", "implicit-posonly", "renamed-clash"],
+)
+def test_parameter_shape_leaves_odd_names_to_inspect(code: types.CodeType) -> None:
+    """inspect refuses these names, or silently merges or reorders the parameters."""
+    assert parameter_shape(code) is None
+
+
+def test_parameter_shape_accepts_leading_implicit_parameters() -> None:
+    code = plain_code(co_varnames=(".0", ".1", "c"))
+    inspect.signature(types.FunctionType(code, {}))  # inspect accepts it too
+    shape = parameter_shape(code)
+    assert shape is not None
+    assert shape.reserved == {"implicit0", "implicit1"} and shape.keywords == {"c"}
+    check(code, (), {}, ("x", "y"), {"c": 1})
