@@ -409,14 +409,17 @@ class _Generator:
         renamed = {n: f"___a{i}" for i, n in enumerate(self.sig.names)}
         inner = self._render(name, renamed, [renamed[n] for n in self.sig.names])
         inner_globals = _names_read(inner)
-        direct = {n: n for n in self.sig.names}
         clash = any(n.startswith("___") or n in inner_globals for n in self.sig.names)
         if clash:  # a parameter named like something the body reads: keep the body renamed
             outer = f"def {name}({', '.join(self.sig.params)}):\n"
             outer += f"    return {name}_body({', '.join(self.sig.names)})\n"
             source = inner.replace(f"def {name}(", f"def {name}_body(", 1) + "\n" + outer
-        else:
-            source = self._render(name, direct, self.sig.params)
+        else:  # the same text with fn's own names: no second render of every guard line
+            names = self.sig.names
+            body = _ARG_OR_TEXT.sub(
+                lambda m: m.group(1) or names[int(m.group(2))], inner.split("\n", 1)[1]
+            )
+            source = f"def {name}({', '.join(self.sig.params)}):\n{body}"
         filename = f"<modetrace-dispatch {self.fn.__qualname__} #{name.rsplit('_', 1)[-1]}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(_compile(source, filename), self.scope)  # noqa: S102 - our own source
@@ -698,6 +701,11 @@ _NOT_CODE = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|#[^\n]*")
 """String literals (as `repr` writes them) and comments: text that never reads a name."""
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 """An identifier not preceded by a dot (an attribute name) or by a digit or letter."""
+
+
+_ARG_OR_TEXT = re.compile(rf"({_NOT_CODE.pattern})|\b___a(\d+)\b")
+"""A string literal or comment (group 1, kept as it is: a guarded string may read `___a0`), or
+a renamed argument (group 2); no other generated name looks like `___a<n>`."""
 
 
 def _names_read(source: str) -> set[str]:

@@ -439,3 +439,17 @@ def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
     [reason] = compiled.last_miss_reasons
     assert reason.endswith(": L['k'] == 2 (actual 3), from \"return x * k\" at " + where)
     assert manager.source.count("        if not (") == len(manager.guards)
+
+
+def test_guarded_string_that_looks_like_a_renamed_argument_is_kept() -> None:
+    """The dispatcher's text is written once with renamed arguments (`___a0`) and then given
+    fn's own names; a guarded string constant reading `___a0` must stay as it is."""
+
+    def tag(x, label):
+        return x + 1 if label == "___a0" else x - 1
+
+    compiled = tracer.compile(tag)
+    x = torch.ones(2)
+    for label in ("___a0", "x", "___a0", "label"):
+        assert compiled(x, label).tolist() == tag(x, label).tolist()
+    assert compiled.compile_count == 3
