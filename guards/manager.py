@@ -60,7 +60,6 @@ class CompiledGuards:
             MODE_STACK_FN: mode_stack_fn,
         }
         self._name = name
-        self._predicates: list[Callable[[object], bool]] | None = None
 
     @functools.cached_property
     def _rendered(self) -> CheckFunction:
@@ -103,7 +102,7 @@ class CompiledGuards:
     def failure_reason(self, L: Mapping[str, object]) -> str | None:
         """The first guard that fails on `L`, in words with expected and actual values and the
         user line that installed it; None when every guard passes."""
-        predicates = self._compiled_predicates()
+        predicates = self._predicates
         roots = self.roots
         for guard, predicate in zip(self.guards, predicates, strict=True):
             try:
@@ -122,13 +121,13 @@ class CompiledGuards:
                 return self._explain(guard, value) + location_suffix(guard)
         return None
 
-    def _compiled_predicates(self) -> list[Callable[[object], bool]]:
-        if self._predicates is None:
-            self._predicates = [
-                eval(compile(text, self.filename + " (explain)", "eval"), self._scope)
-                for text in self._rendered.predicates
-            ]
-        return self._predicates
+    @functools.cached_property
+    def _predicates(self) -> list[Callable[[object], bool]]:
+        """One compiled predicate per guard, for the miss path only."""
+        return [
+            eval(compile(text, self.filename + " (explain)", "eval"), self._scope)
+            for text in self._rendered.predicates
+        ]
 
     def _explain(self, guard: Guard, value: object) -> str:
         if guard.kind is GuardKind.HASATTR:
