@@ -100,25 +100,27 @@ class _Opargs(dict[int, bytes]):
     its zeroed CACHE entries. Arguments below 256 are filled in up front (a plain dict lookup);
     larger ones are built with their EXTENDED_ARG prefixes when asked for."""
 
-    def __init__(self, opcode: int, then: bytes = b"") -> None:
-        self.opcode = opcode
-        self.then = then
+    def __init__(self, *opcodes: int) -> None:
+        self.opcodes = opcodes
+        """One or more opcodes written one after the other with the same oparg."""
         super().__init__({arg: self.encode(arg) for arg in range(256)})
 
     def encode(self, arg: int) -> bytes:
-        prefix = bytes(
+        wide = [
             b
             for shift in (24, 16, 8)
             if arg >> shift
             for b in (_EXTENDED_ARG, (arg >> shift) & 0xFF)
+        ]
+        return b"".join(
+            bytes((*wide, opcode, arg & 0xFF)) + _CACHES[opcode] for opcode in self.opcodes
         )
-        return prefix + bytes((self.opcode, arg & 0xFF)) + _CACHES[self.opcode] + self.then
 
     def __missing__(self, arg: int) -> bytes:
         return self.encode(arg)
 
     def __repr__(self) -> str:
-        return f"_Opargs({dis.opname[self.opcode]})"
+        return f"_Opargs({' + '.join(dis.opname[op] for op in self.opcodes)})"
 
 
 _LOAD_FAST_BYTES: Final = _Opargs(_LOAD_FAST)
@@ -128,19 +130,14 @@ _LOAD_GLOBAL_BYTES: Final = _Opargs(_LOAD_GLOBAL)
 _LOAD_METHOD_BYTES: Final = _Opargs(_LOAD_METHOD)
 _KW_NAMES_BYTES: Final = _Opargs(_KW_NAMES)
 _BUILD_BYTES: Final = {op: _Opargs(op) for op in (_BUILD_TUPLE, _BUILD_LIST, _BUILD_MAP)}
-_CALL_BYTES: Final = {argc: _Opargs(_PRECALL)[argc] + _Opargs(_CALL)[argc] for argc in range(256)}
-"""PRECALL + CALL by argument count (calls of 256 or more arguments are built on demand)."""
+_CALL_BYTES: Final = _Opargs(_PRECALL, _CALL)
+"""PRECALL + CALL by argument count, for [NULL or self, callable, *args] on the stack."""
 _SLICE_BYTES: Final = {n: _Opargs(_BUILD_SLICE)[n] for n in (2, 3)}
 _INFIX_BYTES: Final = {symbol: _Opargs(op)[arg] for symbol, (op, arg) in _INFIX.items()}
 _PREFIX_BYTES: Final = {symbol: bytes((op, 0)) for symbol, op in _PREFIX.items()}
 _SUBSCR_BYTES: Final = bytes((_BINARY_SUBSCR, 0)) + _CACHES[_BINARY_SUBSCR]
 _PUSH_NULL_BYTES: Final = bytes((_PUSH_NULL, 0))
 _RETURN_BYTES: Final = bytes((_RETURN_VALUE, 0))
-
-
-def _call_bytes(argc: int) -> bytes:
-    found = _CALL_BYTES.get(argc)
-    return found if found is not None else _Opargs(_PRECALL)[argc] + _Opargs(_CALL)[argc]
 
 
 class _Emitter(_Codegen):
@@ -161,6 +158,8 @@ class _Emitter(_Codegen):
         self.const_values: list[Any] = [None]
         self.co_names: dict[str, int] = {}
         self.varnames: dict[str, int] = {}
+        self.loads: dict[Node, bytes] = {}
+        """The LOAD_FAST of each parameter and of each node stored so far."""
 
     def __repr__(self) -> str:
         return f"_Emitter({self.fn_name}, {len(self.buf)} bytes, {len(self.globals)} globals)"
@@ -177,10 +176,8 @@ class _Emitter(_Codegen):
         return index
 
     def global_bytes(self, name: str, push_null: bool) -> bytes:
-        index = self.co_names.get(name)
-        if index is None:
-            index = self.co_names[name] = len(self.co_names)
-        return _LOAD_GLOBAL_BYTES[index << 1 | push_null]
+        co_names = self.co_names
+        return _LOAD_GLOBAL_BYTES[co_names.setdefault(name, len(co_names)) << 1 | push_null]
 
     def local(self, name: str) -> int:
         index = self.varnames.get(name)
@@ -191,7 +188,8 @@ class _Emitter(_Codegen):
     # -- mirrors of the text renderer -------------------------------------------------------------
     def code_object(self, filename: str) -> tuple[types.CodeType, dict[str, Any]]:
         """`generate`: parameters, one statement per node (its own line), the line table."""
-        params = [self.local(n.name) for n in self.graph.placeholders]
+        placeholders = self.graph.placeholders
+        self.loads = {n: _LOAD_FAST_BYTES[self.local(n.name)] for n in placeholders}
         buf = self.buf
         buf += bytes((_RESUME, 0))
         ends = [2]  # where the def line's and each statement's bytes end
@@ -203,7 +201,7 @@ class _Emitter(_Codegen):
             stacksize = max(stacksize, peak)
             ends.append(len(buf))
         code = types.CodeType(
-            len(params),
+            len(placeholders),
             0,
             0,
             len(self.varnames),
@@ -231,8 +229,14 @@ class _Emitter(_Codegen):
         kind = plan[0]
         buf = self.buf
         if kind == CALL:
-            buf += self.global_bytes(plan[1], True)
-            peak = 2 + self.arguments_bytes(plan[2], plan[3])
+            co_names = self.co_names
+            buf += _LOAD_GLOBAL_BYTES[co_names.setdefault(plan[1], len(co_names)) << 1 | 1]
+            args = plan[2]
+            if plan[3]:
+                peak = 2 + self.arguments_bytes(args, plan[3])
+            else:  # the usual case, inline
+                peak = 2 + self.values(args)
+                buf += _CALL_BYTES[len(args)]
         elif kind == BINARY:
             peak = max(self.value(plan[2]), 1 + self.value(plan[3]))
             buf += _INFIX_BYTES[plan[1]]
@@ -255,12 +259,13 @@ class _Emitter(_Codegen):
             buf += self.global_bytes(plan[1], True)
             peak = 3 + self.value(plan[2])
             buf += _LOAD_CONST_BYTES[self.const_index(plan[3])]
-            buf += _call_bytes(2)
+            buf += _CALL_BYTES[2]
             peak = max(peak, 5, 2 + self.arguments_bytes(plan[4], plan[5]))
         else:
             raise NotEmittable(f"unknown plan kind {kind!r}")
-        varnames = self.varnames
-        buf += _STORE_FAST_BYTES[varnames.setdefault(node.name, len(varnames))]
+        index = self.local(node.name)
+        buf += _STORE_FAST_BYTES[index]
+        self.loads[node] = _LOAD_FAST_BYTES[index]
         return peak
 
     def name_index(self, name: str) -> int:
@@ -274,23 +279,23 @@ class _Emitter(_Codegen):
         Returns the peak while the arguments are pushed (at least their count)."""
         if not kwargs:
             peak = self.values(args)
-            self.buf += _call_bytes(len(args))
+            self.buf += _CALL_BYTES[len(args)]
             return peak
         if not all(k.isidentifier() and not keyword.iskeyword(k) for k in kwargs):
             raise NotEmittable("a keyword argument name that is not an identifier")
         peak = self.values((*args, *kwargs.values()))
         self.buf += _KW_NAMES_BYTES[self.const_index(tuple(kwargs))]
-        self.buf += _call_bytes(len(args) + len(kwargs))
+        self.buf += _CALL_BYTES[len(args) + len(kwargs)]
         return peak
 
     def values(self, args: tuple[Argument, ...] | list[Argument]) -> int:
         """Push each of `args` (`value` on each, nodes inline); returns the peak height."""
         peak = len(args)
         buf = self.buf
-        varnames = self.varnames
+        loads = self.loads
         for position, arg in enumerate(args):
-            if type(arg) is Node and arg.op != "get_attr":
-                buf += _LOAD_FAST_BYTES[varnames.setdefault(arg.name, len(varnames))]
+            if type(arg) is Node and arg in loads:
+                buf += loads[arg]
             else:
                 reached = position + self.value(arg)
                 peak = max(peak, reached)
@@ -344,16 +349,16 @@ class _Emitter(_Codegen):
         if isinstance(arg, slice):
             buf += self.global_bytes(self.bind(slice, "slice"), True)
             peak = 2 + self.values((arg.start, arg.stop, arg.step))
-            buf += _call_bytes(3)
+            buf += _CALL_BYTES[3]
             return peak
         if isinstance(arg, tuple):  # namedtuples take fields, other subclasses one iterable
             buf += self.global_bytes(self.bind(kind, kind.__name__), True)
             if hasattr(arg, "_fields"):
                 peak = 2 + self.values(arg)
-                buf += _call_bytes(len(arg))
+                buf += _CALL_BYTES[len(arg)]
             else:
                 peak = 2 + self.value(tuple(arg))
-                buf += _call_bytes(1)
+                buf += _CALL_BYTES[1]
             return peak
         buf += self.global_bytes(self.bind(arg, _constant_hint(arg)), False)
         return 1
