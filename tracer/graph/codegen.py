@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
+from itertools import compress, repeat
 import math
 import operator
 import re
@@ -66,6 +67,8 @@ GETATTR_CALL = 5  # (GETATTR_CALL, getattr's global name, receiver, name, args, 
 RETURN = 6  # (RETURN, value)
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
 _UNDERSCORES = re.compile(r"_+")
+_op_of = operator.attrgetter("op")
+_name_of = operator.attrgetter("name")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,8 +93,11 @@ class _Codegen:
     def __init__(self, graph: Graph, fn_name: str) -> None:
         self.graph = graph
         self.fn_name = fn_name
-        # get_attr nodes are inlined as their global, so only other names become locals.
-        self.names = Namespace({n.name for n in graph.nodes if n.op != "get_attr"} | {fn_name})
+        # get_attr nodes are inlined as their global, so only other names become locals
+        # (filtered by builtins: this runs on every compile).
+        nodes = graph.nodes
+        locals_ = compress(nodes, map(operator.ne, map(_op_of, nodes), repeat("get_attr")))
+        self.names = Namespace({*map(_name_of, locals_), fn_name})
         self.globals: dict[str, Any] = {}
         self._bound: dict[int, str] = {}
 

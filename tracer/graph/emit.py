@@ -332,7 +332,8 @@ class _Emitter(_Codegen):
                 target = str(arg.target)
                 buf += self.global_bytes(self.bind(self.graph.constants[target], target), False)
             else:
-                buf += _LOAD_FAST_BYTES[self.local(arg.name)]
+                load = self.loads.get(arg)
+                buf += _LOAD_FAST_BYTES[self.local(arg.name)] if load is None else load
             return 1
         kind = type(arg)
         if kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)) or arg is Ellipsis:

@@ -17,6 +17,7 @@ lazy entries of names in angle brackets. Graphs the emitter cannot write fall ba
 
 from __future__ import annotations
 
+import functools
 import itertools
 import linecache
 import types
@@ -30,6 +31,13 @@ from tracer.graph.graph import Graph
 from tracer.graph.naming import sanitize
 
 _file_ids = itertools.count()
+_alive: dict[str, weakref.ref[Callable[..., Any]]] = {}
+"""The weak reference watching each live forward (its callback drops the linecache entry)."""
+
+
+def _forget(filename: str, _ref: object) -> None:
+    linecache.cache.pop(filename, None)
+    _alive.pop(filename, None)
 
 
 class GraphModule:
@@ -103,7 +111,8 @@ class GraphModule:
                 # A lazy entry (NOTE [forward without source]): rendered by the first traceback.
                 linecache.cache[filename] = (source.text,)
                 forward = types.FunctionType(code, namespace)
-            weakref.finalize(forward, linecache.cache.pop, filename, None)
+            # Forget the source with the function (a weakref callback: cheaper than finalize).
+            _alive[filename] = weakref.ref(forward, functools.partial(_forget, filename))
             self._forward = forward
         return self._forward
 

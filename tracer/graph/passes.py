@@ -158,16 +158,10 @@ def _purity_by_target() -> Callable[[Node], bool]:
 
 def _output_nodes(graph: Graph) -> set[Node]:
     """Nodes the output node returns directly (at any nesting depth)."""
-    found: set[Node] = set()
-
-    def collect(node: Node) -> Node:
-        found.add(node)
-        return node
-
-    for node in graph.nodes:
-        if node.op == "output":
-            map_arg(node.args, collect)
-    return found
+    nodes = graph.nodes
+    if not nodes or nodes[-1].op != "output":  # the output node is last, if there is one
+        return set()
+    return set(nodes[-1].all_input_nodes)
 
 
 def _key(arg: Argument) -> Any:
