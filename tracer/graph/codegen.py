@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
-from itertools import compress, repeat
 import math
 import operator
 import re
 from collections.abc import Callable
+from itertools import compress, repeat
 from typing import Any
 
 from tracer.graph.graph import Graph
