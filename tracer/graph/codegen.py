@@ -259,7 +259,8 @@ def _types(args: tuple[Argument, ...]) -> list[type | None]:
 def _impl_hint(info: Any) -> str:
     """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__."""
     owner = "tensor" if getattr(info, "kind", "function") == "method" else "torch"
-    return _UNDERSCORES.sub("_", f"{owner}_{info.name}")
+    hint = f"{owner}_{info.name}"
+    return _UNDERSCORES.sub("_", hint) if "__" in hint else hint
 
 
 def _lookup(table: dict[Callable[..., Any], str], target: Any) -> str | None:

@@ -263,7 +263,8 @@ class _Emitter(_Codegen):
             peak = max(peak, 5, 2 + self.arguments_bytes(plan[4], plan[5]))
         else:
             raise NotEmittable(f"unknown plan kind {kind!r}")
-        index = self.local(node.name)
+        varnames = self.varnames
+        index = varnames.setdefault(node.name, len(varnames))
         buf += _STORE_FAST_BYTES[index]
         self.loads[node] = _LOAD_FAST_BYTES[index]
         return peak
@@ -290,9 +291,14 @@ class _Emitter(_Codegen):
 
     def values(self, args: tuple[Argument, ...] | list[Argument]) -> int:
         """Push each of `args` (`value` on each, nodes inline); returns the peak height."""
+        loads = self.loads
+        try:  # only nodes already stored (the usual case): their loads, joined
+            self.buf += b"".join([loads[arg] for arg in args])
+            return len(args)
+        except (KeyError, TypeError):  # a constant (unhashable ones raise TypeError)
+            pass
         peak = len(args)
         buf = self.buf
-        loads = self.loads
         for position, arg in enumerate(args):
             if type(arg) is Node and arg in loads:
                 buf += loads[arg]
