@@ -129,8 +129,12 @@ def captured_graphs(fn: Any, args: tuple[Any, ...], context: Any = None) -> list
     tracer.reset()
     compiled = tracer.compile(fn, backend=capture)
     active = context() if context is not None else contextlib.nullcontext()
-    with active, contextlib.suppress(Exception):  # samples that raise still made their graphs
-        compiled(*args)
+    saved = dict(fn.__globals__)  # samples mutate globals other tests read (a call counter)
+    try:
+        with active, contextlib.suppress(Exception):  # samples that raise still made graphs
+            compiled(*args)
+    finally:
+        fn.__globals__.update(saved)
     return [(graph, inputs) for graph, calls in seen for inputs in calls]
 
 
