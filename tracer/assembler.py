@@ -14,8 +14,7 @@ from __future__ import annotations
 import dis
 import marshal
 import types
-from itertools import accumulate, compress, count, repeat
-from operator import is_not
+from itertools import count
 from typing import Any, Final, NamedTuple
 
 _CACHE_ENTRIES: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
@@ -24,6 +23,10 @@ _EXTENDED_ARG: Final = dis.opmap["EXTENDED_ARG"]
 _HEADER: Final = 0x80 | (13 << 3)
 """First byte of a location-table entry of kind 13, "line number only", before its length
 (CPython's Objects/locations.md)."""
+_BY_IDENTITY: Final = frozenset(
+    {types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, types.ModuleType}
+)
+"""Constant types that marshal cannot write: codegen loads functions, classes and builtins."""
 # How an instruction's argument becomes its oparg.
 _INT, _CONST, _LOCAL, _NAME, _GLOBAL, _FREE, _JUMP = range(7)
 
@@ -49,6 +52,7 @@ _OPCODES: Final[dict[str, tuple[int, int, bytes]]] = {
     for name, opcode in dis.opmap.items()
 }
 """name -> (opcode, argument kind, the zeroed CACHE units that follow it)."""
+_LOCAL_OPS: Final = frozenset(name for name, (_, kind, _) in _OPCODES.items() if kind == _LOCAL)
 
 
 class FreeVar(NamedTuple):
@@ -78,6 +82,8 @@ class Instr(NamedTuple):
 def const_key(value: Any) -> bytes | tuple[type, int]:
     """When two constants may share a `co_consts` slot: same marshalled form (so 1, 1.0, True,
     0.0 and -0.0 stay apart), or, for values marshal cannot write, the very same object."""
+    if type(value) in _BY_IDENTITY:  # marshal would refuse them anyway, by raising
+        return (type(value), id(value))
     try:
         return marshal.dumps(value)
     except ValueError:
@@ -97,55 +103,55 @@ def build_code(
     `argnames` are the parameters (the first locals); the other locals are numbered in order of
     first use, like the constants and names. Free variables are `template`'s own.
 
-    Codegen runs this on every compile, so the work per instruction is done by builtins over
-    whole columns (map, zip, compress); Python code runs once per distinct argument.
+    One pass appends each instruction's bytes as its argument is numbered: codegen runs this
+    once per compile on a few dozen instructions, where a single loop over them touches less
+    than column-wise passes over zipped tuples.
     """
     if not instructions:
         raise ValueError("no instructions to assemble")
-    opnames, args, linenos = zip(*instructions, strict=True)
-    try:
-        opcodes, kinds, caches = zip(*map(_OPCODES.__getitem__, opnames), strict=True)
-    except KeyError as error:
-        raise ValueError(f"unknown opcode {error.args[0]!r}") from None
-    if _JUMP in kinds:
-        raise ValueError("the straight-line assembler has no jumps")
-    # Each instruction's argument, as (kind, value): equal pairs get equal opargs.
-    keys: list[tuple[int, Any]] = list(zip(kinds, args, strict=True))
+    code = bytearray()
     consts: list[Any] = []
     const_slots: dict[Any, int] = {}
-    for position in compress(count(), map(_CONST.__eq__, kinds)):
-        value = args[position]
-        slot = const_key(value)
-        if slot not in const_slots:
-            const_slots[slot] = len(consts)
-            consts.append(value)
-        keys[position] = (_INT, const_slots[slot])  # a constant's oparg is its slot
     names: dict[str, int] = {}
     varnames = dict(zip(argnames, count()))
-    index_of: dict[tuple[int, Any], int] = {}
-    free_keys: list[tuple[int, Any]] = []
-    for key in dict.fromkeys(keys):  # distinct arguments, in order of first use
-        kind, arg = key
-        if kind == _INT:
-            index_of[key] = 0 if arg is None else arg
-        elif kind == _LOCAL:
-            index_of[key] = varnames.setdefault(arg, len(varnames))
-        elif kind == _NAME:
-            index_of[key] = names.setdefault(arg, len(names))
-        elif kind == _GLOBAL:
-            index_of[key] = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
-        else:
-            free_keys.append(key)
-    # Free variables come after all locals in the frame (there are no cell variables).
     freevars = template.co_freevars
-    for key in free_keys:
-        index_of[key] = len(varnames) + freevars.index(key[1].name)
-    code, offsets = _encode(opcodes, list(map(index_of.__getitem__, keys)), caches)
-    # (code offset, line from there on); None is the def line.
-    lines: list[tuple[int, int | None]] = [(0, None)]
-    lines += [
-        (offsets[i], linenos[i]) for i in compress(count(), map(is_not, linenos, repeat(None)))
-    ]
+    # Free variables come after all locals in the frame (there are no cell variables).
+    n_locals = (
+        len(varnames) + len({a for n, a, _ in instructions if n in _LOCAL_OPS} - set(varnames))
+        if freevars
+        else 0
+    )
+    lines: list[tuple[int, int | None]] = [(0, None)]  # (code offset, line from there on)
+    opcodes = _OPCODES
+    for name, arg, lineno in instructions:
+        found = opcodes.get(name)
+        if found is None:
+            raise ValueError(f"unknown opcode {name!r}")
+        opcode, kind, cache = found
+        if kind == _INT:
+            oparg = 0 if arg is None else arg
+        elif kind == _LOCAL:
+            oparg = varnames.setdefault(arg, len(varnames))
+        elif kind == _CONST:
+            slot = const_key(arg)
+            oparg = const_slots.setdefault(slot, len(consts))
+            if oparg == len(consts):
+                consts.append(arg)
+        elif kind == _GLOBAL:
+            oparg = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
+        elif kind == _NAME:
+            oparg = names.setdefault(arg, len(names))
+        elif kind == _FREE:
+            oparg = n_locals + freevars.index(arg.name)
+        else:
+            raise ValueError("the straight-line assembler has no jumps")
+        if lineno is not None:
+            lines.append((len(code), lineno))
+        if oparg > 0xFF:
+            code += _extended_args(oparg)
+        code.append(opcode)
+        code.append(oparg & 0xFF)
+        code += cache
     return types.CodeType(
         template.co_argcount,
         template.co_posonlyargcount,
@@ -153,7 +159,7 @@ def build_code(
         len(varnames),
         stacksize,
         flags,
-        code,
+        bytes(code),
         tuple(consts),
         tuple(names),
         tuple(varnames),
@@ -166,20 +172,6 @@ def build_code(
         freevars,
         (),
     )
-
-
-def _encode(
-    opcodes: tuple[int, ...], opargs: list[int], caches: tuple[bytes, ...]
-) -> tuple[bytes, list[int]]:
-    """The code bytes, and the offset where each instruction starts."""
-    if max(opargs) <= 0xFF:
-        pieces = list(map(bytes.__add__, map(bytes, zip(opcodes, opargs, strict=True)), caches))
-    else:
-        pieces = [
-            _extended_args(arg) + bytes((opcode, arg & 0xFF)) + cache
-            for opcode, arg, cache in zip(opcodes, opargs, caches, strict=True)
-        ]
-    return b"".join(pieces), list(accumulate(map(len, pieces), initial=0))
 
 
 def _extended_args(arg: int) -> bytes:
@@ -198,6 +190,9 @@ def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int
     the def line and a run that names the def line explicitly get separate entries even when
     adjacent: they read the same, and the bytes match what the `bytecode` package wrote.
     """
+    if len(lines) == 1:  # everything on the def line (the usual case): 8-unit entries
+        full, rest = divmod(end // 2, 8)
+        return bytes((_HEADER | 7, 0)) * full + (bytes((_HEADER | (rest - 1), 0)) if rest else b"")
     table = bytearray()
     previous = first_lineno
     runs = [(lines[i][1], lines[i + 1][0] - lines[i][0]) for i in range(len(lines) - 1)]

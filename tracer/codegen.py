@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from tracer.graph import Node
 
 
+_instr = tuple.__new__
+"""`_instr(Instr, (name, arg, lineno))` builds an Instr without the NamedTuple's Python-level
+`__new__`: the verbs below run for every instruction of every compile."""
+
+
 class PyCodegen:
     """Accumulates instructions. `cg(vt)` leaves `vt`'s value on the stack; `create_*` return
     instructions without emitting; the other verbs emit."""
@@ -109,48 +114,48 @@ class PyCodegen:
         return f"___tmp_{self._temp_count}"
 
     def load_const(self, value: Any) -> None:
-        self.instructions.append(Instr("LOAD_CONST", value))
+        self.instructions.append(_instr(Instr, ("LOAD_CONST", value, None)))
 
     def load_fast(self, name: str) -> None:
-        self.instructions.append(Instr("LOAD_FAST", name))
+        self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
 
     def store_fast(self, name: str) -> None:
-        self.instructions.append(Instr("STORE_FAST", name))
+        self.instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
 
     def load_global(self, name: str) -> None:
-        self.instructions.append(Instr("LOAD_GLOBAL", (False, name)))
+        self.instructions.append(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
 
     def store_global(self, name: str) -> None:
-        self.instructions.append(Instr("STORE_GLOBAL", name))
+        self.instructions.append(_instr(Instr, ("STORE_GLOBAL", name, None)))
 
     def delete_global(self, name: str) -> None:
-        self.instructions.append(Instr("DELETE_GLOBAL", name))
+        self.instructions.append(_instr(Instr, ("DELETE_GLOBAL", name, None)))
 
     def load_attr(self, name: str) -> None:
-        self.instructions.append(Instr("LOAD_ATTR", name))
+        self.instructions.append(_instr(Instr, ("LOAD_ATTR", name, None)))
 
     def store_attr(self, name: str) -> None:
-        self.instructions.append(Instr("STORE_ATTR", name))
+        self.instructions.append(_instr(Instr, ("STORE_ATTR", name, None)))
 
     def push_null(self) -> None:
-        self.instructions.append(Instr("PUSH_NULL"))
+        self.instructions.append(_instr(Instr, ("PUSH_NULL", None, None)))
 
     def pop_top(self) -> None:
-        self.instructions.append(Instr("POP_TOP"))
+        self.instructions.append(_instr(Instr, ("POP_TOP", None, None)))
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.instructions.append(Instr("PRECALL", argc))
-        self.instructions.append(Instr("CALL", argc))
+        self.instructions.append(_instr(Instr, ("PRECALL", argc, None)))
+        self.instructions.append(_instr(Instr, ("CALL", argc, None)))
 
     def build_tuple(self, n: int) -> None:
-        self.instructions.append(Instr("BUILD_TUPLE", n))
+        self.instructions.append(_instr(Instr, ("BUILD_TUPLE", n, None)))
 
     def build_list(self, n: int) -> None:
-        self.instructions.append(Instr("BUILD_LIST", n))
+        self.instructions.append(_instr(Instr, ("BUILD_LIST", n, None)))
 
     def build_map(self, n: int) -> None:
-        self.instructions.append(Instr("BUILD_MAP", n))
+        self.instructions.append(_instr(Instr, ("BUILD_MAP", n, None)))
 
     # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
     def load_target(self, vt: VariableTracker | None) -> None:

@@ -359,7 +359,7 @@ def _log_break(e: Unsupported, compile_id: CompileId) -> None:
 def _log_compiled(
     gm: GraphModule | None, guards: CompiledGuards, instructions: list[Any], side_effects: list[str]
 ) -> None:
-    def graph_text() -> str:  # rendered only when a log reads it (forward needs no text)
+    def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
         return gm.code if gm is not None else "(no graph)"
 
     trace_log.trace_structured("dynamo_output_graph", payload=graph_text)

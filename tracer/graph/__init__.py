@@ -1,6 +1,7 @@
 """A small FX-like IR: the tracer records tensor ops into a Graph, which prints, lints and runs.
 
-`Graph`/`Node` hold the program, `GraphModule` compiles it to Python source, `Interpreter` runs
+`Graph`/`Node` hold the program, `GraphModule` turns it into a function (bytecode emitted
+straight from the graph, `emit`; its Python source rendered when read), `Interpreter` runs
 it node by node, `FakeTensorProp` fills in shapes and dtypes, and `passes` clean it up.
 """
 

@@ -16,6 +16,7 @@ import math
 import operator
 import re
 from collections.abc import Callable
+from itertools import compress, repeat
 from typing import Any
 
 from tracer.graph.graph import Graph
@@ -54,8 +55,20 @@ UNARY_OPERATORS: dict[Callable[..., Any], str] = {
     operator.not_: "not ",
 }
 _LITERAL_TYPES = (int, bool, str, bytes, type(None))
+"""Written as literals (and, with finite floats, loaded as constants by the emitter)."""
+Plan = tuple[Any, ...]
+"""`_Codegen.plan`'s answer: a kind, then the kind's fields (see the kinds below)."""
+CALL = 0  # (CALL, global name of the callable, args, kwargs): `fn(*args, **kwargs)`
+BINARY = 1  # (BINARY, infix symbol, left, right)
+UNARY = 2  # (UNARY, prefix symbol, operand)
+GETITEM = 3  # (GETITEM, object, index): `obj[index]`, slices and tuples in index syntax
+METHOD = 4  # (METHOD, receiver, method name, args, kwargs): `receiver.name(*args, **kwargs)`
+GETATTR_CALL = 5  # (GETATTR_CALL, getattr's global name, receiver, name, args, kwargs)
+RETURN = 6  # (RETURN, value)
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
 _UNDERSCORES = re.compile(r"_+")
+_op_of = operator.attrgetter("op")
+_name_of = operator.attrgetter("name")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,8 +93,11 @@ class _Codegen:
     def __init__(self, graph: Graph, fn_name: str) -> None:
         self.graph = graph
         self.fn_name = fn_name
-        # get_attr nodes are inlined as their global, so only other names become locals.
-        self.names = Namespace({n.name for n in graph.nodes if n.op != "get_attr"} | {fn_name})
+        # get_attr nodes are inlined as their global, so only other names become locals
+        # (filtered by builtins: this runs on every compile).
+        nodes = graph.nodes
+        locals_ = compress(nodes, map(operator.ne, map(_op_of, nodes), repeat("get_attr")))
+        self.names = Namespace({*map(_name_of, locals_), fn_name})
         self.globals: dict[str, Any] = {}
         self._bound: dict[int, str] = {}
 
@@ -111,50 +127,73 @@ class _Codegen:
         name = self._bound.get(id(info.impl))
         return name if name is not None else self.bind(info.impl, _impl_hint(info))
 
-    def statement(self, node: Node) -> str:
+    def plan(self, node: Node) -> Plan:
+        """How `node` is computed: the one place codegen's choices are made (impl call, infix
+        operator, method call...), shared by the text below and the bytecode emitter
+        (tracer.graph.emit), so the two cannot drift. Globals the call itself needs are bound
+        here, before its arguments are rendered or emitted (the order names are handed out in)."""
         if node.op == "output":
-            return f"return {self.render(node.args[0])}"
+            return (RETURN, node.args[0])
         if node.op == "call_function":
-            return f"{node.name} = {self.call_function(node)}"
-        return f"{node.name} = {self.call_method(node)}"
-
-    def call_function(self, node: Node) -> str:
-        target = node.target
-        info = getattr(target, "__modetrace_op__", None)
-        if info is not None:
-            fn = self.bind_impl(info)
-            return f"{fn}({self.arguments(node.args, node.kwargs)})"
-        resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
-        if resolved is not None:
-            info, reflected = resolved
-            fn = self.bind_impl(info)
-            return f"{fn}({self.arguments(node.args[::-1] if reflected else node.args, {})})"
-        infix = _lookup(BINARY_OPERATORS, target)
-        if infix is not None and not node.kwargs and len(node.args) == 2:
-            left, right = (self.operand(a) for a in node.args)
-            return f"{left} {infix} {right}"
-        prefix = _lookup(UNARY_OPERATORS, target)
-        if prefix is not None and not node.kwargs and len(node.args) == 1:
-            return f"{prefix}{self.operand(node.args[0])}"
-        if target is operator.getitem and not node.kwargs and len(node.args) == 2:
-            return f"{self.operand(node.args[0])}[{self.index(node.args[1])}]"
-        fn = self.bind(target, target_name(target))
-        return f"{fn}({self.arguments(node.args, node.kwargs)})"
-
-    def call_method(self, node: Node) -> str:
+            return self.plan_function(node)
         name = str(node.target)
         receiver, *rest = node.args
         info = resolve_method(receiver, name)
         if info is not None:
-            fn = self.bind_impl(info)
-            return f"{fn}({self.arguments(node.args, node.kwargs)})"
+            return (CALL, self.bind_impl(info), node.args, node.kwargs)
         if name.isidentifier() and not keyword.iskeyword(name):
-            obj = self.render(receiver)
+            return (METHOD, receiver, name, tuple(rest), node.kwargs)
+        return (
+            GETATTR_CALL,
+            self.bind(getattr, "getattr"),
+            receiver,
+            name,
+            tuple(rest),
+            node.kwargs,
+        )
+
+    def plan_function(self, node: Node) -> Plan:
+        target = node.target
+        info = getattr(target, "__modetrace_op__", None)
+        if info is not None:
+            return (CALL, self.bind_impl(info), node.args, node.kwargs)
+        resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
+        if resolved is not None:
+            info, reflected = resolved
+            return (CALL, self.bind_impl(info), node.args[::-1] if reflected else node.args, {})
+        infix = _lookup(BINARY_OPERATORS, target)
+        if infix is not None and not node.kwargs and len(node.args) == 2:
+            return (BINARY, infix, *node.args)
+        prefix = _lookup(UNARY_OPERATORS, target)
+        if prefix is not None and not node.kwargs and len(node.args) == 1:
+            return (UNARY, prefix, node.args[0])
+        if target is operator.getitem and not node.kwargs and len(node.args) == 2:
+            return (GETITEM, *node.args)
+        return (CALL, self.bind(target, target_name(target)), node.args, node.kwargs)
+
+    def statement(self, node: Node) -> str:
+        plan = self.plan(node)
+        kind = plan[0]
+        if kind == RETURN:
+            return f"return {self.render(plan[1])}"
+        if kind == CALL:
+            text = f"{plan[1]}({self.arguments(plan[2], plan[3])})"
+        elif kind == BINARY:
+            left = self.operand(plan[2])
+            text = f"{left} {plan[1]} {self.operand(plan[3])}"
+        elif kind == UNARY:
+            text = f"{plan[1]}{self.operand(plan[2])}"
+        elif kind == GETITEM:
+            obj = self.operand(plan[1])
+            text = f"{obj}[{self.index(plan[2])}]"
+        elif kind == METHOD:
+            obj = self.render(plan[1])
             obj = obj if obj.isidentifier() else f"({obj})"
-            return f"{obj}.{name}({self.arguments(tuple(rest), node.kwargs)})"
-        getattr_ = self.bind(getattr, "getattr")
-        method = f"{getattr_}({self.render(receiver)}, {name!r})"
-        return f"{method}({self.arguments(tuple(rest), node.kwargs)})"
+            text = f"{obj}.{plan[2]}({self.arguments(plan[3], plan[4])})"
+        else:  # GETATTR_CALL
+            method = f"{plan[1]}({self.render(plan[2])}, {plan[3]!r})"
+            text = f"{method}({self.arguments(plan[4], plan[5])})"
+        return f"{node.name} = {text}"
 
     def arguments(self, args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> str:
         if not kwargs:  # the usual case
@@ -174,11 +213,15 @@ class _Codegen:
     def index(self, arg: Argument) -> str:
         """Subscript text: slices as `a:b:c`, tuples without parentheses (`x[:, 0]`)."""
         if isinstance(arg, slice):
-            bounds = [arg.start, arg.stop] + ([arg.step] if arg.step is not None else [])
-            return ":".join("" if b is None else self.render(b) for b in bounds)
-        if type(arg) is tuple and arg:
-            return ", ".join(self.index(a) for a in arg) + ("," if len(arg) == 1 else "")
+            return self.slice_text(arg)
+        if type(arg) is tuple and arg:  # only top-level elements may use slice syntax
+            parts = [self.slice_text(a) if isinstance(a, slice) else self.render(a) for a in arg]
+            return ", ".join(parts) + ("," if len(arg) == 1 else "")
         return self.render(arg)
+
+    def slice_text(self, arg: slice) -> str:
+        bounds = [arg.start, arg.stop] + ([arg.step] if arg.step is not None else [])
+        return ":".join("" if b is None else self.render(b) for b in bounds)
 
     def render(self, arg: Argument) -> str:
         """A Python expression that evaluates to `arg` inside the generated function."""
@@ -216,7 +259,8 @@ def _types(args: tuple[Argument, ...]) -> list[type | None]:
 def _impl_hint(info: Any) -> str:
     """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__."""
     owner = "tensor" if getattr(info, "kind", "function") == "method" else "torch"
-    return _UNDERSCORES.sub("_", f"{owner}_{info.name}")
+    hint = f"{owner}_{info.name}"
+    return _UNDERSCORES.sub("_", hint) if "__" in hint else hint
 
 
 def _lookup(table: dict[Callable[..., Any], str], target: Any) -> str | None:

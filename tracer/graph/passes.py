@@ -91,10 +91,12 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 
     Two nodes that are both graph outputs are never merged: each call of an op returns a new
     object, and returning one object twice would be visible (`a is b`) to the caller.
-    One sweep, asking `is_pure` once per distinct key: purity depends only on what the key holds
-    (op, target, and for methods the receiver, whose type the key pins down).
+    One sweep in order. Nodes are bucketed by op, target and first input node (duplicates read
+    the very same nodes), so full keys (`_node_key`) are built only within a bucket, and
+    purity is asked only of a duplicate (it depends only on what the key holds).
     """
-    first: dict[Any, Node | None] = {}  # key -> the node to keep, None if the call is impure
+    only: dict[Any, Node] = {}  # (op, target, first input) -> the first node seen there
+    keyed: dict[Any, dict[Any, Node]] = {}  # ... once a second one came: key -> first node
     merged = 0
     outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
     pure = _purity_by_target()
@@ -102,16 +104,20 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
         op = node.op
         if op not in _MERGEABLE:
             continue
-        target = node.target if isinstance(node.target, str) else id(node.target)
-        kwargs = node.kwargs
-        # _key of the arguments, with node arguments (the usual case) inline.
-        args = tuple([a if type(a) is Node else _key(a) for a in node.args])
-        key = (op, target, args, _key(kwargs) if kwargs else None)
-        if key not in first:
-            first[key] = node if pure(node) else None
+        target = node.target
+        inputs = node.all_input_nodes
+        tkey = target if isinstance(target, str) else id(target)
+        where = (op, tkey, inputs[0] if inputs else None)
+        other = only.setdefault(where, node)
+        if other is node:  # the first node there: nothing to compare with, no key built
             continue
-        kept = first[key]
-        if kept is None:
+        bucket = keyed.get(where)
+        if bucket is None:  # the second one: key the first
+            bucket = keyed[where] = {_node_key(other): other}
+        kept = bucket.setdefault(_node_key(node), node)
+        if kept is node:
+            continue
+        if not pure(node):
             continue
         if outputs is None:
             outputs = _output_nodes(graph)
@@ -123,6 +129,15 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
         graph.erase_node(node)
         merged += 1
     return merged
+
+
+def _node_key(node: Node) -> Any:
+    """What two nodes must share to compute the same value: op, target, argument keys."""
+    target = node.target if isinstance(node.target, str) else id(node.target)
+    kwargs = node.kwargs
+    # _key of the arguments, with node arguments (the usual case) inline.
+    args = tuple([a if type(a) is Node else _key(a) for a in node.args])
+    return (node.op, target, args, _key(kwargs) if kwargs else None)
 
 
 def _purity_by_target() -> Callable[[Node], bool]:
@@ -143,16 +158,10 @@ def _purity_by_target() -> Callable[[Node], bool]:
 
 def _output_nodes(graph: Graph) -> set[Node]:
     """Nodes the output node returns directly (at any nesting depth)."""
-    found: set[Node] = set()
-
-    def collect(node: Node) -> Node:
-        found.add(node)
-        return node
-
-    for node in graph.nodes:
-        if node.op == "output":
-            map_arg(node.args, collect)
-    return found
+    nodes = graph.nodes
+    if not nodes or nodes[-1].op != "output":  # the output node is last, if there is one
+        return set()
+    return set(nodes[-1].all_input_nodes)
 
 
 def _key(arg: Argument) -> Any:
