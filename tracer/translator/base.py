@@ -150,10 +150,34 @@ class TranslatorBase:
         """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
 
         This loop is the hottest code of a trace, so what it needs is read into locals once per
-        frame, including whether trace_bytecode logging and config.debug_checks are on: neither
-        changes while a trace runs. It also counts the step against the instruction budget inline
-        (a method call per instruction otherwise); the budget is fixed for the trace.
+        frame, and it counts each step against the instruction budget inline (a method call per
+        instruction otherwise); the budget is fixed for the trace. Stepping with trace_bytecode
+        logging or config.debug_checks on (neither changes while a trace runs) is the same loop
+        with more to do at each step: `_run_checked`.
         """
+        if config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG):
+            return self._run_checked()
+        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
+        budget = output.budget
+        try:
+            while True:
+                inst = instructions[self.ip]
+                self.ip += 1
+                self.current_inst = inst
+                output.current_tx = self
+                output.instruction_count += 1
+                if output.instruction_count > budget:
+                    output.over_budget()
+                dispatch_table[inst.opcode](self, inst)
+        except ReturnSignal:
+            pass
+        except Unsupported as e:
+            raise e.with_location(self.location(), repr(self.current_inst)) from None
+        assert self.return_value is not None
+        return self.return_value
+
+    def _run_checked(self) -> VariableTracker:
+        """`run` with each step logged at trace_bytecode and/or its stack effect checked."""
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
         instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
@@ -165,7 +189,7 @@ class TranslatorBase:
                 self.current_inst = inst
                 if log_steps:
                     bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-                depth_before = len(self.stack) if check_effects else 0
+                depth_before = len(self.stack)
                 try:
                     output.current_tx = self
                     output.instruction_count += 1
