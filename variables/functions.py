@@ -168,11 +168,13 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         fn_defaults = self.fn.__defaults__ or ()
         fn_kwdefaults = self.fn.__kwdefaults__ or {}
         # sources only for defaults that exist: most inlined functions have none
-        defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
-        defaults = [
-            builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
-            for i, value in enumerate(fn_defaults)
-        ]
+        defaults: list[VariableTracker] = []
+        if fn_defaults:
+            defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
+            defaults = [
+                builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
+                for i, value in enumerate(fn_defaults)
+            ]
         kwdefaults: dict[str, VariableTracker] = {}
         if fn_kwdefaults:
             kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None
