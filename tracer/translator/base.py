@@ -126,6 +126,7 @@ class TranslatorBase:
         self._locations: dict[int, UserLocation] = {}
         self._location_texts: dict[int, str] = {}
         self._try_entries: list[ExceptionTableEntry] | None = None
+        self._callers_in_try: bool | None = None
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -285,19 +286,20 @@ class TranslatorBase:
             self.raise_user_error(e)
 
     def in_try_block(self) -> bool:
-        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
-        tx: TranslatorBase | None = self
-        while tx is not None:
-            if tx._covered_by_try():
-                return True
-            tx = tx.parent
-        return False
+        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?
+
+        Every recorded tensor op asks. A caller stays at its call while this frame runs, so
+        the callers' answer is worked out once per translator."""
+        if self._covered_by_try():
+            return True
+        callers = self._callers_in_try
+        if callers is None:
+            callers = self._callers_in_try = self.parent is not None and self.parent.in_try_block()
+        return callers
 
     def _covered_by_try(self) -> bool:
-        """Every recorded tensor op asks, so the entries that belong to a `try` (not to a
-        `with` cleanup) are picked out once per translator."""
-        if self.current_inst is None:
-            return False
+        """The entries that belong to a `try` (not to a `with` cleanup) are picked out once per
+        translator; most frames have none."""
         entries = self._try_entries
         if entries is None:
             if self.exception_entries is None:
@@ -305,6 +307,8 @@ class TranslatorBase:
             entries = self._try_entries = [
                 entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
             ]
+        if not entries or self.current_inst is None:
+            return False
         offset = self.current_inst.offset
         for entry in entries:
             if entry.start <= offset < entry.end:
