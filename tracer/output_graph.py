@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
+from guards.sources import GlobalsDictSource
 from tracer import config
 from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
@@ -78,6 +79,8 @@ class OutputGraph:
         self.side_effects = SideEffects(self)
         self.root_globals = f_globals
         self.guards: dict[Guard, Guard] = {}
+        self._absent_globals: set[str] = set()
+        """Names guard_global_absent has guarded."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0
@@ -174,6 +177,13 @@ class OutputGraph:
         location = self.current_tx.location() if self.current_tx is not None else None
         guard = Guard(kind, source, expected, location)
         self.guards.setdefault(guard, guard)
+
+    def guard_global_absent(self, name: str) -> None:
+        """Guard that the compiled function's globals do not shadow builtin `name`: once per
+        name, though the trace loads it again and again (`len`, `range` in a loop)."""
+        if name not in self._absent_globals:
+            self._absent_globals.add(name)
+            self.add_guard(GuardKind.DICT_NOT_CONTAINS, GlobalsDictSource(), name)
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""

@@ -8,11 +8,9 @@ import builtins
 import types
 from typing import Any
 
-from guards.guard import GuardKind
 from guards.sources import (
     AttrSource,
     BuiltinSource,
-    GlobalsDictSource,
     GlobalSource,
     ItemSource,
     Source,
@@ -80,7 +78,7 @@ class Names(TranslatorBase):
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
         if self.f_globals is self.output.root_globals:
-            self.output.add_guard(GuardKind.DICT_NOT_CONTAINS, GlobalsDictSource(), name)
+            self.output.guard_global_absent(name)
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
 
     def _builtins_dict(self) -> dict[str, Any]:
