@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from guards.guard import Guard, GuardKind
 from guards.sources import GlobalsDictSource
 from tracer import config
-from tracer.exc import unimplemented
+from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
 from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
@@ -91,6 +91,7 @@ class OutputGraph:
         self.initial_mode_stack: list[VariableTracker] = []
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
+        self._line_caches: dict[types.CodeType, tuple[dict[int, UserLocation], dict[int, str]]] = {}
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -160,6 +161,14 @@ class OutputGraph:
         if instructions is None:
             instructions = self._decoded[code] = decode(code)
         return instructions
+
+    def line_caches(self, code: types.CodeType) -> tuple[dict[int, UserLocation], dict[int, str]]:
+        """Where-am-I caches by line for `code`'s translators (TranslatorBase.location and
+        location_text): shared by every inlined call of one helper in this trace."""
+        caches = self._line_caches.get(code)
+        if caches is None:
+            caches = self._line_caches[code] = ({}, {})
+        return caches
 
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
         """`code`'s parameters for binding an inlined call (variables/binding.py), worked out

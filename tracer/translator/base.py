@@ -123,8 +123,7 @@ class TranslatorBase:
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
-        self._locations: dict[int, UserLocation] = {}
-        self._location_texts: dict[int, str] = {}
+        self._locations, self._location_texts = output.line_caches(code)
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
 
@@ -224,7 +223,7 @@ class TranslatorBase:
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
         """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per translator."""
+        location (a linecache read) is built once per trace (see OutputGraph.line_caches)."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
         lineno = lineno or self.code.co_firstlineno
         location = self._locations.get(lineno)
