@@ -257,8 +257,14 @@ class ItemSource(Source):
     exact_key: Hashable = dataclasses.field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check_key(self.key)
-        object.__setattr__(self, "exact_key", constant_key(self.key))
+        key = self.key
+        kind = type(key)
+        if kind is int or kind is str:  # list indexes and dict keys: always valid, keyed so
+            exact: Hashable = (kind.__name__, key)
+        else:
+            _check_key(key)
+            exact = constant_key(key)
+        object.__setattr__(self, "exact_key", exact)
 
     @property
     def name(self) -> str:

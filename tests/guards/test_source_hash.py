@@ -45,3 +45,16 @@ def test_cache_is_invisible() -> None:
     for clone in (copy.copy(source), copy.deepcopy(source), pickle.loads(pickle.dumps(source))):
         assert clone == source and hash(clone) == hash(source)
     assert ItemSource(LocalSource("x"), 1) != ItemSource(LocalSource("x"), True)
+
+
+def test_item_keys_are_keyed_exactly_like_constants() -> None:
+    from guards.constants import constant_key
+
+    for key in (0, -3, 2**70, "", "k", True, None, 1.5, (1, "a"), ("x", (2, False))):
+        assert ItemSource(LocalSource("x"), key).exact_key == constant_key(key)
+    for bad in (float("nan"), frozenset({1}), [1], object()):
+        try:
+            ItemSource(LocalSource("x"), bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} was accepted as an item key")

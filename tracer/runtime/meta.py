@@ -89,10 +89,16 @@ def shape_of(x: Operand) -> Shape:
 def result_type(*operands: Operand) -> dtype:
     """torch.result_type: promotion within each priority group (tensors with dims, 0-dim
     tensors, Python scalars), then a lower group wins only by bringing a higher category."""
-    if len(operands) == 2:  # fast path: two tensors of one dtype
+    if len(operands) == 2:  # fast paths: two tensors of one dtype; a tensor and a scalar
         a, b = operands
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._dtype is b._dtype:
+        a_tensor, b_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
+        if a_tensor and b_tensor and a._dtype is b._dtype:
             return a._dtype
+        if a_tensor is not b_tensor:  # the scalar's group is the lower one, with or without dims
+            tensor, scalar = (a, b) if a_tensor else (b, a)
+            found = dt.combine_categories(tensor._dtype, dt.scalar_dtype(scalar))
+            assert found is not None
+            return found
     dims: list[dtype] = []
     zeros: list[dtype] = []
     scalars: list[dtype] = []
