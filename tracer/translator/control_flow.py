@@ -77,5 +77,5 @@ class ControlFlow(TranslatorBase):
             stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
-        self.return_value = self.pop()
+        self.return_value = self.stack.pop()
         raise ReturnSignal
