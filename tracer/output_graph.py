@@ -17,6 +17,7 @@ from guards.sources import GlobalsDictSource
 from tracer import config
 from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
+from tracer.graph.node import Op
 from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
@@ -291,7 +292,7 @@ class OutputGraph:
     def _record(
         self,
         tx: TranslatorBase,
-        op: str,
+        op: Op,
         target: Any,
         fake_fn: Callable[..., Any],
         args: Sequence[VariableTracker],
@@ -329,19 +330,18 @@ class OutputGraph:
             return None
         if dry_run:
             return fake_result
-        if not _contains_tensor(fake_result):
+        one_tensor = isinstance(fake_result, runtime.Tensor)  # most ops: asked once here
+        if not one_tensor and not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
             unimplemented(
                 "try-block",
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
-        if op == "call_method":
-            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
-        else:
-            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
-        node.meta["val"] = fake_result
-        node.meta["user_location"] = tx.location_text()
+        meta = {"val": fake_result, "user_location": tx.location_text()}
+        node = self.graph.create_node(op, target, tuple(node_args), node_kwargs, meta=meta)
+        if one_tensor:
+            return TensorVariable(node, fake_result)
         return self._wrap_result(node, fake_result)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
