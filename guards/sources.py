@@ -16,11 +16,9 @@ import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import CodeType
-from typing import Any, TypeVar
+from typing import Any
 
 from guards.constants import constant_key, is_constant
-
-_S = TypeVar("_S", bound="Source")
 
 MODE_STACK_FN = "___mode_stack"
 """Global name of the mode-stack accessor inside the check function."""
@@ -29,7 +27,11 @@ MODE_STACK_FN = "___mode_stack"
 class Source(abc.ABC):
     """Base of every source: a root (`base is None`) or one access step from its `base`."""
 
-    __slots__ = ("_hash",)  # see _hash_once
+    __slots__ = ("_hash",)
+    _hash: int
+    """AttrSource and ItemSource, the chained sources a trace builds most, hash their fields
+    once, at construction (the generated hash rehashes the whole chain on every dict lookup,
+    and the builder, side effects and guards look the same sources up again and again)."""
 
     @property
     def base(self) -> Source | None:
@@ -80,24 +82,6 @@ class Source(abc.ABC):
 @functools.lru_cache(maxsize=1024)
 def _compiled(expr: str) -> CodeType:
     return compile(expr, f"<source {expr}>", "eval")
-
-
-def _hash_once(cls: type[_S]) -> type[_S]:
-    """Cache a chained source's dataclass hash in its `_hash` slot. The generated hash hashes
-    the fields, so a chain rehashes every ancestor each time (dict lookups in the builder, the
-    side effects and the guard set hash the same sources over and over); fields are frozen."""
-    field_hash = cls.__hash__
-
-    def __hash__(self: _S) -> int:
-        try:
-            return self._hash  # type: ignore[attr-defined,no-any-return]
-        except AttributeError:
-            value: int = field_hash(self)
-            object.__setattr__(self, "_hash", value)
-            return value
-
-    cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
-    return cls
 
 
 def _check_key(key: object) -> None:
@@ -196,7 +180,6 @@ class ModeStackListSource(Source):
         return f"{MODE_STACK_FN}()"
 
 
-@_hash_once
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ModeStackSource(Source):
     """One mode on the stack, 0 at the bottom: `___mode_stack[0]`. Its base is the whole stack,
@@ -216,7 +199,6 @@ class ModeStackSource(Source):
         return f"{base_expr}[{self.index}]"
 
 
-@_hash_once
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class AttrSource(Source):
     """An attribute of the base: `L['x'].a` (or `getattr(L['x'], 'a-b')` for non-identifiers).
@@ -232,6 +214,13 @@ class AttrSource(Source):
     def __post_init__(self) -> None:
         if "." in self.member:
             raise ValueError(f"chain attributes one AttrSource at a time: {self.member!r}")
+        object.__setattr__(self, "_hash", hash((self.base, self.member)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[AttrSource], tuple[Source, str]]:
+        return (AttrSource, (self.base, self.member))  # copies and pickles rebuild `_hash`
 
     @property
     def name(self) -> str:
@@ -243,7 +232,6 @@ class AttrSource(Source):
         return f"getattr({base_expr}, {self.member!r})"
 
 
-@_hash_once
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ItemSource(Source):
     """A subscript of the base with a constant key: `L['xs'][0]`, `L['d']['k']`.
@@ -265,6 +253,13 @@ class ItemSource(Source):
             _check_key(key)
             exact = constant_key(key)
         object.__setattr__(self, "exact_key", exact)
+        object.__setattr__(self, "_hash", hash((self.base, exact)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ItemSource], tuple[Source, Any]]:
+        return (ItemSource, (self.base, self.key))  # copies and pickles rebuild `_hash`
 
     @property
     def name(self) -> str:
@@ -274,7 +269,6 @@ class ItemSource(Source):
         return f"{base_expr}[{self.key!r}]"
 
 
-@_hash_once
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class TypeSource(Source):
     """The exact type of the base: `type(L['x'])`."""
@@ -289,7 +283,6 @@ class TypeSource(Source):
         return f"type({base_expr})"
 
 
-@_hash_once
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class DefaultsSource(Source):
     """A positional default of a function found at the base: `L['f'].__defaults__[0]`."""

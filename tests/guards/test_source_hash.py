@@ -1,4 +1,4 @@
-"""Chained sources cache their hash (guards/sources.py `_hash_once`): the cached value must be
+"""AttrSource and ItemSource hash their fields once, at construction: the stored value must be
 the dataclass hash of the fields, so equal sources keep hashing equal however they were built,
 copied or compared, and the cache is invisible to equality, printing and pickling."""
 
@@ -35,7 +35,9 @@ def test_cached_hash_is_the_field_hash() -> None:
     source = chain("x")
     fields = (source.base, source.exact_key)
     assert hash(source) == hash(fields)
-    assert hash(source) == hash(fields)  # the cached answer
+    assert hash(source) == hash(fields)  # the stored answer
+    attr = source.base.base
+    assert hash(attr) == hash((attr.base, attr.member))
 
 
 def test_cache_is_invisible() -> None:
