@@ -303,12 +303,10 @@ class OutputGraph:
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
         # each argument as (what the graph node holds, what the fake run gets), in one pass
-        node_args: list[Any] = []
-        fake_args: list[Any] = []
-        for arg in args:
-            node_arg, fake_arg = _as_graph_arg(arg)
-            node_args.append(node_arg)
-            fake_args.append(fake_arg)
+        node_args: tuple[Any, ...] = ()
+        fake_args: tuple[Any, ...] = ()
+        if args:
+            node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
@@ -339,7 +337,7 @@ class OutputGraph:
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
-        node = self.graph.create_node(op, target, tuple(node_args), node_kwargs, meta=meta)
+        node = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
         if one_tensor:
             return TensorVariable(node, fake_result)
         return self._wrap_result(node, fake_result)
