@@ -23,7 +23,7 @@ def plain(x: Any) -> Any:
 
 
 def calls_gen(x: Any) -> Any:
-    return list(gen(x))[0] * 2
+    return next(gen(x)) * 2
 
 
 def calls_coro(x: Any) -> Any:
