@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
-from guards.sources import GlobalsDictSource
 from tracer import config
 from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
@@ -80,8 +79,8 @@ class OutputGraph:
         self.side_effects = SideEffects(self)
         self.root_globals = f_globals
         self.guards: dict[Guard, Guard] = {}
-        self._absent_globals: set[str] = set()
-        """Names guard_global_absent has guarded."""
+        self._absent_names: set[tuple[Source, str]] = set()
+        """(dict source, name) pairs guard_name_absent has guarded."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0
@@ -188,12 +187,14 @@ class OutputGraph:
         guard = Guard(kind, source, expected, location)
         self.guards.setdefault(guard, guard)
 
-    def guard_global_absent(self, name: str) -> None:
-        """Guard that the compiled function's globals do not shadow builtin `name`: once per
-        name, though the trace loads it again and again (`len`, `range` in a loop)."""
-        if name not in self._absent_globals:
-            self._absent_globals.add(name)
-            self.add_guard(GuardKind.DICT_NOT_CONTAINS, GlobalsDictSource(), name)
+    def guard_name_absent(self, dict_source: Source, name: str) -> None:
+        """Guard `name not in <dict_source>` (a builtin not shadowed by a global, a class
+        attribute not shadowed in the instance dict) once per trace, though the trace looks the
+        name up again and again (`len` in a loop, a mode's `__torch_function__` for every op):
+        no Guard, validation or user location is built for the repeats."""
+        if (dict_source, name) not in self._absent_names:
+            self._absent_names.add((dict_source, name))
+            self.add_guard(GuardKind.DICT_NOT_CONTAINS, dict_source, name)
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""

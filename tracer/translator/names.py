@@ -11,6 +11,7 @@ from typing import Any
 from guards.sources import (
     AttrSource,
     BuiltinSource,
+    GlobalsDictSource,
     GlobalSource,
     ItemSource,
     Source,
@@ -78,7 +79,7 @@ class Names(TranslatorBase):
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
         if self.f_globals is self.output.root_globals:
-            self.output.guard_global_absent(name)
+            self.output.guard_name_absent(GlobalsDictSource(), name)
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
 
     def _builtins_dict(self) -> dict[str, Any]:
