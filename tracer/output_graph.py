@@ -199,17 +199,15 @@ class OutputGraph:
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
         self.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        node = self.graph.placeholder(_placeholder_name(source))
-        node.meta["val"] = value
-        node.meta["source"] = source.name
+        name = source.name
+        node = self.graph.placeholder(_placeholder_name(name), {"val": value, "source": name})
         self.graph_inputs.append((source, node))
         return SymNumberVariable(node, value, self, source)
 
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
-        node = self.graph.placeholder(_placeholder_name(source))
+        name = source.name  # a chained source builds its name on every read
         fake = _runtime().FakeTensor.from_tensor(value)
-        node.meta["val"] = fake
-        node.meta["source"] = source.name
+        node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
         return TensorVariable(node, fake, source)
 
@@ -356,8 +354,11 @@ class OutputGraph:
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
 
 
-def _placeholder_name(source: Source) -> str:
-    name = re.sub(r"\W+", "_", source.name.replace("L[", "").replace("G[", "")).strip("_")
+_NON_WORD = re.compile(r"\W+")
+
+
+def _placeholder_name(source_name: str) -> str:
+    name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
 
 
