@@ -145,55 +145,105 @@ class Guard:
 
 
 def _check_expected(guard: Guard) -> None:
-    kind, expected = guard.kind, guard.expected
-    if kind is GuardKind.TYPE_MATCH and not isinstance(expected, type):
-        raise TypeError(f"TYPE_MATCH expects a type, got {safe_label(expected)}")
-    if kind is GuardKind.EQUALS_MATCH and not is_constant(expected):
-        raise TypeError(f"EQUALS_MATCH expects a constant, got {safe_label(expected)}")
-    if kind is GuardKind.LENGTH_CHECK and type(expected) is not int:
-        raise TypeError(f"LENGTH_CHECK expects an int, got {safe_label(expected)}")
-    if kind is GuardKind.DICT_KEYS_MATCH and not (
-        type(expected) is tuple and is_constant(expected)
-    ):
-        raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {expected!r}")
-    if kind is GuardKind.TENSOR_MATCH and not isinstance(expected, TensorSpec):
-        raise TypeError(f"TENSOR_MATCH expects a TensorSpec, got {safe_label(expected)}")
-    if kind in (GuardKind.HASATTR, GuardKind.NO_HASATTR) and type(expected) is not str:
-        raise TypeError(f"{kind.name} expects an attribute name, got {safe_label(expected)}")
-    if kind is GuardKind.DICT_NOT_CONTAINS and not is_constant(expected):
-        raise TypeError(f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(expected)}")
-    if kind is GuardKind.OBJECT_ALIASING and not isinstance(expected, Source):
-        raise TypeError(f"OBJECT_ALIASING expects a Source, got {safe_label(expected)}")
-    if kind is GuardKind.NO_ALIASING and not (
-        type(expected) is tuple and all(isinstance(s, Source) for s in expected)
-    ):
-        raise TypeError(f"NO_ALIASING expects a tuple of Sources, got {safe_label(expected)}")
-    if kind is GuardKind.MODE_STACK and not (
-        type(expected) is tuple and all(isinstance(t, type) for t in expected)
-    ):
-        raise TypeError(f"MODE_STACK expects a tuple of mode types, got {safe_label(expected)}")
+    check = _EXPECTED_CHECKS.get(guard.kind)
+    if check is not None and not check[0](guard.expected):
+        raise TypeError(check[1](guard.expected))
+
+
+def _all_of(kind: type) -> Callable[[Any], bool]:
+    return lambda v: type(v) is tuple and all(isinstance(item, kind) for item in v)
+
+
+# kind -> (test `expected` must pass, the TypeError message when it does not). Tables rather
+# than a chain of `kind is GuardKind.X` tests: each enum member read costs a metaclass lookup,
+# and every guard a trace adds goes through here.
+_EXPECTED_CHECKS: dict[GuardKind, tuple[Callable[[Any], bool], Callable[[Any], str]]] = {
+    GuardKind.TYPE_MATCH: (
+        lambda v: isinstance(v, type),
+        lambda v: f"TYPE_MATCH expects a type, got {safe_label(v)}",
+    ),
+    GuardKind.EQUALS_MATCH: (
+        is_constant,
+        lambda v: f"EQUALS_MATCH expects a constant, got {safe_label(v)}",
+    ),
+    GuardKind.LENGTH_CHECK: (
+        lambda v: type(v) is int,
+        lambda v: f"LENGTH_CHECK expects an int, got {safe_label(v)}",
+    ),
+    GuardKind.DICT_KEYS_MATCH: (
+        lambda v: type(v) is tuple and is_constant(v),
+        lambda v: f"DICT_KEYS_MATCH expects a tuple of constant keys, got {v!r}",
+    ),
+    GuardKind.TENSOR_MATCH: (
+        lambda v: isinstance(v, TensorSpec),
+        lambda v: f"TENSOR_MATCH expects a TensorSpec, got {safe_label(v)}",
+    ),
+    GuardKind.HASATTR: (
+        lambda v: type(v) is str,
+        lambda v: f"HASATTR expects an attribute name, got {safe_label(v)}",
+    ),
+    GuardKind.NO_HASATTR: (
+        lambda v: type(v) is str,
+        lambda v: f"NO_HASATTR expects an attribute name, got {safe_label(v)}",
+    ),
+    GuardKind.DICT_NOT_CONTAINS: (
+        is_constant,
+        lambda v: f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(v)}",
+    ),
+    GuardKind.OBJECT_ALIASING: (
+        lambda v: isinstance(v, Source),
+        lambda v: f"OBJECT_ALIASING expects a Source, got {safe_label(v)}",
+    ),
+    GuardKind.NO_ALIASING: (
+        _all_of(Source),
+        lambda v: f"NO_ALIASING expects a tuple of Sources, got {safe_label(v)}",
+    ),
+    GuardKind.MODE_STACK: (
+        _all_of(type),
+        lambda v: f"MODE_STACK expects a tuple of mode types, got {safe_label(v)}",
+    ),
+}
+
+
+def _identity_key(expected: Any) -> Hashable:
+    return id(expected)
+
+
+def _plain_key(expected: Any) -> Hashable:
+    plain: Hashable = expected
+    return plain
+
+
+def _closure_key(expected: Any) -> Hashable:
+    return constant_key(expected) if is_constant(expected) else ("id", id(expected))
+
+
+def _tensor_key(expected: Any) -> Hashable:
+    spec: TensorSpec = expected
+    return spec.key()
+
+
+def _mode_stack_key(expected: Any) -> Hashable:
+    return tuple(id(t) for t in expected)
+
+
+# kind -> `expected` as a hashable key; kinds not listed compare constants exactly
+_EXPECTED_KEYS: dict[GuardKind, Callable[[Any], Hashable]] = {
+    GuardKind.TYPE_MATCH: _identity_key,
+    GuardKind.ID_MATCH: _identity_key,
+    GuardKind.CLOSURE_MATCH: _closure_key,
+    GuardKind.TENSOR_MATCH: _tensor_key,
+    GuardKind.MODE_STACK: _mode_stack_key,
+    GuardKind.OBJECT_ALIASING: _plain_key,
+    GuardKind.NO_ALIASING: _plain_key,
+    GuardKind.LENGTH_CHECK: _plain_key,
+    GuardKind.HASATTR: _plain_key,
+    GuardKind.NO_HASATTR: _plain_key,
+}
 
 
 def _expected_key(kind: GuardKind, expected: Any) -> Hashable:
-    if kind in (GuardKind.TYPE_MATCH, GuardKind.ID_MATCH):
-        return id(expected)
-    if kind is GuardKind.CLOSURE_MATCH:
-        return constant_key(expected) if is_constant(expected) else ("id", id(expected))
-    if kind is GuardKind.TENSOR_MATCH:
-        spec: TensorSpec = expected
-        return spec.key()
-    if kind is GuardKind.MODE_STACK:
-        return tuple(id(t) for t in expected)
-    if kind in (GuardKind.OBJECT_ALIASING, GuardKind.NO_ALIASING):
-        sources: Hashable = expected
-        return sources
-    if kind is GuardKind.LENGTH_CHECK or kind in _NAMED:
-        plain: int | str = expected
-        return plain
-    return constant_key(expected)
-
-
-_NAMED = (GuardKind.HASATTR, GuardKind.NO_HASATTR)
+    return _EXPECTED_KEYS.get(kind, constant_key)(expected)
 
 
 def mode_types_text(types: Iterable[type]) -> str:

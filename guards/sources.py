@@ -27,7 +27,11 @@ MODE_STACK_FN = "___mode_stack"
 class Source(abc.ABC):
     """Base of every source: a root (`base is None`) or one access step from its `base`."""
 
-    __slots__ = ()
+    __slots__ = ("_hash",)
+    _hash: int
+    """AttrSource and ItemSource, the chained sources a trace builds most, hash their fields
+    once, at construction (the generated hash rehashes the whole chain on every dict lookup,
+    and the builder, side effects and guards look the same sources up again and again)."""
 
     @property
     def base(self) -> Source | None:
@@ -210,6 +214,13 @@ class AttrSource(Source):
     def __post_init__(self) -> None:
         if "." in self.member:
             raise ValueError(f"chain attributes one AttrSource at a time: {self.member!r}")
+        object.__setattr__(self, "_hash", hash((self.base, self.member)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[AttrSource], tuple[Source, str]]:
+        return (AttrSource, (self.base, self.member))  # copies and pickles rebuild `_hash`
 
     @property
     def name(self) -> str:
@@ -234,8 +245,21 @@ class ItemSource(Source):
     exact_key: Hashable = dataclasses.field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check_key(self.key)
-        object.__setattr__(self, "exact_key", constant_key(self.key))
+        key = self.key
+        kind = type(key)
+        if kind is int or kind is str:  # list indexes and dict keys: always valid, keyed so
+            exact: Hashable = (kind.__name__, key)
+        else:
+            _check_key(key)
+            exact = constant_key(key)
+        object.__setattr__(self, "exact_key", exact)
+        object.__setattr__(self, "_hash", hash((self.base, exact)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ItemSource], tuple[Source, Any]]:
+        return (ItemSource, (self.base, self.key))  # copies and pickles rebuild `_hash`
 
     @property
     def name(self) -> str:

@@ -7,8 +7,10 @@ from offset to handler, so the translator never does offset arithmetic.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import dis
+import operator
 import types
 from typing import Any
 
@@ -47,16 +49,22 @@ class ExceptionTableEntry:
     lasti: bool
 
 
-_NO_ARG, _CONST, _GLOBAL, _NAME, _JABS, _JREL_FORWARD, _JREL_BACKWARD, _LOCAL, _COMPARE, _FORMAT = (
-    range(10)
-)
+# How an instruction's argval comes from its arg (the order of `dis`'s own tests). The first
+# four are decoded inline; the rest are rarer and go through `_argval`.
+(_NONE, _ARG, _LOCAL, _LOAD_CONST, _NAME, _GLOBAL, _CONST, _JABS, _JREL_FORWARD,
+ _JREL_BACKWARD, _COMPARE, _FORMAT, _EXTENDED) = range(13)  # fmt: skip
+_JUMP_KINDS = frozenset({_JABS, _JREL_FORWARD, _JREL_BACKWARD})
 
 
 def _argval_kind(opcode: int) -> int:
     """How `dis` turns this opcode's arg into `argval`: its tests, in its own order."""
     deop = dis._deoptop(opcode)  # type: ignore[attr-defined]
+    if deop < dis.HAVE_ARGUMENT:
+        return _NONE
+    if deop == dis.EXTENDED_ARG:
+        return _EXTENDED
     if deop in dis.hasconst:
-        return _CONST
+        return _LOAD_CONST if deop == dis.opmap["LOAD_CONST"] else _CONST
     if deop in dis.hasname:
         return _GLOBAL if deop == dis.opmap["LOAD_GLOBAL"] else _NAME
     if deop in dis.hasjabs:
@@ -69,18 +77,15 @@ def _argval_kind(opcode: int) -> int:
         return _COMPARE
     if deop == dis.opmap["FORMAT_VALUE"]:
         return _FORMAT
-    return _NO_ARG
+    return _ARG
 
 
 # Per-opcode facts `dis.get_instructions` recomputes for every instruction, computed once.
 _KIND = [_argval_kind(op) for op in range(256)]
-_CACHES = [dis._inline_cache_entries[dis._deoptop(op)] for op in range(256)]  # type: ignore[attr-defined]
-_HAS_ARG = [dis._deoptop(op) >= dis.HAVE_ARGUMENT for op in range(256)]  # type: ignore[attr-defined]
-_EXTENDED_ARG = dis.opmap["EXTENDED_ARG"]
-_LOAD_CONST = dis.opmap["LOAD_CONST"]
+_SIZE = [2 * (1 + dis._inline_cache_entries[dis._deoptop(op)]) for op in range(256)]  # type: ignore[attr-defined]
 _INT_OVERFLOW: int = dis._INT_OVERFLOW  # type: ignore[attr-defined]
 _OPNAME = dis.opname
-_IS_JUMP = [op in JUMP_OPCODES for op in range(256)]
+_OFFSET = operator.attrgetter("offset")
 
 
 def decode(code: types.CodeType) -> list[Instruction]:
@@ -89,14 +94,17 @@ def decode(code: types.CodeType) -> list[Instruction]:
     The same instructions, args and argvals as `dis.get_instructions(code)` (a test compares
     them), read straight from `co_code`: `dis` also builds labels, reprs and positions for every
     instruction, which made decoding a fifth of the tracing time. Line numbers come from the
-    `co_lines()` ranges (a few per line) rather than `co_positions()` (a tuple per code unit);
-    the most common argvals are looked up inline.
+    `co_lines()` ranges (a few per line) rather than `co_positions()` (a tuple per code unit).
+    Every inlined call decodes its callee once per trace, so the loop does as little as it can:
+    the common argvals inline, one table lookup per opcode, jump targets found afterwards by
+    bisecting the offsets.
     """
     co_code = code.co_code
     consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg  # type: ignore[attr-defined]
+    kinds, sizes, opnames = _KIND, _SIZE, _OPNAME
     decoded: list[Instruction] = []
-    jumps: list[Instruction] = []
-    index_of: dict[int, int] = {}
+    append = decoded.append
+    jumps: list[int] = []  # indices of the jump instructions
     lines = code.co_lines()
     lineno: int | None = None
     line_end = 0  # where the current co_lines() range ends
@@ -104,73 +112,69 @@ def decode(code: types.CodeType) -> list[Instruction]:
     offset, end, index = 0, len(co_code), 0
     while offset < end:
         op = co_code[offset]
-        arg: int | None = None
-        argval: Any = None
-        if _HAS_ARG[op]:
-            arg = co_code[offset + 1] | extended_arg
-            extended_arg = (arg << 8) if op == _EXTENDED_ARG else 0
-            if extended_arg >= _INT_OVERFLOW:
-                extended_arg -= 2 * _INT_OVERFLOW
-            kind = _KIND[op]
-            if kind == _LOCAL:
-                argval = varname(arg)
-            elif kind == _CONST and op == _LOAD_CONST:
-                argval = consts[arg]
-            elif kind == _NAME:
-                argval = names[arg]
-            else:
-                argval = _argval(kind, op, arg, offset, consts, names, varname)
-        else:
-            extended_arg = 0
         while offset >= line_end:
             _start, line_end, line = next(lines)
             if line is not None:
                 lineno = line
-        index_of[offset] = index
-        inst = Instruction(op, _OPNAME[op], arg, argval, offset, lineno, None, index)
-        decoded.append(inst)
-        if _IS_JUMP[op]:
-            jumps.append(inst)
+        kind = kinds[op]
+        if kind == _NONE:
+            arg = argval = None
+        else:
+            arg = co_code[offset + 1]
+            if extended_arg:
+                arg |= extended_arg
+                extended_arg = 0
+            if kind == _LOCAL:
+                argval = varname(arg)
+            elif kind == _LOAD_CONST:
+                argval = consts[arg]
+            elif kind == _NAME:
+                argval = names[arg]
+            elif kind == _ARG:
+                argval = arg
+            else:
+                argval = _argval(kind, arg, offset, names)
+                if kind == _EXTENDED:
+                    extended_arg = arg << 8
+                    if extended_arg >= _INT_OVERFLOW:
+                        extended_arg -= 2 * _INT_OVERFLOW
+                elif kind in _JUMP_KINDS:
+                    jumps.append(index)
+        append(Instruction(op, opnames[op], arg, argval, offset, lineno, None, index))
         index += 1
-        offset += 2 * (1 + _CACHES[op])
-    for inst in jumps:
-        inst.target = index_of.get(inst.argval)
+        offset += sizes[op]
+    for i in jumps:
+        inst = decoded[i]
+        found = bisect.bisect_left(decoded, inst.argval, key=_OFFSET)
+        if found < index and decoded[found].offset == inst.argval:
+            inst.target = found
     return decoded
 
 
-def _argval(
-    kind: int,
-    op: int,
-    arg: int,
-    offset: int,
-    consts: tuple[Any, ...],
-    names: tuple[str, ...],
-    varname: Any,
-) -> Any:
-    """`dis`'s argval for one instruction with an argument."""
-    if kind == _NO_ARG:
-        return arg
-    if kind == _CONST:
-        return consts[arg] if op == _LOAD_CONST else dis.UNKNOWN  # type: ignore[attr-defined]
+def _argval(kind: int, arg: int, offset: int, names: tuple[str, ...]) -> Any:
+    """`dis`'s argval for the rarer kinds of instruction argument."""
     if kind == _GLOBAL:
         return names[arg // 2]
-    if kind == _NAME:
-        return names[arg]
     if kind == _JABS:
         return arg * 2
     if kind == _JREL_FORWARD:
         return offset + 2 + arg * 2
     if kind == _JREL_BACKWARD:
         return offset + 2 - arg * 2
-    if kind == _LOCAL:
-        return varname(arg)
     if kind == _COMPARE:
         return dis.cmp_op[arg]
-    converter = dis.FORMAT_VALUE_CONVERTERS[arg & 0x3][0]  # type: ignore[attr-defined]
-    return (converter, bool(arg & 0x4))
+    if kind == _FORMAT:
+        converter = dis.FORMAT_VALUE_CONVERTERS[arg & 0x3][0]  # type: ignore[attr-defined]
+        return (converter, bool(arg & 0x4))
+    if kind == _CONST:  # KW_NAMES: dis leaves its argval unknown
+        return dis.UNKNOWN  # type: ignore[attr-defined]
+    return arg  # EXTENDED_ARG
 
 
 def exception_table(code: types.CodeType) -> list[ExceptionTableEntry]:
-    """The 3.11 exception table (zero-cost `try` blocks) as entries keyed by byte offset."""
+    """The 3.11 exception table (zero-cost `try` blocks) as entries keyed by byte offset.
+    Most traced functions have no `try` or `with`: their empty table is not parsed."""
+    if not code.co_exceptiontable:
+        return []
     parse = dis._parse_exception_table  # type: ignore[attr-defined]
     return [ExceptionTableEntry(e.start, e.end, e.target, e.depth, e.lasti) for e in parse(code)]

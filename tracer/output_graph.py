@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
-from tracer.exc import unimplemented
+from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
+from tracer.graph.node import Op
 from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
@@ -78,6 +79,8 @@ class OutputGraph:
         self.side_effects = SideEffects(self)
         self.root_globals = f_globals
         self.guards: dict[Guard, Guard] = {}
+        self._absent_names: set[tuple[Source, str]] = set()
+        """(dict source, name) pairs guard_name_absent has guarded."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0
@@ -88,6 +91,7 @@ class OutputGraph:
         self.initial_mode_stack: list[VariableTracker] = []
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
+        self._line_caches: dict[types.CodeType, tuple[dict[int, UserLocation], dict[int, str]]] = {}
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -158,6 +162,14 @@ class OutputGraph:
             instructions = self._decoded[code] = decode(code)
         return instructions
 
+    def line_caches(self, code: types.CodeType) -> tuple[dict[int, UserLocation], dict[int, str]]:
+        """Where-am-I caches by line for `code`'s translators (TranslatorBase.location and
+        location_text): shared by every inlined call of one helper in this trace."""
+        caches = self._line_caches.get(code)
+        if caches is None:
+            caches = self._line_caches[code] = ({}, {})
+        return caches
+
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
         """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
         once per trace: the same helper is usually called many times."""
@@ -175,20 +187,27 @@ class OutputGraph:
         guard = Guard(kind, source, expected, location)
         self.guards.setdefault(guard, guard)
 
+    def guard_name_absent(self, dict_source: Source, name: str) -> None:
+        """Guard `name not in <dict_source>` (a builtin not shadowed by a global, a class
+        attribute not shadowed in the instance dict) once per trace, though the trace looks the
+        name up again and again (`len` in a loop, a mode's `__torch_function__` for every op):
+        no Guard, validation or user location is built for the repeats."""
+        if (dict_source, name) not in self._absent_names:
+            self._absent_names.add((dict_source, name))
+            self.add_guard(GuardKind.DICT_NOT_CONTAINS, dict_source, name)
+
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
         self.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        node = self.graph.placeholder(_placeholder_name(source))
-        node.meta["val"] = value
-        node.meta["source"] = source.name
+        name = source.name
+        node = self.graph.placeholder(_placeholder_name(name), {"val": value, "source": name})
         self.graph_inputs.append((source, node))
         return SymNumberVariable(node, value, self, source)
 
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
-        node = self.graph.placeholder(_placeholder_name(source))
+        name = source.name  # a chained source builds its name on every read
         fake = _runtime().FakeTensor.from_tensor(value)
-        node.meta["val"] = fake
-        node.meta["source"] = source.name
+        node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
         return TensorVariable(node, fake, source)
 
@@ -272,7 +291,7 @@ class OutputGraph:
     def _record(
         self,
         tx: TranslatorBase,
-        op: str,
+        op: Op,
         target: Any,
         fake_fn: Callable[..., Any],
         args: Sequence[VariableTracker],
@@ -283,12 +302,10 @@ class OutputGraph:
         Returns None when the op answered NotImplemented (operator protocol)."""
         runtime = _runtime()
         # each argument as (what the graph node holds, what the fake run gets), in one pass
-        node_args: list[Any] = []
-        fake_args: list[Any] = []
-        for arg in args:
-            node_arg, fake_arg = _as_graph_arg(arg)
-            node_args.append(node_arg)
-            fake_args.append(fake_arg)
+        node_args: tuple[Any, ...] = ()
+        fake_args: tuple[Any, ...] = ()
+        if args:
+            node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
@@ -310,19 +327,18 @@ class OutputGraph:
             return None
         if dry_run:
             return fake_result
-        if not _contains_tensor(fake_result):
+        one_tensor = isinstance(fake_result, runtime.Tensor)  # most ops: asked once here
+        if not one_tensor and not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
             unimplemented(
                 "try-block",
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
-        if op == "call_method":
-            node = self.graph.call_method(target, tuple(node_args), node_kwargs)
-        else:
-            node = self.graph.call_function(target, tuple(node_args), node_kwargs)
-        node.meta["val"] = fake_result
-        node.meta["user_location"] = tx.location_text()
+        meta = {"val": fake_result, "user_location": tx.location_text()}
+        node = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
+        if one_tensor:
+            return TensorVariable(node, fake_result)
         return self._wrap_result(node, fake_result)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
@@ -338,8 +354,11 @@ class OutputGraph:
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
 
 
-def _placeholder_name(source: Source) -> str:
-    name = re.sub(r"\W+", "_", source.name.replace("L[", "").replace("G[", "")).strip("_")
+_NON_WORD = re.compile(r"\W+")
+
+
+def _placeholder_name(source_name: str) -> str:
+    name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
 
 

@@ -25,6 +25,8 @@ class VariableTracker:
     __slots__ = ("source",)
 
     def __init__(self, source: Source | None = None) -> None:
+        # ConstantVariable and TensorVariable, built most, set `source` themselves: keep this
+        # the only thing the base initializer does (or call it from them again)
         self.source = source
 
     # -- what the value is --------------------------------------------------------------------

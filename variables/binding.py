@@ -121,6 +121,9 @@ def bind_fast(
         return None  # too many positional arguments
     if kwargs and not shape.reserved.isdisjoint(kwargs):
         return None
+    plain = shape.varargs is None and not shape.kwonly and shape.varkw is None
+    if plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
+        return dict(zip(positional, args, strict=True))
     bound: dict[str, Any] = {}
     first_default = npos - ndefaults
     for i, name in enumerate(positional):

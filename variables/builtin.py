@@ -501,8 +501,13 @@ def binary_op(
         and type(b.value) in CONSTANT_TYPES
     ):
         # two plain scalars (`i + 1`, `n > 1`): every case below but the folding one is about
-        # tensors, symbolic numbers or containers, so go straight to it
-        return fold(tx, fn, [a, b], {})
+        # tensors, symbolic numbers or containers, so fold here (operators are all pure)
+        value = tx.run_user_operation(fn, a.value, b.value)
+        if type(value) in CONSTANT_TYPES:
+            return ConstantVariable(value)
+        from variables.builder import wrap_constant_result
+
+        return wrap_constant_result(value)
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):

@@ -51,7 +51,7 @@ class ConstantVariable(VariableTracker):
     __slots__ = ("value",)
 
     def __init__(self, value: Any, source: Source | None = None) -> None:
-        super().__init__(source)
+        self.source = source  # VariableTracker.__init__, inline: the most built tracker
         self.value = value
 
     @classmethod

@@ -4,7 +4,9 @@ inlines its bytecode into the current trace (see tracer/translator/inlining.py).
 
 from __future__ import annotations
 
+import functools
 import inspect
+import operator
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,12 @@ UNSUPPORTED_CODE_FLAGS = {
 }
 
 
+_UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
+
+
 def check_code_supported(code: types.CodeType, name: str) -> None:
+    if not code.co_flags & _UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
+        return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
             unimplemented("unsupported-function", f"call to {what} {name} is not supported")
@@ -168,11 +175,13 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         fn_defaults = self.fn.__defaults__ or ()
         fn_kwdefaults = self.fn.__kwdefaults__ or {}
         # sources only for defaults that exist: most inlined functions have none
-        defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
-        defaults = [
-            builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
-            for i, value in enumerate(fn_defaults)
-        ]
+        defaults: list[VariableTracker] = []
+        if fn_defaults:
+            defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
+            defaults = [
+                builder.lazy(value, ItemSource(defaults_src, i) if defaults_src else None)
+                for i, value in enumerate(fn_defaults)
+            ]
         kwdefaults: dict[str, VariableTracker] = {}
         if fn_kwdefaults:
             kwdefaults_src = AttrSource(self.source, "__kwdefaults__") if self.source else None

@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 
 
 def _overrides() -> Any:
-    from tracer.runtime import overrides
+    # `import a.b`, not `from a import b`: the latter runs importlib's Python-level
+    # _handle_fromlist on every call for a package, and this runs for every trace
+    import tracer.runtime.overrides
 
-    return overrides
+    return tracer.runtime.overrides
 
 
 def is_mode_class(cls: type) -> bool:
@@ -172,7 +174,9 @@ class _PushBack(VariableTracker):
 
 def mode_functions() -> dict[int, tuple[Any, str]]:
     """id(real function) -> (function, kind) for every stack function the tracer models."""
-    from tracer.runtime import _C
+    import tracer.runtime._C  # see _overrides
+
+    _C = tracer.runtime._C
 
     overrides = _overrides()
     table = {

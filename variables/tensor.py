@@ -28,7 +28,7 @@ class TensorVariable(VariableTracker):
     __slots__ = ("fake", "node")
 
     def __init__(self, node: Node, fake: Any, source: Source | None = None) -> None:
-        super().__init__(source)
+        self.source = source  # VariableTracker.__init__, inline: one per recorded op
         self.node = node
         self.fake = fake
 

@@ -227,7 +227,6 @@ class UserDefinedObjectVariable(VariableTracker):
             return None if found is DELETED_ATTR else found
         if self.is_new:
             return None
-        from guards.guard import GuardKind
         from guards.sources import AttrSource
 
         assert self.source is not None
@@ -235,7 +234,7 @@ class UserDefinedObjectVariable(VariableTracker):
         dict_source = AttrSource(self.source, "__dict__")
         if instance_dict is None or name not in instance_dict:
             if instance_dict is not None:
-                tx.output.add_guard(GuardKind.DICT_NOT_CONTAINS, dict_source, name)
+                tx.output.guard_name_absent(dict_source, name)
             return None
         return tx.output.builder.lazy(instance_dict[name], AttrSource(self.source, name))
 

@@ -123,9 +123,9 @@ class TranslatorBase:
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self.depth: int = 0 if parent is None else parent.depth + 1
-        self._locations: dict[int, UserLocation] = {}
-        self._location_texts: dict[int, str] = {}
+        self._locations, self._location_texts = output.line_caches(code)
         self._try_entries: list[ExceptionTableEntry] | None = None
+        self._callers_in_try: bool | None = None
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -150,10 +150,34 @@ class TranslatorBase:
         """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
 
         This loop is the hottest code of a trace, so what it needs is read into locals once per
-        frame, including whether trace_bytecode logging and config.debug_checks are on: neither
-        changes while a trace runs. It also counts the step against the instruction budget inline
-        (a method call per instruction otherwise); the budget is fixed for the trace.
+        frame, and it counts each step against the instruction budget inline (a method call per
+        instruction otherwise); the budget is fixed for the trace. Stepping with trace_bytecode
+        logging or config.debug_checks on (neither changes while a trace runs) is the same loop
+        with more to do at each step: `_run_checked`.
         """
+        if config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG):
+            return self._run_checked()
+        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
+        budget = output.budget
+        try:
+            while True:
+                inst = instructions[self.ip]
+                self.ip += 1
+                self.current_inst = inst
+                output.current_tx = self
+                output.instruction_count += 1
+                if output.instruction_count > budget:
+                    output.over_budget()
+                dispatch_table[inst.opcode](self, inst)
+        except ReturnSignal:
+            pass
+        except Unsupported as e:
+            raise e.with_location(self.location(), repr(self.current_inst)) from None
+        assert self.return_value is not None
+        return self.return_value
+
+    def _run_checked(self) -> VariableTracker:
+        """`run` with each step logged at trace_bytecode and/or its stack effect checked."""
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
         instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
@@ -165,7 +189,7 @@ class TranslatorBase:
                 self.current_inst = inst
                 if log_steps:
                     bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-                depth_before = len(self.stack) if check_effects else 0
+                depth_before = len(self.stack)
                 try:
                     output.current_tx = self
                     output.instruction_count += 1
@@ -199,7 +223,7 @@ class TranslatorBase:
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
         """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per translator."""
+        location (a linecache read) is built once per trace (see OutputGraph.line_caches)."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
         lineno = lineno or self.code.co_firstlineno
         location = self._locations.get(lineno)
@@ -261,19 +285,20 @@ class TranslatorBase:
             self.raise_user_error(e)
 
     def in_try_block(self) -> bool:
-        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
-        tx: TranslatorBase | None = self
-        while tx is not None:
-            if tx._covered_by_try():
-                return True
-            tx = tx.parent
-        return False
+        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?
+
+        Every recorded tensor op asks. A caller stays at its call while this frame runs, so
+        the callers' answer is worked out once per translator."""
+        if self._covered_by_try():
+            return True
+        callers = self._callers_in_try
+        if callers is None:
+            callers = self._callers_in_try = self.parent is not None and self.parent.in_try_block()
+        return callers
 
     def _covered_by_try(self) -> bool:
-        """Every recorded tensor op asks, so the entries that belong to a `try` (not to a
-        `with` cleanup) are picked out once per translator."""
-        if self.current_inst is None:
-            return False
+        """The entries that belong to a `try` (not to a `with` cleanup) are picked out once per
+        translator; most frames have none."""
         entries = self._try_entries
         if entries is None:
             if self.exception_entries is None:
@@ -281,6 +306,8 @@ class TranslatorBase:
             entries = self._try_entries = [
                 entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
             ]
+        if not entries or self.current_inst is None:
+            return False
         offset = self.current_inst.offset
         for entry in entries:
             if entry.start <= offset < entry.end:

@@ -29,9 +29,9 @@ class Calls(TranslatorBase):
     def CALL(self, inst: Instruction) -> None:
         """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]."""
         assert inst.arg is not None
-        args = self.popn(inst.arg)
-        second = self.pop()
-        first = self.pop()
+        stack, count = self.stack, inst.arg + 2
+        first, second, *args = stack[-count:]
+        del stack[-count:]
         if isinstance(first, NullVariable):
             fn = second
         else:
@@ -41,7 +41,7 @@ class Calls(TranslatorBase):
         if kw_names:
             kwargs = dict(zip(kw_names, args[-len(kw_names) :], strict=False))
             args = args[: -len(kw_names)]
-        self.push(self.call_function(fn, args, kwargs))
+        stack.append(self.call_function(fn, args, kwargs))
 
     def CALL_FUNCTION_EX(self, inst: Instruction) -> None:
         """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]."""

@@ -65,16 +65,17 @@ class ControlFlow(TranslatorBase):
 
     def FOR_ITER(self, inst: Instruction) -> None:
         """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
-        it = self.peek()
+        stack = self.stack
+        it = stack[-1]
         assert isinstance(it, ListIteratorVariable)
         item = it.next_item()
         if item is None:
-            self.pop()
+            stack.pop()
             assert inst.target is not None
             self.ip = inst.target
         else:
-            self.push(item)
+            stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
-        self.return_value = self.pop()
+        self.return_value = self.stack.pop()
         raise ReturnSignal

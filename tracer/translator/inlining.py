@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from tracer import config
 from tracer.exc import unimplemented
+from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
 from variables.functions import check_code_supported
 
@@ -24,8 +25,6 @@ def inline_call(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
-    from tracer.translator import InliningInstructionTranslator
-
     if parent.depth + 1 > config.current().inline_depth_limit:
         unimplemented(
             "inline-depth",

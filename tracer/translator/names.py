@@ -8,7 +8,6 @@ import builtins
 import types
 from typing import Any
 
-from guards.guard import GuardKind
 from guards.sources import (
     AttrSource,
     BuiltinSource,
@@ -67,8 +66,8 @@ class Names(TranslatorBase):
         """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
         assert inst.arg is not None
         if inst.arg & 1:
-            self.push(NullVariable())
-        self.push(self.load_global(inst.argval))
+            self.stack.append(NullVariable())
+        self.stack.append(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
         stored = self.output.side_effects.load_global(self.f_globals, name)
@@ -80,7 +79,7 @@ class Names(TranslatorBase):
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
         if self.f_globals is self.output.root_globals:
-            self.output.add_guard(GuardKind.DICT_NOT_CONTAINS, GlobalsDictSource(), name)
+            self.output.guard_name_absent(GlobalsDictSource(), name)
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
 
     def _builtins_dict(self) -> dict[str, Any]:
@@ -120,14 +119,15 @@ class Names(TranslatorBase):
 
     # -- attributes ---------------------------------------------------------------------------
     def LOAD_ATTR(self, inst: Instruction) -> None:
-        obj = self.pop().realize()
-        self.push(obj.var_getattr(self, inst.argval))
+        stack = self.stack
+        stack.append(stack.pop().realize().var_getattr(self, inst.argval))
 
     def LOAD_METHOD(self, inst: Instruction) -> None:
         """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
-        obj = self.pop().realize()
-        self.push(NullVariable())
-        self.push(obj.var_getattr(self, inst.argval))
+        stack = self.stack
+        obj = stack.pop().realize()
+        stack.append(NullVariable())
+        stack.append(obj.var_getattr(self, inst.argval))
 
     def DELETE_ATTR(self, inst: Instruction) -> None:
         obj = self.pop().realize()

@@ -65,9 +65,10 @@ class Operators(TranslatorBase):
     UNARY_NOT = _unary(operator.not_)
 
     def COMPARE_OP(self, inst: Instruction) -> None:
-        right = self.pop()
-        left = self.pop()
-        self.push(binary_op(self, COMPARE_TABLE[inst.argval], left, right))
+        stack = self.stack
+        right = stack.pop()
+        left = stack.pop()
+        stack.append(binary_op(self, COMPARE_TABLE[inst.argval], left, right))
 
     def IS_OP(self, inst: Instruction) -> None:
         right = self.pop().realize()
@@ -81,9 +82,10 @@ class Operators(TranslatorBase):
         self.push(ConstantVariable(in_op(self, item, container) != bool(inst.arg)))
 
     def BINARY_SUBSCR(self, inst: Instruction) -> None:
-        index = self.pop()
-        obj = self.pop()
-        self.push(getitem(self, obj, index))
+        stack = self.stack
+        index = stack.pop()
+        obj = stack.pop()
+        stack.append(getitem(self, obj, index))
 
     def STORE_SUBSCR(self, inst: Instruction) -> None:
         """STORE_SUBSCR: TOS1[TOS] = TOS2."""

@@ -16,10 +16,10 @@ class StackOps(TranslatorBase):
     EXTENDED_ARG = NOP  # dis already folds the extended argument into the next instruction
 
     def POP_TOP(self, inst: Instruction) -> None:
-        self.pop()
+        self.stack.pop()
 
     def PUSH_NULL(self, inst: Instruction) -> None:
-        self.push(NullVariable())
+        self.stack.append(NullVariable())
 
     def COPY(self, inst: Instruction) -> None:
         """COPY(i): push the i-th item from the top (1 is TOS) again."""

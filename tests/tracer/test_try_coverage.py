@@ -1,0 +1,56 @@
+"""A tensor op under a user `try` breaks the graph, whether the `try` is in the op's own frame
+or in a caller that is stopped at the call (in_try_block works the callers' part out once per
+inlined frame, so these tests call the same helper from inside and outside a `try`)."""
+
+from typing import Any
+
+import tracer
+import tracer.runtime as torch
+from tracer.testing import assert_same_behavior
+
+
+def double(x: Any) -> Any:
+    return x * 2
+
+
+def caller_try(x: Any) -> Any:
+    y = double(x)  # outside the try: traced
+    try:
+        z = double(y)  # inside: the op is covered by the caller's try
+    except ValueError:
+        z = y
+    return z + 1
+
+
+def try_without_ops(x: Any, n: int) -> Any:
+    try:
+        n = n + 1
+    except ValueError:
+        n = 0
+    return double(x) + n
+
+
+def own_try(x: Any) -> Any:
+    try:
+        return x - 1
+    except ValueError:
+        return x
+
+
+def test_op_under_a_callers_try_breaks() -> None:
+    explanation = tracer.explain(caller_try)(torch.ones(2))
+    assert [r.kind for r in explanation.break_reasons] == ["try-block"]
+    assert "test_try_coverage.py:13 in double" in str(explanation.break_reasons[0])
+    assert_same_behavior(caller_try, torch.ones(2))
+
+
+def test_op_after_a_try_block_is_traced() -> None:
+    explanation = tracer.explain(try_without_ops)(torch.ones(2), 3)
+    assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+    assert_same_behavior(try_without_ops, torch.ones(2), 3)
+
+
+def test_op_under_its_own_try_breaks() -> None:
+    explanation = tracer.explain(own_try)(torch.ones(2))
+    assert [r.kind for r in explanation.break_reasons] == ["try-block"]
+    assert_same_behavior(own_try, torch.ones(2))
