@@ -482,7 +482,7 @@ class _Generator:
             body.append(f"___ms = {MODE_STACK_FN}()")
         args_expr = (
             f"({''.join(var[n] + ', ' for n in self.sig.positional)}"
-            f"{'*' + var[self.sig.star] if self.sig.star else ''})"
+            f"{'*' + var[self.sig.star] + ', ' if self.sig.star else ''})"
         )
         kwargs_expr = (
             f"{{{''.join(f'{n!r}: {var[n]}, ' for n in self.sig.kwonly)}"

@@ -506,7 +506,7 @@ class DispatchEmitter:
             self._type_is(v, path, tuple)
             self._len_is(v, len(value), path)
             for i, item in enumerate(value):
-                self._constant(v, (i,), item)
+                self._constant(v, (*path, i), item)
         elif is_constant(value):
             w.op(OP["PUSH_NULL"])
             w.load_const(constants_equal)
