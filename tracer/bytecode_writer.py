@@ -42,6 +42,34 @@ class _Encodings(dict[int, list[bytes]]):
 _ENCODED: Final = _Encodings()
 
 
+def encode(opcode: int, arg: int = 0) -> bytes:
+    """One instruction with its CACHE units, behind EXTENDED_ARG when `arg` needs it."""
+    if arg <= 0xFF:
+        return _ENCODED[opcode][arg]
+    if arg > 0xFFFF:
+        raise TooComplex(f"oparg {arg}")
+    return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
+
+
+_LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
+_LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+NULL: Final = encode(OP["PUSH_NULL"])
+CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
+"""PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
+IS: Final = encode(OP["IS_OP"], 0)
+IS_NOT: Final = encode(OP["IS_OP"], 1)
+EQUAL: Final = encode(OP["COMPARE_OP"], 2)  # dis.cmp_op.index("==")
+NOT_EQUAL: Final = encode(OP["COMPARE_OP"], 3)
+NOT_IN: Final = encode(OP["CONTAINS_OP"], 1)
+SUBSCR: Final = encode(OP["BINARY_SUBSCR"])
+RETURN: Final = encode(OP["RETURN_VALUE"])
+
+
+def call_bytes(argc: int) -> bytes:
+    """PRECALL + CALL of a callable pushed after a NULL, with `argc` positional arguments."""
+    return CALLS[argc] if argc < 16 else encode(OP["PRECALL"], argc) + encode(OP["CALL"], argc)
+
+
 class TooComplex(Exception):
     """The function needs what this writer does not do (an oparg past 16 bits, a short jump
     past 255 units); the caller falls back to compiling text."""
@@ -98,12 +126,7 @@ class BytecodeWriter:
             self.lines.append((len(self.code) >> 1, lineno))
 
     def op(self, opcode: int, arg: int = 0) -> None:
-        if arg > 0xFF:
-            if arg > 0xFFFF:
-                raise TooComplex(f"oparg {arg}")
-            self.code += _ENCODED[_EXTENDED_ARG][arg >> 8]
-            arg &= 0xFF
-        self.code += _ENCODED[opcode][arg]
+        self.code += encode(opcode, arg)
 
     def const_index(self, value: object) -> int:
         """The slot of this very object in `co_consts` (identity: 1, 1.0, True and -0.0 stay
@@ -114,33 +137,39 @@ class BytecodeWriter:
             self.consts.append(value)  # kept alive, so its id stays its own
         return slot
 
-    def load_const(self, value: object) -> None:
-        self.op(OP["LOAD_CONST"], self.const_index(value))
+    # The bytes of one instruction, for the caller to append several at once.
 
-    def local(self, name: str) -> int:
+    def const(self, value: object) -> bytes:
+        """LOAD_CONST of this very object (see `const_index`)."""
+        slot = self._const_slots.get(id(value))
+        if slot is None:
+            slot = self._const_slots[id(value)] = len(self.consts)
+            self.consts.append(value)
+        return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
+
+    def fast(self, name: str) -> bytes:
+        """LOAD_FAST of local `name` (a new local on first use)."""
         slot = self._local_slots.get(name)
         if slot is None:
             slot = self._local_slots[name] = len(self.varnames)
             self.varnames.append(name)
-        return slot
+        return _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
 
-    def load_fast(self, name: str) -> None:
-        self.op(OP["LOAD_FAST"], self.local(name))
+    def store(self, name: str) -> bytes:
+        """STORE_FAST to local `name`."""
+        slot = self._local_slots.get(name)
+        if slot is None:
+            slot = self._local_slots[name] = len(self.varnames)
+            self.varnames.append(name)
+        return encode(OP["STORE_FAST"], slot)
 
-    def store_fast(self, name: str) -> None:
-        self.op(OP["STORE_FAST"], self.local(name))
-
-    def load_attr(self, name: str) -> None:
+    def attr(self, name: str) -> bytes:
+        """LOAD_ATTR `name`."""
         slot = self._name_slots.get(name)
         if slot is None:
             slot = self._name_slots[name] = len(self.names)
             self.names.append(name)
-        self.op(OP["LOAD_ATTR"], slot)
-
-    def call(self, argc: int) -> None:
-        """PRECALL + CALL of a callable pushed after a NULL, with `argc` positional arguments."""
-        self.op(OP["PRECALL"], argc)
-        self.op(OP["CALL"], argc)
+        return encode(OP["LOAD_ATTR"], slot)
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""

@@ -51,7 +51,23 @@ from guards.sources import (
     Source,
     TypeSource,
 )
-from tracer.bytecode_writer import OP, BytecodeWriter, Label, TooComplex
+from tracer.bytecode_writer import (
+    CALLS,
+    EQUAL,
+    IS,
+    IS_NOT,
+    NOT_EQUAL,
+    NOT_IN,
+    NULL,
+    OP,
+    RETURN,
+    SUBSCR,
+    BytecodeWriter,
+    Label,
+    TooComplex,
+    call_bytes,
+    encode,
+)
 
 if TYPE_CHECKING:
     from tracer.cache import CacheEntry
@@ -59,7 +75,6 @@ if TYPE_CHECKING:
 
 _CO_OPTIMIZED_NEWLOCALS = 0x1 | 0x2
 _CO_VARARGS_VARKEYWORDS = 0x4 | 0x8
-_EQ, _NE = 2, 3  # COMPARE_OP opargs (dis.cmp_op)
 
 
 def _stack_bound(params: int) -> int:
@@ -109,6 +124,9 @@ class DispatchEmitter:
         self.hoisted = 0
         self.temps = 0
         self.local_of: dict[Source, Ref] = {}
+        self.root_refs: dict[Source, Ref] = {LocalSource(n): (False, n) for n in sig.names}
+        if needs_mode_stack:
+            self.root_refs[ModeStackListSource()] = (False, "___ms")
         self.fail = Label()
         self.exit_at = -1
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
@@ -122,8 +140,7 @@ class DispatchEmitter:
         w.op(OP["RESUME"])
         if self.needs_mode_stack:
             self._next_line()
-            self._call_const(self.roots["___mode_stack"], [])
-            w.store_fast("___ms")
+            w.code += NULL + w.const(self.roots["___mode_stack"]) + CALLS[0] + w.store("___ms")
         self._defaults_check()
         self._fill_defaults()
         cleanup = Label()
@@ -133,9 +150,7 @@ class DispatchEmitter:
         self._miss_call()
         if self.entries:
             w.bind(cleanup)  # the handler's stack (prev exc, exc) plus the raising offset
-            w.op(OP["COPY"], 3)
-            w.op(OP["POP_EXCEPT"])
-            w.op(OP["RERAISE"], 1)
+            w.code += _CLEANUP
         code = self.fn.__code__
         flags = _CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS)
         try:
@@ -151,10 +166,12 @@ class DispatchEmitter:
             )
         except TooComplex as error:
             raise Unsupported(str(error)) from None
-        dispatch = types.FunctionType(emitted, {"__builtins__": builtins.__dict__})
+        dispatch = types.FunctionType(emitted, _GLOBALS)
         dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
-        dispatch.__defaults__ = tuple(self.unset for _ in self.fn.__defaults__ or ())
-        dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__ or {}, self.unset) or None
+        if self.fn.__defaults__:
+            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
+        if self.fn.__kwdefaults__:
+            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
         return dispatch
 
     def _next_line(self) -> None:
@@ -165,27 +182,17 @@ class DispatchEmitter:
 
     def _defaults_check(self) -> None:
         """NOTE [live defaults] (tracer.dispatch): reassigned defaults start the call over."""
-        w = self.w
+        w, fn = self.w, self.fn
         refresh, after = Label(), Label()
         self._next_line()
-        w.load_const(self.fn)
-        w.load_attr("__defaults__")
-        w.load_const(self.fn.__defaults__)
-        w.op(OP["IS_OP"], 1)
+        w.code += w.const(fn) + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
         w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
-        w.load_const(self.fn)
-        w.load_attr("__kwdefaults__")
-        w.load_const(self.fn.__kwdefaults__)
-        w.op(OP["IS_OP"], 1)
+        w.code += w.const(fn) + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
         w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], after)
         w.bind(refresh)
         self._next_line()
-        w.op(OP["PUSH_NULL"])
-        w.load_const(self.refresh)
-        self._args_tuple()
-        self._kwargs_dict()
-        w.call(2)
-        w.op(OP["RETURN_VALUE"])
+        w.code += NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
+        w.code += CALLS[2] + RETURN
         w.bind(after)
 
     def _fill_defaults(self) -> None:
@@ -197,82 +204,60 @@ class DispatchEmitter:
         for name, value in pairs:
             skip = Label()
             self._next_line()
-            w.load_fast(name)
-            w.load_const(self.unset)
-            w.op(OP["IS_OP"])
+            w.code += w.fast(name) + w.const(self.unset) + IS
             w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], skip)
-            w.load_const(value)
-            w.store_fast(name)
+            w.code += w.const(value) + w.store(name)
             w.bind(skip)
 
-    def _args_tuple(self) -> None:
+    def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
         w, sig = self.w, self.sig
-        for name in sig.positional:
-            w.load_fast(name)
+        loads = b"".join([w.fast(name) for name in sig.positional])
         if sig.star is None:
-            w.op(OP["BUILD_TUPLE"], len(sig.positional))
-            return
-        w.op(OP["BUILD_LIST"], len(sig.positional))
-        w.load_fast(sig.star)
-        w.op(OP["LIST_EXTEND"], 1)
-        w.op(OP["LIST_TO_TUPLE"])
+            return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
+        return (
+            loads
+            + encode(OP["BUILD_LIST"], len(sig.positional))
+            + w.fast(sig.star)
+            + encode(OP["LIST_EXTEND"], 1)
+            + encode(OP["LIST_TO_TUPLE"])
+        )
 
-    def _kwargs_dict(self, merge: bool = False) -> None:
+    def _kwargs_dict(self, merge: bool = False) -> bytes:
         """`{'k': k, **kw}`: the keyword-only arguments and the `**` dict."""
         w, sig = self.w, self.sig
-        for name in sig.kwonly:
-            w.load_const(name)
-            w.load_fast(name)
-        w.op(OP["BUILD_MAP"], len(sig.kwonly))
-        if sig.starstar is not None:
-            w.load_fast(sig.starstar)
-            w.op(OP["DICT_MERGE" if merge else "DICT_UPDATE"], 1)
+        pairs = b"".join([w.const(name) + w.fast(name) for name in sig.kwonly])
+        built = pairs + encode(OP["BUILD_MAP"], len(sig.kwonly))
+        if sig.starstar is None:
+            return built
+        update = encode(OP["DICT_MERGE" if merge else "DICT_UPDATE"], 1)
+        return built + w.fast(sig.starstar) + update
 
     def _miss_call(self) -> None:
         w, names = self.w, self.sig.names
-        w.op(OP["PUSH_NULL"])
-        w.load_const(self.miss)
-        for name in names:
-            w.load_fast(name)
+        frame = b"".join([w.fast(name) for name in names])
         if names:
-            w.load_const(tuple(names))
-            w.op(OP["BUILD_CONST_KEY_MAP"], len(names))
+            frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
-            w.op(OP["BUILD_MAP"])
-        self._args_tuple()
-        self._kwargs_dict()
-        w.call(3)
-        w.op(OP["RETURN_VALUE"])
+            frame += encode(OP["BUILD_MAP"])
+        w.code += NULL + w.const(self.miss) + frame + self._args_tuple() + self._kwargs_dict()
+        w.code += CALLS[3] + RETURN
 
     def _run_call(self, run: Callable[..., Any]) -> None:
         """`run_i(x, y, *args, k=k, **kw)`: fn's arguments re-passed so it binds them alike."""
         w, sig = self.w, self.sig
-        w.op(OP["PUSH_NULL"])
-        w.load_const(run)
+        head = NULL + w.const(run)
         if sig.star is None and sig.starstar is None:
-            for name in [*sig.positional, *sig.kwonly]:
-                w.load_fast(name)
+            loads = b"".join([w.fast(name) for name in [*sig.positional, *sig.kwonly]])
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
-                w.op(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
-            w.call(argc)
+                loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
+            w.code += head + loads + call_bytes(argc) + RETURN
+        elif sig.kwonly or sig.starstar is not None:
+            call = encode(OP["CALL_FUNCTION_EX"], 1)
+            w.code += head + self._args_tuple() + self._kwargs_dict(merge=True) + call + RETURN
         else:
-            self._args_tuple()
-            if sig.kwonly or sig.starstar is not None:
-                self._kwargs_dict(merge=True)
-                w.op(OP["CALL_FUNCTION_EX"], 1)
-            else:
-                w.op(OP["CALL_FUNCTION_EX"])
-        w.op(OP["RETURN_VALUE"])
-
-    def _call_const(self, func: object, args: list[Ref]) -> None:
-        w = self.w
-        w.op(OP["PUSH_NULL"])
-        w.load_const(func)
-        for ref in args:
-            self._load(ref)
-        w.call(len(args))
+            w.code += head + self._args_tuple() + encode(OP["CALL_FUNCTION_EX"]) + RETURN
 
     # ------------------------------------------------------------------ one entry
 
@@ -284,10 +269,7 @@ class DispatchEmitter:
         self.lineno += 2  # `while True:` and `try:` hold no instruction
         start, end, handler, fail = Label(), Label(), Label(), Label()
         w.bind(start)
-        roots: dict[Source, Ref] = {LocalSource(n): (False, n) for n in self.sig.names}
-        if self.needs_mode_stack:
-            roots[ModeStackListSource()] = (False, "___ms")
-        self.local_of = roots
+        self.local_of = dict(self.root_refs)
         self.hoisted = 0
         self.fail = fail
         self.exit_at = -1
@@ -304,19 +286,17 @@ class DispatchEmitter:
         w.handler(start, end, handler, 0, False)
         # The handler, as CPython compiles `except Exception: break`.
         handler_end, matched = Label(), Label()
-        w.bind(handler)  # the exception
+        w.bind(handler)  # the exception is on the stack
         w.line(except_line)
-        w.op(OP["PUSH_EXC_INFO"])
-        w.load_const(Exception)
-        w.op(OP["CHECK_EXC_MATCH"])
+        w.code += _PUSH_EXC_INFO + w.const(Exception) + _CHECK_EXC_MATCH
         w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], matched)
-        w.op(OP["RERAISE"], 0)
+        w.code += _RERAISE_0
         w.bind(matched)
-        w.op(OP["POP_TOP"])
+        w.code += _POP_TOP
         w.bind(handler_end)
         w.handler(handler, handler_end, cleanup, 1, True)
         w.line(except_line + 1)
-        w.op(OP["POP_EXCEPT"])
+        w.code += _POP_EXCEPT
         w.bind(fail)
 
     def _read(self, source: Source) -> Ref:
@@ -336,57 +316,45 @@ class DispatchEmitter:
         self._next_line()
         if kind is GlobalSource:
             assert isinstance(source, GlobalSource)
-            self._subscript((True, self.roots["G"]), source.global_name)
+            read = w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
         elif kind is BuiltinSource:
             assert isinstance(source, BuiltinSource)
-            self._subscript((True, self.roots["B"]), source.builtin_name)
+            read = w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
         elif kind is ClosureSource:
             assert isinstance(source, ClosureSource)
-            self._subscript((True, self.roots["C"]), source.index)
-            w.load_attr("cell_contents")
+            read = w.const(self.roots["C"]) + w.const(source.index) + SUBSCR
+            read += w.attr("cell_contents")
         elif base_ref is None:
             raise Unsupported(f"root source {source.name}")
         elif kind is AttrSource:
             assert isinstance(source, AttrSource)
-            self._load(base_ref)
-            w.load_attr(source.member)
+            read = self._load(base_ref) + w.attr(source.member)
         elif kind is ItemSource or kind is ModeStackSource:
             assert isinstance(source, ItemSource | ModeStackSource)
             key = source.key if isinstance(source, ItemSource) else source.index
-            self._subscript(base_ref, key)
+            read = self._load(base_ref) + w.const(key) + SUBSCR
         elif kind is TypeSource:
-            self._call_const(type, [base_ref])
+            read = NULL + w.const(type) + self._load(base_ref) + CALLS[1]
         elif kind is DefaultsSource:
             assert isinstance(source, DefaultsSource)
-            self._load(base_ref)
-            w.load_attr("__defaults__")
-            w.load_const(source.index)
-            w.op(OP["BINARY_SUBSCR"])
+            read = self._load(base_ref) + w.attr("__defaults__") + w.const(source.index) + SUBSCR
         else:
             raise Unsupported(f"source {type(source).__name__}")
         name = f"___v{self.hoisted}"
         self.hoisted += 1
-        w.store_fast(name)
+        w.code += read + w.store(name)
         ref = (False, name)
         self.local_of[source] = ref
         return ref
 
-    def _load(self, ref: Ref) -> None:
-        if ref[0]:
-            self.w.load_const(ref[1])
-        else:
-            self.w.load_fast(ref[1])
-
-    def _subscript(self, ref: Ref, key: object) -> None:
-        self._load(ref)
-        self.w.load_const(key)
-        self.w.op(OP["BINARY_SUBSCR"])
+    def _load(self, ref: Ref) -> bytes:
+        return self.w.const(ref[1]) if ref[0] else self.w.fast(ref[1])
 
     # ------------------------------------------------------------------ guards
 
     def _guard(self, guard: Guard) -> None:
         """One guard line: its reads first (hoist lines), then its tests, each false result a
-        jump to `fail` (`if not (a and b): break` of the text, conjunct by conjunct)."""
+        jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
         v = self._read(guard.source)
         kind, expected = guard.kind, guard.expected
         others: list[Ref] = []
@@ -399,157 +367,114 @@ class DispatchEmitter:
         if kind is GuardKind.CLOSURE_MATCH:
             kind = GuardKind.EQUALS_MATCH if is_constant(expected) else GuardKind.ID_MATCH
         if kind is GuardKind.TYPE_MATCH:
-            self._type_is(v, (), expected)
+            self._type_is(self._load(v), expected)
         elif kind is GuardKind.ID_MATCH:
-            self._is(v, (), expected)
+            self._test(self._load(v) + w.const(expected) + IS)
         elif kind is GuardKind.EQUALS_MATCH:
-            self._constant(v, (), expected)
+            self._constant(self._load(v), expected)
         elif kind is GuardKind.LENGTH_CHECK:
-            self._len_is(v, expected)
+            self._len_is(self._load(v), expected)
         elif kind is GuardKind.DICT_NOT_CONTAINS:
-            w.load_const(expected)
-            self._load(v)
-            w.op(OP["CONTAINS_OP"], 1)
-            self._exit(False)
+            self._test(w.const(expected) + self._load(v) + NOT_IN)
         elif kind is GuardKind.HASATTR or kind is GuardKind.NO_HASATTR:
-            self._call_const(has_instance_attr, [v, (True, expected)])
-            self._exit(kind is GuardKind.NO_HASATTR)
+            head = NULL + w.const(has_instance_attr)
+            w.code += head + self._load(v) + w.const(expected) + CALLS[2]
+            self.exit_at = w.exit_if(kind is GuardKind.NO_HASATTR, self.exit_at, self.fail)
         elif kind is GuardKind.DICT_KEYS_MATCH:
-            self._dict_keys(v, expected)
+            self._dict_keys(self._load(v), expected)
         elif kind is GuardKind.TENSOR_MATCH:
-            self._tensor(v, expected)
+            self._tensor(self._load(v), expected)
         elif kind is GuardKind.MODE_STACK:
-            self._len_is(v, len(expected))
+            stack = self._load(v)
+            self._len_is(stack, len(expected))
             for i, mode_type in enumerate(expected):
-                self._type_is(v, (i,), mode_type)
+                self._type_is(stack + w.const(i) + SUBSCR, mode_type)
         elif kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+            test = IS if kind is GuardKind.OBJECT_ALIASING else IS_NOT
             for other in others:
-                self._load(v)
-                self._load(other)
-                w.op(OP["IS_OP"], int(kind is GuardKind.NO_ALIASING))
-                self._exit(False)
+                self._test(self._load(v) + self._load(other) + test)
         else:
             raise Unsupported(f"guard {kind.name}")
 
-    def _exit(self, value: bool) -> None:
-        """Pop a test's result; leave for the entry's fail label when it is `value`."""
-        self.exit_at = self.w.exit_if(value, self.exit_at, self.fail)
-
-    def _load_path(self, v: Ref, path: tuple[int, ...]) -> None:
-        """`v[i][j]...`: an item of a value already pinned to an exact tuple (or a list)."""
-        self._load(v)
-        for i in path:
-            self.w.load_const(i)
-            self.w.op(OP["BINARY_SUBSCR"])
-
-    def _type_is(self, v: Ref, path: tuple[int, ...], kind: object) -> None:
+    def _test(self, test: bytes) -> None:
+        """Append `test` (leaving a truth value); leave for the fail label when it is false."""
         w = self.w
-        w.op(OP["PUSH_NULL"])
-        w.load_const(type)
-        self._load_path(v, path)
-        w.call(1)
-        w.load_const(kind)
-        w.op(OP["IS_OP"])
-        self._exit(False)
+        w.code += test
+        self.exit_at = w.exit_if(False, self.exit_at, self.fail)
 
-    def _is(self, v: Ref, path: tuple[int, ...], obj: object) -> None:
-        self._load_path(v, path)
-        self.w.load_const(obj)
-        self.w.op(OP["IS_OP"])
-        self._exit(False)
-
-    def _compare(self, v: Ref, path: tuple[int, ...], value: object) -> None:
-        self._load_path(v, path)
-        self.w.load_const(value)
-        self.w.op(OP["COMPARE_OP"], _EQ)
-        self._exit(False)
-
-    def _len_is(self, v: Ref, length: int, path: tuple[int, ...] = ()) -> None:
+    def _type_is(self, value: bytes, kind: object) -> None:
+        """`type(value) is kind`; `value` is the code that pushes the value."""
         w = self.w
-        w.op(OP["PUSH_NULL"])
-        w.load_const(len)
-        self._load_path(v, path)
-        w.call(1)
-        w.load_const(length)
-        w.op(OP["COMPARE_OP"], _EQ)
-        self._exit(False)
+        self._test(NULL + w.const(type) + value + CALLS[1] + w.const(kind) + IS)
 
-    def _constant(self, v: Ref, path: tuple[int, ...], value: Any) -> None:
-        """guards.constants.constant_match_expr, test by test."""
-        kind = type(value)
+    def _len_is(self, value: bytes, length: int) -> None:
         w = self.w
-        if value is None or kind is bool:
-            self._is(v, path, value)
+        self._test(NULL + w.const(len) + value + CALLS[1] + w.const(length) + EQUAL)
+
+    def _constant(self, value: bytes, expected: Any) -> None:
+        """guards.constants.constant_match_expr, test by test; `value` is the code that pushes
+        the value (a local, or an item of one, re-read for each test as the text does)."""
+        kind = type(expected)
+        w = self.w
+        if expected is None or kind is bool:
+            self._test(value + w.const(expected) + IS)
         elif kind is int or kind is str or kind is bytes:
-            self._type_is(v, path, kind)
-            self._compare(v, path, value)
+            self._type_is(value, kind)
+            self._test(value + w.const(expected) + EQUAL)
         elif kind is float:
-            self._type_is(v, path, float)
-            if math.isnan(value):
-                self._load_path(v, path)
-                self._load_path(v, path)
-                w.op(OP["COMPARE_OP"], _NE)
-                self._exit(False)
-            elif value == 0.0:
-                self._compare(v, path, 0.0)
-                w.op(OP["PUSH_NULL"])
-                w.load_const(math.copysign)
-                w.load_const(1.0)
-                self._load_path(v, path)
-                w.call(2)
-                w.load_const(math.copysign(1.0, value))
-                w.op(OP["COMPARE_OP"], _EQ)
-                self._exit(False)
+            self._type_is(value, float)
+            if math.isnan(expected):
+                self._test(value + value + NOT_EQUAL)
+            elif expected == 0.0:
+                self._test(value + w.const(0.0) + EQUAL)
+                sign = math.copysign(1.0, expected)
+                head = NULL + w.const(math.copysign) + w.const(1.0)
+                self._test(head + value + CALLS[2] + w.const(sign) + EQUAL)
             else:
-                self._compare(v, path, value)
+                self._test(value + w.const(expected) + EQUAL)
         elif kind is tuple:
-            self._type_is(v, path, tuple)
-            self._len_is(v, len(value), path)
-            for i, item in enumerate(value):
-                self._constant(v, (*path, i), item)
-        elif is_constant(value):
-            w.op(OP["PUSH_NULL"])
-            w.load_const(constants_equal)
-            self._load_path(v, path)
-            w.load_const(value)
-            w.call(2)
-            self._exit(False)
+            self._type_is(value, tuple)
+            self._len_is(value, len(expected))
+            for i, item in enumerate(expected):
+                self._constant(value + w.const(i) + SUBSCR, item)
+        elif is_constant(expected):
+            head = NULL + w.const(constants_equal)
+            self._test(head + value + w.const(expected) + CALLS[2])
         else:
             raise Unsupported(f"constant of type {kind.__name__}")
 
-    def _dict_keys(self, v: Ref, keys: tuple[object, ...]) -> None:
+    def _dict_keys(self, value: bytes, keys: tuple[object, ...]) -> None:
         if not keys:
-            self._len_is(v, 0)
+            self._len_is(value, 0)
             return
+        w = self.w
         name = f"___keys{self.temps}"
         self.temps += 1
-        self._call_const(list, [v])
-        self.w.store_fast(name)
-        listed: Ref = (False, name)
+        w.code += NULL + w.const(list) + value + CALLS[1] + w.store(name)
+        listed = w.fast(name)
         self._len_is(listed, len(keys))
         for i, key in enumerate(keys):
-            self._constant(listed, (i,), key)
+            self._constant(listed + w.const(i) + SUBSCR, key)
 
-    def _tensor(self, v: Ref, spec: TensorSpec) -> None:
+    def _tensor(self, value: bytes, spec: TensorSpec) -> None:
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
         w = self.w
-        self._type_is(v, (), spec.cls)
-        self._load(v)
-        w.load_attr("_dtype")
-        w.load_const(spec.dtype)
-        w.op(OP["IS_OP"])
-        self._exit(False)
-        self._load(v)
-        w.load_attr("_shape")
-        w.load_const(spec.shape)
-        w.op(OP["COMPARE_OP"], _EQ)
-        self._exit(False)
-        self._load(v)
-        w.load_attr("requires_grad")
-        w.load_const(spec.requires_grad)
-        w.op(OP["IS_OP"])
-        self._exit(False)
+        self._type_is(value, spec.cls)
+        self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
+        self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
+        self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+
+
+_GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
+"""The emitted dispatchers' globals: they read none (everything is a constant)."""
+_PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
+_CHECK_EXC_MATCH = encode(OP["CHECK_EXC_MATCH"])
+_RERAISE_0 = encode(OP["RERAISE"], 0)
+_POP_TOP = encode(OP["POP_TOP"])
+_POP_EXCEPT = encode(OP["POP_EXCEPT"])
+_CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
+"""Where an exception raised inside a handler goes: restore the previous one and re-raise."""
 
 
 class LazyLines(tuple):  # type: ignore[type-arg]
