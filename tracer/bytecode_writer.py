@@ -109,7 +109,6 @@ class BytecodeWriter:
         self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
         self.lines: list[tuple[int, int]] = []
         """(code unit, line from there on), in code order."""
-        self._line = -1
         self._jumps: list[tuple[int, Label]] = []
         self._far_jumps: list[tuple[int, Label]] = []
         self._handlers: list[tuple[Label, Label, Label, int, bool]] = []
@@ -121,9 +120,7 @@ class BytecodeWriter:
 
     def line(self, lineno: int) -> None:
         """The instructions appended from now on belong to source line `lineno`."""
-        if lineno != self._line:
-            self._line = lineno
-            self.lines.append((len(self.code) >> 1, lineno))
+        self.lines.append((len(self.code) >> 1, lineno))
 
     def op(self, opcode: int, arg: int = 0) -> None:
         self.code += encode(opcode, arg)
@@ -276,7 +273,8 @@ def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
 
 def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
     """`co_linetable` with line-only entries of at most 8 units each; `lines` says where each
-    line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1)."""
+    line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1; a run
+    of no units is skipped)."""
     table = bytearray()
     previous = 1
     bounds = [u for u, _ in lines[1:]]
@@ -287,13 +285,17 @@ def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
             continue
         delta = lineno - previous
         previous = lineno
-        table.append(_LINE_ONLY | (min(size, 8) - 1))
-        table += _DELTAS[delta] if -64 < delta < 64 else _signed_varint(delta)
-        size -= 8
-        while size > 0:
-            table.append(_LINE_ONLY | (min(size, 8) - 1))
-            table.append(0)
-            size -= 8
+        step = _DELTAS[delta] if -64 < delta < 64 else _signed_varint(delta)
+        if size <= 8:
+            table.append(_LINE_ONLY | (size - 1))
+            table += step
+            continue
+        table.append(_LINE_ONLY | 7)
+        table += step
+        full, rest = divmod(size - 8, 8)
+        table += _SAME_LINE_8 * full
+        if rest:
+            table += bytes((_LINE_ONLY | (rest - 1), 0))
     return bytes(table)
 
 
@@ -310,3 +312,5 @@ def _signed_varint(value: int) -> bytes:
 
 
 _DELTAS: Final = {d: _signed_varint(d) for d in range(-63, 64)}
+_SAME_LINE_8: Final = bytes((_LINE_ONLY | 7, 0))
+"""Eight more units on the same line."""

@@ -176,7 +176,7 @@ class DispatchEmitter:
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self.w.line(self.lineno)
+        self.w.lines.append((len(self.w.code) >> 1, self.lineno))
 
     # ------------------------------------------------------------------ the frame around
 
