@@ -32,6 +32,7 @@ import linecache
 import math
 import re
 import types
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -395,7 +396,10 @@ def build_dispatch(
             def render() -> str:
                 return _Generator(fn, entries, plan, miss).source(name)
 
+            # The entry's renderer holds the entries: it goes when the code does (a replaced
+            # dispatcher, or the last traceback through it), as graph modules' text does.
             linecache.cache[filename] = LazyLines(filename, render)
+            weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
             return dispatch, plan
     return _Generator(fn, entries, plan, miss).function(name, filename), plan
 

@@ -408,3 +408,22 @@ def _item(base: Source, key: object) -> Source:
     from guards import ItemSource
 
     return ItemSource(base, key)
+
+
+def test_a_replaced_dispatcher_lets_go_of_its_entries() -> None:
+    """The lazy text's renderer holds the entries; it leaves linecache with the code."""
+    import gc
+    import weakref
+
+    def f(x):  # type: ignore[no-untyped-def]
+        return x + 1
+
+    compiled = tracer.compile(f)
+    compiled(torch.ones(2))
+    filename = type(compiled).__call__.__code__.co_filename
+    entry = weakref.ref(compiled.entries[0])
+    compiled._install(())
+    compiled.entries = ()
+    gc.collect()
+    assert filename not in linecache.cache
+    assert entry() is None
