@@ -187,7 +187,7 @@ class BytecodeWriter:
         the exit to use from now on; -1 means none yet)."""
         here = len(self.code) >> 1
         if exit_at >= 0 and here + 1 - exit_at <= 0xFF:
-            self.code += bytes((_BACK_IF[value], here + 1 - exit_at))
+            self.code += _ENCODED[_BACK_IF[value]][here + 1 - exit_at]
             return exit_at
         self.code += bytes((_SKIP_IF[value], 2))  # a passing test jumps over the exit
         return self.far_jump(target)
@@ -289,13 +289,10 @@ def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
         if size <= 8:
             table.append(_LINE_ONLY | (size - 1))
             table += step
-            continue
-        table.append(_LINE_ONLY | 7)
-        table += step
-        full, rest = divmod(size - 8, 8)
-        table += _SAME_LINE_8 * full
-        if rest:
-            table += bytes((_LINE_ONLY | (rest - 1), 0))
+        else:
+            table.append(_LINE_ONLY | 7)
+            table += step
+            table += _MORE[size] if size < len(_MORE) else _more(size)
     return bytes(table)
 
 
@@ -312,5 +309,13 @@ def _signed_varint(value: int) -> bytes:
 
 
 _DELTAS: Final = {d: _signed_varint(d) for d in range(-63, 64)}
-_SAME_LINE_8: Final = bytes((_LINE_ONLY | 7, 0))
-"""Eight more units on the same line."""
+
+
+def _more(size: int) -> bytes:
+    """The entries that carry a run of `size` > 8 units on past its first 8 (line delta 0)."""
+    full, rest = divmod(size - 8, 8)
+    tail = bytes((_LINE_ONLY | (rest - 1), 0)) if rest else b""
+    return bytes((_LINE_ONLY | 7, 0)) * full + tail
+
+
+_MORE: Final = [b""] * 9 + [_more(size) for size in range(9, 257)]

@@ -397,10 +397,15 @@ class DispatchEmitter:
             raise Unsupported(f"guard {kind.name}")
 
     def _test(self, test: bytes) -> None:
-        """Append `test` (leaving a truth value); leave for the fail label when it is false."""
-        w = self.w
-        w.code += test
-        self.exit_at = w.exit_if(False, self.exit_at, self.fail)
+        """Append `test` (leaving a truth value); leave for the fail label when it is false
+        (`BytecodeWriter.exit_if`, its common case inlined: every guard test comes here)."""
+        code = self.w.code
+        code += test
+        back = (len(code) >> 1) + 1 - self.exit_at
+        if self.exit_at >= 0 and back <= 0xFF:
+            code += _EXIT_BACK[back]
+        else:
+            self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
@@ -468,6 +473,7 @@ class DispatchEmitter:
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""
+_EXIT_BACK = [encode(OP["POP_JUMP_BACKWARD_IF_FALSE"], distance) for distance in range(256)]
 _PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
 _CHECK_EXC_MATCH = encode(OP["CHECK_EXC_MATCH"])
 _RERAISE_0 = encode(OP["RERAISE"], 0)
