@@ -23,7 +23,7 @@ import types
 from collections.abc import Iterable, Mapping
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import Guard, TensorSpec
+from guards.guard import Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -199,7 +199,16 @@ def guard_lines(
         return var
 
     for guard in ordered:
-        code = builder.code_for(guard, read(guard.source))
+        v = read(guard.source)
+        kind = guard.kind
+        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+            # The other sources through `roots` too: a dispatcher holds `L['x']` as `x` and
+            # has no `L` (reading it would fail the guard on every call).
+            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
+            op = "is" if kind is GuardKind.OBJECT_ALIASING else "is not"
+            code = " and ".join(f"{v} {op} {read(other)}" for other in others)
+        else:
+            code = builder.code_for(guard, v)
         body.append(f"if not ({code}): {fail}  # {guard.kind.name} {guard.source.name}")
     return body
 

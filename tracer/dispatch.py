@@ -32,10 +32,11 @@ import linecache
 import math
 import re
 import types
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.builder import GuardBuilder, guard_lines
+from guards.builder import GuardBuilder, guard_lines, needs_mode_stack
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
 from guards.sources import (
@@ -45,6 +46,7 @@ from guards.sources import (
     ModeStackListSource,
     Source,
 )
+from tracer.dispatch_emit import DispatchEmitter, LazyLines, Unsupported
 from tracer.exc import InternalError
 
 if TYPE_CHECKING:
@@ -359,11 +361,58 @@ def build_dispatch(
     entries: Sequence[CacheEntry],
     miss: MissHandler,
 ) -> tuple[Callable[..., Any], DispatchPlan]:
-    """The dispatcher for `entries` (newest first) of `fn`, and the plan it implements."""
+    """The dispatcher for `entries` (newest first) of `fn`, and the plan it implements.
+
+    NOTE [emitted dispatcher]: without a key (one entry, or entries that share nothing
+    discriminating) the dispatcher is written as bytecode (tracer.dispatch_emit) and its text
+    is rendered only when read; with a key, or whatever the emitter does not cover, the text is
+    compiled."""
     import tracer.runtime
 
-    plan = plan_dispatch([e.guard_manager.guards for e in entries], tracer.runtime.Tensor)
-    return _Generator(fn, entries, plan, miss).function(), plan
+    if len(entries) < 2:  # one entry cannot be narrowed down by a key: plan_dispatch agrees
+        everyone = list(range(len(entries)))
+        plan = DispatchPlan([], {}, [everyone, everyone])
+    else:
+        plan = plan_dispatch([e.guard_manager.guards for e in entries], tracer.runtime.Tensor)
+    serial = next(_serial)
+    name = f"___dispatch_{serial}"
+    filename = f"<modetrace-dispatch {fn.__qualname__} #{serial}>"
+    if not plan.key_sources:
+        try:
+            dispatch = DispatchEmitter(
+                fn,
+                Signature.of(fn.__code__),
+                entries,
+                miss,
+                _refresh_of(miss),
+                _roots(entries),
+                _needs_mode_stack(entries),
+                UNSET,
+            ).function(filename)
+        except Unsupported:
+            pass
+        else:
+
+            def render() -> str:
+                return _Generator(fn, entries, plan, miss).source(name)
+
+            # The entry's renderer holds the entries: it goes when the code does (a replaced
+            # dispatcher, or the last traceback through it), as graph modules' text does.
+            linecache.cache[filename] = LazyLines(filename, render)
+            weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
+            return dispatch, plan
+    return _Generator(fn, entries, plan, miss).function(name, filename), plan
+
+
+def _refresh_of(miss: MissHandler) -> Callable[..., Any] | None:
+    refresh: Callable[..., Any] | None = getattr(
+        getattr(miss, "__self__", None), "defaults_changed", None
+    )
+    return refresh
+
+
+def _needs_mode_stack(entries: Sequence[CacheEntry]) -> bool:
+    return any(needs_mode_stack(e.guard_manager.guards) for e in entries)
 
 
 class _Generator:
@@ -388,7 +437,7 @@ class _Generator:
             "___fn": fn,
             "___defaults": fn.__defaults__,
             "___kwdefaults": fn.__kwdefaults__,
-            "___refresh": getattr(getattr(miss, "__self__", None), "defaults_changed", None),
+            "___refresh": _refresh_of(miss),
             "___type": type,
             "___id": id,
             "___len": len,
@@ -396,16 +445,12 @@ class _Generator:
         }
         for i, entry in enumerate(entries):
             self.scope[f"___run{i}"] = entry.run
-        self.needs_mode_stack = any(
-            isinstance(source, ModeStackListSource)
-            for e in entries
-            for g in e.guard_manager.guards
-            for source in g.source.chain()
-        )
+        self.needs_mode_stack = _needs_mode_stack(entries)
 
-    def function(self) -> Callable[..., Any]:
-        code = self.fn.__code__
-        name = f"___dispatch_{next(_serial)}"
+    def source(self, name: str) -> str:
+        """The dispatcher's text: fn's own parameter names, unless one is named like something
+        the body reads (then a body with renamed parameters and a wrapper calling it; the
+        body's lines keep their numbers either way)."""
         renamed = {n: f"___a{i}" for i, n in enumerate(self.sig.names)}
         inner = self._render(name, renamed, [renamed[n] for n in self.sig.names])
         inner_globals = _names_read(inner)
@@ -413,14 +458,18 @@ class _Generator:
         if clash:  # a parameter named like something the body reads: keep the body renamed
             outer = f"def {name}({', '.join(self.sig.params)}):\n"
             outer += f"    return {name}_body({', '.join(self.sig.names)})\n"
-            source = inner.replace(f"def {name}(", f"def {name}_body(", 1) + "\n" + outer
-        else:  # the same text with fn's own names: no second render of every guard line
-            names = self.sig.names
-            body = _ARG_OR_TEXT.sub(
-                lambda m: m.group(1) or names[int(m.group(2))], inner.split("\n", 1)[1]
-            )
-            source = f"def {name}({', '.join(self.sig.params)}):\n{body}"
-        filename = f"<modetrace-dispatch {self.fn.__qualname__} #{name.rsplit('_', 1)[-1]}>"
+            return inner.replace(f"def {name}(", f"def {name}_body(", 1) + "\n" + outer
+        # the same text with fn's own names: no second render of every guard line
+        names = self.sig.names
+        body = _ARG_OR_TEXT.sub(
+            lambda m: m.group(1) or names[int(m.group(2))], inner.split("\n", 1)[1]
+        )
+        return f"def {name}({', '.join(self.sig.params)}):\n{body}"
+
+    def function(self, name: str, filename: str) -> Callable[..., Any]:
+        """The dispatcher compiled from its text, registered in linecache under `filename`."""
+        code = self.fn.__code__
+        source = self.source(name)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(_compile(source, filename), self.scope)  # noqa: S102 - our own source
         dispatch: types.FunctionType = self.scope[name]
@@ -437,7 +486,7 @@ class _Generator:
             body.append(f"___ms = {MODE_STACK_FN}()")
         args_expr = (
             f"({''.join(var[n] + ', ' for n in self.sig.positional)}"
-            f"{'*' + var[self.sig.star] if self.sig.star else ''})"
+            f"{'*' + var[self.sig.star] + ', ' if self.sig.star else ''})"
         )
         kwargs_expr = (
             f"{{{''.join(f'{n!r}: {var[n]}, ' for n in self.sig.kwonly)}"

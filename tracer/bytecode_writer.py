@@ -1,0 +1,321 @@
+"""A small CPython 3.11 bytecode writer for generated functions with forward jumps and `try`.
+
+The dispatcher (tracer.dispatch_emit) is straight-line tests that jump forward to a fail label,
+inside `try` blocks whose handler catches `Exception`. Compiling its text costs ~2.7 us per
+instruction; appending opcode and oparg bytes here, with constants, names and locals resolved
+through dicts as they come, costs a fraction of that. What a general assembler would do
+between instructions happens once at the end: forward jumps are patched (and, only when one
+is farther than 255 code units, widened with EXTENDED_ARG and everything after shifted), the
+exception table and the line table are written.
+
+Locations are line numbers only (kind 13 entries, CPython's Objects/locations.md); the lines
+point into the text form of the same function, which its owner renders on demand.
+"""
+
+from __future__ import annotations
+
+import dis
+import types
+from typing import Any, Final
+
+OP: Final[dict[str, int]] = dis.opmap
+_CACHE_UNITS: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
+_EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
+_JUMP_FORWARD: Final = OP["JUMP_FORWARD"]
+_SKIP_IF: Final = {True: OP["POP_JUMP_FORWARD_IF_FALSE"], False: OP["POP_JUMP_FORWARD_IF_TRUE"]}
+_BACK_IF: Final = {True: OP["POP_JUMP_BACKWARD_IF_TRUE"], False: OP["POP_JUMP_BACKWARD_IF_FALSE"]}
+_LINE_ONLY: Final = 0x80 | (13 << 3)
+"""First byte of a location-table entry of kind 13 ("line number only") before its length."""
+
+
+class _Encodings(dict[int, list[bytes]]):
+    """opcode -> the bytes of that instruction for each oparg 0-255, CACHE units included:
+    appending an instruction is one `+=`. A table of CPython's encoding, filled per opcode on
+    first use; it holds nothing about any compiled function."""
+
+    def __missing__(self, opcode: int) -> list[bytes]:
+        caches = bytes(2 * _CACHE_UNITS[opcode])
+        row = self[opcode] = [bytes((opcode, arg)) + caches for arg in range(256)]
+        return row
+
+
+_ENCODED: Final = _Encodings()
+
+
+def encode(opcode: int, arg: int = 0) -> bytes:
+    """One instruction with its CACHE units, behind EXTENDED_ARG when `arg` needs it."""
+    if arg <= 0xFF:
+        return _ENCODED[opcode][arg]
+    if arg > 0xFFFF:
+        raise TooComplex(f"oparg {arg}")
+    return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
+
+
+_LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
+_LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+NULL: Final = encode(OP["PUSH_NULL"])
+CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
+"""PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
+IS: Final = encode(OP["IS_OP"], 0)
+IS_NOT: Final = encode(OP["IS_OP"], 1)
+EQUAL: Final = encode(OP["COMPARE_OP"], 2)  # dis.cmp_op.index("==")
+NOT_EQUAL: Final = encode(OP["COMPARE_OP"], 3)
+NOT_IN: Final = encode(OP["CONTAINS_OP"], 1)
+SUBSCR: Final = encode(OP["BINARY_SUBSCR"])
+RETURN: Final = encode(OP["RETURN_VALUE"])
+
+
+def call_bytes(argc: int) -> bytes:
+    """PRECALL + CALL of a callable pushed after a NULL, with `argc` positional arguments."""
+    return CALLS[argc] if argc < 16 else encode(OP["PRECALL"], argc) + encode(OP["CALL"], argc)
+
+
+class TooComplex(Exception):
+    """The function needs what this writer does not do (an oparg past 16 bits, a short jump
+    past 255 units); the caller falls back to compiling text."""
+
+
+class Label:
+    """A position in the code, bound once; jumps to it are patched at the end."""
+
+    __slots__ = ("position",)
+
+    def __init__(self) -> None:
+        self.position = -1
+
+    def __repr__(self) -> str:
+        return f"<Label at {self.position}>"
+
+
+class BytecodeWriter:
+    """Appends instructions for one code object; see the module docstring.
+
+    Jumps come in three kinds, so that no distance is ever recomputed: short forward jumps
+    (`jump`, patched at the end, at most 255 units), far forward jumps (`far_jump`, always
+    EXTENDED_ARG + JUMP_FORWARD, patched at the end), and the guards' exits (`exit_if`): a
+    backward jump to the nearest far jump to the fail label, or, when none is within 255
+    units, a new one placed right there behind a jump over it. A passing test then costs one
+    jump instruction either way, and the compare before it stays specializable (CPython
+    specializes COMPARE_OP only when a conditional jump, not EXTENDED_ARG, follows it).
+    """
+
+    def __init__(self, argnames: list[str]) -> None:
+        self.code = bytearray()
+        self.consts: list[Any] = []
+        self._const_slots: dict[int, int] = {}
+        self.names: list[str] = []
+        self._name_slots: dict[str, int] = {}
+        self.varnames: list[str] = list(argnames)
+        self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
+        self.lines: list[tuple[int, int]] = []
+        """(code unit, line from there on), in code order."""
+        self._jumps: list[tuple[int, Label]] = []
+        self._far_jumps: list[tuple[int, Label]] = []
+        self._handlers: list[tuple[Label, Label, Label, int, bool]] = []
+
+    def __repr__(self) -> str:
+        return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.consts)} consts>"
+
+    # ------------------------------------------------------------------ appending
+
+    def line(self, lineno: int) -> None:
+        """The instructions appended from now on belong to source line `lineno`."""
+        self.lines.append((len(self.code) >> 1, lineno))
+
+    def op(self, opcode: int, arg: int = 0) -> None:
+        self.code += encode(opcode, arg)
+
+    def const_index(self, value: object) -> int:
+        """The slot of this very object in `co_consts` (identity: 1, 1.0, True and -0.0 stay
+        apart, and an ID_MATCH loads exactly the object it pins)."""
+        slot = self._const_slots.get(id(value))
+        if slot is None:
+            slot = self._const_slots[id(value)] = len(self.consts)
+            self.consts.append(value)  # kept alive, so its id stays its own
+        return slot
+
+    # The bytes of one instruction, for the caller to append several at once.
+
+    def const(self, value: object) -> bytes:
+        """LOAD_CONST of this very object (see `const_index`)."""
+        slot = self._const_slots.get(id(value))
+        if slot is None:
+            slot = self._const_slots[id(value)] = len(self.consts)
+            self.consts.append(value)
+        return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
+
+    def fast(self, name: str) -> bytes:
+        """LOAD_FAST of local `name` (a new local on first use)."""
+        slot = self._local_slots.get(name)
+        if slot is None:
+            slot = self._local_slots[name] = len(self.varnames)
+            self.varnames.append(name)
+        return _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
+
+    def store(self, name: str) -> bytes:
+        """STORE_FAST to local `name`."""
+        slot = self._local_slots.get(name)
+        if slot is None:
+            slot = self._local_slots[name] = len(self.varnames)
+            self.varnames.append(name)
+        return encode(OP["STORE_FAST"], slot)
+
+    def attr(self, name: str) -> bytes:
+        """LOAD_ATTR `name`."""
+        slot = self._name_slots.get(name)
+        if slot is None:
+            slot = self._name_slots[name] = len(self.names)
+            self.names.append(name)
+        return encode(OP["LOAD_ATTR"], slot)
+
+    def jump(self, opcode: int, target: Label) -> None:
+        """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""
+        self._jumps.append((len(self.code) >> 1, target))
+        self.code += b"\0\0"
+        self.code[-2] = opcode
+
+    def far_jump(self, target: Label) -> int:
+        """EXTENDED_ARG + JUMP_FORWARD to `target`; returns where it starts."""
+        start = len(self.code) >> 1
+        self._far_jumps.append((start, target))
+        self.code += bytes((_EXTENDED_ARG, 0, _JUMP_FORWARD, 0))
+        return start
+
+    def exit_if(self, value: bool, exit_at: int, target: Label) -> int:
+        """Pop the test's result and leave for `target` when it is `value`, through the far
+        jump at `exit_at` when it is within reach, else through a new one placed here (returned:
+        the exit to use from now on; -1 means none yet)."""
+        here = len(self.code) >> 1
+        if exit_at >= 0 and here + 1 - exit_at <= 0xFF:
+            self.code += _ENCODED[_BACK_IF[value]][here + 1 - exit_at]
+            return exit_at
+        self.code += bytes((_SKIP_IF[value], 2))  # a passing test jumps over the exit
+        return self.far_jump(target)
+
+    def bind(self, label: Label) -> None:
+        label.position = len(self.code) >> 1
+
+    def handler(self, start: Label, end: Label, target: Label, depth: int, lasti: bool) -> None:
+        """An exception-table entry: an exception in [start, end) unwinds the stack to `depth`
+        (plus the offset of the raising instruction when `lasti`) and goes to `target`."""
+        self._handlers.append((start, end, target, depth, lasti))
+
+    # ------------------------------------------------------------------ finishing
+
+    def code_object(
+        self,
+        *,
+        argcount: int,
+        posonlyargcount: int,
+        kwonlyargcount: int,
+        flags: int,
+        stacksize: int,
+        filename: str,
+        name: str,
+        qualname: str,
+    ) -> types.CodeType:
+        code = self.code
+        for unit, target in self._jumps:
+            distance = target.position - unit - 1
+            if not 0 <= distance <= 0xFF:
+                raise TooComplex(f"short jump of {distance} units")
+            code[2 * unit + 1] = distance
+        for unit, target in self._far_jumps:
+            distance = target.position - unit - 2
+            if not 0 <= distance <= 0xFFFF:
+                raise TooComplex(f"jump of {distance} units")
+            code[2 * unit + 1] = distance >> 8
+            code[2 * unit + 3] = distance & 0xFF
+        return types.CodeType(
+            argcount,
+            posonlyargcount,
+            kwonlyargcount,
+            len(self.varnames),
+            stacksize,
+            flags,
+            bytes(code),
+            tuple(self.consts),
+            tuple(self.names),
+            tuple(self.varnames),
+            filename,
+            name,
+            qualname,
+            1,
+            _line_table(self.lines, len(code) >> 1),
+            self._exception_table(),
+            (),
+            (),
+        )
+
+    def _exception_table(self) -> bytes:
+        table = bytearray()
+        for start, end, target, depth, lasti in self._handlers:
+            _varint(table, start.position, entry_start=True)
+            _varint(table, end.position - start.position)
+            _varint(table, target.position)
+            _varint(table, depth << 1 | lasti)
+        return bytes(table)
+
+
+def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
+    """Exception-table varint: 6-bit chunks, most significant first, 0x40 on all but the last;
+    0x80 marks the first byte of an entry (CPython's Objects/exception_handling_notes.txt)."""
+    chunks = [value & 0x3F]
+    value >>= 6
+    while value:
+        chunks.append(value & 0x3F)
+        value >>= 6
+    last = len(chunks) - 1
+    for i, chunk in enumerate(reversed(chunks)):
+        byte = chunk | (0x40 if i < last else 0)
+        out.append(byte | 0x80 if entry_start and i == 0 else byte)
+
+
+def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
+    """`co_linetable` with line-only entries of at most 8 units each; `lines` says where each
+    line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1; a run
+    of no units is skipped)."""
+    table = bytearray()
+    previous = 1
+    bounds = [u for u, _ in lines[1:]]
+    bounds.append(end)
+    for (unit, lineno), stop in zip(lines, bounds, strict=True):
+        size = stop - unit
+        if size <= 0:
+            continue
+        delta = lineno - previous
+        previous = lineno
+        step = _DELTAS[delta] if -64 < delta < 64 else _signed_varint(delta)
+        if size <= 8:
+            table.append(_LINE_ONLY | (size - 1))
+            table += step
+        else:
+            table.append(_LINE_ONLY | 7)
+            table += step
+            table += _MORE[size] if size < len(_MORE) else _more(size)
+    return bytes(table)
+
+
+def _signed_varint(value: int) -> bytes:
+    """Location-table signed varint: sign in the low bit, then 6-bit chunks, least first."""
+    unsigned = ((-value) << 1) | 1 if value < 0 else value << 1
+    out = bytearray()
+    while True:
+        chunk = unsigned & 0x3F
+        unsigned >>= 6
+        out.append(chunk | 0x40 if unsigned else chunk)
+        if not unsigned:
+            return bytes(out)
+
+
+_DELTAS: Final = {d: _signed_varint(d) for d in range(-63, 64)}
+
+
+def _more(size: int) -> bytes:
+    """The entries that carry a run of `size` > 8 units on past its first 8 (line delta 0)."""
+    full, rest = divmod(size - 8, 8)
+    tail = bytes((_LINE_ONLY | (rest - 1), 0)) if rest else b""
+    return bytes((_LINE_ONLY | 7, 0)) * full + tail
+
+
+_MORE: Final = [b""] * 9 + [_more(size) for size in range(9, 257)]

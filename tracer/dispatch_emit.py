@@ -1,0 +1,512 @@
+"""The dispatcher written straight to bytecode, for the linear shape (no dispatch key).
+
+`tracer.dispatch` describes the dispatcher as Python text; compiling that text was a third of
+a small function's first call. This module writes the same function instruction by
+instruction (tracer.bytecode_writer) from the entries' planned guards, with the same checks in
+the same order, and a line table that points at the matching lines of the text, which is
+rendered only when someone reads it (a traceback, a debugger, a test). See NOTE [emitted
+dispatcher] in notes/guards.md.
+
+Shape (one block per entry, newest first; `fail` of an entry is the start of the next one):
+
+    [___ms = ___mode_stack()]
+    if fn.__defaults__ is not D or fn.__kwdefaults__ is not KD: return refresh(args, kwargs)
+    if x is UNSET: x = <default>                       # one per parameter with a default
+    try: <guards of entry i, each failing with a jump to fail_i>
+    except Exception: goto fail_i
+    return run_i(<fn's arguments>)
+    fail_i: ...
+    return miss(locals, args, kwargs)
+
+Everything the text reads as a global (`___fn`, `___c0_Tensor`, `len`, `G`, ...) is a constant
+here: the same object, loaded without a dict lookup, and no parameter name can shadow it, so
+the text's renaming for clashes has no counterpart. Whatever this module does not know (a
+source or guard kind it does not list, a parameter named like its temporaries) raises
+`Unsupported`, and the caller compiles the text instead: correctness never depends on
+coverage.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from guards.builder import has_instance_attr
+from guards.constants import constants_equal, is_constant
+from guards.guard import Guard, GuardKind, TensorSpec
+from guards.sources import (
+    AttrSource,
+    BuiltinSource,
+    ClosureSource,
+    DefaultsSource,
+    GlobalsDictSource,
+    GlobalSource,
+    ItemSource,
+    LocalSource,
+    ModeStackListSource,
+    ModeStackSource,
+    Source,
+    TypeSource,
+)
+from tracer.bytecode_writer import (
+    CALLS,
+    EQUAL,
+    IS,
+    IS_NOT,
+    NOT_EQUAL,
+    NOT_IN,
+    NULL,
+    OP,
+    RETURN,
+    SUBSCR,
+    BytecodeWriter,
+    Label,
+    TooComplex,
+    call_bytes,
+    encode,
+)
+
+if TYPE_CHECKING:
+    from tracer.cache import CacheEntry
+    from tracer.dispatch import Signature
+
+_CO_OPTIMIZED_NEWLOCALS = 0x1 | 0x2
+_CO_VARARGS_VARKEYWORDS = 0x4 | 0x8
+
+
+def _stack_bound(params: int) -> int:
+    """An upper bound of the value stack: a guard test holds at most 5 values (NULL,
+    `copysign`, 1.0, then `v[i]` being indexed), an exception handler 4 (COPY 3 on the
+    previous and current exception and the raising offset); the calls of miss, refresh and
+    the entries hold NULL, the callable, the locals dict or args tuple built so far, and up to
+    two values per parameter (a name and a value) while building one of them."""
+    return 8 + 2 * params
+
+
+class Unsupported(Exception):
+    """This dispatcher needs something the emitter does not write; compile the text."""
+
+
+Ref = tuple[bool, Any]
+"""Where a value is: (True, the constant object) or (False, the name of a local)."""
+
+
+class DispatchEmitter:
+    """Writes one linear dispatcher; `function()` returns it. Line numbers follow the text
+    that `tracer.dispatch._Generator` renders for the same entries (checked by the tests)."""
+
+    def __init__(
+        self,
+        fn: Any,
+        sig: Signature,
+        entries: Sequence[CacheEntry],
+        miss: Callable[..., Any],
+        refresh: Callable[..., Any] | None,
+        roots: dict[str, Any],
+        needs_mode_stack: bool,
+        unset: object,
+    ) -> None:
+        if any(n.startswith("___") for n in sig.names):
+            raise Unsupported("a parameter named like the emitter's temporaries")
+        self.fn = fn
+        self.sig = sig
+        self.entries = entries
+        self.miss = miss
+        self.refresh = refresh
+        self.roots = roots
+        self.needs_mode_stack = needs_mode_stack
+        self.unset = unset
+        self.w = BytecodeWriter(list(sig.names))
+        self.lineno = 1
+        self.hoisted = 0
+        self.temps = 0
+        self.local_of: dict[Source, Ref] = {}
+        self.root_refs: dict[Source, Ref] = {LocalSource(n): (False, n) for n in sig.names}
+        if needs_mode_stack:
+            self.root_refs[ModeStackListSource()] = (False, "___ms")
+        self.fail = Label()
+        self.exit_at = -1
+        """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
+
+    def __repr__(self) -> str:
+        return f"<DispatchEmitter {self.fn.__qualname__}: {len(self.entries)} entries>"
+
+    def function(self, filename: str) -> Callable[..., Any]:
+        w, sig = self.w, self.sig
+        w.line(1)
+        w.op(OP["RESUME"])
+        if self.needs_mode_stack:
+            self._next_line()
+            w.code += NULL + w.const(self.roots["___mode_stack"]) + CALLS[0] + w.store("___ms")
+        self._defaults_check()
+        self._fill_defaults()
+        cleanup = Label()
+        for index in range(len(self.entries)):
+            self._entry(index, cleanup)
+        self._next_line()
+        self._miss_call()
+        if self.entries:
+            w.bind(cleanup)  # the handler's stack (prev exc, exc) plus the raising offset
+            w.code += _CLEANUP
+        code = self.fn.__code__
+        flags = _CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS)
+        try:
+            emitted = w.code_object(
+                argcount=code.co_argcount,
+                posonlyargcount=code.co_posonlyargcount,
+                kwonlyargcount=code.co_kwonlyargcount,
+                flags=flags,
+                stacksize=_stack_bound(len(sig.names)),
+                filename=filename,
+                name=code.co_name,
+                qualname=code.co_qualname,
+            )
+        except TooComplex as error:
+            raise Unsupported(str(error)) from None
+        dispatch = types.FunctionType(emitted, _GLOBALS)
+        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
+        if self.fn.__defaults__:
+            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
+        if self.fn.__kwdefaults__:
+            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
+        return dispatch
+
+    def _next_line(self) -> None:
+        self.lineno += 1
+        self.w.lines.append((len(self.w.code) >> 1, self.lineno))
+
+    # ------------------------------------------------------------------ the frame around
+
+    def _defaults_check(self) -> None:
+        """NOTE [live defaults] (tracer.dispatch): reassigned defaults start the call over."""
+        w, fn = self.w, self.fn
+        refresh, after = Label(), Label()
+        self._next_line()
+        w.code += w.const(fn) + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
+        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
+        w.code += w.const(fn) + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
+        w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], after)
+        w.bind(refresh)
+        self._next_line()
+        w.code += NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
+        w.code += CALLS[2] + RETURN
+        w.bind(after)
+
+    def _fill_defaults(self) -> None:
+        w = self.w
+        defaults = self.fn.__defaults__ or ()
+        with_default = self.sig.positional[len(self.sig.positional) - len(defaults) :]
+        kwdefaults = self.fn.__kwdefaults__ or {}
+        pairs = [*zip(with_default, defaults, strict=True), *kwdefaults.items()]
+        for name, value in pairs:
+            skip = Label()
+            self._next_line()
+            w.code += w.fast(name) + w.const(self.unset) + IS
+            w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], skip)
+            w.code += w.const(value) + w.store(name)
+            w.bind(skip)
+
+    def _args_tuple(self) -> bytes:
+        """`(x, y, *args)`: the positional arguments as the caller's tuple."""
+        w, sig = self.w, self.sig
+        loads = b"".join([w.fast(name) for name in sig.positional])
+        if sig.star is None:
+            return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
+        return (
+            loads
+            + encode(OP["BUILD_LIST"], len(sig.positional))
+            + w.fast(sig.star)
+            + encode(OP["LIST_EXTEND"], 1)
+            + encode(OP["LIST_TO_TUPLE"])
+        )
+
+    def _kwargs_dict(self, merge: bool = False) -> bytes:
+        """`{'k': k, **kw}`: the keyword-only arguments and the `**` dict."""
+        w, sig = self.w, self.sig
+        pairs = b"".join([w.const(name) + w.fast(name) for name in sig.kwonly])
+        built = pairs + encode(OP["BUILD_MAP"], len(sig.kwonly))
+        if sig.starstar is None:
+            return built
+        update = encode(OP["DICT_MERGE" if merge else "DICT_UPDATE"], 1)
+        return built + w.fast(sig.starstar) + update
+
+    def _miss_call(self) -> None:
+        w, names = self.w, self.sig.names
+        frame = b"".join([w.fast(name) for name in names])
+        if names:
+            frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
+        else:
+            frame += encode(OP["BUILD_MAP"])
+        w.code += NULL + w.const(self.miss) + frame + self._args_tuple() + self._kwargs_dict()
+        w.code += CALLS[3] + RETURN
+
+    def _run_call(self, run: Callable[..., Any]) -> None:
+        """`run_i(x, y, *args, k=k, **kw)`: fn's arguments re-passed so it binds them alike."""
+        w, sig = self.w, self.sig
+        head = NULL + w.const(run)
+        if sig.star is None and sig.starstar is None:
+            loads = b"".join([w.fast(name) for name in [*sig.positional, *sig.kwonly]])
+            argc = len(sig.positional) + len(sig.kwonly)
+            if sig.kwonly:
+                loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
+            w.code += head + loads + call_bytes(argc) + RETURN
+        elif sig.kwonly or sig.starstar is not None:
+            call = encode(OP["CALL_FUNCTION_EX"], 1)
+            w.code += head + self._args_tuple() + self._kwargs_dict(merge=True) + call + RETURN
+        else:
+            w.code += head + self._args_tuple() + encode(OP["CALL_FUNCTION_EX"]) + RETURN
+
+    # ------------------------------------------------------------------ one entry
+
+    def _entry(self, index: int, cleanup: Label) -> None:
+        """`while True: try: <guards> except Exception: break; return run(...)` of the text:
+        lines `while`, `try`, the guard lines, `except`, `break`, `return`."""
+        w = self.w
+        entry = self.entries[index]
+        self.lineno += 2  # `while True:` and `try:` hold no instruction
+        start, end, handler, fail = Label(), Label(), Label(), Label()
+        w.bind(start)
+        self.local_of = dict(self.root_refs)
+        self.hoisted = 0
+        self.fail = fail
+        self.exit_at = -1
+        for guard in entry.guard_manager.guards:
+            self._guard(guard)
+        w.bind(end)
+        except_line = self.lineno + 1
+        self.lineno += 3
+        w.line(self.lineno)
+        self._run_call(entry.run)
+        if end.position == start.position:
+            w.bind(fail)
+            return  # nothing can raise: no handler (the text could not even say `try:`)
+        w.handler(start, end, handler, 0, False)
+        # The handler, as CPython compiles `except Exception: break`.
+        handler_end, matched = Label(), Label()
+        w.bind(handler)  # the exception is on the stack
+        w.line(except_line)
+        w.code += _PUSH_EXC_INFO + w.const(Exception) + _CHECK_EXC_MATCH
+        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], matched)
+        w.code += _RERAISE_0
+        w.bind(matched)
+        w.code += _POP_TOP
+        w.bind(handler_end)
+        w.handler(handler, handler_end, cleanup, 1, True)
+        w.line(except_line + 1)
+        w.code += _POP_EXCEPT
+        w.bind(fail)
+
+    def _read(self, source: Source) -> Ref:
+        """The value of `source`, read once into a local (one text line) before first use,
+        as guards.builder.guard_lines hoists it."""
+        ref = self.local_of.get(source)
+        if ref is not None:
+            return ref
+        kind = type(source)
+        if kind is GlobalsDictSource:  # `G`: a root that is already a name
+            ref = (True, self.roots["G"])
+            self.local_of[source] = ref
+            return ref
+        base = source.base
+        base_ref = self._read(base) if base is not None else None
+        w = self.w
+        self._next_line()
+        if kind is GlobalSource:
+            assert isinstance(source, GlobalSource)
+            read = w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
+        elif kind is BuiltinSource:
+            assert isinstance(source, BuiltinSource)
+            read = w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
+        elif kind is ClosureSource:
+            assert isinstance(source, ClosureSource)
+            read = w.const(self.roots["C"]) + w.const(source.index) + SUBSCR
+            read += w.attr("cell_contents")
+        elif base_ref is None:
+            raise Unsupported(f"root source {source.name}")
+        elif kind is AttrSource:
+            assert isinstance(source, AttrSource)
+            read = self._load(base_ref) + w.attr(source.member)
+        elif kind is ItemSource or kind is ModeStackSource:
+            assert isinstance(source, ItemSource | ModeStackSource)
+            key = source.key if isinstance(source, ItemSource) else source.index
+            read = self._load(base_ref) + w.const(key) + SUBSCR
+        elif kind is TypeSource:
+            read = NULL + w.const(type) + self._load(base_ref) + CALLS[1]
+        elif kind is DefaultsSource:
+            assert isinstance(source, DefaultsSource)
+            read = self._load(base_ref) + w.attr("__defaults__") + w.const(source.index) + SUBSCR
+        else:
+            raise Unsupported(f"source {type(source).__name__}")
+        name = f"___v{self.hoisted}"
+        self.hoisted += 1
+        w.code += read + w.store(name)
+        ref = (False, name)
+        self.local_of[source] = ref
+        return ref
+
+    def _load(self, ref: Ref) -> bytes:
+        return self.w.const(ref[1]) if ref[0] else self.w.fast(ref[1])
+
+    # ------------------------------------------------------------------ guards
+
+    def _guard(self, guard: Guard) -> None:
+        """One guard line: its reads first (hoist lines), then its tests, each false result a
+        jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
+        v = self._read(guard.source)
+        kind, expected = guard.kind, guard.expected
+        others: list[Ref] = []
+        if kind is GuardKind.OBJECT_ALIASING:
+            others = [self._read(expected)]
+        elif kind is GuardKind.NO_ALIASING:
+            others = [self._read(o) for o in expected]
+        self._next_line()
+        w = self.w
+        if kind is GuardKind.CLOSURE_MATCH:
+            kind = GuardKind.EQUALS_MATCH if is_constant(expected) else GuardKind.ID_MATCH
+        if kind is GuardKind.TYPE_MATCH:
+            self._type_is(self._load(v), expected)
+        elif kind is GuardKind.ID_MATCH:
+            self._test(self._load(v) + w.const(expected) + IS)
+        elif kind is GuardKind.EQUALS_MATCH:
+            self._constant(self._load(v), expected)
+        elif kind is GuardKind.LENGTH_CHECK:
+            self._len_is(self._load(v), expected)
+        elif kind is GuardKind.DICT_NOT_CONTAINS:
+            self._test(w.const(expected) + self._load(v) + NOT_IN)
+        elif kind is GuardKind.HASATTR or kind is GuardKind.NO_HASATTR:
+            head = NULL + w.const(has_instance_attr)
+            w.code += head + self._load(v) + w.const(expected) + CALLS[2]
+            self.exit_at = w.exit_if(kind is GuardKind.NO_HASATTR, self.exit_at, self.fail)
+        elif kind is GuardKind.DICT_KEYS_MATCH:
+            self._dict_keys(self._load(v), expected)
+        elif kind is GuardKind.TENSOR_MATCH:
+            self._tensor(self._load(v), expected)
+        elif kind is GuardKind.MODE_STACK:
+            stack = self._load(v)
+            self._len_is(stack, len(expected))
+            for i, mode_type in enumerate(expected):
+                self._type_is(stack + w.const(i) + SUBSCR, mode_type)
+        elif kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+            test = IS if kind is GuardKind.OBJECT_ALIASING else IS_NOT
+            for other in others:
+                self._test(self._load(v) + self._load(other) + test)
+        else:
+            raise Unsupported(f"guard {kind.name}")
+
+    def _test(self, test: bytes) -> None:
+        """Append `test` (leaving a truth value); leave for the fail label when it is false
+        (`BytecodeWriter.exit_if`, its common case inlined: every guard test comes here)."""
+        code = self.w.code
+        code += test
+        back = (len(code) >> 1) + 1 - self.exit_at
+        if self.exit_at >= 0 and back <= 0xFF:
+            code += _EXIT_BACK[back]
+        else:
+            self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
+
+    def _type_is(self, value: bytes, kind: object) -> None:
+        """`type(value) is kind`; `value` is the code that pushes the value."""
+        w = self.w
+        self._test(NULL + w.const(type) + value + CALLS[1] + w.const(kind) + IS)
+
+    def _len_is(self, value: bytes, length: int) -> None:
+        w = self.w
+        self._test(NULL + w.const(len) + value + CALLS[1] + w.const(length) + EQUAL)
+
+    def _constant(self, value: bytes, expected: Any) -> None:
+        """guards.constants.constant_match_expr, test by test; `value` is the code that pushes
+        the value (a local, or an item of one, re-read for each test as the text does)."""
+        kind = type(expected)
+        w = self.w
+        if expected is None or kind is bool:
+            self._test(value + w.const(expected) + IS)
+        elif kind is int or kind is str or kind is bytes:
+            self._type_is(value, kind)
+            self._test(value + w.const(expected) + EQUAL)
+        elif kind is float:
+            self._type_is(value, float)
+            if math.isnan(expected):
+                self._test(value + value + NOT_EQUAL)
+            elif expected == 0.0:
+                self._test(value + w.const(0.0) + EQUAL)
+                sign = math.copysign(1.0, expected)
+                head = NULL + w.const(math.copysign) + w.const(1.0)
+                self._test(head + value + CALLS[2] + w.const(sign) + EQUAL)
+            else:
+                self._test(value + w.const(expected) + EQUAL)
+        elif kind is tuple:
+            self._type_is(value, tuple)
+            self._len_is(value, len(expected))
+            for i, item in enumerate(expected):
+                self._constant(value + w.const(i) + SUBSCR, item)
+        elif is_constant(expected):
+            head = NULL + w.const(constants_equal)
+            self._test(head + value + w.const(expected) + CALLS[2])
+        else:
+            raise Unsupported(f"constant of type {kind.__name__}")
+
+    def _dict_keys(self, value: bytes, keys: tuple[object, ...]) -> None:
+        if not keys:
+            self._len_is(value, 0)
+            return
+        w = self.w
+        name = f"___keys{self.temps}"
+        self.temps += 1
+        w.code += NULL + w.const(list) + value + CALLS[1] + w.store(name)
+        listed = w.fast(name)
+        self._len_is(listed, len(keys))
+        for i, key in enumerate(keys):
+            self._constant(listed + w.const(i) + SUBSCR, key)
+
+    def _tensor(self, value: bytes, spec: TensorSpec) -> None:
+        if spec.cls is None:
+            raise Unsupported("TensorSpec without its class")
+        w = self.w
+        self._type_is(value, spec.cls)
+        self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
+        self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
+        self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+
+
+_GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
+"""The emitted dispatchers' globals: they read none (everything is a constant)."""
+_EXIT_BACK = [encode(OP["POP_JUMP_BACKWARD_IF_FALSE"], distance) for distance in range(256)]
+_PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
+_CHECK_EXC_MATCH = encode(OP["CHECK_EXC_MATCH"])
+_RERAISE_0 = encode(OP["RERAISE"], 0)
+_POP_TOP = encode(OP["POP_TOP"])
+_POP_EXCEPT = encode(OP["POP_EXCEPT"])
+_CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
+"""Where an exception raised inside a handler goes: restore the previous one and re-raise."""
+
+
+class LazyLines(tuple):  # type: ignore[type-arg]
+    """A `linecache` entry whose lines are rendered on first read.
+
+    linecache's own lazy entries (`(get_source,)`) are never loaded for `<...>` file names,
+    which CPython's `updatecache` skips. This is a full entry instead, `(size, None, lines,
+    name)` with mtime None (so `checkcache` keeps it, without reading it), whose `[2]`, the
+    only item `getlines` reads, renders the text the first time."""
+
+    _render: Callable[[], str]
+    _lines: list[str] | None
+
+    def __new__(cls, filename: str, render: Callable[[], str]) -> Self:
+        entry = super().__new__(cls, (0, None, [], filename))
+        entry._render = render
+        entry._lines = None
+        return entry
+
+    def __getitem__(self, index: Any) -> Any:
+        if index == 2:
+            if self._lines is None:
+                self._lines = self._render().splitlines(keepends=True)
+            return self._lines
+        return super().__getitem__(index)
+
+    def __repr__(self) -> str:
+        state = "rendered" if self._lines is not None else "not rendered yet"
+        return f"<LazyLines {super().__getitem__(3)}: {state}>"
