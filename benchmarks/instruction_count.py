@@ -5,8 +5,9 @@ than CPU instructions, so it needs no perf counters and is the same on every mac
 
 What is counted, for each workload (`count_workload`):
 - `tracer.reset()`, a fresh `tracer.compile(fn)`, then exactly its first call, which compiles it;
-- only while a `tracer.convert_frame.convert_frame` call is on the stack (every compile goes through
-  it), so the binder, the guard check and the run of the compiled code after the compile are out;
+- only while `CompiledFunction._recompile` is on the stack: the compile (`convert_frame`) and the
+  install of the new dispatcher (emitted bytecode, written in Python, so it counts here), but not
+  the binder, the guard check or the run of the compiled code after it;
 - only frames whose code lives under `tracer/`, `guards/` or `variables/` (tracer/runtime included,
   since fake-tensor propagation is compile work), so the standard library, the `bytecode` package
   and the user's own code (a mode's `__torch_function__`, say) are out. The count then depends only
@@ -95,12 +96,12 @@ class _OpcodeCounter:
 def count_workload(workload: Any) -> int:
     """Instructions our packages execute while the first call of `workload` compiles it."""
     import tracer
-    from tracer import convert_frame
+    from tracer.api import CompiledFunction
 
     tracer.reset()
     compiled = tracer.compile(workload.fn)
     args = workload.make_args()
-    counter = _OpcodeCounter(convert_frame.convert_frame.__code__, _package_roots())
+    counter = _OpcodeCounter(CompiledFunction._recompile.__code__, _package_roots())
     with workload.call_context():
         gc.collect()
         gc.disable()
