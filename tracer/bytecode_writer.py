@@ -15,7 +15,9 @@ point into the text form of the same function, which its owner renders on demand
 from __future__ import annotations
 
 import dis
+import operator
 import types
+from itertools import compress
 from typing import Any, Final
 
 OP: Final[dict[str, int]] = dis.opmap
@@ -274,26 +276,35 @@ def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
 def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
     """`co_linetable` with line-only entries of at most 8 units each; `lines` says where each
     line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1; a run
-    of no units is skipped)."""
-    table = bytearray()
-    previous = 1
-    bounds = [u for u, _ in lines[1:]]
-    bounds.append(end)
-    for (unit, lineno), stop in zip(lines, bounds, strict=True):
-        size = stop - unit
-        if size <= 0:
-            continue
-        delta = lineno - previous
-        previous = lineno
+    of no units is skipped).
+
+    A dispatcher has a line per guard, so this runs over every run with builtins (`map`,
+    `zip`) and takes each run's bytes from `_RUNS`, a table of the encoding itself."""
+    if not lines:
+        return b""
+    starts, linenos = zip(*lines, strict=True)
+    sizes = list(map(operator.sub, (*starts[1:], end), starts))
+    runs = list(compress(zip(sizes, linenos, strict=True), sizes))  # runs of 0 units dropped
+    if not runs:
+        return b""
+    run_sizes, run_lines = zip(*runs, strict=True)
+    deltas = map(operator.sub, run_lines, (1, *run_lines[:-1]))
+    return b"".join(map(_RUNS.__getitem__, zip(run_sizes, deltas, strict=True)))
+
+
+class _RunEncodings(dict[tuple[int, int], bytes]):
+    """(units, line delta) -> the line-only entries of one run: the first carries the delta,
+    the others (runs past 8 units) delta 0. Filled on first use; it holds CPython's encoding,
+    nothing about any compiled function."""
+
+    def __missing__(self, key: tuple[int, int]) -> bytes:
+        size, delta = key
         step = _DELTAS[delta] if -64 < delta < 64 else _signed_varint(delta)
-        if size <= 8:
-            table.append(_LINE_ONLY | (size - 1))
-            table += step
-        else:
-            table.append(_LINE_ONLY | 7)
-            table += step
-            table += _MORE[size] if size < len(_MORE) else _more(size)
-    return bytes(table)
+        head = bytes((_LINE_ONLY | (min(size, 8) - 1),)) + step
+        encoded = head + (_more(size) if size > 8 else b"")
+        if -64 < delta < 64 and size <= 256:
+            self[key] = encoded
+        return encoded
 
 
 def _signed_varint(value: int) -> bytes:
@@ -318,4 +329,4 @@ def _more(size: int) -> bytes:
     return bytes((_LINE_ONLY | 7, 0)) * full + tail
 
 
-_MORE: Final = [b""] * 9 + [_more(size) for size in range(9, 257)]
+_RUNS: Final = _RunEncodings()
