@@ -92,9 +92,10 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
 def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
-    for source, group in groups.items():
-        if not any(g.kind in _NEEDS_EXACT_CONTAINER for g in group):
-            continue
+    needing = dict.fromkeys(g.source for group in groups.values() for g in group
+                            if g.kind in _NEEDS_EXACT_CONTAINER)  # fmt: skip
+    for source in needing:
+        group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
         for guard in group:
@@ -147,8 +148,9 @@ def _order(guards: list[Guard]) -> list[Guard]:
     pending list every step.
     """
     chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
+    # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
     prefixes = [
-        (g.kind.value, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
+        (g.kind._value_, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
     ]
     tied = {p for p, n in collections.Counter(prefixes).items() if n > 1}
     ranks = [
