@@ -67,6 +67,13 @@ def _runtime() -> Any:
     return tracer.runtime
 
 
+@functools.cache
+def _fast_fake() -> dict[Callable[..., Any], Callable[[tuple[Any, ...]], Any]]:
+    from tracer.runtime.fake_fast import FAST_FAKE
+
+    return FAST_FAKE
+
+
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
@@ -310,21 +317,19 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
             node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
-        if self._disable_torch_function is None:
-            self._disable_torch_function = runtime._C.DisableTorchFunction()
-        # a public op with torch functions disabled just calls its impl: call it directly
+        # a public op with torch functions disabled just calls its impl: call it directly;
+        # the commonest ops on plain fakes give their result without even that (fake_fast)
+        fake_result = None
         info = getattr(fake_fn, "__modetrace_op__", None)
         if info is not None:
             fake_fn = info.impl
-        try:
-            with self._disable_torch_function:
-                fake_result = fake_fn(*fake_args, **fake_kwargs)
-        except runtime.DataDependentError as e:
-            unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
-        except Exception as e:  # noqa: BLE001
-            tx.raise_user_error(e)
-        if fake_result is NotImplemented:
-            return None
+            fast = _fast_fake().get(fake_fn)
+            if fast is not None and not fake_kwargs:
+                fake_result = fast(fake_args)
+        if fake_result is None:
+            fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
+            if fake_result is NotImplemented:
+                return None
         if dry_run:
             return fake_result
         one_tensor = isinstance(fake_result, runtime.Tensor)  # most ops: asked once here
@@ -340,6 +345,27 @@ class OutputGraph:
         if one_tensor:
             return TensorVariable(node, fake_result)
         return self._wrap_result(node, fake_result)
+
+    def _run_fake(
+        self,
+        tx: TranslatorBase,
+        target: Any,
+        fake_fn: Callable[..., Any],
+        fake_args: tuple[Any, ...],
+        fake_kwargs: dict[str, Any],
+    ) -> Any:
+        """`fake_fn` run on fake values with torch functions disabled (no mode sees it); its
+        errors are the user's, except a need for tensor data, which breaks the graph."""
+        runtime = _runtime()
+        if self._disable_torch_function is None:
+            self._disable_torch_function = runtime._C.DisableTorchFunction()
+        try:
+            with self._disable_torch_function:
+                return fake_fn(*fake_args, **fake_kwargs)
+        except runtime.DataDependentError as e:
+            unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
+        except Exception as e:  # noqa: BLE001
+            tx.raise_user_error(e)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if isinstance(fake, _runtime().Tensor):
