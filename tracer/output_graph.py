@@ -26,6 +26,7 @@ from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -99,6 +100,8 @@ class OutputGraph:
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
         self._line_caches: dict[types.CodeType, tuple[dict[int, UserLocation], dict[int, str]]] = {}
+        self._mode_handlers: dict[int, tuple[Any, VariableTracker]] = {}
+        """id(mode tracker) -> (that tracker, its `__torch_function__`), for this trace."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -138,7 +141,7 @@ class OutputGraph:
 
         mode = self.mode_stack.pop()
         try:
-            handler = mode.realize().var_getattr(tx, "__torch_function__")
+            handler = self._mode_handler(tx, mode.realize())
             types_vt = TupleVariable([wrap_class(_runtime().Tensor)])
             result = handler.call_function(
                 tx,
@@ -150,6 +153,21 @@ class OutputGraph:
         if result.is_python_constant() and result.as_python_constant() is NotImplemented:
             return None
         return result
+
+    def _mode_handler(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
+        """`mode.__torch_function__`, looked up once per mode per trace: every op under the
+        mode asks again, and the answer (class attribute or real instance attribute, with its
+        guards) stays the same while the trace cannot change the class. A store to the
+        attribute on the instance during the trace is in the tracker's `attrs`: then it is read
+        again every time."""
+        if not isinstance(mode, UserDefinedObjectVariable):
+            return mode.var_getattr(tx, "__torch_function__")
+        cached = self._mode_handlers.get(id(mode))
+        if cached is not None and cached[0] is mode and "__torch_function__" not in mode.attrs:
+            return cached[1]
+        handler = mode.var_getattr(tx, "__torch_function__")
+        self._mode_handlers[id(mode)] = (mode, handler)
+        return handler
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
@@ -384,6 +402,12 @@ _NON_WORD = re.compile(r"\W+")
 
 
 def _placeholder_name(source_name: str) -> str:
+    """`L['x']` -> `x`, `L['ws'][0]` -> `ws_0`: the source's name as an identifier."""
+    if source_name.startswith("L['") and source_name.endswith("']"):
+        # a plain local (most graph inputs): nothing for the regex to replace
+        inner = source_name[3:-2]
+        if inner.isascii() and inner.isidentifier():
+            return inner.strip("_") or "input"
     name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
 
