@@ -431,6 +431,8 @@ def _contains_tensor(value: Any) -> bool:
 
 def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
     """(what the graph node holds, what the fake run gets) for one argument."""
+    if type(vt) is TensorVariable:  # most arguments: already real, no realize() call
+        return vt.node, vt.fake
     vt = vt.realize()
     if isinstance(vt, TensorVariable):
         return vt.node, vt.fake
