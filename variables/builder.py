@@ -178,6 +178,12 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
+        # tensors, constants and plain containers (most inputs) first: none of them is a
+        # special function or a runtime callable, so those lookups are skipped for them
+        if kind is _runtime().Tensor:
+            return self.wrap_tensor(value, source)
+        if kind in _DATA_TYPES:
+            return WRAP_BY_TYPE[kind](self, value, source)
         if self._special_functions is None:
             self._special_functions = SpecialFunctions()
         special = self._special_functions.wrap(value)
@@ -304,3 +310,8 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }
+_DATA_TYPES: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, complex, type(None), list, tuple, dict}
+)
+"""Types `_wrap` hands to WRAP_BY_TYPE before anything else: no value of them is a special
+function, a runtime callable or a tensor."""
