@@ -12,14 +12,17 @@ import dataclasses
 import dis
 import operator
 import types
-from typing import Any
+from typing import Any, NamedTuple
 
 JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 
 
-@dataclasses.dataclass(slots=True)
-class Instruction:
-    """One instruction: `Instruction(12: LOAD_FAST x, line 5)`; `target` is an index."""
+class Instruction(NamedTuple):
+    """One instruction: `Instruction(12: LOAD_FAST x, line 5)`; `target` is an index.
+
+    A named tuple, so `decode` builds each one with `tuple.__new__` (C) rather than a
+    Python-level initializer: every inlined call decodes its callee once per trace, and the
+    instructions are only ever read."""
 
     opcode: int
     opname: str
@@ -28,7 +31,7 @@ class Instruction:
     offset: int
     lineno: int | None
     target: int | None = None
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # shadows tuple.index: the position is read more
 
     def __repr__(self) -> str:
         arg = "" if self.arg is None else f" {self.argval!r}"
@@ -85,6 +88,7 @@ _KIND = [_argval_kind(op) for op in range(256)]
 _SIZE = [2 * (1 + dis._inline_cache_entries[dis._deoptop(op)]) for op in range(256)]  # type: ignore[attr-defined]
 _INT_OVERFLOW: int = dis._INT_OVERFLOW  # type: ignore[attr-defined]
 _OPNAME = dis.opname
+_NEW_TUPLE = tuple.__new__
 _OFFSET = operator.attrgetter("offset")
 
 
@@ -101,7 +105,7 @@ def decode(code: types.CodeType) -> list[Instruction]:
     """
     co_code = code.co_code
     consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg  # type: ignore[attr-defined]
-    kinds, sizes, opnames = _KIND, _SIZE, _OPNAME
+    kinds, sizes, opnames, new, cls = _KIND, _SIZE, _OPNAME, _NEW_TUPLE, Instruction
     decoded: list[Instruction] = []
     append = decoded.append
     jumps: list[int] = []  # indices of the jump instructions
@@ -140,14 +144,14 @@ def decode(code: types.CodeType) -> list[Instruction]:
                         extended_arg -= 2 * _INT_OVERFLOW
                 elif kind in _JUMP_KINDS:
                     jumps.append(index)
-        append(Instruction(op, opnames[op], arg, argval, offset, lineno, None, index))
+        append(new(cls, (op, opnames[op], arg, argval, offset, lineno, None, index)))
         index += 1
         offset += sizes[op]
-    for i in jumps:
+    for i in jumps:  # a few per function: each rebuilt with its target
         inst = decoded[i]
         found = bisect.bisect_left(decoded, inst.argval, key=_OFFSET)
         if found < index and decoded[found].offset == inst.argval:
-            inst.target = found
+            decoded[i] = new(cls, (*inst[:6], found, i))
     return decoded
 
 

@@ -26,6 +26,7 @@ from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -67,6 +68,13 @@ def _runtime() -> Any:
     return tracer.runtime
 
 
+@functools.cache
+def _fast_fake() -> dict[Callable[..., Any], Callable[[tuple[Any, ...]], Any]]:
+    from tracer.runtime.fake_fast import FAST_FAKE
+
+    return FAST_FAKE
+
+
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
@@ -92,6 +100,8 @@ class OutputGraph:
         self._decoded: dict[types.CodeType, list[Instruction]] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
         self._line_caches: dict[types.CodeType, tuple[dict[int, UserLocation], dict[int, str]]] = {}
+        self._mode_handlers: dict[int, tuple[Any, VariableTracker]] = {}
+        """id(mode tracker) -> (that tracker, its `__torch_function__`), for this trace."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -131,7 +141,7 @@ class OutputGraph:
 
         mode = self.mode_stack.pop()
         try:
-            handler = mode.realize().var_getattr(tx, "__torch_function__")
+            handler = self._mode_handler(tx, mode.realize())
             types_vt = TupleVariable([wrap_class(_runtime().Tensor)])
             result = handler.call_function(
                 tx,
@@ -143,6 +153,21 @@ class OutputGraph:
         if result.is_python_constant() and result.as_python_constant() is NotImplemented:
             return None
         return result
+
+    def _mode_handler(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
+        """`mode.__torch_function__`, looked up once per mode per trace: every op under the
+        mode asks again, and the answer (class attribute or real instance attribute, with its
+        guards) stays the same while the trace cannot change the class. A store to the
+        attribute on the instance during the trace is in the tracker's `attrs`: then it is read
+        again every time."""
+        if not isinstance(mode, UserDefinedObjectVariable):
+            return mode.var_getattr(tx, "__torch_function__")
+        cached = self._mode_handlers.get(id(mode))
+        if cached is not None and cached[0] is mode and "__torch_function__" not in mode.attrs:
+            return cached[1]
+        handler = mode.var_getattr(tx, "__torch_function__")
+        self._mode_handlers[id(mode)] = (mode, handler)
+        return handler
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
@@ -310,21 +335,19 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
             node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
-        if self._disable_torch_function is None:
-            self._disable_torch_function = runtime._C.DisableTorchFunction()
-        # a public op with torch functions disabled just calls its impl: call it directly
+        # a public op with torch functions disabled just calls its impl: call it directly;
+        # the commonest ops on plain fakes give their result without even that (fake_fast)
+        fake_result = None
         info = getattr(fake_fn, "__modetrace_op__", None)
         if info is not None:
             fake_fn = info.impl
-        try:
-            with self._disable_torch_function:
-                fake_result = fake_fn(*fake_args, **fake_kwargs)
-        except runtime.DataDependentError as e:
-            unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
-        except Exception as e:  # noqa: BLE001
-            tx.raise_user_error(e)
-        if fake_result is NotImplemented:
-            return None
+            fast = _fast_fake().get(fake_fn)
+            if fast is not None and not fake_kwargs:
+                fake_result = fast(fake_args)
+        if fake_result is None:
+            fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
+            if fake_result is NotImplemented:
+                return None
         if dry_run:
             return fake_result
         one_tensor = isinstance(fake_result, runtime.Tensor)  # most ops: asked once here
@@ -340,6 +363,27 @@ class OutputGraph:
         if one_tensor:
             return TensorVariable(node, fake_result)
         return self._wrap_result(node, fake_result)
+
+    def _run_fake(
+        self,
+        tx: TranslatorBase,
+        target: Any,
+        fake_fn: Callable[..., Any],
+        fake_args: tuple[Any, ...],
+        fake_kwargs: dict[str, Any],
+    ) -> Any:
+        """`fake_fn` run on fake values with torch functions disabled (no mode sees it); its
+        errors are the user's, except a need for tensor data, which breaks the graph."""
+        runtime = _runtime()
+        if self._disable_torch_function is None:
+            self._disable_torch_function = runtime._C.DisableTorchFunction()
+        try:
+            with self._disable_torch_function:
+                return fake_fn(*fake_args, **fake_kwargs)
+        except runtime.DataDependentError as e:
+            unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
+        except Exception as e:  # noqa: BLE001
+            tx.raise_user_error(e)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if isinstance(fake, _runtime().Tensor):
@@ -358,6 +402,12 @@ _NON_WORD = re.compile(r"\W+")
 
 
 def _placeholder_name(source_name: str) -> str:
+    """`L['x']` -> `x`, `L['ws'][0]` -> `ws_0`: the source's name as an identifier."""
+    if source_name.startswith("L['") and source_name.endswith("']"):
+        # a plain local (most graph inputs): nothing for the regex to replace
+        inner = source_name[3:-2]
+        if inner.isascii() and inner.isidentifier():
+            return inner.strip("_") or "input"
     name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
 
@@ -381,6 +431,8 @@ def _contains_tensor(value: Any) -> bool:
 
 def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
     """(what the graph node holds, what the fake run gets) for one argument."""
+    if type(vt) is TensorVariable:  # most arguments: already real, no realize() call
+        return vt.node, vt.fake
     vt = vt.realize()
     if isinstance(vt, TensorVariable):
         return vt.node, vt.fake

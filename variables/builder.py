@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+import functools
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,8 @@ from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVa
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.output_graph import OutputGraph
+    from variables.modes import ModeStackFunctionVariable
+    from variables.structured import DataclassFunctionVariable
 
 BUILTIN_TYPES: frozenset[type] = frozenset(
     t for t in vars(builtins).values() if isinstance(t, type) and not issubclass(t, BaseException)
@@ -109,21 +112,32 @@ def _special_function(value: Any) -> VariableTracker | None:
     return SpecialFunctions().wrap(value)
 
 
+@functools.cache  # import statements in a function cost several µs per compile
+def _special_modules() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
+    """The modules SpecialFunctions reads (imported late: they import this one)."""
+    import tracer.debug
+    import variables.modes
+    import variables.structured
+
+    return tracer.debug, variables.modes, variables.structured
+
+
 class SpecialFunctions:
     """The functions `_special_function` models, by identity. Building the tables is most of
     the cost of a lookup, so a VariableBuilder keeps one instance for its whole trace."""
 
     def __init__(self) -> None:
-        import tracer.debug
-        from variables.modes import ModeStackFunctionVariable, mode_functions
-        from variables.structured import DataclassFunctionVariable, dataclass_functions
-
-        self.breakpoint = tracer.debug.breakpoint
-        self.dataclass_functions = dataclass_functions()
-        self.mode_functions = mode_functions()
+        debug, modes, structured = _special_modules()
+        self.breakpoint = debug.breakpoint
+        self.dataclass_functions = structured.dataclass_functions()
+        self.mode_functions = modes.mode_functions()
         # the tracker classes too: `wrap` runs for every value wrapped, imports cost
-        self.mode_stack_function_variable = ModeStackFunctionVariable
-        self.dataclass_function_variable = DataclassFunctionVariable
+        self.mode_stack_function_variable: type[ModeStackFunctionVariable] = (
+            modes.ModeStackFunctionVariable
+        )
+        self.dataclass_function_variable: type[DataclassFunctionVariable] = (
+            structured.DataclassFunctionVariable
+        )
 
     def wrap(self, value: Any) -> VariableTracker | None:
         if value is self.breakpoint:
@@ -164,6 +178,12 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
+        # tensors, constants and plain containers (most inputs) first: none of them is a
+        # special function or a runtime callable, so those lookups are skipped for them
+        if kind is _runtime().Tensor:
+            return self.wrap_tensor(value, source)
+        if kind in _DATA_TYPES:
+            return WRAP_BY_TYPE[kind](self, value, source)
         if self._special_functions is None:
             self._special_functions = SpecialFunctions()
         special = self._special_functions.wrap(value)
@@ -290,3 +310,8 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }
+_DATA_TYPES: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, complex, type(None), list, tuple, dict}
+)
+"""Types `_wrap` hands to WRAP_BY_TYPE before anything else: no value of them is a special
+function, a runtime callable or a tensor."""

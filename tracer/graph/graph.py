@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
-from tracer.graph.naming import Namespace, base_name, sanitize
+from tracer.graph.naming import Namespace, base_name, sanitize, split_name
 from tracer.graph.node import OPS, Argument, Node, Op, Target, collect_nodes
 
 _op_of = operator.attrgetter("op")
@@ -43,9 +43,9 @@ class Graph:
     def __init__(self) -> None:
         self._nodes: list[Node] = []
         self._namespace = Namespace()
-        self._base_names: dict[int, tuple[Target, str]] = {}
-        """`base_name(target)` by `id(target)`, the target kept alive beside it so its id is
-        never reused: a trace calls the same few ops again and again."""
+        self._base_names: dict[int, tuple[Target, str, str]] = {}
+        """`split_name(base_name(target))` by `id(target)`, the target kept alive beside it so
+        its id is never reused: a trace calls the same few ops again and again."""
         self._insert_point: tuple[Node, bool] | None = None  # (anchor, insert before anchor?)
         self.constants: dict[str, Any] = {}
         """Values that `get_attr` nodes read, by target; GraphModule binds them at codegen."""
@@ -87,9 +87,11 @@ class Graph:
         if name is None:
             known = self._base_names.get(id(target))
             if known is None:
-                known = self._base_names[id(target)] = (target, base_name(target))
-            name = known[1]
-        unique = self._namespace.create(name)
+                split = split_name(base_name(target))
+                known = self._base_names[id(target)] = (target, *split)
+            unique = self._namespace.create_split(known[1], known[2])
+        else:
+            unique = self._namespace.create(name)
         node = Node(self, unique, op, target, args, kwargs or {}, meta)
         for used in node._inputs:
             if used.graph is not self:

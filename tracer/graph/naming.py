@@ -63,6 +63,13 @@ def base_name(target: Any) -> str:
     return sanitize(str(name))
 
 
+def split_name(candidate: str) -> tuple[str, str]:
+    """(the candidate sanitized, that name without a trailing `_<n>`): `add_1` -> `add`."""
+    name = sanitize(candidate)
+    match = _TRAILING_COUNTER.match(name)
+    return name, match.group(1) if match else name
+
+
 class Namespace:
     """Hands out unique identifiers: the first `add` is `add`, then `add_1`, `add_2`, ...
 
@@ -83,10 +90,12 @@ class Namespace:
     def create(self, candidate: str) -> str:
         known = self._known.get(candidate)
         if known is None:
-            name = sanitize(candidate)
-            match = _TRAILING_COUNTER.match(name)
-            known = self._known[candidate] = (name, match.group(1) if match else name)
-        name, base = known
+            known = self._known[candidate] = split_name(candidate)
+        return self.create_split(*known)
+
+    def create_split(self, name: str, base: str) -> str:
+        """`create` for a candidate already split by `split_name` (a graph keeps the split of
+        each call target's name, asked for again and again)."""
         if name in self._used:
             counter = self._counters.get(base, 0)
             while name in self._used:

@@ -147,10 +147,19 @@ class Node:
         self.users: dict[Node, None] = {}
         """Nodes that use this one, in the order they started to (an ordered set)."""
         self.meta: dict[str, Any] = {} if meta is None else meta
-        # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have
+        # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have,
+        # with _inputs_of's walk of the (exact) args tuple inline: every traced op gets here
         self._args: tuple[Argument, ...] = tuple(args)
         self._kwargs: dict[str, Argument] = dict(kwargs)
-        self._inputs: list[Node] = _inputs_of(self._args, self._kwargs)
+        seen: dict[Node, None] = {}
+        for item in self._args:
+            if isinstance(item, Node):
+                seen[item] = None
+            elif isinstance(item, _NESTINGS):
+                _collect_into(item, seen)
+        if kwargs:
+            _collect_into(self._kwargs, seen)
+        self._inputs: list[Node] = list(seen)
         for new in self._inputs:
             new.users[self] = None
 

@@ -126,6 +126,7 @@ class TranslatorBase:
         self._locations, self._location_texts = output.line_caches(code)
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
+        self._never_in_try = False
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -288,12 +289,16 @@ class TranslatorBase:
         """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?
 
         Every recorded tensor op asks. A caller stays at its call while this frame runs, so
-        the callers' answer is worked out once per translator."""
+        the callers' answer is worked out once per translator; a frame with no `try` of its own
+        under callers outside any `try` (almost all) then answers at once."""
+        if self._never_in_try:
+            return False
         if self._covered_by_try():
             return True
         callers = self._callers_in_try
         if callers is None:
             callers = self._callers_in_try = self.parent is not None and self.parent.in_try_block()
+        self._never_in_try = not callers and not self._try_entries
         return callers
 
     def _covered_by_try(self) -> bool:

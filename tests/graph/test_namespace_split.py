@@ -1,0 +1,27 @@
+"""Graph.create_node hands the Namespace a call target's name already split (`split_name`,
+kept per target); the names it gets must be the ones `create` gives for the same requests."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tracer.graph.naming import Namespace, split_name
+
+CANDIDATES = st.one_of(
+    st.sampled_from(["add", "add_1", "add_2", "mul", "x", "lambda", "_x", "add_", "0", ""]),
+    st.text(max_size=5),
+)
+
+
+@given(st.lists(st.tuples(CANDIDATES, st.booleans()), max_size=30))
+def test_create_split_names_as_create(requests: list[tuple[str, bool]]) -> None:
+    by_create, mixed = Namespace(), Namespace()
+    for candidate, pre_split in requests:
+        expected = by_create.create(candidate)
+        got = mixed.create_split(*split_name(candidate)) if pre_split else mixed.create(candidate)
+        assert got == expected
+
+
+def test_split_name() -> None:
+    assert [split_name(c) for c in ("add_3", "add", "x-y", "if")] == [
+        ("add_3", "add"), ("add", "add"), ("x_y", "x_y"), ("if_", "if_")
+    ]  # fmt: skip
