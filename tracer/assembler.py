@@ -201,7 +201,7 @@ def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int
         line = first_lineno if key is None else key
         size = size_bytes // 2
         table.append(_HEADER | (min(size, 8) - 1))
-        table += _signed_varint(line - previous) if line != previous else b"\0"
+        table += signed_varint(line - previous) if line != previous else b"\0"
         previous = line
         full, rest = divmod(max(size - 8, 0), 8)  # the same line goes on: delta 0
         table += bytes((_HEADER | 7, 0)) * full
@@ -223,7 +223,7 @@ def _merge_runs(runs: list[tuple[int | None, int]]) -> list[tuple[int | None, in
     return merged
 
 
-def _signed_varint(value: int) -> bytes:
+def signed_varint(value: int) -> bytes:
     """CPython's location-table signed varint: sign in the low bit, then 6-bit chunks."""
     unsigned = ((-value) << 1) | 1 if value < 0 else value << 1
     out = bytearray()

@@ -20,6 +20,8 @@ import types
 from itertools import compress
 from typing import Any, Final
 
+from tracer.assembler import signed_varint
+
 OP: Final[dict[str, int]] = dis.opmap
 _CACHE_UNITS: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
 _EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
@@ -146,21 +148,22 @@ class BytecodeWriter:
             self.consts.append(value)
         return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
 
-    def fast(self, name: str) -> bytes:
-        """LOAD_FAST of local `name` (a new local on first use)."""
+    def _local(self, name: str) -> int:
+        """The slot of local `name` (a new local on first use)."""
         slot = self._local_slots.get(name)
         if slot is None:
             slot = self._local_slots[name] = len(self.varnames)
             self.varnames.append(name)
+        return slot
+
+    def fast(self, name: str) -> bytes:
+        """LOAD_FAST of local `name`."""
+        slot = self._local(name)
         return _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
 
     def store(self, name: str) -> bytes:
         """STORE_FAST to local `name`."""
-        slot = self._local_slots.get(name)
-        if slot is None:
-            slot = self._local_slots[name] = len(self.varnames)
-            self.varnames.append(name)
-        return encode(OP["STORE_FAST"], slot)
+        return encode(OP["STORE_FAST"], self._local(name))
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
@@ -299,7 +302,7 @@ class _RunEncodings(dict[tuple[int, int], bytes]):
 
     def __missing__(self, key: tuple[int, int]) -> bytes:
         size, delta = key
-        step = _DELTAS[delta] if -64 < delta < 64 else _signed_varint(delta)
+        step = _DELTAS[delta] if -64 < delta < 64 else signed_varint(delta)
         head = bytes((_LINE_ONLY | (min(size, 8) - 1),)) + step
         encoded = head + (_more(size) if size > 8 else b"")
         if -64 < delta < 64 and size <= 256:
@@ -307,19 +310,7 @@ class _RunEncodings(dict[tuple[int, int], bytes]):
         return encoded
 
 
-def _signed_varint(value: int) -> bytes:
-    """Location-table signed varint: sign in the low bit, then 6-bit chunks, least first."""
-    unsigned = ((-value) << 1) | 1 if value < 0 else value << 1
-    out = bytearray()
-    while True:
-        chunk = unsigned & 0x3F
-        unsigned >>= 6
-        out.append(chunk | 0x40 if unsigned else chunk)
-        if not unsigned:
-            return bytes(out)
-
-
-_DELTAS: Final = {d: _signed_varint(d) for d in range(-63, 64)}
+_DELTAS: Final = {d: signed_varint(d) for d in range(-63, 64)}
 
 
 def _more(size: int) -> bytes:
