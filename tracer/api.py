@@ -73,6 +73,38 @@ def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
     return binder
 
 
+class _WeakHandle:
+    """What a dispatcher calls back on a miss, or when fn's defaults change: its
+    CompiledFunction, held weakly.
+
+    The emitted dispatcher keeps its callbacks as constants of its code object, and code
+    objects are invisible to the garbage collector; a bound method there (function ->
+    dispatcher -> code -> method -> function) made every CompiledFunction, with its entries
+    and graphs, live forever, and each garbage collection slower than the last."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, owner: CompiledFunction) -> None:
+        self._ref = weakref.ref(owner)
+
+    def _owner(self) -> CompiledFunction:
+        owner = self._ref()
+        if owner is None:
+            raise RuntimeError("this dispatcher's compiled function no longer exists")
+        return owner
+
+    def miss(
+        self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        return self._owner()._miss(frame_locals, args, kwargs)
+
+    def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return self._owner().defaults_changed(args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"_WeakHandle({self._ref()!r})"
+
+
 class CompiledFunction:
     """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`.
 
@@ -104,6 +136,7 @@ class CompiledFunction:
         self.compile_count = 0
         self.last_miss_reasons: list[str] = []
         self._bind = make_binder(fn)
+        self._handle = _WeakHandle(self)
         self._lock = threading.RLock()
         self._warned_limit = False
         functools.update_wrapper(self, fn)
@@ -120,7 +153,7 @@ class CompiledFunction:
         return self._miss(frame_locals, args, kwargs)
 
     def _install(self, entries: tuple[CacheEntry, ...]) -> None:
-        dispatch, plan = build_dispatch(self.fn, entries, self._miss)
+        dispatch, plan = build_dispatch(self.fn, entries, self._handle.miss)
         self.entries = entries
         self.dispatch_plan = plan
         type(self).__call__ = staticmethod(dispatch)  # type: ignore[method-assign]

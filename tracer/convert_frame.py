@@ -102,6 +102,19 @@ def _compile(
     fn: types.FunctionType, L: dict[str, Any], options: CompileOptions, compile_id: CompileId
 ) -> CacheEntry:
     output = OutputGraph(fn.__globals__, options)
+    try:
+        return _compile_with(fn, L, options, compile_id, output)
+    finally:
+        output.release()
+
+
+def _compile_with(
+    fn: types.FunctionType,
+    L: dict[str, Any],
+    options: CompileOptions,
+    compile_id: CompileId,
+    output: OutputGraph,
+) -> CacheEntry:
     raised: VariableTracker | None = None
     return_vt: VariableTracker | None = None
     try:
@@ -267,22 +280,20 @@ def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node
     order (graph inputs are reloaded from their sources, so identity is preserved)."""
     needed: dict[Node, None] = {}
     seen: set[int] = set()
-
-    def visit(vt: Any) -> None:
+    # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
+    # left for the garbage collector after every compile.
+    pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), return_vt]
+    while pending:
+        vt = pending.pop()
         if id(vt) in seen:
-            return
+            continue
         seen.add(id(vt))
         vt = vt.realize() if getattr(vt, "is_realized", True) else vt
         if isinstance(vt, TensorVariable | SymNumberVariable):
             if vt.source is None:
                 needed.setdefault(vt.node)
-            return
-        for child in _children(vt):
-            visit(child)
-
-    visit(return_vt)
-    for value in output.side_effects.values_to_rebuild():
-        visit(value)
+            continue
+        pending.extend(reversed(_children(vt)))
     return list(needed)
 
 

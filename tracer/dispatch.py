@@ -401,7 +401,9 @@ def build_dispatch(
             linecache.cache[filename] = LazyLines(filename, render)
             weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
             return dispatch, plan
-    return _Generator(fn, entries, plan, miss).function(name, filename), plan
+    dispatch = _Generator(fn, entries, plan, miss).function(name, filename)
+    weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
+    return dispatch, plan
 
 
 def _refresh_of(miss: MissHandler) -> Callable[..., Any] | None:

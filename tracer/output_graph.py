@@ -105,6 +105,15 @@ class OutputGraph:
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
+    def release(self) -> None:
+        """Called once the compile is over (built or fallen back), after which nothing reads
+        this object. The builder, the side effects, every lazy tracker and cell point back
+        here, and the translator, the mode stacks and the caches are pointed at from here, so
+        a whole trace is one reference cycle. Emptying this object frees the trace the moment
+        the compile returns; left to the garbage collector, those objects made the collections
+        that ran during the next compiles cost as much as the tracing itself."""
+        self.__dict__.clear()
+
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
         from variables.modes import TorchFunctionModeVariable

@@ -1,0 +1,105 @@
+"""What a compile leaves behind: nothing for the garbage collector, and nothing forever.
+
+A compiled function must be freed once the user drops it (its dispatcher, entries, graphs and
+linecache text with it), and a finished trace must be freed by reference counting alone: a
+trace's objects left to the collector made the collections running in later compiles cost as
+much as the tracing.
+"""
+
+from __future__ import annotations
+
+import gc
+import linecache
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import tracer
+import tracer.runtime as torch
+from tracer.output_graph import OutputGraph
+from tracer.translator.base import TranslatorBase
+
+
+def _helper(t: Any) -> Any:
+    return t.sin() * 2
+
+
+def _sample(x: Any, ys: list[Any]) -> Any:
+    total = x
+    for y in ys:
+        total = total + _helper(y)
+    ys.append(total)
+    return [v.cos() for v in ys[:2]], {"t": total}
+
+
+def _args() -> tuple[Any, list[Any]]:
+    return torch.ones(2, 3), [torch.ones(2, 3), torch.ones(2, 3) * 2]
+
+
+@contextmanager
+def _garbage_kept() -> Iterator[list[Any]]:
+    """Everything the collector finds unreachable while the block runs, kept for inspection."""
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    found: list[Any] = []
+    try:
+        yield found
+        gc.collect()
+        found.extend(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+def test_a_dropped_compiled_function_is_freed_with_its_dispatcher_text() -> None:
+    compiled = tracer.compile(_sample)
+    compiled(*_args())
+    compiled(torch.ones(3), [torch.ones(3)])  # a recompile: a second dispatcher
+    filename = type(compiled).__call__.__code__.co_filename
+    assert filename in linecache.cache
+    ref = weakref.ref(compiled)
+    del compiled
+    gc.collect()
+    assert ref() is None
+    assert filename not in linecache.cache
+
+
+def test_reset_does_not_keep_dropped_functions_alive() -> None:
+    refs = []
+    for _ in range(3):
+        compiled = tracer.compile(_sample)
+        compiled(*_args())
+        refs.append(weakref.ref(compiled))
+        del compiled
+        tracer.reset()
+    gc.collect()
+    assert [r() for r in refs] == [None, None, None]
+
+
+def test_a_finished_trace_is_freed_without_the_collector() -> None:
+    compiled = tracer.compile(_sample)
+    compiled(*_args())  # warm-up: first-use tables and caches
+    tracer.reset()
+    with _garbage_kept() as garbage:
+        compiled(*_args())
+    kinds = {type(o) for o in garbage}
+    assert not any(issubclass(k, OutputGraph | TranslatorBase) for k in kinds), kinds
+
+
+def test_a_trace_that_falls_back_is_freed_without_the_collector() -> None:
+    def breaks(x: Any) -> Any:
+        y = x.sin()
+        if y.sum() > 0:  # data-dependent: the frame falls back
+            return y
+        return x
+
+    compiled = tracer.compile(breaks)
+    compiled(torch.ones(2))
+    tracer.reset()
+    with _garbage_kept() as garbage:
+        compiled(torch.ones(2))
+    kinds = {type(o) for o in garbage}
+    assert not any(issubclass(k, OutputGraph | TranslatorBase) for k in kinds), kinds
