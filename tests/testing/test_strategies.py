@@ -7,6 +7,7 @@ import copy
 import math
 import pickle
 
+import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
@@ -79,6 +80,9 @@ def test_nested_inputs_copy_and_pickle(value):
     compare(value, pickle.loads(pickle.dumps(value)), "value")
 
 
+# `find` renders the strategy's repr for its messages; nested_inputs' is tens of kB, which
+# hypothesis warns about. The repr is never shown when the test passes.
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
 def test_nested_inputs_reach_every_container_type():
     for cls in CONTAINER_TYPES:
         found = find(nested_inputs(), lambda v, c=cls: isinstance(v, c))
