@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
-from tracer.graph.naming import Namespace, base_name, sanitize, split_name
+from tracer.graph.naming import Namespace, base_name, sanitize, split_sanitized
 from tracer.graph.node import OPS, Argument, Node, Op, Target, collect_nodes
 
 _op_of = operator.attrgetter("op")
@@ -122,9 +122,9 @@ class Graph:
         """A fresh name for a node calling `target`, from its target's name hint."""
         known = self._base_names.get(id(target))
         if known is None:
-            split = split_name(base_name(target))
-            known = self._base_names[id(target)] = (target, *split)
-        return self._namespace.create_split(known[1], known[2])
+            known = self._base_names[id(target)] = (target, *split_sanitized(base_name(target)))
+        _, name, base = known
+        return self._namespace.create_split(name, base)
 
     def _insert(self, node: Node) -> None:
         """Put a new node at the insertion point of `inserting_before/after`."""

@@ -215,10 +215,7 @@ def sigmoid_all(data: Values) -> Values:
     argument is never positive (`-x` for x >= 0, x itself below 0; NaN takes the second arm
     and gives NaN, as `sigmoid` does)."""
     exp = math.exp
-    return [
-        1.0 / (1.0 + exp(-x)) if x >= 0 else (e := exp(x)) / (1.0 + e)
-        for x in data
-    ]
+    return [1.0 / (1.0 + exp(-x)) if x >= 0 else (e := exp(x)) / (1.0 + e) for x in data]
 
 
 # name -> (fast math function that may raise, safe per-element function)
