@@ -76,6 +76,13 @@ def _fast_fake() -> dict[Callable[..., Any], Callable[[tuple[Any, ...]], Any]]:
     return FAST_FAKE
 
 
+@functools.cache
+def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
+    from tracer.runtime.fake_fast import PAIRS
+
+    return PAIRS
+
+
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
@@ -350,7 +357,7 @@ class OutputGraph:
             inputs = [node]
         else:
             return None
-        fake = fast((tensor.fake, fake_other))
+        fake = fast(tensor.fake, fake_other)
         if fake is None:
             return None
         if tx.in_try_block():
@@ -478,7 +485,8 @@ _PLAIN_NUMBERS = (int, float)
 
 class _OperatorPlan:
     """For one operator function (`operator.add`): the Tensor dunder and reflected dunder that
-    Python's protocol calls, each with its fake_fast answer (None when it has none).
+    Python's protocol calls, each with its fake_fast answer for a tensor and another operand
+    (`fake_fast.PAIRS`; None when it has none).
 
     >>> import operator
     >>> _OperatorPlan.of(operator.add)
@@ -489,9 +497,9 @@ class _OperatorPlan:
 
     def __init__(self, method: Any, reflected: Any) -> None:
         self.method = method
-        self.fast = _fast_fake_of(method)
+        self.fast = _fast_pairs().get(_fast_fake_of(method))
         self.reflected = reflected
-        self.reflected_fast = _fast_fake_of(reflected)
+        self.reflected_fast = _fast_pairs().get(_fast_fake_of(reflected))
 
     @classmethod
     def of(cls, fn: Callable[..., Any]) -> _OperatorPlan:
