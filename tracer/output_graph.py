@@ -416,9 +416,12 @@ class OutputGraph:
         # a public op with torch functions disabled just calls its impl: call it directly;
         # the commonest ops on plain fakes give their result without even that (fake_fast)
         fake_result = None
-        plan = self._fake_plans.get(fake_fn)
-        if plan is None:
-            plan = self._fake_plans[fake_fn] = _fake_plan(fake_fn)
+        try:
+            plan = self._fake_plans.get(fake_fn)
+            if plan is None:
+                plan = self._fake_plans[fake_fn] = _fake_plan(fake_fn)
+        except TypeError:  # an unhashable callable: worked out for this call only
+            plan = _fake_plan(fake_fn)
         fake_fn, fast = plan
         if fast is not None and not fake_kwargs:
             fake_result = fast(fake_args)

@@ -108,3 +108,34 @@ def test_shortcut_inside_try_breaks_like_the_general_path() -> None:
     with_shortcut = outcome(f, (x, x), shortcut=True)
     assert with_shortcut == outcome(f, (x, x), shortcut=False)
     assert "try/except around a tensor op" in str(with_shortcut[1])
+
+
+class _StubTx:
+    """The two questions `_record` asks its translator when nothing goes wrong."""
+
+    def in_try_block(self) -> bool:
+        return False
+
+    def location_text(self) -> str:
+        return "here"
+
+
+def test_record_takes_an_unhashable_callable() -> None:
+    """`_record` keeps one plan per callable per trace, but a callable that cannot be a dict
+    key is still recorded (its plan worked out for the one call)."""
+
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __call__(self, x: Any) -> Any:
+            return x
+
+    from guards.sources import LocalSource
+
+    output = OutputGraph({})
+    x = output.add_graph_input(torch.ones(3), LocalSource("x"))
+    fn = Unhashable()
+    for _ in range(2):
+        result = output._record(_StubTx(), "call_function", fn, fn, [x], {})  # type: ignore[arg-type]
+        assert result.node.target is fn and result.node.args == (x.node,)
+    assert [n.name for n in output.graph.nodes] == ["x", "Unhashable", "Unhashable_1"]
