@@ -29,7 +29,7 @@ DTYPES = [dt.float32, dt.float32, dt.float64, dt.int64, dt.bool_]
 SHAPES = [(), (1,), (3,), (3,), (2, 3), (3, 2), (3, 3), (0,), (1, 3)]
 SPECIAL = [0.0, -0.0, math.inf, -math.inf, math.nan, 1e308, -1e-310, 3.4e38, 1.5, -2.0, 7]
 NUMBERS = st.one_of(
-    st.sampled_from([*SPECIAL, 0, 1, -3, True, False, 2**70]),
+    st.sampled_from([*SPECIAL, 0, 1, -3, True, False, 2**70, -(2**2000)]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.integers(-(2**40), 2**40),
 )
