@@ -4,7 +4,7 @@ kept per target); the names it gets must be the ones `create` gives for the same
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracer.graph.naming import Namespace, split_name
+from tracer.graph.naming import Namespace, sanitize, split_name, split_sanitized
 
 CANDIDATES = st.one_of(
     st.sampled_from(["add", "add_1", "add_2", "mul", "x", "lambda", "_x", "add_", "0", ""]),
@@ -25,3 +25,12 @@ def test_split_name() -> None:
     assert [split_name(c) for c in ("add_3", "add", "x-y", "if")] == [
         ("add_3", "add"), ("add", "add"), ("x_y", "x_y"), ("if_", "if_")
     ]  # fmt: skip
+
+
+@given(st.one_of(CANDIDATES, st.text(max_size=8)))
+def test_sanitize_is_idempotent(candidate: str) -> None:
+    """Graph names a call target by `split_sanitized(base_name(target))`, which relies on a
+    sanitized name staying as it is when sanitized again."""
+    once = sanitize(candidate)
+    assert sanitize(once) == once
+    assert split_sanitized(once) == split_name(candidate)

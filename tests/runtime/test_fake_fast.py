@@ -12,7 +12,7 @@ import tracer
 import tracer.runtime as torch
 from tracer.runtime import dtypes as dt
 from tracer.runtime.fake import FakeTensor
-from tracer.runtime.fake_fast import FAST_FAKE
+from tracer.runtime.fake_fast import FAST_FAKE, PAIRS
 
 FAKE_SHAPES = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)
 
@@ -108,3 +108,24 @@ def test_traced_ops_match_eager_through_the_fast_path() -> None:
     for g, e in zip(got, want, strict=True):
         assert g.shape == e.shape and g.dtype == e.dtype and g.requires_grad == e.requires_grad
         assert g.tolist() == e.tolist()
+
+
+@pytest.mark.parametrize("fast", sorted(PAIRS, key=lambda f: f.__name__), ids=lambda f: f.__name__)
+@given(data=st.data())
+def test_pairs_answer_as_their_tuple_functions(fast: Any, data: st.DataObject) -> None:
+    """`PAIRS[fast](a, b)` is `fast((a, b))` for a tensor first (OutputGraph._plain_operator)."""
+    first = data.draw(fakes())
+    same = data.draw(fakes(first._shape))
+    second = data.draw(st.one_of(st.just(same), fakes(), SCALARS))
+    pair = PAIRS[fast](first, second)
+    whole = fast((first, second))
+    assert (pair is None) == (whole is None)
+    if pair is not None:
+        assert (type(pair), pair._data, pair._shape, pair._dtype, pair.requires_grad) == (
+            type(whole),
+            whole._data,
+            whole._shape,
+            whole._dtype,
+            whole.requires_grad,
+        )
+        assert type(pair.requires_grad) is bool

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
-from tracer.graph.naming import Namespace, base_name, sanitize, split_name
+from tracer.graph.naming import Namespace, base_name, sanitize, split_sanitized
 from tracer.graph.node import OPS, Argument, Node, Op, Target, collect_nodes
 
 _op_of = operator.attrgetter("op")
@@ -84,14 +84,7 @@ class Graph:
         meta: dict[str, Any] | None = None,
     ) -> Node:
         """Add a node at the insertion point (the end unless inside `inserting_before/after`)."""
-        if name is None:
-            known = self._base_names.get(id(target))
-            if known is None:
-                split = split_name(base_name(target))
-                known = self._base_names[id(target)] = (target, *split)
-            unique = self._namespace.create_split(known[1], known[2])
-        else:
-            unique = self._namespace.create(name)
+        unique = self._unique_name(target) if name is None else self._namespace.create(name)
         node = Node(self, unique, op, target, args, kwargs or {}, meta)
         for used in node._inputs:
             if used.graph is not self:
@@ -100,12 +93,47 @@ class Graph:
         if self._insert_point is None:
             self._nodes.append(node)
         else:
-            anchor, before = self._insert_point
-            index = self._nodes.index(anchor)
-            self._nodes.insert(index if before else index + 1, node)
-            if not before:
-                self._insert_point = (node, False)  # keep consecutive inserts in order
+            self._insert(node)
         return node
+
+    def create_flat_call(
+        self,
+        op: Op,
+        target: Target,
+        args: tuple[Argument, ...],
+        inputs: list[Node],
+        meta: dict[str, Any],
+    ) -> Node:
+        """`create_node(op, target, args, meta=meta)` for `args` of nodes and constants only,
+        whose distinct nodes, in first-use order, are `inputs`: the same node (name, users,
+        position), without walking the arguments. The tracer records most ops this way."""
+        unique = self._unique_name(target)
+        for used in inputs:
+            if used.graph is not self:
+                raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
+        node = Node.flat_call(self, unique, op, target, args, inputs, meta)
+        if self._insert_point is None:
+            self._nodes.append(node)
+        else:
+            self._insert(node)
+        return node
+
+    def _unique_name(self, target: Target) -> str:
+        """A fresh name for a node calling `target`, from its target's name hint."""
+        known = self._base_names.get(id(target))
+        if known is None:
+            known = self._base_names[id(target)] = (target, *split_sanitized(base_name(target)))
+        _, name, base = known
+        return self._namespace.create_split(name, base)
+
+    def _insert(self, node: Node) -> None:
+        """Put a new node at the insertion point of `inserting_before/after`."""
+        assert self._insert_point is not None
+        anchor, before = self._insert_point
+        index = self._nodes.index(anchor)
+        self._nodes.insert(index if before else index + 1, node)
+        if not before:
+            self._insert_point = (node, False)  # keep consecutive inserts in order
 
     def placeholder(self, name: str, meta: dict[str, Any] | None = None) -> Node:
         """A graph input; its (uniquified) name is also the target and the parameter name."""

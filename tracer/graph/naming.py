@@ -65,7 +65,12 @@ def base_name(target: Any) -> str:
 
 def split_name(candidate: str) -> tuple[str, str]:
     """(the candidate sanitized, that name without a trailing `_<n>`): `add_1` -> `add`."""
-    name = sanitize(candidate)
+    return split_sanitized(sanitize(candidate))
+
+
+def split_sanitized(name: str) -> tuple[str, str]:
+    """`split_name` of a name `sanitize` already gave (`base_name`'s): sanitizing again would
+    change nothing."""
     match = _TRAILING_COUNTER.match(name)
     return name, match.group(1) if match else name
 
@@ -96,13 +101,15 @@ class Namespace:
     def create_split(self, name: str, base: str) -> str:
         """`create` for a candidate already split by `split_name` (a graph keeps the split of
         each call target's name, asked for again and again)."""
-        if name in self._used:
-            counter = self._counters.get(base, 0)
-            while name in self._used:
+        used = self._used
+        if name in used:
+            counter = self._counters.get(base, 0) + 1
+            name = f"{base}_{counter}"
+            while name in used:
                 counter += 1
                 name = f"{base}_{counter}"
             self._counters[base] = counter
-        self._used.add(name)
+        used.add(name)
         return name
 
     def __contains__(self, name: object) -> bool:

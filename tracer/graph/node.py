@@ -149,19 +149,50 @@ class Node:
         self.meta: dict[str, Any] = {} if meta is None else meta
         # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have,
         # with _inputs_of's walk of the (exact) args tuple inline: every traced op gets here
-        self._args: tuple[Argument, ...] = tuple(args)
-        self._kwargs: dict[str, Argument] = dict(kwargs)
+        args = self._args = tuple(args)
         seen: dict[Node, None] = {}
-        for item in self._args:
+        for item in args:
             if isinstance(item, Node):
                 seen[item] = None
             elif isinstance(item, _NESTINGS):
                 _collect_into(item, seen)
         if kwargs:
+            self._kwargs: dict[str, Argument] = dict(kwargs)
             _collect_into(self._kwargs, seen)
-        self._inputs: list[Node] = list(seen)
-        for new in self._inputs:
+        else:
+            self._kwargs = {}
+        inputs = self._inputs = list(seen)
+        for new in inputs:
             new.users[self] = None
+
+    @classmethod
+    def flat_call(
+        cls,
+        graph: Graph,
+        name: str,
+        op: Op,
+        target: Target,
+        args: tuple[Argument, ...],
+        inputs: list[Node],
+        meta: dict[str, Any],
+    ) -> Node:
+        """A node whose `args` tuple holds nodes and constants only (no nesting, no kwargs),
+        and whose distinct input nodes the caller already knows, in first-use order: what
+        `Node(...)` builds for it, without walking the arguments. The tracer records most ops
+        this way (`x + y`, `x * 2`); Graph.create_flat_call is the one caller."""
+        node = object.__new__(cls)
+        node.graph = graph
+        node.name = name
+        node.op = op
+        node.target = target
+        node.users = {}
+        node.meta = meta
+        node._args = args
+        node._kwargs = {}
+        node._inputs = inputs
+        for new in inputs:
+            new.users[node] = None
+        return node
 
     @property
     def args(self) -> tuple[Argument, ...]:

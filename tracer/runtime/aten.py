@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any
 
 from tracer.runtime import dtypes as dt
@@ -17,7 +18,7 @@ from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
 from tracer.runtime.meta import Operand, Shape
-from tracer.runtime.tensor import Tensor
+from tracer.runtime.tensor import Tensor, _new
 
 Dims = int | Sequence[int] | None
 
@@ -76,6 +77,47 @@ def _elementwise(
     return Tensor._make(_store(values, out, out is not compute), shape, out, _grad(out, a, b))
 
 
+# ---------------------------------------------------------------- the plain cases
+
+
+def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tensor | None:
+    """`fn` (one of add, sub, mul, div's kernels) on a real float Tensor and a Tensor of the
+    same shape and dtype, or a Python int or float, in either order: most arithmetic a model
+    runs. What the general path (meta function, `_elementwise`) computes, bit for bit: the
+    dtype is the tensor's, values are computed in double from the same operands (the number
+    stored as that dtype by `convert_scalar`), float32 rounded once. None: not this case, for
+    the general path. The general path's checks all pass in these cases; the one error left,
+    a number too large for the dtype, comes from the same `convert_scalar` call."""
+    if type(a) is Tensor:
+        dtype = a._dtype
+        if dtype is not dt.float32 and dtype is not dt.float64:
+            return None
+        if type(b) is Tensor:
+            if b._dtype is not dtype or b._shape != a._shape:
+                return None
+            values = list(map(fn, a._data, b._data))  # type: ignore[arg-type]
+            grad = bool(a.requires_grad or b.requires_grad)
+        elif type(b) is float or type(b) is int:
+            values = list(map(fn, a._data, repeat(kernels.convert_scalar(b, dtype))))  # type: ignore[arg-type]
+            grad = bool(a.requires_grad)
+        else:
+            return None
+        shape = a._shape
+    elif type(b) is Tensor and (type(a) is float or type(a) is int):
+        dtype = b._dtype
+        if dtype is not dt.float32 and dtype is not dt.float64:
+            return None
+        values = list(map(fn, repeat(kernels.convert_scalar(a, dtype)), b._data))  # type: ignore[arg-type]
+        grad = bool(b.requires_grad)
+        shape = b._shape
+    else:
+        return None
+    if dtype is dt.float32:
+        values = kernels.round_f32(values)
+    result: Tensor = _new(Tensor, values, shape, dtype, grad)
+    return result
+
+
 # ---------------------------------------------------------------- binary arithmetic
 
 
@@ -87,21 +129,37 @@ def _scaled(op: Callable[[Any, Any], Any], alpha: Scalar, compute: dtype) -> Cal
 
 
 def add(input: Operand, other: Operand, *, alpha: Scalar = 1) -> Tensor:
+    if (
+        type(alpha) is int
+        and alpha == 1
+        and (plain := _plain_binary(operator.add, input, other)) is not None
+    ):
+        return plain
     shape, common = meta.add(input, other, alpha)
     return _elementwise(_scaled(operator.add, alpha, common), input, other, shape, common, common)
 
 
 def sub(input: Operand, other: Operand, *, alpha: Scalar = 1) -> Tensor:
+    if (
+        type(alpha) is int
+        and alpha == 1
+        and (plain := _plain_binary(operator.sub, input, other)) is not None
+    ):
+        return plain
     shape, common = meta.sub(input, other, alpha)
     return _elementwise(_scaled(operator.sub, alpha, common), input, other, shape, common, common)
 
 
 def mul(input: Operand, other: Operand) -> Tensor:
+    if (plain := _plain_binary(operator.mul, input, other)) is not None:
+        return plain
     shape, common = meta.binary(input, other)
     return _elementwise(operator.mul, input, other, shape, common, common)
 
 
 def div(input: Operand, other: Operand) -> Tensor:
+    if (plain := _plain_binary(kernels.div, input, other)) is not None:
+        return plain
     shape, common = meta.binary(input, other)
     compute = meta.div_compute_dtype(common)
     return _elementwise(kernels.div, input, other, shape, compute, compute)
@@ -182,7 +240,21 @@ def _unary(x: Tensor, out: dtype, compute: Callable[[list[Any]], list[Any]]) -> 
     return Tensor._make(compute(data), x._shape, out, _grad(out, x))
 
 
+def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
+    """A real float tensor (the plain case): what `_unary_float` computes, with nothing to
+    convert and no meta function to ask. None: not this case."""
+    if type(x) is not Tensor or (x._dtype is not dt.float32 and x._dtype is not dt.float64):
+        return None
+    values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
+    if x._dtype is dt.float32:
+        values = kernels.round_f32(values)
+    result: Tensor = _new(Tensor, values, x._shape, x._dtype, bool(x.requires_grad))
+    return result
+
+
 def _unary_float(name: str, x: Tensor) -> Tensor:
+    if (plain := _plain_unary_float(name, x)) is not None:
+        return plain
     _, out = meta.unary_float(x)
     exact = out is not dt.float32
     return _unary(x, out, lambda d: _store(kernels.unary_float(name, d), out, exact))
@@ -276,7 +348,28 @@ def amax(input: Tensor, dim: int | Sequence[int] = (), keepdim: bool = False) ->
 # ---------------------------------------------------------------- matmul
 
 
+def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
+    """Two real 2-D float matrices that fit (the plain case): what the general path in
+    `matmul` computes, without the meta function's checks, which all pass here. None: not
+    this case."""
+    if type(input) is not Tensor or type(other) is not Tensor:
+        return None
+    sa, sb, dtype = input._shape, other._shape, input._dtype
+    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or other._dtype is not dtype:
+        return None
+    if dtype is not dt.float32 and dtype is not dt.float64:
+        return None
+    values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
+    if dtype is dt.float32:
+        values = kernels.round_f32(values)
+    grad = bool(input.requires_grad or other.requires_grad)
+    result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
+    return result
+
+
 def matmul(input: Tensor, other: Tensor) -> Tensor:
+    if (plain := _plain_matmul(input, other)) is not None:
+        return plain
     shape, out = meta.matmul(input, other)
     if is_fake(input, other):
         return _fake(shape, out, input, other)

@@ -13,15 +13,18 @@ hides an error; tests/runtime/test_fake_fast.py checks both against each other.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from tracer.runtime import aten
 from tracer.runtime.fake import FakeTensor
-from tracer.runtime.tensor import Tensor
+from tracer.runtime.tensor import Tensor, _new
 
 FastFake = Callable[[tuple[Any, ...]], Tensor | None]
-_make = FakeTensor._make
+_make: Callable[..., Tensor] = functools.partial(_new, FakeTensor)
+_object_new = object.__new__
+"""`FakeTensor._make` without its classmethod frame: every fast answer builds one."""
 
 
 def _binary(args: tuple[Any, ...]) -> Tensor | None:
@@ -34,16 +37,33 @@ def _binary(args: tuple[Any, ...]) -> Tensor | None:
         if type(b) is not FakeTensor or (type(a) is not float and type(a) is not int):
             return None
         a, b = b, a  # a number first (`torch.add(2, x)`, reflected dunders): same metadata
+    return binary_pair(a, b)
+
+
+def binary_pair(a: Any, b: Any) -> Tensor | None:
+    """`_binary((a, b))` for the tensor first, as an operator's dunder sees its operands
+    (OutputGraph._plain_operator calls it so, without packing a tuple)."""
+    if type(a) is not FakeTensor:
+        return None
     dtype = a._dtype
     if not dtype.is_floating_point:
         return None
-    if type(b) is FakeTensor:
+    kind = type(b)
+    if kind is FakeTensor:
         if b._dtype is not dtype or b._shape != a._shape:
             return None
-        return _make(None, a._shape, dtype, bool(a.requires_grad or b.requires_grad))
-    if type(b) is float or type(b) is int:
-        return _make(None, a._shape, dtype, bool(a.requires_grad))
-    return None
+        grad = bool(a.requires_grad or b.requires_grad)
+    elif kind is float or kind is int:
+        grad = bool(a.requires_grad)
+    else:
+        return None
+    # FakeTensor._make, inline: one frame fewer for the commonest traced op
+    result: Tensor = _object_new(FakeTensor)
+    result._data = None
+    result._shape = a._shape
+    result._dtype = dtype
+    result.requires_grad = grad
+    return result
 
 
 def _unary(args: tuple[Any, ...]) -> Tensor | None:
@@ -60,7 +80,11 @@ def _matmul(args: tuple[Any, ...]) -> Tensor | None:
     """2-D float matmul with matching inner sizes and one dtype: (n, k) @ (k, m) is (n, m)."""
     if len(args) != 2:
         return None
-    a, b = args
+    return matmul_pair(*args)
+
+
+def matmul_pair(a: Any, b: Any) -> Tensor | None:
+    """`_matmul((a, b))` without the tuple."""
     if type(a) is not FakeTensor or type(b) is not FakeTensor:
         return None
     sa, sb, dtype = a._shape, b._shape, a._dtype
@@ -103,3 +127,10 @@ def _table() -> dict[Callable[..., Any], FastFake]:
 
 FAST_FAKE: dict[Callable[..., Any], FastFake] = _table()
 """Op impl -> the function giving its fake result directly (None: not the plain case)."""
+
+PAIRS: dict[FastFake, Callable[[Any, Any], Tensor | None]] = {
+    _binary: binary_pair,
+    _matmul: matmul_pair,
+}
+"""A two-operand fast function -> the same answer for a tensor first operand, given the two
+operands as arguments (what OutputGraph._plain_operator calls)."""

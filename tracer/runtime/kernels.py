@@ -12,6 +12,7 @@ import math
 import operator
 from array import array
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any
 
 from tracer.runtime import dtypes as dt
@@ -127,13 +128,14 @@ def concat(chunks: list[tuple[Values, int]], outer: int) -> Values:
 
 
 def elementwise(fn: Callable[[Any, Any], Any], a: Any, b: Any, n: int) -> Values:
-    """fn over two operands, each a full-length list or a single broadcast value."""
+    """fn over two operands, each a full-length list or a single broadcast value (repeated
+    by `itertools.repeat`, so a tensor-and-number op runs no bytecode per element)."""
     if isinstance(a, list):
         if isinstance(b, list):
             return list(map(fn, a, b))
-        return [fn(x, b) for x in a]
+        return list(map(fn, a, repeat(b)))
     if isinstance(b, list):
-        return [fn(a, y) for y in b]
+        return list(map(fn, repeat(a), b))
     return [fn(a, b)] * n
 
 
@@ -208,6 +210,14 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
+def sigmoid_all(data: Values) -> Values:
+    """`sigmoid` over a list, inline (no call per element). `exp` cannot fail here: its
+    argument is never positive (`-x` for x >= 0, x itself below 0; NaN takes the second arm
+    and gives NaN, as `sigmoid` does)."""
+    exp = math.exp
+    return [1.0 / (1.0 + exp(-x)) if x >= 0 else (e := exp(x)) / (1.0 + e) for x in data]
+
+
 # name -> (fast math function that may raise, safe per-element function)
 UNARY_FLOAT: dict[str, tuple[Callable[[float], float], Callable[[float], float]]] = {
     "exp": (math.exp, _exp),
@@ -220,8 +230,15 @@ UNARY_FLOAT: dict[str, tuple[Callable[[float], float], Callable[[float], float]]
 }
 
 
+UNARY_FLOAT_LISTS: dict[str, Callable[[Values], Values]] = {"sigmoid": sigmoid_all}
+"""name -> a whole-list kernel that gives `UNARY_FLOAT[name]` per element, but faster."""
+
+
 def unary_float(name: str, data: Values) -> Values:
     """Try the plain math function over the list; redo with the nan/inf-aware one on error."""
+    whole = UNARY_FLOAT_LISTS.get(name)
+    if whole is not None:
+        return whole(data)
     fast, safe = UNARY_FLOAT[name]
     try:
         return list(map(fast, data))
@@ -273,6 +290,11 @@ def mean(values: Values) -> float:
 
 def matmul(a: Values, b: Values, n: int, k: int, m: int) -> Values:
     """(n x k) @ (k x m) on row-major lists; accumulation in double (or exact ints)."""
-    rows = [a[i * k : (i + 1) * k] for i in range(n)]
-    cols = [b[j::m] for j in range(m)]
-    return [sum(map(operator.mul, row, col)) for row in rows for col in cols]
+    if k == 0:
+        return [0] * (n * m)  # sums of nothing
+    # rows of a and columns of b sliced by map (no bytecode per slice), then one dot product
+    # per output element in row-major order, each a left-to-right sum from 0 as before
+    rows = list(map(a.__getitem__, map(slice, range(0, n * k, k), range(k, n * k + 1, k))))
+    cols = list(map(b.__getitem__, map(slice, range(m), repeat(None), repeat(m))))
+    mul = operator.mul
+    return [sum(map(mul, row, col)) for row in rows for col in cols]
