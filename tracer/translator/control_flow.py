@@ -24,7 +24,7 @@ def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Cal
     def handler(self: TranslatorBase, inst: Instruction) -> None:
         if test(self, self.pop()):
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
 
     return handler
 
@@ -33,7 +33,7 @@ def _jump_or_pop(when: bool) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
         if self.peek().realize().truthy(self) == when:
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
         else:
             self.pop()
 
@@ -42,8 +42,10 @@ def _jump_or_pop(when: bool) -> Callable[..., None]:
 
 class ControlFlow(TranslatorBase):
     def JUMP_FORWARD(self, inst: Instruction) -> None:
+        """Jumps move the step loop's cursor (TranslatorBase.jump_to, inlined: loops take one
+        at every iteration)."""
         assert inst.target is not None
-        self.ip = inst.target
+        self.cursor.__setstate__(inst.target)
 
     JUMP_BACKWARD = JUMP_FORWARD
     JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
@@ -72,7 +74,7 @@ class ControlFlow(TranslatorBase):
         if item is None:
             stack.pop()
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
         else:
             stack.append(item)
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tracer import config
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
 from variables.functions import check_code_supported
@@ -44,5 +44,13 @@ def inline_call(
         parent=parent,
         globals_owner=fn,
     )
-    parent.output.note_inline_depth(child.depth)
-    return child.run()
+    output = parent.output
+    output.note_inline_depth(child.depth)
+    try:
+        result = child.run()
+    except Unsupported:
+        # a caller may catch it (getattr with a default) and go on tracing
+        output.current_tx = parent
+        raise
+    output.current_tx = parent  # the child set itself current when it started
+    return result
