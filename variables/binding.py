@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 _DOT_DIGITS_PREFIX = "."
+_KEYWORDS = frozenset(keyword.kwlist)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,6 +41,10 @@ class ParameterShape:
     varargs: str | None
     kwonly: tuple[str, ...]
     varkw: str | None
+
+
+_COMPREHENSION = ParameterShape((".0",), frozenset(), frozenset({"implicit0"}), None, (), None)
+"""A comprehension's one parameter, `.0` (the iterator), which inspect knows as `implicit0`."""
 
 
 def parameter_shape(code: types.CodeType) -> ParameterShape | None:
@@ -62,6 +67,29 @@ def parameter_shape(code: types.CodeType) -> ParameterShape | None:
         index += 1
     if code.co_flags & inspect.CO_VARKEYWORDS:
         varkw = names[index]
+    if not posonly:  # the usual shapes: a comprehension's, or none positional-only nor `.N`
+        signature = names[:index] if varkw is None else names[: index + 1]
+        if positional == signature == _COMPREHENSION.positional:
+            return _COMPREHENSION
+        if (
+            all(map(str.isidentifier, signature))  # a `.N` is not an identifier
+            and _KEYWORDS.isdisjoint(signature)
+            and len(set(signature)) == len(signature)
+        ):
+            return ParameterShape(
+                positional, frozenset(positional + kwonly), frozenset(), varargs, kwonly, varkw
+            )
+    return _general_shape(positional, posonly, kwonly, varargs, varkw)
+
+
+def _general_shape(
+    positional: tuple[str, ...],
+    posonly: int,
+    kwonly: tuple[str, ...],
+    varargs: str | None,
+    varkw: str | None,
+) -> ParameterShape | None:
+    """`parameter_shape` for any parameters (it answers the usual shapes itself, sooner)."""
     signature_names: list[str] = []
     reserved: set[str] = set()
     by_keyword: set[str] = set()

@@ -11,6 +11,7 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.binding import bind_fast
@@ -18,7 +19,6 @@ from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
 if TYPE_CHECKING:
-    from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
     from variables.misc import CellVariable
@@ -34,12 +34,14 @@ UNSUPPORTED_CODE_FLAGS = {
 _UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
 
 
-def check_code_supported(code: types.CodeType, name: str) -> None:
+def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
     if not code.co_flags & _UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
         return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
-            unimplemented("unsupported-function", f"call to {what} {name} is not supported")
+            unimplemented(
+                "unsupported-function", f"call to {what} {fn.get_name()} is not supported"
+            )
 
 
 class BaseUserFunctionVariable(VariableTracker):
@@ -169,8 +171,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
-        from guards.sources import AttrSource, ItemSource
-
         builder = tx.output.builder
         fn_defaults = self.fn.__defaults__ or ()
         fn_kwdefaults = self.fn.__kwdefaults__ or {}
@@ -196,8 +196,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
-        from guards.sources import AttrSource, ItemSource
-
         closure = self.fn.__closure__ or ()
         side_effects = tx.output.side_effects
         cells: list[CellVariable] = []

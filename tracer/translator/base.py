@@ -121,9 +121,8 @@ class TranslatorBase:
         self.code = code
         self.f_globals = f_globals
         self.instructions = output.instructions_of(code)
-        self.exception_entries: list[ExceptionTableEntry] | None = None
         self.symbolic_locals = dict(symbolic_locals)
-        self.closure = list(closure)
+        self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
         self.output = output
@@ -132,19 +131,31 @@ class TranslatorBase:
         self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
         """The next instruction to step; a jump handler repositions it with
         `self.cursor.__setstate__(inst.target)`."""
-        self.tickets: itertools.repeat[None] = (
-            parent.tickets if parent is not None else itertools.repeat(None, output.budget)
-        )
-        """The steps left in the instruction budget, one item per step, shared by every frame
-        of the trace (see `run`)."""
-        self.kw_names: tuple[str, ...] = ()
-        self.current_inst: Instruction | None = None
-        self.return_value: VariableTracker | None = None
-        self.depth: int = 0 if parent is None else parent.depth + 1
         self._locations, self._location_texts = output.line_caches(code)
-        self._try_entries: list[ExceptionTableEntry] | None = None
-        self._callers_in_try: bool | None = None
-        self._never_in_try = False
+        if parent is None:
+            self.tickets = itertools.repeat(None, output.budget)
+            self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
+        else:  # what is fixed for the whole trace comes from the caller
+            self.tickets = parent.tickets
+            self.checked = parent.checked
+            self.depth = parent.depth + 1
+
+    # Per-frame state whose starting value is shared: a class default until the frame sets it
+    # (every inlined call builds a translator).
+    tickets: itertools.repeat[None]
+    """The steps left in the instruction budget, one item per step, shared by every frame of
+    the trace (see `run`)."""
+    checked: bool
+    """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
+    per trace: neither changes while a trace runs)."""
+    depth: int = 0
+    exception_entries: list[ExceptionTableEntry] | None = None
+    kw_names: tuple[str, ...] = ()
+    current_inst: Instruction | None = None
+    return_value: VariableTracker | None = None
+    _try_entries: list[ExceptionTableEntry] | None = None
+    _callers_in_try: bool | None = None
+    _never_in_try = False
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -180,10 +191,10 @@ class TranslatorBase:
         `next` each; the loop ends early when either runs out. OutputGraph.current_tx is set
         when a frame starts and when a call it made returns (inline_call), not at each step;
         the trace's instruction count is worked out from the tickets left when a frame ends.
-        Stepping with trace_bytecode logging or config.debug_checks on (neither changes while a
-        trace runs) is the same loop with more to do at each step: `_run_checked`.
+        Stepping with trace_bytecode logging or config.debug_checks on (`self.checked`) is the
+        same loop with more to do at each step: `_run_checked`.
         """
-        if config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG):
+        if self.checked:
             return self._run_checked()
         dispatch_table = self.dispatch_table
         self.output.current_tx = self

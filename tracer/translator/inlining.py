@@ -25,27 +25,27 @@ def inline_call(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
-    if parent.depth + 1 > config.current().inline_depth_limit:
+    limit = config.current().inline_depth_limit
+    if parent.depth >= limit:
         unimplemented(
             "inline-depth",
-            f"inlining {fn.get_name()} would pass the depth limit of "
-            f"{config.current().inline_depth_limit}",
+            f"inlining {fn.get_name()} would pass the depth limit of {limit}",
             hints=("raise config inline_depth_limit, or avoid deep recursion",),
         )
     code = fn.get_code()
-    check_code_supported(code, fn.get_name())
-    bound = fn.bind_args(parent, args, kwargs)
+    check_code_supported(code, fn)
+    output = parent.output
     child = InliningInstructionTranslator(
         code,
         fn.get_globals(),
-        bound,
+        fn.bind_args(parent, args, kwargs),
         fn.closure_cells(parent),
-        parent.output,
-        parent=parent,
-        globals_owner=fn,
+        output,
+        parent,
+        fn,
     )
-    output = parent.output
-    output.note_inline_depth(child.depth)
+    if child.depth > output.inline_depth_max:
+        output.note_inline_depth(child.depth)
     try:
         result = child.run()
     except Unsupported:
