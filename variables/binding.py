@@ -41,6 +41,12 @@ class ParameterShape:
     varargs: str | None
     kwonly: tuple[str, ...]
     varkw: str | None
+    plain: bool = dataclasses.field(init=False, repr=False, compare=False)
+    """Only positional parameters (no `*args`, keyword-only or `**kwargs`)."""
+
+    def __post_init__(self) -> None:
+        plain = self.varargs is None and not self.kwonly and self.varkw is None
+        object.__setattr__(self, "plain", plain)
 
 
 _COMPREHENSION = ParameterShape((".0",), frozenset(), frozenset({"implicit0"}), None, (), None)
@@ -149,8 +155,7 @@ def bind_fast(
         return None  # too many positional arguments
     if kwargs and not shape.reserved.isdisjoint(kwargs):
         return None
-    plain = shape.varargs is None and not shape.kwonly and shape.varkw is None
-    if plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
+    if shape.plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
         return dict(zip(positional, args, strict=True))
     bound: dict[str, Any] = {}
     first_default = npos - ndefaults

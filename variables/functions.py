@@ -93,6 +93,13 @@ def bind_with_signature(
     """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
     code object (variables/binding.py); the rest, every error included, through inspect."""
     shape = tx.output.parameter_shape(code)
+    if (
+        shape is not None
+        and shape.plain
+        and not kwargs
+        and len(args) == len(shape.positional) >= len(defaults)
+    ):  # bind_fast's commonest case, without the call
+        return dict(zip(shape.positional, args, strict=True))
     bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
     if bound is None:
         return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)

@@ -182,3 +182,42 @@ def test_parameter_shape_shortcuts_agree_with_the_general_route(
 )
 def test_parameter_shape_shortcuts_agree_on_odd_codes(code: types.CodeType) -> None:
     assert parameter_shape(code) == _general(code)
+
+
+class _FakeOutput:
+    parameter_shape = staticmethod(parameter_shape)
+
+
+class _FakeTx:
+    output = _FakeOutput()
+
+    def raise_user_error(self, error: BaseException) -> Any:
+        raise error
+
+
+@given(st.data())
+def test_bind_with_signature_takes_the_plain_shortcut_only_where_bind_fast_agrees(
+    data: st.DataObject,
+) -> None:
+    """bind_with_signature binds an all-positional call to an all-positional function itself;
+    it must bind exactly what bind_fast and inspect bind, and leave the rest to them."""
+    from variables.functions import bind_with_signature
+
+    code, defaults, kwdefaults = data.draw(signatures())
+    args, kwargs = data.draw(calls(code))
+    if data.draw(st.booleans()):
+        kwargs = {}
+    expected = reference(code, defaults, kwdefaults, args, kwargs)
+    shape = parameter_shape(code)
+    assert shape is not None
+    try:
+        got = bind_with_signature(
+            _FakeTx(),  # type: ignore[arg-type]
+            code, "f", defaults, kwdefaults, args, kwargs,  # type: ignore[arg-type]
+        )  # fmt: skip
+    except TypeError:
+        assert expected is None
+        return
+    assert expected is not None
+    if shape.plain:
+        assert list(got.items()) == list(expected.items())

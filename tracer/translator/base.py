@@ -190,7 +190,7 @@ class TranslatorBase:
         by every frame of the trace, so both the fetch and the budget count are one C-level
         `next` each; the loop ends early when either runs out. OutputGraph.current_tx is set
         when a frame starts and when a call it made returns (inline_call), not at each step;
-        the trace's instruction count is worked out from the tickets left when a frame ends.
+        the trace's instruction count is worked out from the tickets left when the trace stops.
         Stepping with trace_bytecode logging or config.debug_checks on (`self.checked`) is the
         same loop with more to do at each step: `_run_checked`.
         """
@@ -206,8 +206,9 @@ class TranslatorBase:
         except ReturnSignal:
             pass
         except Unsupported as e:
+            self._count_steps()
             raise e.with_location(self.location(), repr(self.current_inst)) from None
-        finally:
+        if self.parent is None:
             self._count_steps()
         assert self.return_value is not None
         return self.return_value
@@ -227,16 +228,18 @@ class TranslatorBase:
                 try:
                     dispatch_table[inst.opcode](self, inst)
                 except Unsupported as e:
+                    self._count_steps()
                     raise e.with_location(self.location(), repr(inst)) from None
                 if check_effects:
                     self._check_stack_effect(inst, len(self.stack) - depth_before)
             try:
                 self._stopped_early()
             except Unsupported as e:
+                self._count_steps()
                 raise e.with_location(self.location(), repr(self.current_inst)) from None
         except ReturnSignal:
             pass
-        finally:
+        if self.parent is None:
             self._count_steps()
         assert self.return_value is not None
         return self.return_value
@@ -252,8 +255,8 @@ class TranslatorBase:
         self.output.over_budget()
 
     def _count_steps(self) -> None:
-        """The trace's instruction count, from the tickets left (on every frame exit, so it is
-        right whenever the trace stops)."""
+        """The trace's instruction count, from the tickets left: set where a trace can stop
+        (the compiled frame returns, or a graph break leaves a frame)."""
         output = self.output
         if output.instruction_count <= output.budget:
             left = self.tickets.__length_hint__()
