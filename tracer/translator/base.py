@@ -132,30 +132,29 @@ class TranslatorBase:
         """The next instruction to step; a jump handler repositions it with
         `self.cursor.__setstate__(inst.target)`."""
         self._locations, self._location_texts = output.line_caches(code)
+        self.tickets: itertools.repeat[None]
+        """The steps left in the instruction budget, one item per step, shared by every frame
+        of the trace (see `run`)."""
+        self.checked: bool
+        """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
+        per trace: neither changes while a trace runs)."""
         if parent is None:
             self.tickets = itertools.repeat(None, output.budget)
             self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
+            self.depth = 0
         else:  # what is fixed for the whole trace comes from the caller
             self.tickets = parent.tickets
             self.checked = parent.checked
             self.depth = parent.depth + 1
-
-    # Per-frame state whose starting value is shared: a class default until the frame sets it
-    # (every inlined call builds a translator).
-    tickets: itertools.repeat[None]
-    """The steps left in the instruction budget, one item per step, shared by every frame of
-    the trace (see `run`)."""
-    checked: bool
-    """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
-    per trace: neither changes while a trace runs)."""
-    depth: int = 0
-    exception_entries: list[ExceptionTableEntry] | None = None
-    kw_names: tuple[str, ...] = ()
-    current_inst: Instruction | None = None
-    return_value: VariableTracker | None = None
-    _try_entries: list[ExceptionTableEntry] | None = None
-    _callers_in_try: bool | None = None
-    _never_in_try = False
+        # every attribute is set here, in one order, so that all translators share one key
+        # layout (attribute reads in the handlers stay specialized)
+        self.exception_entries: list[ExceptionTableEntry] | None = None
+        self.kw_names: tuple[str, ...] = ()
+        self.current_inst: Instruction | None = None
+        self.return_value: VariableTracker | None = None
+        self._try_entries: list[ExceptionTableEntry] | None = None
+        self._callers_in_try: bool | None = None
+        self._never_in_try = False
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
