@@ -86,10 +86,6 @@ class Cursor(Protocol):
     def __length_hint__(self) -> int: ...
 
 
-class ReturnSignal(Exception):
-    """RETURN_VALUE ends the step loop (not a string flag)."""
-
-
 class TranslatorBase:
     """Symbolic state of one frame: stack, locals, cells; shared OutputGraph with parents."""
 
@@ -185,31 +181,31 @@ class TranslatorBase:
 
         This loop is the hottest code of a trace, so a step does as little as it can: the next
         instruction comes from `self.cursor`, an iterator over the instructions that jumps
-        reposition, zipped with `self.tickets`, the budget's remaining steps shared
-        by every frame of the trace, so both the fetch and the budget count are one C-level
-        `next` each; the loop ends early when either runs out. OutputGraph.current_tx is set
-        when a frame starts and when a call it made returns (inline_call), not at each step;
-        the trace's instruction count is worked out from the tickets left when the trace stops.
-        Stepping with trace_bytecode logging or config.debug_checks on (`self.checked`) is the
-        same loop with more to do at each step: `_run_checked`.
+        reposition, zipped with `self.tickets`, the budget's remaining steps shared by every
+        frame of the trace, so both the fetch and the budget count are one C-level `next`
+        each. The loop ends when either runs out: RETURN_VALUE sets `return_value` and moves
+        the cursor past the end; otherwise the budget is spent (or the frame fell off its end).
+        OutputGraph.current_tx is set when a frame starts and when a call it made returns
+        (inline_call), not at each step; the trace's instruction count is worked out from the
+        tickets left when the trace stops. Stepping with trace_bytecode logging or
+        config.debug_checks on (`self.checked`) is the same loop with more to do at each step:
+        `_run_checked`.
         """
         if self.checked:
             return self._run_checked()
         dispatch_table = self.dispatch_table
         self.output.current_tx = self
         try:
-            for _, inst in zip(self.tickets, self.cursor, strict=False):
+            for inst, _ in zip(self.cursor, self.tickets, strict=False):
                 self.current_inst = inst
                 dispatch_table[inst.opcode](self, inst)
-            self._stopped_early()
-        except ReturnSignal:
-            pass
+            if self.return_value is None:
+                self._stopped_early()
         except Unsupported as e:
             self._count_steps()
             raise e.with_location(self.location(), repr(self.current_inst)) from None
         if self.parent is None:
             self._count_steps()
-        assert self.return_value is not None
         return self.return_value
 
     def _run_checked(self) -> VariableTracker:
@@ -218,38 +214,35 @@ class TranslatorBase:
         check_effects = config.current().debug_checks
         dispatch_table = self.dispatch_table
         self.output.current_tx = self
-        try:
-            for _, inst in zip(self.tickets, self.cursor, strict=False):
-                self.current_inst = inst
-                if log_steps:
-                    bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-                depth_before = len(self.stack)
-                try:
-                    dispatch_table[inst.opcode](self, inst)
-                except Unsupported as e:
-                    self._count_steps()
-                    raise e.with_location(self.location(), repr(inst)) from None
-                if check_effects:
-                    self._check_stack_effect(inst, len(self.stack) - depth_before)
+        for inst, _ in zip(self.cursor, self.tickets, strict=False):
+            self.current_inst = inst
+            if log_steps:
+                bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+            depth_before = len(self.stack)
+            try:
+                dispatch_table[inst.opcode](self, inst)
+            except Unsupported as e:
+                self._count_steps()
+                raise e.with_location(self.location(), repr(inst)) from None
+            if check_effects:
+                self._check_stack_effect(inst, len(self.stack) - depth_before)
+        if self.return_value is None:
             try:
                 self._stopped_early()
             except Unsupported as e:
                 self._count_steps()
                 raise e.with_location(self.location(), repr(self.current_inst)) from None
-        except ReturnSignal:
-            pass
         if self.parent is None:
             self._count_steps()
-        assert self.return_value is not None
         return self.return_value
 
     def _stopped_early(self) -> NoReturn:
-        """The step loop ran out of tickets (the next step would pass the instruction budget)
-        or of instructions (the frame fell off its end, which CPython's compiler never emits)."""
-        index = self.ip
-        if index >= len(self.instructions):
+        """The step loop ran out of tickets before RETURN_VALUE (the step it had fetched would
+        pass the instruction budget) or of instructions (the frame fell off its end, which
+        CPython's compiler never emits)."""
+        if self.tickets.__length_hint__():
             raise InternalError(f"{self.code.co_name} ran past its last instruction")
-        self.current_inst = self.instructions[index]
+        self.current_inst = self.instructions[self.ip - 1]
         self.output.instruction_count = self.output.budget + 1  # this step is over budget
         self.output.over_budget()
 

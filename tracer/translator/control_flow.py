@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracer.instructions import Instruction
-from tracer.translator.base import ReturnSignal, TranslatorBase
+from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.dicts import iterate
 from variables.lists import ListIteratorVariable
+
+_PAST_END = 1 << 30
+"""An index beyond any code's instructions (a list iterator set past its end is exhausted)."""
 
 
 def _is_none(vt: VariableTracker) -> bool:
@@ -79,5 +82,7 @@ class ControlFlow(TranslatorBase):
             stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
+        """Ends the step loop: the value is the frame's result, and the cursor moves past the
+        last instruction."""
         self.return_value = self.stack.pop()
-        raise ReturnSignal
+        self.cursor.__setstate__(_PAST_END)
