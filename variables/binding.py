@@ -156,7 +156,7 @@ def bind_fast(
     if kwargs and not shape.reserved.isdisjoint(kwargs):
         return None
     if shape.plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
-        return dict(zip(positional, args, strict=True))
+        return dict(zip(positional, args))  # noqa: B905 (same lengths; strict= is slow)
     bound: dict[str, Any] = {}
     first_default = npos - ndefaults
     for i, name in enumerate(positional):

@@ -99,7 +99,7 @@ def bind_with_signature(
         and not kwargs
         and len(args) == len(shape.positional) >= len(defaults)
     ):  # bind_fast's commonest case, without the call
-        return dict(zip(shape.positional, args, strict=True))
+        return dict(zip(shape.positional, args))  # noqa: B905 (same lengths; strict= is slow)
     bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
     if bound is None:
         return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
