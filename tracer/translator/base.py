@@ -195,8 +195,8 @@ class TranslatorBase:
             return self._run_checked()
         dispatch_table = self.dispatch_table
         self.output.current_tx = self
-        # (zip without strict= in the hot paths: the keyword sends the call down CPython's
-        # slower keyword-argument route, which measured a third of a dict(zip(...)) of two)
+        # (zip without strict= on hot paths: the keyword sends the call down CPython's slower
+        # keyword-argument route)
         try:
             for inst, _ in zip(self.cursor, self.tickets):  # noqa: B905 (strict= slows the call)
                 self.current_inst = inst
