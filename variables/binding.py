@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 _DOT_DIGITS_PREFIX = "."
+_KEYWORDS = frozenset(keyword.kwlist)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,6 +41,16 @@ class ParameterShape:
     varargs: str | None
     kwonly: tuple[str, ...]
     varkw: str | None
+    plain: bool = dataclasses.field(init=False, repr=False, compare=False)
+    """Only positional parameters (no `*args`, keyword-only or `**kwargs`)."""
+
+    def __post_init__(self) -> None:
+        plain = self.varargs is None and not self.kwonly and self.varkw is None
+        object.__setattr__(self, "plain", plain)
+
+
+_COMPREHENSION = ParameterShape((".0",), frozenset(), frozenset({"implicit0"}), None, (), None)
+"""A comprehension's one parameter, `.0` (the iterator), which inspect knows as `implicit0`."""
 
 
 def parameter_shape(code: types.CodeType) -> ParameterShape | None:
@@ -62,6 +73,29 @@ def parameter_shape(code: types.CodeType) -> ParameterShape | None:
         index += 1
     if code.co_flags & inspect.CO_VARKEYWORDS:
         varkw = names[index]
+    if not posonly:  # the usual shapes: a comprehension's, or none positional-only nor `.N`
+        signature = names[:index] if varkw is None else names[: index + 1]
+        if positional == signature == _COMPREHENSION.positional:
+            return _COMPREHENSION
+        if (
+            all(map(str.isidentifier, signature))  # a `.N` is not an identifier
+            and _KEYWORDS.isdisjoint(signature)
+            and len(set(signature)) == len(signature)
+        ):
+            return ParameterShape(
+                positional, frozenset(positional + kwonly), frozenset(), varargs, kwonly, varkw
+            )
+    return _general_shape(positional, posonly, kwonly, varargs, varkw)
+
+
+def _general_shape(
+    positional: tuple[str, ...],
+    posonly: int,
+    kwonly: tuple[str, ...],
+    varargs: str | None,
+    varkw: str | None,
+) -> ParameterShape | None:
+    """`parameter_shape` for any parameters (it answers the usual shapes itself, sooner)."""
     signature_names: list[str] = []
     reserved: set[str] = set()
     by_keyword: set[str] = set()
@@ -121,9 +155,8 @@ def bind_fast(
         return None  # too many positional arguments
     if kwargs and not shape.reserved.isdisjoint(kwargs):
         return None
-    plain = shape.varargs is None and not shape.kwonly and shape.varkw is None
-    if plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
-        return dict(zip(positional, args, strict=True))
+    if shape.plain and nargs == npos and not kwargs:  # the commonest call: all passed by position
+        return dict(zip(positional, args))  # noqa: B905 (same lengths; strict= is slow)
     bound: dict[str, Any] = {}
     first_default = npos - ndefaults
     for i, name in enumerate(positional):

@@ -11,6 +11,7 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.binding import bind_fast
@@ -18,7 +19,6 @@ from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
 if TYPE_CHECKING:
-    from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
     from variables.misc import CellVariable
@@ -34,12 +34,14 @@ UNSUPPORTED_CODE_FLAGS = {
 _UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
 
 
-def check_code_supported(code: types.CodeType, name: str) -> None:
+def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
     if not code.co_flags & _UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
         return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
-            unimplemented("unsupported-function", f"call to {what} {name} is not supported")
+            unimplemented(
+                "unsupported-function", f"call to {what} {fn.get_name()} is not supported"
+            )
 
 
 class BaseUserFunctionVariable(VariableTracker):
@@ -91,6 +93,13 @@ def bind_with_signature(
     """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
     code object (variables/binding.py); the rest, every error included, through inspect."""
     shape = tx.output.parameter_shape(code)
+    if (
+        shape is not None
+        and shape.plain
+        and not kwargs
+        and len(args) == len(shape.positional) >= len(defaults)
+    ):  # bind_fast's commonest case, without the call
+        return dict(zip(shape.positional, args))  # noqa: B905 (same lengths; strict= is slow)
     bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
     if bound is None:
         return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
@@ -169,8 +178,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
-        from guards.sources import AttrSource, ItemSource
-
         builder = tx.output.builder
         fn_defaults = self.fn.__defaults__ or ()
         fn_kwdefaults = self.fn.__kwdefaults__ or {}
@@ -196,8 +203,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
-        from guards.sources import AttrSource, ItemSource
-
         closure = self.fn.__closure__ or ()
         side_effects = tx.output.side_effects
         cells: list[CellVariable] = []

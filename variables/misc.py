@@ -6,11 +6,11 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource, Source
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 
 if TYPE_CHECKING:
-    from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
 
@@ -120,8 +120,6 @@ class ModuleVariable(VariableTracker):
         return self.module
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from guards.sources import AttrSource
-
         try:
             value = getattr(self.module, name)
         except AttributeError as e:

@@ -84,3 +84,66 @@ def test_plain_loop_keeps_the_instruction_budget() -> None:
     with config.patch(debug_checks=False, instruction_budget=300):
         explanation = tracer.explain(long_loop)(torch.ones(2))
     assert [r.kind for r in explanation.break_reasons] == ["instruction-budget"]
+
+
+def _budget_facts(fn: Any, args: tuple[Any, ...], budget: int, checked: bool) -> tuple[Any, ...]:
+    with config.patch(debug_checks=checked, instruction_budget=budget):
+        return _trace_facts(fn, args)
+
+
+def test_budget_is_exact_across_inlined_frames() -> None:
+    """The budget counts every step of every frame: a trace of N steps fits a budget of N and
+    breaks on a budget of N - 1, at the step that passes it."""
+    args = (torch.ones(3), [torch.ones(3), torch.arange(3)])
+    with config.patch(debug_checks=False):
+        steps, reasons, _graphs, _guards = _trace_facts(loops_and_calls, args)
+    assert reasons == []
+    for checked in (False, True):
+        count, reasons, _graphs, _guards = _budget_facts(loops_and_calls, args, steps, checked)
+        assert (count, reasons) == (steps, [])
+        count, reasons, _graphs, _guards = _budget_facts(loops_and_calls, args, steps - 1, checked)
+        assert count == steps
+        [reason] = reasons
+        assert f"budget of {steps - 1} instructions" in reason
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.1, 0.3, 0.5, 0.7, 0.9])
+def test_plain_and_checked_loops_stop_at_the_same_step(fraction: float) -> None:
+    """Wherever the budget runs out (the root frame, a helper, a comprehension, the first step
+    of a new frame), both loops stop at the same instruction with the same count."""
+    args = (torch.ones(3), [torch.ones(3), torch.arange(3)])
+    with config.patch(debug_checks=False):
+        steps = _trace_facts(loops_and_calls, args)[0]
+    for budget in range(int(steps * fraction), int(steps * fraction) + 8):
+        plain = _budget_facts(loops_and_calls, args, budget, checked=False)
+        checked = _budget_facts(loops_and_calls, args, budget, checked=True)
+        assert plain == checked
+        assert plain[0] == budget + 1
+        [reason] = plain[1]
+        assert f"budget of {budget} instructions" in reason
+
+
+def test_guards_made_after_an_inlined_call_name_the_caller() -> None:
+    """OutputGraph.current_tx goes back to the caller when an inlined call returns (it is no
+    longer set at every step)."""
+    from tracer.output_graph import OutputGraph
+
+    seen: list[str] = []
+    original = OutputGraph.add_guard
+
+    def spy(self: OutputGraph, kind: Any, source: Any, expected: object) -> None:
+        assert self.current_tx is not None
+        seen.append(self.current_tx.code.co_name)
+        original(self, kind, source, expected)
+
+    def after_call(x: Any, k: int) -> Any:
+        y = helper(x, 2)
+        return y + k
+
+    OutputGraph.add_guard = spy  # type: ignore[method-assign]
+    try:
+        tracer.reset()
+        tracer.explain(after_call)(torch.ones(2), 3)
+    finally:
+        OutputGraph.add_guard = original  # type: ignore[method-assign]
+    assert seen and seen[-1] == "after_call"

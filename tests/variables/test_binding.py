@@ -143,3 +143,81 @@ def test_parameter_shape_accepts_leading_implicit_parameters() -> None:
     assert shape is not None
     assert shape.reserved == {"implicit0", "implicit1"} and shape.keywords == {"c"}
     check(code, (), {}, ("x", "y"), {"c": 1})
+
+
+def _general(code: types.CodeType) -> Any:
+    from variables.binding import _general_shape
+
+    argcount, kwonly_count = code.co_argcount, code.co_kwonlyargcount
+    names, index = code.co_varnames, argcount + kwonly_count
+    kwonly = names[argcount:index]
+    varargs = varkw = None
+    if code.co_flags & inspect.CO_VARARGS:
+        varargs, index = names[index], index + 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        varkw = names[index]
+    return _general_shape(names[:argcount], code.co_posonlyargcount, kwonly, varargs, varkw)
+
+
+@given(signatures())
+def test_parameter_shape_shortcuts_agree_with_the_general_route(
+    signature: tuple[types.CodeType, tuple[Any, ...], dict[str, Any]],
+) -> None:
+    code = signature[0]
+    assert parameter_shape(code) == _general(code)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        compile("[x for x in y]", "<comp>", "eval").co_consts[0],
+        compile("{k: v for k, v in y}", "<comp>", "eval").co_consts[0],
+        plain_code(co_varnames=("a", "class", "c")),
+        plain_code(co_varnames=("a", "a", "c")),
+        plain_code(co_varnames=("a", ".0", "c")),
+        plain_code(co_varnames=(".0", "b", "c")),
+        plain_code(co_varnames=(".0", "b", "c"), co_argcount=1),
+        plain_code(co_varnames=(".0", ".1", "c")),
+    ],
+)
+def test_parameter_shape_shortcuts_agree_on_odd_codes(code: types.CodeType) -> None:
+    assert parameter_shape(code) == _general(code)
+
+
+class _FakeOutput:
+    parameter_shape = staticmethod(parameter_shape)
+
+
+class _FakeTx:
+    output = _FakeOutput()
+
+    def raise_user_error(self, error: BaseException) -> Any:
+        raise error
+
+
+@given(st.data())
+def test_bind_with_signature_takes_the_plain_shortcut_only_where_bind_fast_agrees(
+    data: st.DataObject,
+) -> None:
+    """bind_with_signature binds an all-positional call to an all-positional function itself;
+    it must bind exactly what bind_fast and inspect bind, and leave the rest to them."""
+    from variables.functions import bind_with_signature
+
+    code, defaults, kwdefaults = data.draw(signatures())
+    args, kwargs = data.draw(calls(code))
+    if data.draw(st.booleans()):
+        kwargs = {}
+    expected = reference(code, defaults, kwdefaults, args, kwargs)
+    shape = parameter_shape(code)
+    assert shape is not None
+    try:
+        got = bind_with_signature(
+            _FakeTx(),  # type: ignore[arg-type]
+            code, "f", defaults, kwdefaults, args, kwargs,  # type: ignore[arg-type]
+        )  # fmt: skip
+    except TypeError:
+        assert expected is None
+        return
+    assert expected is not None
+    if shape.plain:
+        assert list(got.items()) == list(expected.items())

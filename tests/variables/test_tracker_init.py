@@ -1,6 +1,6 @@
-"""ConstantVariable and TensorVariable set `source` themselves instead of calling
-VariableTracker.__init__ (they are built for nearly every instruction and op): that is sound only
-while the base initializer sets `source` and nothing else."""
+"""ConstantVariable, TensorVariable and LazyVariableTracker set `source` themselves instead of
+calling VariableTracker.__init__ (they are built for nearly every instruction, op and global
+load): that is sound only while the base initializer sets `source` and nothing else."""
 
 from typing import Any
 
@@ -9,6 +9,7 @@ from guards.sources import LocalSource
 from tracer.graph import Graph
 from variables.base import VariableTracker
 from variables.constant import ConstantVariable
+from variables.lazy import LazyVariableTracker
 from variables.tensor import TensorVariable
 
 
@@ -30,3 +31,5 @@ def test_hot_trackers_keep_their_source() -> None:
     fake = torch.ones(2)
     assert TensorVariable(node, fake, source).source is source
     assert TensorVariable(node, fake).source is None
+    lazy = LazyVariableTracker(3, source, None)  # type: ignore[arg-type]
+    assert lazy.source is source and not lazy.is_realized

@@ -9,10 +9,11 @@ dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode
 from __future__ import annotations
 
 import dis
+import itertools
 import logging
 import types
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol
 
 from tracer import config
 from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
@@ -75,8 +76,14 @@ _EFFECT_ADJUST: dict[str, Callable[[int | None], int]] = {
 }
 
 
-class ReturnSignal(Exception):
-    """RETURN_VALUE ends the step loop (not a string flag)."""
+class Cursor(Protocol):
+    """A list iterator over a frame's instructions, as the step loop uses it: `__setstate__`
+    moves it to an index in O(1) (a jump), `__length_hint__` says how many are left."""
+
+    def __iter__(self) -> Iterator[Instruction]: ...
+    def __next__(self) -> Instruction: ...
+    def __setstate__(self, index: int, /) -> None: ...
+    def __length_hint__(self) -> int: ...
 
 
 class TranslatorBase:
@@ -110,20 +117,37 @@ class TranslatorBase:
         self.code = code
         self.f_globals = f_globals
         self.instructions = output.instructions_of(code)
-        self.exception_entries: list[ExceptionTableEntry] | None = None
         self.symbolic_locals = dict(symbolic_locals)
-        self.closure = list(closure)
+        self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
         self.output = output
         self.parent = parent
         self.globals_owner = globals_owner
-        self.ip = 0
+        self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
+        """The next instruction to step; a jump handler repositions it with
+        `self.cursor.__setstate__(inst.target)`."""
+        self._locations, self._location_texts = output.line_caches(code)
+        self.tickets: itertools.repeat[None]
+        """The steps left in the instruction budget, one item per step, shared by every frame
+        of the trace (see `run`)."""
+        self.checked: bool
+        """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
+        per trace: neither changes while a trace runs)."""
+        if parent is None:
+            self.tickets = itertools.repeat(None, output.budget)
+            self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
+            self.depth = 0
+        else:  # what is fixed for the whole trace comes from the caller
+            self.tickets = parent.tickets
+            self.checked = parent.checked
+            self.depth = parent.depth + 1
+        # every attribute is set here, in one order, so that all translators share one key
+        # layout (attribute reads in the handlers stay specialized)
+        self.exception_entries: list[ExceptionTableEntry] | None = None
         self.kw_names: tuple[str, ...] = ()
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
-        self.depth: int = 0 if parent is None else parent.depth + 1
-        self._locations, self._location_texts = output.line_caches(code)
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
         self._never_in_try = False
@@ -147,64 +171,90 @@ class TranslatorBase:
         return self.stack[-depth]
 
     # -- the loop -----------------------------------------------------------------------------
+    @property
+    def ip(self) -> int:
+        """The index of the next instruction to step."""
+        return len(self.instructions) - self.cursor.__length_hint__()
+
     def run(self) -> VariableTracker:
         """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
 
-        This loop is the hottest code of a trace, so what it needs is read into locals once per
-        frame, and it counts each step against the instruction budget inline (a method call per
-        instruction otherwise); the budget is fixed for the trace. Stepping with trace_bytecode
-        logging or config.debug_checks on (neither changes while a trace runs) is the same loop
-        with more to do at each step: `_run_checked`.
+        This loop is the hottest code of a trace, so a step does as little as it can: the next
+        instruction comes from `self.cursor`, an iterator over the instructions that jumps
+        reposition, zipped with `self.tickets`, the budget's remaining steps shared by every
+        frame of the trace, so both the fetch and the budget count are one C-level `next`
+        each. The loop ends when either runs out: RETURN_VALUE sets `return_value` and moves
+        the cursor past the end; otherwise the budget is spent (or the frame fell off its end).
+        OutputGraph.current_tx is set when a frame starts and when a call it made returns
+        (inline_call), not at each step; the trace's instruction count is worked out from the
+        tickets left when the trace stops. Stepping with trace_bytecode logging or
+        config.debug_checks on (`self.checked`) is the same loop with more to do at each step:
+        `_run_checked`.
         """
-        if config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG):
+        if self.checked:
             return self._run_checked()
-        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
-        budget = output.budget
+        dispatch_table = self.dispatch_table
+        self.output.current_tx = self
+        # (zip without strict= on hot paths: the keyword sends the call down CPython's slower
+        # keyword-argument route)
         try:
-            while True:
-                inst = instructions[self.ip]
-                self.ip += 1
+            for inst, _ in zip(self.cursor, self.tickets):  # noqa: B905 (strict= slows the call)
                 self.current_inst = inst
-                output.current_tx = self
-                output.instruction_count += 1
-                if output.instruction_count > budget:
-                    output.over_budget()
                 dispatch_table[inst.opcode](self, inst)
-        except ReturnSignal:
-            pass
+            if self.return_value is None:
+                self._stopped_early()
         except Unsupported as e:
+            self._count_steps()
             raise e.with_location(self.location(), repr(self.current_inst)) from None
-        assert self.return_value is not None
+        if self.parent is None:
+            self._count_steps()
         return self.return_value
 
     def _run_checked(self) -> VariableTracker:
         """`run` with each step logged at trace_bytecode and/or its stack effect checked."""
         log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         check_effects = config.current().debug_checks
-        instructions, dispatch_table, output = self.instructions, self.dispatch_table, self.output
-        budget = output.budget
-        try:
-            while True:
-                inst = instructions[self.ip]
-                self.ip += 1
-                self.current_inst = inst
-                if log_steps:
-                    bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-                depth_before = len(self.stack)
-                try:
-                    output.current_tx = self
-                    output.instruction_count += 1
-                    if output.instruction_count > budget:
-                        output.over_budget()
-                    dispatch_table[inst.opcode](self, inst)
-                except Unsupported as e:
-                    raise e.with_location(self.location(), repr(inst)) from None
-                if check_effects:
-                    self._check_stack_effect(inst, len(self.stack) - depth_before)
-        except ReturnSignal:
-            pass
-        assert self.return_value is not None
+        dispatch_table = self.dispatch_table
+        self.output.current_tx = self
+        for inst, _ in zip(self.cursor, self.tickets):  # noqa: B905 (strict= slows the call)
+            self.current_inst = inst
+            if log_steps:
+                bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+            depth_before = len(self.stack)
+            try:
+                dispatch_table[inst.opcode](self, inst)
+            except Unsupported as e:
+                self._count_steps()
+                raise e.with_location(self.location(), repr(inst)) from None
+            if check_effects:
+                self._check_stack_effect(inst, len(self.stack) - depth_before)
+        if self.return_value is None:
+            try:
+                self._stopped_early()
+            except Unsupported as e:
+                self._count_steps()
+                raise e.with_location(self.location(), repr(self.current_inst)) from None
+        if self.parent is None:
+            self._count_steps()
         return self.return_value
+
+    def _stopped_early(self) -> NoReturn:
+        """The step loop ran out of tickets before RETURN_VALUE (the step it had fetched would
+        pass the instruction budget) or of instructions (the frame fell off its end, which
+        CPython's compiler never emits)."""
+        if self.tickets.__length_hint__():
+            raise InternalError(f"{self.code.co_name} ran past its last instruction")
+        self.current_inst = self.instructions[self.ip - 1]
+        self.output.instruction_count = self.output.budget + 1  # this step is over budget
+        self.output.over_budget()
+
+    def _count_steps(self) -> None:
+        """The trace's instruction count, from the tickets left: set where a trace can stop
+        (the compiled frame returns, or a graph break leaves a frame)."""
+        output = self.output
+        if output.instruction_count <= output.budget:
+            left = self.tickets.__length_hint__()
+            output.instruction_count = output.budget - left
 
     def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
         jumped = self.ip != inst.index + 1

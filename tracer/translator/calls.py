@@ -39,7 +39,7 @@ class Calls(TranslatorBase):
         kw_names, self.kw_names = self.kw_names, ()
         kwargs: dict[str, VariableTracker] = {}
         if kw_names:
-            kwargs = dict(zip(kw_names, args[-len(kw_names) :], strict=False))
+            kwargs = dict(zip(kw_names, args[-len(kw_names) :]))  # noqa: B905 (strict= slows the call)
             args = args[: -len(kw_names)]
         stack.append(self.call_function(fn, args, kwargs))
 

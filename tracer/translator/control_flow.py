@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracer.instructions import Instruction
-from tracer.translator.base import ReturnSignal, TranslatorBase
+from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.dicts import iterate
 from variables.lists import ListIteratorVariable
+
+_PAST_END = 1 << 30
+"""An index beyond any code's instructions (a list iterator set past its end is exhausted)."""
 
 
 def _is_none(vt: VariableTracker) -> bool:
@@ -24,7 +27,7 @@ def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Cal
     def handler(self: TranslatorBase, inst: Instruction) -> None:
         if test(self, self.pop()):
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
 
     return handler
 
@@ -33,7 +36,7 @@ def _jump_or_pop(when: bool) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
         if self.peek().realize().truthy(self) == when:
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
         else:
             self.pop()
 
@@ -42,8 +45,10 @@ def _jump_or_pop(when: bool) -> Callable[..., None]:
 
 class ControlFlow(TranslatorBase):
     def JUMP_FORWARD(self, inst: Instruction) -> None:
+        """Jumps move the step loop's cursor (TranslatorBase.jump_to, inlined: loops take one
+        at every iteration)."""
         assert inst.target is not None
-        self.ip = inst.target
+        self.cursor.__setstate__(inst.target)
 
     JUMP_BACKWARD = JUMP_FORWARD
     JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
@@ -72,10 +77,12 @@ class ControlFlow(TranslatorBase):
         if item is None:
             stack.pop()
             assert inst.target is not None
-            self.ip = inst.target
+            self.cursor.__setstate__(inst.target)
         else:
             stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
+        """Ends the step loop: the value is the frame's result, and the cursor moves past the
+        last instruction."""
         self.return_value = self.stack.pop()
-        raise ReturnSignal
+        self.cursor.__setstate__(_PAST_END)

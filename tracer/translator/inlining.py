@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tracer import config
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
 from variables.functions import check_code_supported
@@ -25,24 +25,32 @@ def inline_call(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
-    if parent.depth + 1 > config.current().inline_depth_limit:
+    limit = config.current().inline_depth_limit
+    if parent.depth >= limit:
         unimplemented(
             "inline-depth",
-            f"inlining {fn.get_name()} would pass the depth limit of "
-            f"{config.current().inline_depth_limit}",
+            f"inlining {fn.get_name()} would pass the depth limit of {limit}",
             hints=("raise config inline_depth_limit, or avoid deep recursion",),
         )
     code = fn.get_code()
-    check_code_supported(code, fn.get_name())
-    bound = fn.bind_args(parent, args, kwargs)
+    check_code_supported(code, fn)
+    output = parent.output
     child = InliningInstructionTranslator(
         code,
         fn.get_globals(),
-        bound,
+        fn.bind_args(parent, args, kwargs),
         fn.closure_cells(parent),
-        parent.output,
-        parent=parent,
-        globals_owner=fn,
+        output,
+        parent,
+        fn,
     )
-    parent.output.note_inline_depth(child.depth)
-    return child.run()
+    if child.depth > output.inline_depth_max:
+        output.note_inline_depth(child.depth)
+    try:
+        result = child.run()
+    except Unsupported:
+        # a caller may catch it (getattr with a default) and go on tracing
+        output.current_tx = parent
+        raise
+    output.current_tx = parent  # the child set itself current when it started
+    return result

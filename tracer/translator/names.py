@@ -105,7 +105,7 @@ class Names(TranslatorBase):
         self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
 
     def COPY_FREE_VARS(self, inst: Instruction) -> None:
-        for name, cell in zip(self.code.co_freevars, self.closure, strict=False):
+        for name, cell in zip(self.code.co_freevars, self.closure):  # noqa: B905 (strict= slows the call)
             self.cells[name] = cell
 
     def LOAD_CLOSURE(self, inst: Instruction) -> None:
