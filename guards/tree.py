@@ -12,7 +12,8 @@ import collections
 import dataclasses
 import heapq
 import importlib
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
@@ -47,13 +48,11 @@ def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> lis
 
 def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
     def fill(guard: Guard) -> Guard:
-        spec = guard.expected
-        if guard.kind is not GuardKind.TENSOR_MATCH or spec.cls is not None:
-            return guard
         cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
-        return dataclasses.replace(guard, expected=dataclasses.replace(spec, cls=cls))
+        return dataclasses.replace(guard, expected=dataclasses.replace(guard.expected, cls=cls))
 
-    return [fill(guard) for guard in guards]
+    tensor = _TENSOR_MATCH
+    return [fill(g) if g.kind is tensor and g.expected.cls is None else g for g in guards]
 
 
 def _runtime_tensor_type() -> type:
@@ -69,9 +68,9 @@ def _location_rank(guard: Guard) -> tuple[int, str, int]:
 
 def _dedupe(guards: list[Guard]) -> list[Guard]:
     """One guard per key; of duplicates, the one from the earliest user line is kept."""
-    kept: dict[Hashable, Guard] = {}
+    kept: dict[Guard, Guard] = {}  # a guard hashes and compares by its key, hashed once
     for guard in sorted(guards, key=_location_rank):
-        kept.setdefault(guard.key, guard)
+        kept.setdefault(guard, guard)
     return list(kept.values())
 
 
@@ -92,8 +91,9 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
 def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
+    length, keys = _LENGTH_CHECK, _DICT_KEYS_MATCH  # identity tests: no Enum.__hash__ call
     needing = dict.fromkeys(g.source for group in groups.values() for g in group
-                            if g.kind in _NEEDS_EXACT_CONTAINER)  # fmt: skip
+                            if g.kind is length or g.kind is keys)  # fmt: skip
     for source in needing:
         group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
@@ -111,7 +111,9 @@ def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
                 )
 
 
-_NEEDS_EXACT_CONTAINER = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
+_TENSOR_MATCH = GuardKind.TENSOR_MATCH
+_LENGTH_CHECK = GuardKind.LENGTH_CHECK
+_DICT_KEYS_MATCH = GuardKind.DICT_KEYS_MATCH
 
 
 def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
@@ -142,22 +144,40 @@ def _order(guards: list[Guard]) -> list[Guard]:
 
     The rank is (kind, source depth, source name, repr of the expected key), ties kept in
     input order. The repr only breaks ties of the first three, so it is rendered only for guards
-    that share them (rarely any). A guard, once ready, stays ready (guards only ever leave), so
-    "the first ready guard" is the smallest ready rank index: a heap of ready indices, refilled
-    as sources run out of guards, gives that order without rescanning (and rehashing) the
-    pending list every step.
+    that share them (rarely any). Usually rank order already runs every guard after the
+    guards on its source's ancestors (those are shallower and mostly of cheaper kinds): then it
+    is the answer, found with one pass over the ancestors; otherwise `_order_waiting` holds
+    guards back.
     """
     chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
     # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
-    prefixes = [
+    ranks: list[tuple[Any, ...]] = [
         (g.kind._value_, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
     ]
-    tied = {p for p, n in collections.Counter(prefixes).items() if n > 1}
-    ranks = [
-        (*p, repr(g.expected_key) if p in tied else "")
-        for g, p in zip(guards, prefixes, strict=True)
-    ]
+    if len(set(ranks)) < len(ranks):
+        tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
+        ranks = [(*p, repr(g.expected_key) if p in tied else "")
+                 for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
+    last = {guards[i].source: at for at, i in enumerate(by_rank)}  # a source's last guard
+    for at, i in enumerate(by_rank):
+        chain = chains[i]
+        if len(chain) > 1:  # roots have no ancestors to wait for
+            for ancestor in chain[:-1]:
+                if last.get(ancestor, -1) > at:
+                    return _order_waiting(guards, chains, by_rank)
+    return [guards[i] for i in by_rank]
+
+
+def _order_waiting(
+    guards: list[Guard], chains: list[tuple[Source, ...]], by_rank: list[int]
+) -> list[Guard]:
+    """`_order` when some guard must wait for a guard on an ancestor that ranks after it.
+
+    A guard, once ready, stays ready (guards only ever leave), so "the first ready guard" is
+    the smallest ready rank index: a heap of ready indices, refilled as sources run out of
+    guards, gives that order without rescanning (and rehashing) the pending list every step.
+    """
     pending = [guards[i] for i in by_rank]
     number: dict[Source, int] = {}  # each distinct source (guarded or ancestor) -> small int
     own = [number.setdefault(g.source, len(number)) for g in pending]
