@@ -307,45 +307,56 @@ class DispatchEmitter:
             return ref
         kind = type(source)
         if kind is GlobalsDictSource:  # `G`: a root that is already a name
-            ref = (True, self.roots["G"])
-            self.local_of[source] = ref
+            ref = self.local_of[source] = (True, self.roots["G"])
             return ref
+        reader = _READERS.get(kind)
+        if reader is None:
+            raise Unsupported(f"source {kind.__name__}")
         base = source.base
-        base_ref = self._read(base) if base is not None else None
-        w = self.w
-        self._next_line()
-        if kind is GlobalSource:
-            assert isinstance(source, GlobalSource)
-            read = w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
-        elif kind is BuiltinSource:
-            assert isinstance(source, BuiltinSource)
-            read = w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
-        elif kind is ClosureSource:
-            assert isinstance(source, ClosureSource)
-            read = w.const(self.roots["C"]) + w.const(source.index) + SUBSCR
-            read += w.attr("cell_contents")
-        elif base_ref is None:
-            raise Unsupported(f"root source {source.name}")
-        elif kind is AttrSource:
-            assert isinstance(source, AttrSource)
-            read = self._load(base_ref) + w.attr(source.member)
-        elif kind is ItemSource or kind is ModeStackSource:
-            assert isinstance(source, ItemSource | ModeStackSource)
-            key = source.key if isinstance(source, ItemSource) else source.index
-            read = self._load(base_ref) + w.const(key) + SUBSCR
-        elif kind is TypeSource:
-            read = NULL + w.const(type) + self._load(base_ref) + CALLS[1]
-        elif kind is DefaultsSource:
-            assert isinstance(source, DefaultsSource)
-            read = self._load(base_ref) + w.attr("__defaults__") + w.const(source.index) + SUBSCR
+        if base is None:
+            self._next_line()
+            read = reader(self, source, b"")
         else:
-            raise Unsupported(f"source {type(source).__name__}")
+            base_load = self._load(self._read(base))
+            self._next_line()
+            read = reader(self, source, base_load)
         name = f"___v{self.hoisted}"
         self.hoisted += 1
-        w.code += read + w.store(name)
-        ref = (False, name)
-        self.local_of[source] = ref
+        self.w.code += read + self.w.store(name)
+        ref = self.local_of[source] = (False, name)
         return ref
+
+    # One reader per source type: the code that pushes the value, given the code that pushes
+    # its base's value (roots get b""). Roots that need a base, and the reverse, never meet
+    # here: a source's type fixes whether it has a base.
+
+    def _read_global(self, source: GlobalSource, base: bytes) -> bytes:
+        w = self.w
+        return w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
+
+    def _read_builtin(self, source: BuiltinSource, base: bytes) -> bytes:
+        w = self.w
+        return w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
+
+    def _read_closure(self, source: ClosureSource, base: bytes) -> bytes:
+        w = self.w
+        return w.const(self.roots["C"]) + w.const(source.index) + SUBSCR + w.attr("cell_contents")
+
+    def _read_attr(self, source: AttrSource, base: bytes) -> bytes:
+        return base + self.w.attr(source.member)
+
+    def _read_item(self, source: ItemSource, base: bytes) -> bytes:
+        return base + self.w.const(source.key) + SUBSCR
+
+    def _read_mode(self, source: ModeStackSource, base: bytes) -> bytes:
+        return base + self.w.const(source.index) + SUBSCR
+
+    def _read_type(self, source: TypeSource, base: bytes) -> bytes:
+        return NULL + self.w.const(type) + base + CALLS[1]
+
+    def _read_defaults(self, source: DefaultsSource, base: bytes) -> bytes:
+        w = self.w
+        return base + w.attr("__defaults__") + w.const(source.index) + SUBSCR
 
     def _load(self, ref: Ref) -> bytes:
         return self.w.const(ref[1]) if ref[0] else self.w.fast(ref[1])
@@ -356,45 +367,48 @@ class DispatchEmitter:
         """One guard line: its reads first (hoist lines), then its tests, each false result a
         jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
         v = self._read(guard.source)
-        kind, expected = guard.kind, guard.expected
-        others: list[Ref] = []
-        if kind is GuardKind.OBJECT_ALIASING:
-            others = [self._read(expected)]
-        elif kind is GuardKind.NO_ALIASING:
-            others = [self._read(o) for o in expected]
+        kind = guard.kind
+        if kind is _OBJECT_ALIASING or kind is _NO_ALIASING:
+            self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
+            return
         self._next_line()
-        w = self.w
-        if kind is GuardKind.CLOSURE_MATCH:
-            kind = GuardKind.EQUALS_MATCH if is_constant(expected) else GuardKind.ID_MATCH
-        if kind is GuardKind.TYPE_MATCH:
-            self._type_is(self._load(v), expected)
-        elif kind is GuardKind.ID_MATCH:
-            self._test(self._load(v) + w.const(expected) + IS)
-        elif kind is GuardKind.EQUALS_MATCH:
-            self._constant(self._load(v), expected)
-        elif kind is GuardKind.LENGTH_CHECK:
-            self._len_is(self._load(v), expected)
-        elif kind is GuardKind.DICT_NOT_CONTAINS:
-            self._test(w.const(expected) + self._load(v) + NOT_IN)
-        elif kind is GuardKind.HASATTR or kind is GuardKind.NO_HASATTR:
-            head = NULL + w.const(has_instance_attr)
-            w.code += head + self._load(v) + w.const(expected) + CALLS[2]
-            self.exit_at = w.exit_if(kind is GuardKind.NO_HASATTR, self.exit_at, self.fail)
-        elif kind is GuardKind.DICT_KEYS_MATCH:
-            self._dict_keys(self._load(v), expected)
-        elif kind is GuardKind.TENSOR_MATCH:
-            self._tensor(self._load(v), expected)
-        elif kind is GuardKind.MODE_STACK:
-            stack = self._load(v)
-            self._len_is(stack, len(expected))
-            for i, mode_type in enumerate(expected):
-                self._type_is(stack + w.const(i) + SUBSCR, mode_type)
-        elif kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
-            test = IS if kind is GuardKind.OBJECT_ALIASING else IS_NOT
-            for other in others:
-                self._test(self._load(v) + self._load(other) + test)
+        _GUARD_WRITERS[kind._value_](self, self._load(v), guard.expected)
+
+    def _aliasing(self, v: Ref, same: bool, expected: Any) -> None:
+        others = [self._read(expected)] if same else [self._read(o) for o in expected]
+        self._next_line()
+        test = IS if same else IS_NOT
+        for other in others:
+            self._test(self._load(v) + self._load(other) + test)
+
+    def _id_is(self, value: bytes, expected: Any) -> None:
+        self._test(value + self.w.const(expected) + IS)
+
+    def _closure(self, value: bytes, expected: Any) -> None:
+        if is_constant(expected):
+            self._constant(value, expected)
         else:
-            raise Unsupported(f"guard {kind.name}")
+            self._id_is(value, expected)
+
+    def _not_contains(self, value: bytes, expected: Any) -> None:
+        self._test(self.w.const(expected) + value + NOT_IN)
+
+    def _hasattr(self, value: bytes, expected: Any) -> None:
+        self._has_attr(value, expected, False)
+
+    def _no_hasattr(self, value: bytes, expected: Any) -> None:
+        self._has_attr(value, expected, True)
+
+    def _has_attr(self, value: bytes, name: Any, absent: bool) -> None:
+        w = self.w
+        w.code += NULL + w.const(has_instance_attr) + value + w.const(name) + CALLS[2]
+        self.exit_at = w.exit_if(absent, self.exit_at, self.fail)
+
+    def _mode_stack(self, stack: bytes, expected: Any) -> None:
+        w = self.w
+        self._len_is(stack, len(expected))
+        for i, mode_type in enumerate(expected):
+            self._type_is(stack + w.const(i) + SUBSCR, mode_type)
 
     def _test(self, test: bytes) -> None:
         """Append `test` (leaving a truth value); leave for the fail label when it is false
@@ -469,6 +483,51 @@ class DispatchEmitter:
         self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
         self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
         self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+
+
+_READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
+    GlobalSource: DispatchEmitter._read_global,
+    BuiltinSource: DispatchEmitter._read_builtin,
+    ClosureSource: DispatchEmitter._read_closure,
+    AttrSource: DispatchEmitter._read_attr,
+    ItemSource: DispatchEmitter._read_item,
+    ModeStackSource: DispatchEmitter._read_mode,
+    TypeSource: DispatchEmitter._read_type,
+    DefaultsSource: DispatchEmitter._read_defaults,
+}
+"""Source type -> the reader that writes its load (the sources this module knows)."""
+_OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
+_NO_ALIASING = GuardKind.NO_ALIASING
+
+
+def _writers() -> list[Callable[[DispatchEmitter, bytes, Any], None]]:
+    by_kind: dict[GuardKind, Callable[[DispatchEmitter, bytes, Any], None]] = {
+        GuardKind.TYPE_MATCH: DispatchEmitter._type_is,
+        GuardKind.ID_MATCH: DispatchEmitter._id_is,
+        GuardKind.EQUALS_MATCH: DispatchEmitter._constant,
+        GuardKind.CLOSURE_MATCH: DispatchEmitter._closure,
+        GuardKind.LENGTH_CHECK: DispatchEmitter._len_is,
+        GuardKind.DICT_NOT_CONTAINS: DispatchEmitter._not_contains,
+        GuardKind.HASATTR: DispatchEmitter._hasattr,
+        GuardKind.NO_HASATTR: DispatchEmitter._no_hasattr,
+        GuardKind.DICT_KEYS_MATCH: DispatchEmitter._dict_keys,
+        GuardKind.TENSOR_MATCH: DispatchEmitter._tensor,
+        GuardKind.MODE_STACK: DispatchEmitter._mode_stack,
+    }
+    return [by_kind.get(kind, _unsupported_kind(kind)) for kind in GuardKind]
+
+
+def _unsupported_kind(kind: GuardKind) -> Callable[[DispatchEmitter, bytes, Any], None]:
+    def write(emitter: DispatchEmitter, value: bytes, expected: Any) -> None:
+        raise Unsupported(f"guard {kind.name}")
+
+    return write
+
+
+_GUARD_WRITERS = _writers()
+"""Writer of each guard kind, indexed by the kind's value (a list index, no enum hashing);
+the aliasing kinds read other sources first and have their own path."""
+assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
