@@ -175,9 +175,9 @@ def record_compilation_metrics(
 
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
     """Sets (from `add_to_set`) become sorted lists; the dict is copied only if it has any."""
-    sets = [k for k, v in metrics.items() if type(v) is set]
-    if not sets:
+    if set not in map(type, metrics.values()):  # the usual case, answered without a loop
         return metrics
+    sets = [k for k, v in metrics.items() if type(v) is set]
     return {**metrics, **{k: sorted(metrics[k], key=str) for k in sets}}
 
 
