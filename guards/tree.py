@@ -149,64 +149,74 @@ def _order(guards: list[Guard]) -> list[Guard]:
     is the answer, found with one pass over the ancestors; otherwise `_order_waiting` holds
     guards back.
     """
-    chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
+    # Most guarded sources are roots (`base` a class attribute there): no call for them.
+    above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
     # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
     ranks: list[tuple[Any, ...]] = [
-        (g.kind._value_, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
+        (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
     ]
     if len(set(ranks)) < len(ranks):
         tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
         ranks = [(*p, repr(g.expected_key) if p in tied else "")
                  for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
-    last = {guards[i].source: at for at, i in enumerate(by_rank)}  # a source's last guard
-    for at, i in enumerate(by_rank):
-        chain = chains[i]
-        if len(chain) > 1:  # roots have no ancestors to wait for
-            for ancestor in chain[:-1]:
-                if last.get(ancestor, -1) > at:
-                    return _order_waiting(guards, chains, by_rank)
-    return [guards[i] for i in by_rank]
-
-
-def _order_waiting(
-    guards: list[Guard], chains: list[tuple[Source, ...]], by_rank: list[int]
-) -> list[Guard]:
-    """`_order` when some guard must wait for a guard on an ancestor that ranks after it.
-
-    A guard, once ready, stays ready (guards only ever leave), so "the first ready guard" is
-    the smallest ready rank index: a heap of ready indices, refilled as sources run out of
-    guards, gives that order without rescanning (and rehashing) the pending list every step.
-    """
     pending = [guards[i] for i in by_rank]
-    number: dict[Source, int] = {}  # each distinct source (guarded or ancestor) -> small int
-    own = [number.setdefault(g.source, len(number)) for g in pending]
-    ancestors = [[number.setdefault(a, len(number)) for a in chains[i][:-1]] for i in by_rank]
-    remaining = [0] * len(number)
-    for s in own:
-        remaining[s] += 1
-    waiting_on: list[list[int]] = [[] for _ in number]  # source -> guards it still holds back
-    blockers = [0] * len(pending)
-    ready: list[int] = []
-    for i, chain in enumerate(ancestors):
-        for a in chain:
-            if remaining[a]:
-                blockers[i] += 1
-                waiting_on[a].append(i)
-        if not blockers[i]:
-            ready.append(i)
-    heapq.heapify(ready)
+    waits = [above[i] for i in by_rank]
+    last = {g.source: at for at, g in enumerate(pending)}  # where each source's last guard is
+    for at, ancestors in enumerate(waits):
+        for ancestor in ancestors:  # roots have none
+            if last.get(ancestor, -1) > at:
+                return _order_waiting(pending, waits)
+    return pending
+
+
+def _ancestors(source: Source) -> tuple[Source, ...]:
+    """The sources `source` is read through, root first (not itself)."""
+    found = []
+    base = source.base
+    while base is not None:
+        found.append(base)
+        base = base.base
+    return tuple(reversed(found))
+
+
+def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> list[Guard]:
+    """`_order` when some guard must wait for a guard on an ancestor that ranks after it;
+    `pending` is in rank order, `waits[i]` the ancestors of `pending[i]`'s source.
+
+    One scan in rank order: a guard whose ancestors have no guard left runs when reached,
+    one whose ancestors do is held back until their last guard ran, then released into a
+    heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
+    ranks before the scan's position, so taking released guards first, smallest first, and
+    the scan's next guard otherwise always takes the first ready guard in rank order.
+    """
+    remaining = collections.Counter([g.source for g in pending])  # read with .get: no __missing__
+    held_by: dict[Source, list[int]] = {}  # source -> positions it still holds back
+    blockers: dict[int, int] = {}  # held position -> ancestors with guards left
+    released: list[int] = []
     ordered: list[Guard] = []
-    while ready:
-        i = heapq.heappop(ready)
-        ordered.append(pending[i])
-        s = own[i]
-        remaining[s] -= 1
-        if not remaining[s]:
-            for j in waiting_on[s]:
-                blockers[j] -= 1
-                if not blockers[j]:
-                    heapq.heappush(ready, j)
+    at = 0
+    while released or at < len(pending):
+        if released:
+            position = heapq.heappop(released)
+        else:
+            position, at = at, at + 1
+            ancestors = waits[position]
+            held = [a for a in ancestors if remaining.get(a)] if ancestors else None
+            if held:
+                blockers[position] = len(held)
+                for ancestor in held:
+                    held_by.setdefault(ancestor, []).append(position)
+                continue
+        guard = pending[position]
+        ordered.append(guard)
+        source = guard.source
+        remaining[source] -= 1
+        if not remaining[source]:
+            for waiting in held_by.pop(source, ()):
+                blockers[waiting] -= 1
+                if not blockers[waiting]:
+                    heapq.heappush(released, waiting)
     return ordered
 
 
