@@ -82,3 +82,19 @@ def test_rank_order_is_kept_when_nothing_waits() -> None:
         Guard(K.ID_MATCH, base, len),
     ]
     assert _order(guards) == [guards[2], guards[1], guards[0]]
+
+
+def test_needs_mode_stack_finds_any_guard_rooted_at_the_stack() -> None:
+    from guards import TypeSource
+    from guards.builder import needs_mode_stack
+    from guards.sources import ModeStackListSource, ModeStackSource
+
+    plain = [Guard(K.ID_MATCH, LocalSource("a"), None), Guard(K.HASATTR, LocalSource("b"), "x")]
+    deep = Guard(K.ID_MATCH, AttrSource(TypeSource(ModeStackSource(0)), "f"), None)
+    stack = Guard(K.MODE_STACK, ModeStackListSource(), ())
+    assert not needs_mode_stack(plain)
+    assert not needs_mode_stack(iter(plain))
+    assert needs_mode_stack([plain[0], deep, plain[1]])
+    assert needs_mode_stack(iter([deep, *plain]))
+    assert needs_mode_stack([*plain, stack])
+    assert needs_mode_stack([stack, *plain])
