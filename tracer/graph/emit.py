@@ -209,8 +209,8 @@ class _Emitter(_Codegen):
                 # (same bytes, same names bound in the same order; the emitter tests compare
                 # it with the general path): three Python calls fewer per node.
                 info = getattr(node.target, "__modetrace_op__", None)
-                if info is not None and not node.kwargs:
-                    args = node.args
+                if info is not None and not node._kwargs:  # the slots behind the properties
+                    args = node._args
                     try:
                         pushed = b"".join([loads[arg] for arg in args])
                     except (KeyError, TypeError):  # a constant or a get_attr: general path
