@@ -265,6 +265,13 @@ class BytecodeWriter:
 def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
     """Exception-table varint: 6-bit chunks, most significant first, 0x40 on all but the last;
     0x80 marks the first byte of an entry (CPython's Objects/exception_handling_notes.txt)."""
+    flag = 0x80 if entry_start else 0
+    if value < 0x40:  # one or two chunks: a dispatcher's offsets and depths, written at once
+        out.append(value | flag)
+        return
+    if value < 0x1000:
+        out += bytes(((value >> 6) | 0x40 | flag, value & 0x3F))
+        return
     chunks = [value & 0x3F]
     value >>= 6
     while value:
