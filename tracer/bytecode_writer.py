@@ -20,10 +20,9 @@ import types
 from itertools import compress
 from typing import Any, Final
 
-from tracer.assembler import signed_varint
+from tracer.assembler import ENCODED, signed_varint
 
 OP: Final[dict[str, int]] = dis.opmap
-_CACHE_UNITS: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
 _EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
 _JUMP_FORWARD: Final = OP["JUMP_FORWARD"]
 _SKIP_IF: Final = {True: OP["POP_JUMP_FORWARD_IF_FALSE"], False: OP["POP_JUMP_FORWARD_IF_TRUE"]}
@@ -31,19 +30,7 @@ _BACK_IF: Final = {True: OP["POP_JUMP_BACKWARD_IF_TRUE"], False: OP["POP_JUMP_BA
 _LINE_ONLY: Final = 0x80 | (13 << 3)
 """First byte of a location-table entry of kind 13 ("line number only") before its length."""
 
-
-class _Encodings(dict[int, list[bytes]]):
-    """opcode -> the bytes of that instruction for each oparg 0-255, CACHE units included:
-    appending an instruction is one `+=`. A table of CPython's encoding, filled per opcode on
-    first use; it holds nothing about any compiled function."""
-
-    def __missing__(self, opcode: int) -> list[bytes]:
-        caches = bytes(2 * _CACHE_UNITS[opcode])
-        row = self[opcode] = [bytes((opcode, arg)) + caches for arg in range(256)]
-        return row
-
-
-_ENCODED: Final = _Encodings()
+_ENCODED: Final = ENCODED
 
 
 def encode(opcode: int, arg: int = 0) -> bytes:
