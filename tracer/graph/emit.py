@@ -201,6 +201,7 @@ class _Emitter(_Codegen):
         stacksize = 1
         loads, bound, co_names, varnames = self.loads, self._bound, self.co_names, self.varnames
         fast = self.fast_calls
+        heads: dict[int, bytes] = {}  # id of an op's info -> the bytes that load its impl
         for node in self.graph.nodes:
             op = node.op
             if op == "call_function" and fast:
@@ -216,14 +217,15 @@ class _Emitter(_Codegen):
                     except (KeyError, TypeError):  # a constant or a get_attr: general path
                         pass
                     else:
-                        name = bound.get(id(info.impl))
-                        if name is None:
-                            name = self.bind(info.impl, _impl_hint(info))
-                        buf += _LOAD_GLOBAL_BYTES[co_names.setdefault(name, len(co_names)) << 1 | 1]
-                        buf += pushed
-                        buf += _CALL_BYTES[len(args)]
+                        head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
+                        if head is None:
+                            name = bound.get(id(info.impl))
+                            if name is None:
+                                name = self.bind(info.impl, _impl_hint(info))
+                            global_index = co_names.setdefault(name, len(co_names))
+                            head = heads[id(info)] = _LOAD_GLOBAL_BYTES[global_index << 1 | 1]
                         index = varnames.setdefault(node.name, len(varnames))
-                        buf += _STORE_FAST_BYTES[index]
+                        buf += head + pushed + _CALL_BYTES[len(args)] + _STORE_FAST_BYTES[index]
                         loads[node] = _LOAD_FAST_BYTES[index]
                         stacksize = max(stacksize, 2 + len(args))
                         ends.append(len(buf))
