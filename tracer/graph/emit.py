@@ -41,6 +41,7 @@ from tracer.graph.codegen import (
 )
 from tracer.graph.graph import Graph
 from tracer.graph.node import Argument, Node
+from tracer.graph.resolve import resolve_method
 
 SUPPORTED: Final = sys.version_info[:2] == (3, 11)
 """The bytes written here are CPython 3.11's; on any other version every graph falls back."""
@@ -204,19 +205,23 @@ class _Emitter(_Codegen):
         heads: dict[int, bytes] = {}  # id of an op's info -> the bytes that load its impl
         for node in self.graph.nodes:
             op = node.op
-            if op == "call_function" and fast:
-                # NOTE [op calls inline]: the commonest statement, an op's impl called on
-                # nodes already stored, is `statement_bytes`'s CALL plan written out here
-                # (same bytes, same names bound in the same order; the emitter tests compare
-                # it with the general path): three Python calls fewer per node.
-                info = getattr(node.target, "__modetrace_op__", None)
-                if info is not None and not node._kwargs:  # the slots behind the properties
-                    args = node._args
+            if fast and (op == "call_function" or op == "call_method") and not node._kwargs:
+                # NOTE [op calls inline]: the commonest statement, an op's impl (a torch
+                # function, or a Tensor method `plan` resolves) called on stored nodes and
+                # literals, is `statement_bytes`'s CALL plan written out here (same bytes, same
+                # names bound in the same order; the emitter tests compare it with the general
+                # path): three Python calls fewer per node. `_args`/`_kwargs`: the node's slots.
+                args = node._args
+                if op == "call_function":
+                    info = getattr(node.target, "__modetrace_op__", None)
+                else:
+                    info = resolve_method(args[0], str(node.target))
+                if info is not None:
                     try:
-                        pushed = b"".join([loads[arg] for arg in args])
-                    except (KeyError, TypeError):  # a constant or a get_attr: general path
-                        pass
-                    else:
+                        pushed: bytes | None = b"".join([loads[arg] for arg in args])
+                    except (KeyError, TypeError):  # a constant or a get_attr among them
+                        pushed = self.literal_values(args)
+                    if pushed is not None:
                         head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
                         if head is None:
                             name = bound.get(id(info.impl))
@@ -303,6 +308,25 @@ class _Emitter(_Codegen):
         buf += _STORE_FAST_BYTES[index]
         self.loads[node] = _LOAD_FAST_BYTES[index]
         return peak
+
+    def literal_values(self, args: tuple[Argument, ...]) -> bytes | None:
+        """`values` of stored nodes and literal constants (what `value` loads with LOAD_CONST),
+        as bytes, without appending them; None when an argument needs more (a get_attr, a
+        container, a bound object): the caller takes the general path then."""
+        loads = self.loads
+        parts = []
+        for arg in args:
+            kind = type(arg)
+            if kind is Node:
+                load = loads.get(arg)
+                if load is None:
+                    return None
+                parts.append(load)
+            elif kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)):
+                parts.append(_LOAD_CONST_BYTES[self.const_index(arg)])
+            else:
+                return None
+        return b"".join(parts)
 
     def name_index(self, name: str) -> int:
         index = self.co_names.get(name)
