@@ -90,10 +90,6 @@ class Unsupported(Exception):
     """This dispatcher needs something the emitter does not write; compile the text."""
 
 
-Ref = tuple[bool, Any]
-"""Where a value is: (True, the constant object) or (False, the name of a local)."""
-
-
 class DispatchEmitter:
     """Writes one linear dispatcher; `function()` returns it. Line numbers follow the text
     that `tracer.dispatch._Generator` renders for the same entries (checked by the tests)."""
@@ -119,14 +115,18 @@ class DispatchEmitter:
         self.roots = roots
         self.needs_mode_stack = needs_mode_stack
         self.unset = unset
-        self.w = BytecodeWriter(list(sig.names))
+        self.w = w = BytecodeWriter(list(sig.names))
+        self._code = w.code  # the writer's own buffer and line list (appended in place)
+        self._lines = w.lines
         self.lineno = 1
         self.hoisted = 0
         self.temps = 0
-        self.local_of: dict[Source, Ref] = {}
-        self.root_refs: dict[Source, Ref] = {LocalSource(n): (False, n) for n in sig.names}
+        self.local_of: dict[Source, bytes] = {}
+        """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
+        its hoisted local, or a LOAD_CONST of a root object)."""
+        self.root_loads: dict[Source, bytes] = {LocalSource(n): w.fast(n) for n in sig.names}
         if needs_mode_stack:
-            self.root_refs[ModeStackListSource()] = (False, "___ms")
+            self.root_loads[ModeStackListSource()] = w.fast("___ms")
         self.fail = Label()
         self.exit_at = -1
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
@@ -176,7 +176,7 @@ class DispatchEmitter:
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self.w.lines.append((len(self.w.code) >> 1, self.lineno))
+        self._lines.append((len(self._code) >> 1, self.lineno))
 
     # ------------------------------------------------------------------ the frame around
 
@@ -269,7 +269,7 @@ class DispatchEmitter:
         self.lineno += 2  # `while True:` and `try:` hold no instruction
         start, end, handler, fail = Label(), Label(), Label(), Label()
         w.bind(start)
-        self.local_of = dict(self.root_refs)
+        self.local_of = dict(self.root_loads)
         self.hoisted = 0
         self.fail = fail
         self.exit_at = -1
@@ -299,16 +299,16 @@ class DispatchEmitter:
         w.code += _POP_EXCEPT
         w.bind(fail)
 
-    def _read(self, source: Source) -> Ref:
-        """The value of `source`, read once into a local (one text line) before first use,
-        as guards.builder.guard_lines hoists it."""
-        ref = self.local_of.get(source)
-        if ref is not None:
-            return ref
+    def _read(self, source: Source) -> bytes:
+        """The code that pushes the value of `source`, read once into a local (one text line)
+        before first use, as guards.builder.guard_lines hoists it."""
+        load = self.local_of.get(source)
+        if load is not None:
+            return load
         kind = type(source)
         if kind is GlobalsDictSource:  # `G`: a root that is already a name
-            ref = self.local_of[source] = (True, self.roots["G"])
-            return ref
+            load = self.local_of[source] = self.w.const(self.roots["G"])
+            return load
         reader = _READERS.get(kind)
         if reader is None:
             raise Unsupported(f"source {kind.__name__}")
@@ -317,14 +317,15 @@ class DispatchEmitter:
             self._next_line()
             read = reader(self, source, b"")
         else:
-            base_load = self._load(self._read(base))
+            base_load = self._read(base)
             self._next_line()
             read = reader(self, source, base_load)
         name = f"___v{self.hoisted}"
         self.hoisted += 1
-        self.w.code += read + self.w.store(name)
-        ref = self.local_of[source] = (False, name)
-        return ref
+        w = self.w
+        self._code += read + w.store(name)
+        load = self.local_of[source] = w.fast(name)
+        return load
 
     # One reader per source type: the code that pushes the value, given the code that pushes
     # its base's value (roots get b""). Roots that need a base, and the reverse, never meet
@@ -358,9 +359,6 @@ class DispatchEmitter:
         w = self.w
         return base + w.attr("__defaults__") + w.const(source.index) + SUBSCR
 
-    def _load(self, ref: Ref) -> bytes:
-        return self.w.const(ref[1]) if ref[0] else self.w.fast(ref[1])
-
     # ------------------------------------------------------------------ guards
 
     def _guard(self, guard: Guard) -> None:
@@ -372,14 +370,14 @@ class DispatchEmitter:
             self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
             return
         self._next_line()
-        _GUARD_WRITERS[kind._value_](self, self._load(v), guard.expected)
+        _GUARD_WRITERS[kind._value_](self, v, guard.expected)
 
-    def _aliasing(self, v: Ref, same: bool, expected: Any) -> None:
+    def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
         others = [self._read(expected)] if same else [self._read(o) for o in expected]
         self._next_line()
         test = IS if same else IS_NOT
         for other in others:
-            self._test(self._load(v) + self._load(other) + test)
+            self._test(v + other + test)
 
     def _id_is(self, value: bytes, expected: Any) -> None:
         self._test(value + self.w.const(expected) + IS)
@@ -413,7 +411,7 @@ class DispatchEmitter:
     def _test(self, test: bytes) -> None:
         """Append `test` (leaving a truth value); leave for the fail label when it is false
         (`BytecodeWriter.exit_if`, its common case inlined: every guard test comes here)."""
-        code = self.w.code
+        code = self._code
         code += test
         back = (len(code) >> 1) + 1 - self.exit_at
         if self.exit_at >= 0 and back <= 0xFF:
