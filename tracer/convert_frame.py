@@ -287,6 +287,10 @@ def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node
     pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), return_vt]
     while pending:
         vt = pending.pop()
+        if type(vt) is TensorVariable:  # the commonest, taken at once (`needed` dedupes)
+            if vt.source is None:
+                needed.setdefault(vt.node)
+            continue
         if id(vt) in seen:
             continue
         seen.add(id(vt))
