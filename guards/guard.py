@@ -49,6 +49,11 @@ class GuardKind(enum.Enum):
     NO_ALIASING = 12
     """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
 
+    # Members are singletons compared by identity, so identity hashing agrees with `==`; it is
+    # CPython's own, where Enum's `hash(self._name_)` is a Python call on every table lookup
+    # and every guard key hashed (tens per compile).
+    __hash__ = object.__hash__
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TensorSpec:
