@@ -380,6 +380,8 @@ def _log_break(e: Unsupported, compile_id: CompileId) -> None:
 def _log_compiled(
     gm: GraphModule | None, guards: CompiledGuards, instructions: list[Any], side_effects: list[str]
 ) -> None:
+    if not trace_log._active and not logs._enabled:  # nothing logs: no closures, no calls
+        return
     def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
         return gm.code if gm is not None else "(no graph)"
 
