@@ -382,6 +382,7 @@ def _log_compiled(
 ) -> None:
     if not trace_log._active and not logs._enabled:  # nothing logs: no closures, no calls
         return
+
     def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
         return gm.code if gm is not None else "(no graph)"
 
