@@ -340,8 +340,11 @@ class DispatchEmitter:
         return w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
 
     def _read_closure(self, source: ClosureSource, base: bytes) -> bytes:
+        """`C[i].cell_contents` with the cell itself as the constant: a function's closure
+        tuple cannot be replaced, so `C[i]` is always this very cell (one subscript less on
+        every call)."""
         w = self.w
-        return w.const(self.roots["C"]) + w.const(source.index) + SUBSCR + w.attr("cell_contents")
+        return w.const(self.roots["C"][source.index]) + w.attr("cell_contents")
 
     def _read_attr(self, source: AttrSource, base: bytes) -> bytes:
         return base + self.w.attr(source.member)
