@@ -43,7 +43,7 @@ def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> lis
     groups = _by_source(unique)
     _check_preconditions(groups)
     implied = _implied(groups)
-    return _order([g for g in unique if id(g) not in implied])
+    return _order([g for g in unique if id(g) not in implied] if implied else unique)
 
 
 def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
@@ -61,13 +61,22 @@ def _runtime_tensor_type() -> type:
     return tensor_type
 
 
+_NONE = (1, "", 0)
+
+
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
     loc = guard.user_location
-    return (1, "", 0) if loc is None else (0, loc.filename, loc.lineno)
+    return _NONE if loc is None else (0, loc.filename, loc.lineno)
 
 
 def _dedupe(guards: list[Guard]) -> list[Guard]:
-    """One guard per key; of duplicates, the one from the earliest user line is kept."""
+    """One guard per key; of duplicates, the one from the earliest user line is kept.
+
+    Without duplicates (the usual case, told by one dict built by CPython) the guards stay in
+    record order: `_order` breaks what its rank leaves tied by user line itself, so the plan
+    is the same as from guards sorted by user line first."""
+    if len(dict.fromkeys(guards)) == len(guards):
+        return guards
     kept: dict[Guard, Guard] = {}  # a guard hashes and compares by its key, hashed once
     for guard in sorted(guards, key=_location_rank):
         kept.setdefault(guard, guard)
@@ -142,12 +151,12 @@ def _order(guards: list[Guard]) -> list[Guard]:
     """Rank order, except that a guard waits until every guard on its source's ancestors ran:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
-    The rank is (kind, source depth, source name, repr of the expected key), ties kept in
-    input order. The repr only breaks ties of the first three, so it is rendered only for guards
-    that share them (rarely any). Usually rank order already runs every guard after the
-    guards on its source's ancestors (those are shallower and mostly of cheaper kinds): then it
-    is the answer, found with one pass over the ancestors; otherwise `_order_waiting` holds
-    guards back.
+    The rank is (kind, source depth, source name, repr of the expected key, user line), ties
+    kept in input order. The last two only break ties of the first three, so they are rendered
+    only for guards that share them (rarely any). Usually rank order already runs every guard
+    after the guards on its source's ancestors (those are shallower and mostly of cheaper
+    kinds): then it is the answer, found with one pass over the ancestors; otherwise
+    `_order_waiting` holds guards back.
     """
     # Most guarded sources are roots (`base` a class attribute there): no call for them.
     above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
@@ -155,9 +164,9 @@ def _order(guards: list[Guard]) -> list[Guard]:
     ranks: list[tuple[Any, ...]] = [
         (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
     ]
-    if len(set(ranks)) < len(ranks):
+    if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
         tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
-        ranks = [(*p, repr(g.expected_key) if p in tied else "")
+        ranks = [(*p, repr(g.expected_key), _location_rank(g)) if p in tied else (*p, "", _NONE)
                  for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
     pending = [guards[i] for i in by_rank]
