@@ -12,7 +12,9 @@ import collections
 import dataclasses
 import heapq
 import importlib
+import operator
 from collections.abc import Iterable
+from itertools import compress, count
 from typing import Any
 
 from guards.constants import type_label
@@ -62,6 +64,7 @@ def _runtime_tensor_type() -> type:
 
 
 _NONE = (1, "", 0)
+_SOURCE = operator.attrgetter("source")
 
 
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
@@ -169,11 +172,11 @@ def _order(guards: list[Guard]) -> list[Guard]:
         ranks = [(*p, repr(g.expected_key), _location_rank(g)) if p in tied else (*p, "", _NONE)
                  for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
-    pending = [guards[i] for i in by_rank]
-    waits = [above[i] for i in by_rank]
-    last = {g.source: at for at, g in enumerate(pending)}  # where each source's last guard is
-    for at, ancestors in enumerate(waits):
-        for ancestor in ancestors:  # roots have none
+    pending = list(map(guards.__getitem__, by_rank))
+    waits = list(map(above.__getitem__, by_rank))
+    last = dict(zip(map(_SOURCE, pending), count()))  # where each source's last guard is
+    for at, ancestors in compress(enumerate(waits), waits):  # roots have no ancestors
+        for ancestor in ancestors:
             if last.get(ancestor, -1) > at:
                 return _order_waiting(pending, waits)
     return pending
