@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import heapq
 import importlib
 import operator
@@ -43,7 +44,7 @@ def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> lis
     """
     unique = _dedupe(_with_tensor_type(guards, tensor_type))
     groups = _by_source(unique)
-    _check_preconditions(groups)
+    _check_preconditions(unique, groups)
     implied = _implied(groups)
     return _order([g for g in unique if id(g) not in implied] if implied else unique)
 
@@ -53,6 +54,11 @@ def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list
         cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
         return dataclasses.replace(guard, expected=dataclasses.replace(guard.expected, cls=cls))
 
+    guards = list(guards)
+    # The usual case, told with builtins: every TENSOR_MATCH already names its class.
+    specs = compress(map(_EXPECTED, guards), map(_IS_TENSOR_MATCH, map(_KIND, guards)))
+    if not any(map(_IS_NONE, map(_CLS, specs))):
+        return guards
     tensor = _TENSOR_MATCH
     return [fill(g) if g.kind is tensor and g.expected.cls is None else g for g in guards]
 
@@ -100,13 +106,17 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
     return pinned
 
 
-def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
+def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
-    length, keys = _LENGTH_CHECK, _DICT_KEYS_MATCH  # identity tests: no Enum.__hash__ call
-    needing = dict.fromkeys(g.source for group in groups.values() for g in group
-                            if g.kind is length or g.kind is keys)  # fmt: skip
-    for source in needing:
+    # The sources to look at, found with builtins (kinds hash by identity); looked at in
+    # `groups` order, so the first error reported does not depend on how they were found.
+    needing = set(
+        compress(map(_SOURCE, guards), map(_NEEDS_EXACT.__contains__, map(_KIND, guards)))
+    )
+    if not needing:
+        return
+    for source in [s for s in groups if s in needing]:
         group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
@@ -124,8 +134,12 @@ def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
 
 
 _TENSOR_MATCH = GuardKind.TENSOR_MATCH
-_LENGTH_CHECK = GuardKind.LENGTH_CHECK
-_DICT_KEYS_MATCH = GuardKind.DICT_KEYS_MATCH
+_NEEDS_EXACT = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
+_KIND = operator.attrgetter("kind")
+_EXPECTED = operator.attrgetter("expected")
+_CLS = operator.attrgetter("cls")
+_IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
+_IS_NONE = functools.partial(operator.is_, None)
 
 
 def _implied(groups: dict[Source, list[Guard]]) -> set[int]:

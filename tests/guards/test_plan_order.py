@@ -98,3 +98,40 @@ def test_needs_mode_stack_finds_any_guard_rooted_at_the_stack() -> None:
     assert needs_mode_stack(iter([deep, *plain]))
     assert needs_mode_stack([*plain, stack])
     assert needs_mode_stack([stack, *plain])
+
+
+def test_tensor_specs_without_a_class_get_the_given_one() -> None:
+    from guards import TensorSpec
+
+    class Tensor:
+        pass
+
+    class Other:
+        pass
+
+    bare = Guard(K.TENSOR_MATCH, LocalSource("x"), TensorSpec("float32", (2,), False))
+    named = Guard(K.TENSOR_MATCH, LocalSource("y"), TensorSpec("float32", (2,), False, Other))
+    plain = Guard(K.ID_MATCH, LocalSource("z"), None)
+    planned = plan_guards(iter([plain, named, bare]), Tensor)
+    by_source = {g.source.name: g for g in planned}
+    assert by_source["L['x']"].expected.cls is Tensor
+    assert by_source["L['y']"].expected.cls is Other
+    assert by_source["L['z']"] is plain
+    untouched = [plain, named]
+    assert plan_guards(untouched, Tensor) == [plain, named]
+    assert plan_guards(untouched, Tensor)[1] is named
+
+
+def test_the_first_source_missing_its_container_type_is_reported() -> None:
+    import pytest
+
+    from guards.tree import GuardPlanError
+
+    a, b = LocalSource("a"), LocalSource("b")
+    guards = [
+        Guard(K.TYPE_MATCH, a, int),
+        Guard(K.LENGTH_CHECK, b, 1),
+        Guard(K.LENGTH_CHECK, a, 2),
+    ]
+    with pytest.raises(GuardPlanError, match=r"LENGTH_CHECK on L\['a'\]"):
+        plan_guards(guards)
