@@ -129,9 +129,11 @@ class BytecodeWriter:
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
-        slot = self._const_slots.get(id(value))
+        slots = self._const_slots
+        key = id(value)
+        slot = slots.get(key)
         if slot is None:
-            slot = self._const_slots[id(value)] = len(self.consts)
+            slot = slots[key] = len(slots)  # one slot per constant: the next index
             self.consts.append(value)
         return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
 

@@ -313,13 +313,10 @@ class DispatchEmitter:
         if reader is None:
             raise Unsupported(f"source {kind.__name__}")
         base = source.base
-        if base is None:
-            self._next_line()
-            read = reader(self, source, b"")
-        else:
-            base_load = self._read(base)
-            self._next_line()
-            read = reader(self, source, base_load)
+        base_load = b"" if base is None else self._read(base)
+        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
+        self._lines.append((len(self._code) >> 1, lineno))
+        read = reader(self, source, base_load)
         name = f"___v{self.hoisted}"
         self.hoisted += 1
         w = self.w
@@ -372,7 +369,8 @@ class DispatchEmitter:
         if kind is _OBJECT_ALIASING or kind is _NO_ALIASING:
             self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
             return
-        self._next_line()
+        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
+        self._lines.append((len(self._code) >> 1, lineno))
         _GUARD_WRITERS[kind._value_](self, v, guard.expected)
 
     def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
