@@ -44,6 +44,8 @@ def encode(opcode: int, arg: int = 0) -> bytes:
 
 _LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
 _LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+_STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
+_LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
@@ -152,15 +154,24 @@ class BytecodeWriter:
 
     def store(self, name: str) -> bytes:
         """STORE_FAST to local `name`."""
-        return encode(OP["STORE_FAST"], self._local(name))
+        slot = self._local(name)
+        return _STORE_FAST[slot] if slot < 0x100 else encode(OP["STORE_FAST"], slot)
+
+    def hoist(self, name: str) -> tuple[bytes, bytes]:
+        """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
+        slot = self._local(name)
+        if slot < 0x100:
+            return _STORE_FAST[slot], _LOAD_FAST[slot]
+        return encode(OP["STORE_FAST"], slot), encode(OP["LOAD_FAST"], slot)
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
-        slot = self._name_slots.get(name)
+        slots = self._name_slots
+        slot = slots.get(name)
         if slot is None:
-            slot = self._name_slots[name] = len(self.names)
+            slot = slots[name] = len(slots)  # one slot per name: the next index
             self.names.append(name)
-        return encode(OP["LOAD_ATTR"], slot)
+        return _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""

@@ -319,9 +319,9 @@ class DispatchEmitter:
         read = reader(self, source, base_load)
         name = f"___v{self.hoisted}"
         self.hoisted += 1
-        w = self.w
-        self._code += read + w.store(name)
-        load = self.local_of[source] = w.fast(name)
+        store, load = self.w.hoist(name)
+        self._code += read + store
+        self.local_of[source] = load
         return load
 
     # One reader per source type: the code that pushes the value, given the code that pushes
@@ -468,8 +468,8 @@ class DispatchEmitter:
         w = self.w
         name = f"___keys{self.temps}"
         self.temps += 1
-        w.code += NULL + w.const(list) + value + CALLS[1] + w.store(name)
-        listed = w.fast(name)
+        store, listed = w.hoist(name)
+        w.code += NULL + w.const(list) + value + CALLS[1] + store
         self._len_is(listed, len(keys))
         for i, key in enumerate(keys):
             self._constant(listed + w.const(i) + SUBSCR, key)
