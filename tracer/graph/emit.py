@@ -218,7 +218,7 @@ class _Emitter(_Codegen):
                     info = resolve_method(args[0], str(node.target))
                 if info is not None:
                     try:
-                        pushed: bytes | None = b"".join([loads[arg] for arg in args])
+                        pushed: bytes | None = b"".join(map(loads.__getitem__, args))
                     except (KeyError, TypeError):  # a constant or a get_attr among them
                         pushed = self.literal_values(args)
                     if pushed is not None:
@@ -352,7 +352,7 @@ class _Emitter(_Codegen):
         """Push each of `args` (`value` on each, nodes inline); returns the peak height."""
         loads = self.loads
         try:  # only nodes already stored (the usual case): their loads, joined
-            self.buf += b"".join([loads[arg] for arg in args])
+            self.buf += b"".join(map(loads.__getitem__, args))
             return len(args)
         except (KeyError, TypeError):  # a constant (unhashable ones raise TypeError)
             pass
