@@ -212,7 +212,7 @@ class DispatchEmitter:
     def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
         w, sig = self.w, self.sig
-        loads = b"".join([w.fast(name) for name in sig.positional])
+        loads = b"".join(map(w.fast, sig.positional))
         if sig.star is None:
             return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
         return (
@@ -235,7 +235,7 @@ class DispatchEmitter:
 
     def _miss_call(self) -> None:
         w, names = self.w, self.sig.names
-        frame = b"".join([w.fast(name) for name in names])
+        frame = b"".join(map(w.fast, names))
         if names:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
@@ -248,7 +248,7 @@ class DispatchEmitter:
         w, sig = self.w, self.sig
         head = NULL + w.const(run)
         if sig.star is None and sig.starstar is None:
-            loads = b"".join([w.fast(name) for name in [*sig.positional, *sig.kwonly]])
+            loads = b"".join(map(w.fast, [*sig.positional, *sig.kwonly]))
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
                 loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
