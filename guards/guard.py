@@ -49,6 +49,11 @@ class GuardKind(enum.Enum):
     NO_ALIASING = 12
     """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
 
+    # Members are singletons compared by identity, so identity hashing agrees with `==`; it is
+    # CPython's own, where Enum's `hash(self._name_)` is a Python call on every table lookup
+    # and every guard key hashed (tens per compile).
+    __hash__ = object.__hash__
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TensorSpec:
@@ -108,8 +113,13 @@ class Guard:
         """Check `expected`, then work out the key and its hash once: a guard is hashed and
         compared every time a trace adds it again and whenever guard sets are built, and all
         its fields are frozen."""
-        _check_expected(self)
-        key = (self.kind, self.source, _expected_key(self.kind, self.expected))
+        # The check of `expected` and `_expected_key`, inline: every guard a trace adds
+        # comes here.
+        kind, expected = self.kind, self.expected
+        check = _EXPECTED_CHECKS.get(kind)
+        if check is not None and not check[0](expected):
+            raise TypeError(check[1](expected))
+        key = (kind, self.source, _EXPECTED_KEYS.get(kind, constant_key)(expected))
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -142,12 +152,6 @@ class Guard:
 
     def __repr__(self) -> str:
         return f"Guard({self.kind.name} {self.source.name}: {self.expected_text()})"
-
-
-def _check_expected(guard: Guard) -> None:
-    check = _EXPECTED_CHECKS.get(guard.kind)
-    if check is not None and not check[0](guard.expected):
-        raise TypeError(check[1](guard.expected))
 
 
 def _all_of(kind: type) -> Callable[[Any], bool]:

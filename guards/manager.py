@@ -50,7 +50,9 @@ class CompiledGuards:
         tensor_type: type | None = None,
     ) -> None:
         self.guards: list[Guard] = plan_guards(guards, tensor_type)
-        if mode_stack_fn is None and needs_mode_stack(self.guards):
+        self.reads_mode_stack: bool = needs_mode_stack(self.guards)
+        """Whether the check reads the mode stack (the dispatcher asks too: answered once)."""
+        if mode_stack_fn is None and self.reads_mode_stack:
             mode_stack_fn = runtime_mode_stack_fn()
         self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
         self.roots: dict[str, Any] = {

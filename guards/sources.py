@@ -16,7 +16,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from guards.constants import constant_key, is_constant
 
@@ -33,9 +33,15 @@ class Source(abc.ABC):
     once, at construction (the generated hash rehashes the whole chain on every dict lookup,
     and the builder, side effects and guards look the same sources up again and again)."""
 
-    @property
-    def base(self) -> Source | None:
-        return None
+    if TYPE_CHECKING:  # what subclasses refine: a field, or a property (ModeStackSource)
+
+        @property
+        def base(self) -> Source | None: ...
+
+    else:
+        base = None
+        """Roots have none: a class attribute, so reading it (every chain walk, hoist, and
+        root lookup does) costs no Python call; chained sources shadow it with their field."""
 
     @property
     @abc.abstractmethod

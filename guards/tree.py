@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import heapq
 import importlib
-from collections.abc import Hashable, Iterable
+import operator
+from collections.abc import Iterable
+from itertools import compress, count
+from typing import Any
 
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
@@ -40,20 +44,23 @@ def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> lis
     """
     unique = _dedupe(_with_tensor_type(guards, tensor_type))
     groups = _by_source(unique)
-    _check_preconditions(groups)
+    _check_preconditions(unique, groups)
     implied = _implied(groups)
-    return _order([g for g in unique if id(g) not in implied])
+    return _order([g for g in unique if id(g) not in implied] if implied else unique)
 
 
 def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
     def fill(guard: Guard) -> Guard:
-        spec = guard.expected
-        if guard.kind is not GuardKind.TENSOR_MATCH or spec.cls is not None:
-            return guard
         cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
-        return dataclasses.replace(guard, expected=dataclasses.replace(spec, cls=cls))
+        return dataclasses.replace(guard, expected=dataclasses.replace(guard.expected, cls=cls))
 
-    return [fill(guard) for guard in guards]
+    guards = list(guards)
+    # The usual case, told with builtins: every TENSOR_MATCH already names its class.
+    specs = compress(map(_EXPECTED, guards), map(_IS_TENSOR_MATCH, map(_KIND, guards)))
+    if not any(map(_IS_NONE, map(_CLS, specs))):
+        return guards
+    tensor = _TENSOR_MATCH
+    return [fill(g) if g.kind is tensor and g.expected.cls is None else g for g in guards]
 
 
 def _runtime_tensor_type() -> type:
@@ -62,16 +69,26 @@ def _runtime_tensor_type() -> type:
     return tensor_type
 
 
+_NONE = (1, "", 0)
+_SOURCE = operator.attrgetter("source")
+
+
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
     loc = guard.user_location
-    return (1, "", 0) if loc is None else (0, loc.filename, loc.lineno)
+    return _NONE if loc is None else (0, loc.filename, loc.lineno)
 
 
 def _dedupe(guards: list[Guard]) -> list[Guard]:
-    """One guard per key; of duplicates, the one from the earliest user line is kept."""
-    kept: dict[Hashable, Guard] = {}
+    """One guard per key; of duplicates, the one from the earliest user line is kept.
+
+    Without duplicates (the usual case, told by one dict built by CPython) the guards stay in
+    record order: `_order` breaks what its rank leaves tied by user line itself, so the plan
+    is the same as from guards sorted by user line first."""
+    if len(dict.fromkeys(guards)) == len(guards):
+        return guards
+    kept: dict[Guard, Guard] = {}  # a guard hashes and compares by its key, hashed once
     for guard in sorted(guards, key=_location_rank):
-        kept.setdefault(guard.key, guard)
+        kept.setdefault(guard, guard)
     return list(kept.values())
 
 
@@ -89,12 +106,17 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
     return pinned
 
 
-def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
+def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
-    needing = dict.fromkeys(g.source for group in groups.values() for g in group
-                            if g.kind in _NEEDS_EXACT_CONTAINER)  # fmt: skip
-    for source in needing:
+    # The sources to look at, found with builtins (kinds hash by identity); looked at in
+    # `groups` order, so the first error reported does not depend on how they were found.
+    needing = set(
+        compress(map(_SOURCE, guards), map(_NEEDS_EXACT.__contains__, map(_KIND, guards)))
+    )
+    if not needing:
+        return
+    for source in [s for s in groups if s in needing]:
         group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
@@ -111,7 +133,13 @@ def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
                 )
 
 
-_NEEDS_EXACT_CONTAINER = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
+_TENSOR_MATCH = GuardKind.TENSOR_MATCH
+_NEEDS_EXACT = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
+_KIND = operator.attrgetter("kind")
+_EXPECTED = operator.attrgetter("expected")
+_CLS = operator.attrgetter("cls")
+_IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
+_IS_NONE = functools.partial(operator.is_, None)
 
 
 def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
@@ -140,53 +168,81 @@ def _order(guards: list[Guard]) -> list[Guard]:
     """Rank order, except that a guard waits until every guard on its source's ancestors ran:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
-    The rank is (kind, source depth, source name, repr of the expected key), ties kept in
-    input order. The repr only breaks ties of the first three, so it is rendered only for guards
-    that share them (rarely any). A guard, once ready, stays ready (guards only ever leave), so
-    "the first ready guard" is the smallest ready rank index: a heap of ready indices, refilled
-    as sources run out of guards, gives that order without rescanning (and rehashing) the
-    pending list every step.
+    The rank is (kind, source depth, source name, repr of the expected key, user line), ties
+    kept in input order. The last two only break ties of the first three, so they are rendered
+    only for guards that share them (rarely any). Usually rank order already runs every guard
+    after the guards on its source's ancestors (those are shallower and mostly of cheaper
+    kinds): then it is the answer, found with one pass over the ancestors; otherwise
+    `_order_waiting` holds guards back.
     """
-    chains = [g.source.chain() for g in guards]  # root first: depth is its length minus one
+    # Most guarded sources are roots (`base` a class attribute there): no call for them.
+    above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
     # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
-    prefixes = [
-        (g.kind._value_, len(c) - 1, g.source.name) for g, c in zip(guards, chains, strict=True)
+    ranks: list[tuple[Any, ...]] = [
+        (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
     ]
-    tied = {p for p, n in collections.Counter(prefixes).items() if n > 1}
-    ranks = [
-        (*p, repr(g.expected_key) if p in tied else "")
-        for g, p in zip(guards, prefixes, strict=True)
-    ]
+    if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
+        tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
+        ranks = [(*p, repr(g.expected_key), _location_rank(g)) if p in tied else (*p, "", _NONE)
+                 for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
-    pending = [guards[i] for i in by_rank]
-    number: dict[Source, int] = {}  # each distinct source (guarded or ancestor) -> small int
-    own = [number.setdefault(g.source, len(number)) for g in pending]
-    ancestors = [[number.setdefault(a, len(number)) for a in chains[i][:-1]] for i in by_rank]
-    remaining = [0] * len(number)
-    for s in own:
-        remaining[s] += 1
-    waiting_on: list[list[int]] = [[] for _ in number]  # source -> guards it still holds back
-    blockers = [0] * len(pending)
-    ready: list[int] = []
-    for i, chain in enumerate(ancestors):
-        for a in chain:
-            if remaining[a]:
-                blockers[i] += 1
-                waiting_on[a].append(i)
-        if not blockers[i]:
-            ready.append(i)
-    heapq.heapify(ready)
+    pending = list(map(guards.__getitem__, by_rank))
+    waits = list(map(above.__getitem__, by_rank))
+    last = dict(zip(map(_SOURCE, pending), count()))  # where each source's last guard is
+    for at, ancestors in compress(enumerate(waits), waits):  # roots have no ancestors
+        for ancestor in ancestors:
+            if last.get(ancestor, -1) > at:
+                return _order_waiting(pending, waits)
+    return pending
+
+
+def _ancestors(source: Source) -> tuple[Source, ...]:
+    """The sources `source` is read through, root first (not itself)."""
+    found = []
+    base = source.base
+    while base is not None:
+        found.append(base)
+        base = base.base
+    return tuple(reversed(found))
+
+
+def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> list[Guard]:
+    """`_order` when some guard must wait for a guard on an ancestor that ranks after it;
+    `pending` is in rank order, `waits[i]` the ancestors of `pending[i]`'s source.
+
+    One scan in rank order: a guard whose ancestors have no guard left runs when reached,
+    one whose ancestors do is held back until their last guard ran, then released into a
+    heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
+    ranks before the scan's position, so taking released guards first, smallest first, and
+    the scan's next guard otherwise always takes the first ready guard in rank order.
+    """
+    remaining = collections.Counter([g.source for g in pending])  # read with .get: no __missing__
+    held_by: dict[Source, list[int]] = {}  # source -> positions it still holds back
+    blockers: dict[int, int] = {}  # held position -> ancestors with guards left
+    released: list[int] = []
     ordered: list[Guard] = []
-    while ready:
-        i = heapq.heappop(ready)
-        ordered.append(pending[i])
-        s = own[i]
-        remaining[s] -= 1
-        if not remaining[s]:
-            for j in waiting_on[s]:
-                blockers[j] -= 1
-                if not blockers[j]:
-                    heapq.heappush(ready, j)
+    at = 0
+    while released or at < len(pending):
+        if released:
+            position = heapq.heappop(released)
+        else:
+            position, at = at, at + 1
+            ancestors = waits[position]
+            held = [a for a in ancestors if remaining.get(a)] if ancestors else None
+            if held:
+                blockers[position] = len(held)
+                for ancestor in held:
+                    held_by.setdefault(ancestor, []).append(position)
+                continue
+        guard = pending[position]
+        ordered.append(guard)
+        source = guard.source
+        remaining[source] -= 1
+        if not remaining[source]:
+            for waiting in held_by.pop(source, ()):
+                blockers[waiting] -= 1
+                if not blockers[waiting]:
+                    heapq.heappush(released, waiting)
     return ordered
 
 

@@ -55,6 +55,24 @@ _OPCODES: Final[dict[str, tuple[int, int, bytes]]] = {
 _LOCAL_OPS: Final = frozenset(name for name, (_, kind, _) in _OPCODES.items() if kind == _LOCAL)
 
 
+class _Encodings(dict[int, list[bytes]]):
+    """opcode -> the bytes of that instruction for each oparg 0-255, CACHE units included:
+    appending an instruction is one `+=`. A table of CPython's encoding, filled per opcode on
+    first use; it holds nothing about any compiled function."""
+
+    def __missing__(self, opcode: int) -> list[bytes]:
+        caches = bytes(2 * _CACHE_ENTRIES[opcode])
+        row = self[opcode] = [bytes((opcode, arg)) + caches for arg in range(256)]
+        return row
+
+    def __repr__(self) -> str:
+        return f"<instruction encodings of {len(self)} opcodes>"
+
+
+ENCODED: Final = _Encodings()
+"""Shared with tracer.bytecode_writer: `ENCODED[opcode][oparg]` for opargs below 256."""
+
+
 class FreeVar(NamedTuple):
     """The argument of LOAD_DEREF/STORE_DEREF: a free variable of the compiled function."""
 
@@ -122,7 +140,7 @@ def build_code(
         else 0
     )
     lines: list[tuple[int, int | None]] = [(0, None)]  # (code offset, line from there on)
-    opcodes = _OPCODES
+    opcodes, encoded = _OPCODES, ENCODED
     for name, arg, lineno in instructions:
         found = opcodes.get(name)
         if found is None:
@@ -149,9 +167,11 @@ def build_code(
             lines.append((len(code), lineno))
         if oparg > 0xFF:
             code += _extended_args(oparg)
-        code.append(opcode)
-        code.append(oparg & 0xFF)
-        code += cache
+            code.append(opcode)
+            code.append(oparg & 0xFF)
+            code += cache
+        else:
+            code += encoded[opcode][oparg]
     return types.CodeType(
         template.co_argcount,
         template.co_posonlyargcount,

@@ -20,10 +20,9 @@ import types
 from itertools import compress
 from typing import Any, Final
 
-from tracer.assembler import signed_varint
+from tracer.assembler import ENCODED, signed_varint
 
 OP: Final[dict[str, int]] = dis.opmap
-_CACHE_UNITS: Final[list[int]] = dis._inline_cache_entries  # type: ignore[attr-defined]
 _EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
 _JUMP_FORWARD: Final = OP["JUMP_FORWARD"]
 _SKIP_IF: Final = {True: OP["POP_JUMP_FORWARD_IF_FALSE"], False: OP["POP_JUMP_FORWARD_IF_TRUE"]}
@@ -31,19 +30,7 @@ _BACK_IF: Final = {True: OP["POP_JUMP_BACKWARD_IF_TRUE"], False: OP["POP_JUMP_BA
 _LINE_ONLY: Final = 0x80 | (13 << 3)
 """First byte of a location-table entry of kind 13 ("line number only") before its length."""
 
-
-class _Encodings(dict[int, list[bytes]]):
-    """opcode -> the bytes of that instruction for each oparg 0-255, CACHE units included:
-    appending an instruction is one `+=`. A table of CPython's encoding, filled per opcode on
-    first use; it holds nothing about any compiled function."""
-
-    def __missing__(self, opcode: int) -> list[bytes]:
-        caches = bytes(2 * _CACHE_UNITS[opcode])
-        row = self[opcode] = [bytes((opcode, arg)) + caches for arg in range(256)]
-        return row
-
-
-_ENCODED: Final = _Encodings()
+_ENCODED: Final = ENCODED
 
 
 def encode(opcode: int, arg: int = 0) -> bytes:
@@ -57,6 +44,8 @@ def encode(opcode: int, arg: int = 0) -> bytes:
 
 _LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
 _LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+_STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
+_LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
@@ -142,9 +131,11 @@ class BytecodeWriter:
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
-        slot = self._const_slots.get(id(value))
+        slots = self._const_slots
+        key = id(value)
+        slot = slots.get(key)
         if slot is None:
-            slot = self._const_slots[id(value)] = len(self.consts)
+            slot = slots[key] = len(slots)  # one slot per constant: the next index
             self.consts.append(value)
         return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
 
@@ -163,15 +154,24 @@ class BytecodeWriter:
 
     def store(self, name: str) -> bytes:
         """STORE_FAST to local `name`."""
-        return encode(OP["STORE_FAST"], self._local(name))
+        slot = self._local(name)
+        return _STORE_FAST[slot] if slot < 0x100 else encode(OP["STORE_FAST"], slot)
+
+    def hoist(self, name: str) -> tuple[bytes, bytes]:
+        """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
+        slot = self._local(name)
+        if slot < 0x100:
+            return _STORE_FAST[slot], _LOAD_FAST[slot]
+        return encode(OP["STORE_FAST"], slot), encode(OP["LOAD_FAST"], slot)
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
-        slot = self._name_slots.get(name)
+        slots = self._name_slots
+        slot = slots.get(name)
         if slot is None:
-            slot = self._name_slots[name] = len(self.names)
+            slot = slots[name] = len(slots)  # one slot per name: the next index
             self.names.append(name)
-        return encode(OP["LOAD_ATTR"], slot)
+        return _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""
@@ -265,6 +265,13 @@ class BytecodeWriter:
 def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
     """Exception-table varint: 6-bit chunks, most significant first, 0x40 on all but the last;
     0x80 marks the first byte of an entry (CPython's Objects/exception_handling_notes.txt)."""
+    flag = 0x80 if entry_start else 0
+    if value < 0x40:  # one or two chunks: a dispatcher's offsets and depths, written at once
+        out.append(value | flag)
+        return
+    if value < 0x1000:
+        out += bytes(((value >> 6) | 0x40 | flag, value & 0x3F))
+        return
     chunks = [value & 0x3F]
     value >>= 6
     while value:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
+import operator
 import time
 import types
 from collections.abc import Callable
@@ -285,6 +287,10 @@ def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node
     pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), return_vt]
     while pending:
         vt = pending.pop()
+        if type(vt) is TensorVariable:  # the commonest, taken at once (`needed` dedupes)
+            if vt.source is None:
+                needed.setdefault(vt.node)
+            continue
         if id(vt) in seen:
             continue
         seen.add(id(vt))
@@ -355,7 +361,11 @@ def _build_guards(
 def _op_count(gm: GraphModule | None) -> int:
     if gm is None:
         return 0
-    return sum(1 for n in gm.graph.nodes if n.op in ("call_function", "call_method"))
+    ops = list(map(_OP_OF, gm.graph.nodes))  # builtins over the nodes: no Python loop
+    return ops.count("call_function") + ops.count("call_method")
+
+
+_OP_OF = operator.attrgetter("op")
 
 
 def _log_break(e: Unsupported, compile_id: CompileId) -> None:
@@ -370,6 +380,9 @@ def _log_break(e: Unsupported, compile_id: CompileId) -> None:
 def _log_compiled(
     gm: GraphModule | None, guards: CompiledGuards, instructions: list[Any], side_effects: list[str]
 ) -> None:
+    if not trace_log._active and not logs._enabled:  # nothing logs: no closures, no calls
+        return
+
     def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
         return gm.code if gm is not None else "(no graph)"
 
@@ -394,6 +407,11 @@ def _log_compiled(
 def location_of(fn: types.FunctionType) -> UserLocation:
     """The `def` line (past any decorators): the first line with code."""
     code = fn.__code__
-    # The lines of `co_lines()` are those `dis.findlinestarts` yields, without its generator.
-    lines = [line for _start, _end, line in code.co_lines() if line is not None]
+    # The lines of `co_lines()` are those `dis.findlinestarts` yields, without its generator,
+    # and picked out with builtins (no Python loop over every instruction of `fn`).
+    lines = filter(_IS_A_LINE, map(_LINE_OF, code.co_lines()))
     return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)
+
+
+_LINE_OF = operator.itemgetter(2)
+_IS_A_LINE = functools.partial(operator.is_not, None)

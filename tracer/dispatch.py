@@ -36,7 +36,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.builder import GuardBuilder, guard_lines, needs_mode_stack
+from guards.builder import GuardBuilder, guard_lines
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
 from guards.sources import (
@@ -414,7 +414,7 @@ def _refresh_of(miss: MissHandler) -> Callable[..., Any] | None:
 
 
 def _needs_mode_stack(entries: Sequence[CacheEntry]) -> bool:
-    return any(needs_mode_stack(e.guard_manager.guards) for e in entries)
+    return any(e.guard_manager.reads_mode_stack for e in entries)
 
 
 class _Generator:

@@ -90,10 +90,6 @@ class Unsupported(Exception):
     """This dispatcher needs something the emitter does not write; compile the text."""
 
 
-Ref = tuple[bool, Any]
-"""Where a value is: (True, the constant object) or (False, the name of a local)."""
-
-
 class DispatchEmitter:
     """Writes one linear dispatcher; `function()` returns it. Line numbers follow the text
     that `tracer.dispatch._Generator` renders for the same entries (checked by the tests)."""
@@ -119,14 +115,18 @@ class DispatchEmitter:
         self.roots = roots
         self.needs_mode_stack = needs_mode_stack
         self.unset = unset
-        self.w = BytecodeWriter(list(sig.names))
+        self.w = w = BytecodeWriter(list(sig.names))
+        self._code = w.code  # the writer's own buffer and line list (appended in place)
+        self._lines = w.lines
         self.lineno = 1
         self.hoisted = 0
         self.temps = 0
-        self.local_of: dict[Source, Ref] = {}
-        self.root_refs: dict[Source, Ref] = {LocalSource(n): (False, n) for n in sig.names}
+        self.local_of: dict[Source, bytes] = {}
+        """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
+        its hoisted local, or a LOAD_CONST of a root object)."""
+        self.root_loads: dict[Source, bytes] = {LocalSource(n): w.fast(n) for n in sig.names}
         if needs_mode_stack:
-            self.root_refs[ModeStackListSource()] = (False, "___ms")
+            self.root_loads[ModeStackListSource()] = w.fast("___ms")
         self.fail = Label()
         self.exit_at = -1
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
@@ -176,7 +176,7 @@ class DispatchEmitter:
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self.w.lines.append((len(self.w.code) >> 1, self.lineno))
+        self._lines.append((len(self._code) >> 1, self.lineno))
 
     # ------------------------------------------------------------------ the frame around
 
@@ -212,7 +212,7 @@ class DispatchEmitter:
     def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
         w, sig = self.w, self.sig
-        loads = b"".join([w.fast(name) for name in sig.positional])
+        loads = b"".join(map(w.fast, sig.positional))
         if sig.star is None:
             return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
         return (
@@ -235,7 +235,7 @@ class DispatchEmitter:
 
     def _miss_call(self) -> None:
         w, names = self.w, self.sig.names
-        frame = b"".join([w.fast(name) for name in names])
+        frame = b"".join(map(w.fast, names))
         if names:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
@@ -248,7 +248,7 @@ class DispatchEmitter:
         w, sig = self.w, self.sig
         head = NULL + w.const(run)
         if sig.star is None and sig.starstar is None:
-            loads = b"".join([w.fast(name) for name in [*sig.positional, *sig.kwonly]])
+            loads = b"".join(map(w.fast, [*sig.positional, *sig.kwonly]))
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
                 loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
@@ -269,7 +269,7 @@ class DispatchEmitter:
         self.lineno += 2  # `while True:` and `try:` hold no instruction
         start, end, handler, fail = Label(), Label(), Label(), Label()
         w.bind(start)
-        self.local_of = dict(self.root_refs)
+        self.local_of = dict(self.root_loads)
         self.hoisted = 0
         self.fail = fail
         self.exit_at = -1
@@ -299,56 +299,65 @@ class DispatchEmitter:
         w.code += _POP_EXCEPT
         w.bind(fail)
 
-    def _read(self, source: Source) -> Ref:
-        """The value of `source`, read once into a local (one text line) before first use,
-        as guards.builder.guard_lines hoists it."""
-        ref = self.local_of.get(source)
-        if ref is not None:
-            return ref
+    def _read(self, source: Source) -> bytes:
+        """The code that pushes the value of `source`, read once into a local (one text line)
+        before first use, as guards.builder.guard_lines hoists it."""
+        load = self.local_of.get(source)
+        if load is not None:
+            return load
         kind = type(source)
         if kind is GlobalsDictSource:  # `G`: a root that is already a name
-            ref = (True, self.roots["G"])
-            self.local_of[source] = ref
-            return ref
+            load = self.local_of[source] = self.w.const(self.roots["G"])
+            return load
+        reader = _READERS.get(kind)
+        if reader is None:
+            raise Unsupported(f"source {kind.__name__}")
         base = source.base
-        base_ref = self._read(base) if base is not None else None
-        w = self.w
-        self._next_line()
-        if kind is GlobalSource:
-            assert isinstance(source, GlobalSource)
-            read = w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
-        elif kind is BuiltinSource:
-            assert isinstance(source, BuiltinSource)
-            read = w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
-        elif kind is ClosureSource:
-            assert isinstance(source, ClosureSource)
-            read = w.const(self.roots["C"]) + w.const(source.index) + SUBSCR
-            read += w.attr("cell_contents")
-        elif base_ref is None:
-            raise Unsupported(f"root source {source.name}")
-        elif kind is AttrSource:
-            assert isinstance(source, AttrSource)
-            read = self._load(base_ref) + w.attr(source.member)
-        elif kind is ItemSource or kind is ModeStackSource:
-            assert isinstance(source, ItemSource | ModeStackSource)
-            key = source.key if isinstance(source, ItemSource) else source.index
-            read = self._load(base_ref) + w.const(key) + SUBSCR
-        elif kind is TypeSource:
-            read = NULL + w.const(type) + self._load(base_ref) + CALLS[1]
-        elif kind is DefaultsSource:
-            assert isinstance(source, DefaultsSource)
-            read = self._load(base_ref) + w.attr("__defaults__") + w.const(source.index) + SUBSCR
-        else:
-            raise Unsupported(f"source {type(source).__name__}")
+        base_load = b"" if base is None else self._read(base)
+        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
+        self._lines.append((len(self._code) >> 1, lineno))
+        read = reader(self, source, base_load)
         name = f"___v{self.hoisted}"
         self.hoisted += 1
-        w.code += read + w.store(name)
-        ref = (False, name)
-        self.local_of[source] = ref
-        return ref
+        store, load = self.w.hoist(name)
+        self._code += read + store
+        self.local_of[source] = load
+        return load
 
-    def _load(self, ref: Ref) -> bytes:
-        return self.w.const(ref[1]) if ref[0] else self.w.fast(ref[1])
+    # One reader per source type: the code that pushes the value, given the code that pushes
+    # its base's value (roots get b""). Roots that need a base, and the reverse, never meet
+    # here: a source's type fixes whether it has a base.
+
+    def _read_global(self, source: GlobalSource, base: bytes) -> bytes:
+        w = self.w
+        return w.const(self.roots["G"]) + w.const(source.global_name) + SUBSCR
+
+    def _read_builtin(self, source: BuiltinSource, base: bytes) -> bytes:
+        w = self.w
+        return w.const(self.roots["B"]) + w.const(source.builtin_name) + SUBSCR
+
+    def _read_closure(self, source: ClosureSource, base: bytes) -> bytes:
+        """`C[i].cell_contents` with the cell itself as the constant: a function's closure
+        tuple cannot be replaced, so `C[i]` is always this very cell (one subscript less on
+        every call)."""
+        w = self.w
+        return w.const(self.roots["C"][source.index]) + w.attr("cell_contents")
+
+    def _read_attr(self, source: AttrSource, base: bytes) -> bytes:
+        return base + self.w.attr(source.member)
+
+    def _read_item(self, source: ItemSource, base: bytes) -> bytes:
+        return base + self.w.const(source.key) + SUBSCR
+
+    def _read_mode(self, source: ModeStackSource, base: bytes) -> bytes:
+        return base + self.w.const(source.index) + SUBSCR
+
+    def _read_type(self, source: TypeSource, base: bytes) -> bytes:
+        return NULL + self.w.const(type) + base + CALLS[1]
+
+    def _read_defaults(self, source: DefaultsSource, base: bytes) -> bytes:
+        w = self.w
+        return base + w.attr("__defaults__") + w.const(source.index) + SUBSCR
 
     # ------------------------------------------------------------------ guards
 
@@ -356,50 +365,54 @@ class DispatchEmitter:
         """One guard line: its reads first (hoist lines), then its tests, each false result a
         jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
         v = self._read(guard.source)
-        kind, expected = guard.kind, guard.expected
-        others: list[Ref] = []
-        if kind is GuardKind.OBJECT_ALIASING:
-            others = [self._read(expected)]
-        elif kind is GuardKind.NO_ALIASING:
-            others = [self._read(o) for o in expected]
+        kind = guard.kind
+        if kind is _OBJECT_ALIASING or kind is _NO_ALIASING:
+            self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
+            return
+        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
+        self._lines.append((len(self._code) >> 1, lineno))
+        _GUARD_WRITERS[kind._value_](self, v, guard.expected)
+
+    def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
+        others = [self._read(expected)] if same else [self._read(o) for o in expected]
         self._next_line()
-        w = self.w
-        if kind is GuardKind.CLOSURE_MATCH:
-            kind = GuardKind.EQUALS_MATCH if is_constant(expected) else GuardKind.ID_MATCH
-        if kind is GuardKind.TYPE_MATCH:
-            self._type_is(self._load(v), expected)
-        elif kind is GuardKind.ID_MATCH:
-            self._test(self._load(v) + w.const(expected) + IS)
-        elif kind is GuardKind.EQUALS_MATCH:
-            self._constant(self._load(v), expected)
-        elif kind is GuardKind.LENGTH_CHECK:
-            self._len_is(self._load(v), expected)
-        elif kind is GuardKind.DICT_NOT_CONTAINS:
-            self._test(w.const(expected) + self._load(v) + NOT_IN)
-        elif kind is GuardKind.HASATTR or kind is GuardKind.NO_HASATTR:
-            head = NULL + w.const(has_instance_attr)
-            w.code += head + self._load(v) + w.const(expected) + CALLS[2]
-            self.exit_at = w.exit_if(kind is GuardKind.NO_HASATTR, self.exit_at, self.fail)
-        elif kind is GuardKind.DICT_KEYS_MATCH:
-            self._dict_keys(self._load(v), expected)
-        elif kind is GuardKind.TENSOR_MATCH:
-            self._tensor(self._load(v), expected)
-        elif kind is GuardKind.MODE_STACK:
-            stack = self._load(v)
-            self._len_is(stack, len(expected))
-            for i, mode_type in enumerate(expected):
-                self._type_is(stack + w.const(i) + SUBSCR, mode_type)
-        elif kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
-            test = IS if kind is GuardKind.OBJECT_ALIASING else IS_NOT
-            for other in others:
-                self._test(self._load(v) + self._load(other) + test)
+        test = IS if same else IS_NOT
+        for other in others:
+            self._test(v + other + test)
+
+    def _id_is(self, value: bytes, expected: Any) -> None:
+        self._test(value + self.w.const(expected) + IS)
+
+    def _closure(self, value: bytes, expected: Any) -> None:
+        if is_constant(expected):
+            self._constant(value, expected)
         else:
-            raise Unsupported(f"guard {kind.name}")
+            self._id_is(value, expected)
+
+    def _not_contains(self, value: bytes, expected: Any) -> None:
+        self._test(self.w.const(expected) + value + NOT_IN)
+
+    def _hasattr(self, value: bytes, expected: Any) -> None:
+        self._has_attr(value, expected, False)
+
+    def _no_hasattr(self, value: bytes, expected: Any) -> None:
+        self._has_attr(value, expected, True)
+
+    def _has_attr(self, value: bytes, name: Any, absent: bool) -> None:
+        w = self.w
+        w.code += NULL + w.const(has_instance_attr) + value + w.const(name) + CALLS[2]
+        self.exit_at = w.exit_if(absent, self.exit_at, self.fail)
+
+    def _mode_stack(self, stack: bytes, expected: Any) -> None:
+        w = self.w
+        self._len_is(stack, len(expected))
+        for i, mode_type in enumerate(expected):
+            self._type_is(stack + w.const(i) + SUBSCR, mode_type)
 
     def _test(self, test: bytes) -> None:
         """Append `test` (leaving a truth value); leave for the fail label when it is false
         (`BytecodeWriter.exit_if`, its common case inlined: every guard test comes here)."""
-        code = self.w.code
+        code = self._code
         code += test
         back = (len(code) >> 1) + 1 - self.exit_at
         if self.exit_at >= 0 and back <= 0xFF:
@@ -455,8 +468,8 @@ class DispatchEmitter:
         w = self.w
         name = f"___keys{self.temps}"
         self.temps += 1
-        w.code += NULL + w.const(list) + value + CALLS[1] + w.store(name)
-        listed = w.fast(name)
+        store, listed = w.hoist(name)
+        w.code += NULL + w.const(list) + value + CALLS[1] + store
         self._len_is(listed, len(keys))
         for i, key in enumerate(keys):
             self._constant(listed + w.const(i) + SUBSCR, key)
@@ -469,6 +482,51 @@ class DispatchEmitter:
         self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
         self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
         self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+
+
+_READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
+    GlobalSource: DispatchEmitter._read_global,
+    BuiltinSource: DispatchEmitter._read_builtin,
+    ClosureSource: DispatchEmitter._read_closure,
+    AttrSource: DispatchEmitter._read_attr,
+    ItemSource: DispatchEmitter._read_item,
+    ModeStackSource: DispatchEmitter._read_mode,
+    TypeSource: DispatchEmitter._read_type,
+    DefaultsSource: DispatchEmitter._read_defaults,
+}
+"""Source type -> the reader that writes its load (the sources this module knows)."""
+_OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
+_NO_ALIASING = GuardKind.NO_ALIASING
+
+
+def _writers() -> list[Callable[[DispatchEmitter, bytes, Any], None]]:
+    by_kind: dict[GuardKind, Callable[[DispatchEmitter, bytes, Any], None]] = {
+        GuardKind.TYPE_MATCH: DispatchEmitter._type_is,
+        GuardKind.ID_MATCH: DispatchEmitter._id_is,
+        GuardKind.EQUALS_MATCH: DispatchEmitter._constant,
+        GuardKind.CLOSURE_MATCH: DispatchEmitter._closure,
+        GuardKind.LENGTH_CHECK: DispatchEmitter._len_is,
+        GuardKind.DICT_NOT_CONTAINS: DispatchEmitter._not_contains,
+        GuardKind.HASATTR: DispatchEmitter._hasattr,
+        GuardKind.NO_HASATTR: DispatchEmitter._no_hasattr,
+        GuardKind.DICT_KEYS_MATCH: DispatchEmitter._dict_keys,
+        GuardKind.TENSOR_MATCH: DispatchEmitter._tensor,
+        GuardKind.MODE_STACK: DispatchEmitter._mode_stack,
+    }
+    return [by_kind.get(kind, _unsupported_kind(kind)) for kind in GuardKind]
+
+
+def _unsupported_kind(kind: GuardKind) -> Callable[[DispatchEmitter, bytes, Any], None]:
+    def write(emitter: DispatchEmitter, value: bytes, expected: Any) -> None:
+        raise Unsupported(f"guard {kind.name}")
+
+    return write
+
+
+_GUARD_WRITERS = _writers()
+"""Writer of each guard kind, indexed by the kind's value (a list index, no enum hashing);
+the aliasing kinds read other sources first and have their own path."""
+assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}

@@ -152,7 +152,7 @@ class ChromiumEventLogger:
         span.args = _with_compile_id(metadata)
         tls.stack.append(span)
         self._events.append(("B", span))
-        if trace_log.is_enabled():
+        if trace_log._active and trace_log.is_enabled():  # no call while logging is off
             self._log(("B", span))
 
     def close(self, span: Span, time_ns: int) -> None:
@@ -165,7 +165,7 @@ class ChromiumEventLogger:
         self._events.append(("E", span))
         if span.compile_event:
             self._compile_events.append(span)
-        if trace_log.is_enabled():
+        if trace_log._active and trace_log.is_enabled():  # no call while logging is off
             self._log(("E", span))
 
     def _unbalanced(self, name: str) -> str:
@@ -196,7 +196,7 @@ class ChromiumEventLogger:
         self._events.append(record)
         if log_compile_event:
             self._compile_events.append((name, time_ns, time_ns, args))
-        if trace_log.is_enabled():
+        if trace_log._active and trace_log.is_enabled():  # no call while logging is off
             self._log(record)
 
     def add_event_data(self, event_name: str, **kwargs: Any) -> None:

@@ -29,7 +29,7 @@ from benchmarks.workloads import make_workloads
 from samples import SAMPLES
 from tracer import backends
 from tracer.graph import Graph, GraphModule, Node, python_code
-from tracer.graph.emit import NotEmittable, emit_forward
+from tracer.graph.emit import NotEmittable, _Emitter, emit_forward
 
 Pair = collections.namedtuple("Pair", "a b")
 
@@ -93,7 +93,25 @@ def statement_lines(code: Any) -> list[int | None]:
     ]
 
 
+class GeneralPathEmitter(_Emitter):
+    """Every statement through `statement_bytes` (NOTE [op calls inline] turned off)."""
+
+    fast_calls = False
+
+
+def assert_inline_calls_match_the_general_path(graph: Graph) -> None:
+    code, namespace = emit_forward(graph, "forward", "<emitted>")
+    general, general_namespace = GeneralPathEmitter(graph, "forward").code_object("<emitted>")
+    assert code.co_code == general.co_code
+    assert code.co_consts == general.co_consts
+    assert code.co_names == general.co_names and code.co_varnames == general.co_varnames
+    assert code.co_stacksize == general.co_stacksize
+    assert code.co_linetable == general.co_linetable
+    assert list(namespace.items()) == list(general_namespace.items())
+
+
 def assert_same_forward(graph: Graph, *args: Any) -> None:
+    assert_inline_calls_match_the_general_path(graph)
     text, emitted = text_forward(graph), emitted_forward(graph)
     code = emitted.__code__
     assert code.co_stacksize >= max_depth(code), python_code(graph).source

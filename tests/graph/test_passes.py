@@ -173,3 +173,16 @@ def test_run_passes_reports_each_pass() -> None:
         "    %add_1 = call_function[target=operator.add](args = (%mul, %mul))",
         "    return %add_1",
     ]
+
+
+def test_constant_evaluation_starts_only_at_input_free_nodes() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    g.output(g.call_function(operator.mul, (g.call_function(operator.add, (x, 1)), 2)))
+    assert passes._evaluate_constant_nodes(g) == {}  # nothing without inputs but x and output
+    h = Graph()
+    y = h.placeholder("y")
+    three = h.call_function(operator.add, (1, 2))  # no node inputs: a constant subgraph root
+    six = h.call_function(operator.mul, (three, 2))
+    h.output(h.call_function(operator.add, (y, six)))
+    assert list(passes._evaluate_constant_nodes(h).values()) == [3, 6]

@@ -148,3 +148,17 @@ def test_disabled_stubs_events_and_recording_but_keeps_mutators() -> None:
     assert get_chromium_events() == [] and get_compilation_metrics() == []
     _compile()
     assert get_chromium_events() and get_compilation_metrics()
+
+
+def test_chromium_summary_keeps_set_fields_in_order() -> None:
+    from tracer.metrics.compilation import _CHROMIUM_FIELDS, _chromium_summary
+
+    values = {name: i for i, name in enumerate(_CHROMIUM_FIELDS)}
+    values[_CHROMIUM_FIELDS[1]] = None
+    values[_CHROMIUM_FIELDS[-1]] = 0
+    values["not_a_summary_field"] = 1
+    del values[_CHROMIUM_FIELDS[2]]
+    expected = {k: v for k in _CHROMIUM_FIELDS if (v := values.get(k)) is not None}
+    assert _chromium_summary(values) == expected
+    assert list(_chromium_summary(values)) == list(expected)
+    assert _CHROMIUM_FIELDS[-1] in expected and _CHROMIUM_FIELDS[1] not in expected

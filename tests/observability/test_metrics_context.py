@@ -107,3 +107,13 @@ def test_sets_and_key_values() -> None:
 def test_thread_context_rejects_unknown_metric_names() -> None:
     with metrics_context(event_name=None) as ctx, pytest.raises(ValueError, match="co_nmae"):
         ctx.set("co_nmae", "f")
+
+
+def test_update_with_an_unknown_field_names_it_and_writes_nothing() -> None:
+    ctx, _ = _context({"co_name", "guard_count"})
+    with ctx:
+        with pytest.raises(ValueError, match="unknown metric 'not_a_field'"):
+            ctx.update({"co_name": "f", "not_a_field": 1})
+        assert "co_name" not in repr(ctx)
+        ctx.update({"co_name": "f", "guard_count": 2})
+        assert ctx.get("guard_count") == 2

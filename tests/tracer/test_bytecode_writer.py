@@ -44,3 +44,28 @@ def test_every_unit_reports_its_runs_line(
 
 def test_no_lines_no_table() -> None:
     assert _line_table([], 0) == b""
+
+
+def _reference_varint(value: int, entry_start: bool) -> bytes:
+    """Objects/exception_handling_notes.txt, chunk by chunk: 6 bits each, most significant
+    first, 0x40 on all but the last, 0x80 on an entry's first byte."""
+    chunks = [value & 0x3F]
+    value >>= 6
+    while value:
+        chunks.append(value & 0x3F)
+        value >>= 6
+    chunks.reverse()
+    out = [chunk | (0x40 if i < len(chunks) - 1 else 0) for i, chunk in enumerate(chunks)]
+    if entry_start:
+        out[0] |= 0x80
+    return bytes(out)
+
+
+def test_exception_table_varints_of_every_size() -> None:
+    from tracer.bytecode_writer import _varint
+
+    for value in [*range(300), 0xFFF, 0x1000, 0x1001, 0x3FFFF, 0x40000, 10**7]:
+        for entry_start in (False, True):
+            out = bytearray()
+            _varint(out, value, entry_start=entry_start)
+            assert bytes(out) == _reference_varint(value, entry_start), (value, entry_start)

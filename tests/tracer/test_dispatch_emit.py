@@ -427,3 +427,32 @@ def test_a_replaced_dispatcher_lets_go_of_its_entries() -> None:
     gc.collect()
     assert filename not in linecache.cache
     assert entry() is None
+
+
+def test_closure_guards_read_the_live_cell() -> None:
+    """The emitted dispatcher loads a closure cell itself as a constant: a store through
+    `nonlocal` changes what the next call sees, and the guard on it misses."""
+    import tracer
+
+    def make() -> tuple[Any, Any]:
+        scale = 2
+
+        def f(x: Any) -> Any:
+            return x * scale
+
+        def set_scale(value: Any) -> None:
+            nonlocal scale
+            scale = value
+
+        return f, set_scale
+
+    f, set_scale = make()
+    compiled = tracer.compile(f)
+    assert compiled(3) == 6
+    set_scale(5)
+    assert compiled(3) == 15
+    set_scale(2)
+    assert compiled(3) == 6
+    set_scale("ab")
+    assert compiled(3) == "ababab"
+    assert len(compiled.entries) >= 2

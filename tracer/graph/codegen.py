@@ -155,8 +155,11 @@ class _Codegen:
     def plan_function(self, node: Node) -> Plan:
         target = node.target
         info = getattr(target, "__modetrace_op__", None)
-        if info is not None:
-            return (CALL, self.bind_impl(info), node.args, node.kwargs)
+        if info is not None:  # bind_impl inline (the commonest plan)
+            name = self._bound.get(id(info.impl))
+            if name is None:
+                name = self.bind(info.impl, _impl_hint(info))
+            return (CALL, name, node._args, node._kwargs)
         resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
         if resolved is not None:
             info, reflected = resolved

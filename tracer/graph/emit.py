@@ -37,9 +37,11 @@ from tracer.graph.codegen import (
     UNARY,
     _Codegen,
     _constant_hint,
+    _impl_hint,
 )
 from tracer.graph.graph import Graph
 from tracer.graph.node import Argument, Node
+from tracer.graph.resolve import resolve_method
 
 SUPPORTED: Final = sys.version_info[:2] == (3, 11)
 """The bytes written here are CPython 3.11's; on any other version every graph falls back."""
@@ -149,6 +151,10 @@ class _Emitter(_Codegen):
     a statement's peak is computed from its parts; the largest is co_stacksize.
     """
 
+    fast_calls = True
+    """Write op calls on stored nodes inline (NOTE [op calls inline]); tests turn it off to
+    compare with the general path."""
+
     def __init__(self, graph: Graph, fn_name: str) -> None:
         super().__init__(graph, fn_name)
         self.buf = bytearray()
@@ -194,8 +200,42 @@ class _Emitter(_Codegen):
         buf += bytes((_RESUME, 0))
         ends = [2]  # where the def line's and each statement's bytes end
         stacksize = 1
+        loads, bound, co_names, varnames = self.loads, self._bound, self.co_names, self.varnames
+        fast = self.fast_calls
+        heads: dict[int, bytes] = {}  # id of an op's info -> the bytes that load its impl
         for node in self.graph.nodes:
-            if node.op in ("placeholder", "get_attr"):
+            op = node.op
+            if fast and (op == "call_function" or op == "call_method") and not node._kwargs:
+                # NOTE [op calls inline]: the commonest statement, an op's impl (a torch
+                # function, or a Tensor method `plan` resolves) called on stored nodes and
+                # literals, is `statement_bytes`'s CALL plan written out here (same bytes, same
+                # names bound in the same order; the emitter tests compare it with the general
+                # path): three Python calls fewer per node. `_args`/`_kwargs`: the node's slots.
+                args = node._args
+                if op == "call_function":
+                    info = getattr(node.target, "__modetrace_op__", None)
+                else:
+                    info = resolve_method(args[0], str(node.target))
+                if info is not None:
+                    try:
+                        pushed: bytes | None = b"".join(map(loads.__getitem__, args))
+                    except (KeyError, TypeError):  # a constant or a get_attr among them
+                        pushed = self.literal_values(args)
+                    if pushed is not None:
+                        head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
+                        if head is None:
+                            name = bound.get(id(info.impl))
+                            if name is None:
+                                name = self.bind(info.impl, _impl_hint(info))
+                            global_index = co_names.setdefault(name, len(co_names))
+                            head = heads[id(info)] = _LOAD_GLOBAL_BYTES[global_index << 1 | 1]
+                        index = varnames.setdefault(node.name, len(varnames))
+                        buf += head + pushed + _CALL_BYTES[len(args)] + _STORE_FAST_BYTES[index]
+                        loads[node] = _LOAD_FAST_BYTES[index]
+                        stacksize = max(stacksize, 2 + len(args))
+                        ends.append(len(buf))
+                        continue
+            elif op == "placeholder" or op == "get_attr":
                 continue  # parameters / inlined globals
             peak = self.statement_bytes(node)
             stacksize = max(stacksize, peak)
@@ -269,6 +309,25 @@ class _Emitter(_Codegen):
         self.loads[node] = _LOAD_FAST_BYTES[index]
         return peak
 
+    def literal_values(self, args: tuple[Argument, ...]) -> bytes | None:
+        """`values` of stored nodes and literal constants (what `value` loads with LOAD_CONST),
+        as bytes, without appending them; None when an argument needs more (a get_attr, a
+        container, a bound object): the caller takes the general path then."""
+        loads = self.loads
+        parts = []
+        for arg in args:
+            kind = type(arg)
+            if kind is Node:
+                load = loads.get(arg)
+                if load is None:
+                    return None
+                parts.append(load)
+            elif kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)):
+                parts.append(_LOAD_CONST_BYTES[self.const_index(arg)])
+            else:
+                return None
+        return b"".join(parts)
+
     def name_index(self, name: str) -> int:
         index = self.co_names.get(name)
         if index is None:
@@ -293,7 +352,7 @@ class _Emitter(_Codegen):
         """Push each of `args` (`value` on each, nodes inline); returns the peak height."""
         loads = self.loads
         try:  # only nodes already stored (the usual case): their loads, joined
-            self.buf += b"".join([loads[arg] for arg in args])
+            self.buf += b"".join(map(loads.__getitem__, args))
             return len(args)
         except (KeyError, TypeError):  # a constant (unhashable ones raise TypeError)
             pass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from tracer.graph.graph import Graph
@@ -36,6 +37,9 @@ IMPURE_OP_NAMES = frozenset(
 """Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
+_NEVER_FOLDED = frozenset({"placeholder", "output"})
+_OP = operator.attrgetter("op")
+_INPUTS = operator.attrgetter("_inputs")  # a node's input list, read in place
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
 
@@ -105,7 +109,7 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
         if op not in _MERGEABLE:
             continue
         target = node.target
-        inputs = node.all_input_nodes
+        inputs = node._inputs  # read in place (`all_input_nodes` copies): every node comes here
         tkey = target if isinstance(target, str) else id(target)
         where = (op, tkey, inputs[0] if inputs else None)
         other = only.setdefault(where, node)
@@ -134,9 +138,9 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 def _node_key(node: Node) -> Any:
     """What two nodes must share to compute the same value: op, target, argument keys."""
     target = node.target if isinstance(node.target, str) else id(node.target)
-    kwargs = node.kwargs
+    kwargs = node._kwargs  # the slots behind `kwargs` and `args`, read without a property call
     # _key of the arguments, with node arguments (the usual case) inline.
-    args = tuple([a if type(a) is Node else _key(a) for a in node.args])
+    args = tuple([a if type(a) is Node else _key(a) for a in node._args])
     return (node.op, target, args, _key(kwargs) if kwargs else None)
 
 
@@ -216,15 +220,22 @@ def fold_constants(graph: Graph) -> int:
 
 def _evaluate_constant_nodes(graph: Graph) -> dict[Node, Any]:
     """Values of the get_attr nodes and of the pure calls computable from constants alone."""
+    nodes = graph.nodes
+    # A constant subgraph starts at a get_attr or at a call without node inputs: when the only
+    # nodes without inputs are placeholders and the output, nothing folds (found with builtins
+    # over the nodes, without a Python loop; most traced graphs are like that).
+    without_inputs = compress(map(_OP, nodes), map(operator.not_, map(_INPUTS, nodes)))
+    if _NEVER_FOLDED.issuperset(without_inputs):
+        return {}
     evaluator = Interpreter(graph)
     values: dict[Node, Any] = {}
     pure = _purity_by_target()
-    for node in graph.nodes:
+    for node in nodes:
         op = node.op
         if op == "get_attr":
             values[node] = graph.constants[str(node.target)]
         # The input test first: it is cheap, and fails for almost every node of a real graph.
-        elif op in _CALLS and all(map(values.__contains__, node.all_input_nodes)) and pure(node):
+        elif op in _CALLS and all(map(values.__contains__, node._inputs)) and pure(node):
             args = map_arg(node.args, values.__getitem__)
             kwargs = map_arg(node.kwargs, values.__getitem__)
             try:

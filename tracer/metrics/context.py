@@ -106,15 +106,18 @@ class MetricsContext:
 
     def update(self, values: dict[str, Any], overwrite: bool = False) -> None:
         """`set` for several keys at once; nothing is written if any key is refused."""
-        for key in values:
-            self._check(key, "update")
-        clashes = [key for key in values if key in self._metrics]
-        if clashes and not overwrite:
+        fields = self._fields
+        if self._level == 0 or (fields is not None and not fields.issuperset(values)):
+            for key in values:  # the slow path names the first key refused
+                self._check(key, "update")
+        metrics = self._metrics
+        if not overwrite and not metrics.keys().isdisjoint(values):
+            clashes = [key for key in values if key in metrics]
             where = ", ".join(f"{key!r} at {self._set_at[key]}" for key in clashes)
             raise RuntimeError(
                 f"metrics already set in this compile: {where}; pass overwrite=True to replace them"
             )
-        self._metrics.update(values)
+        metrics.update(values)
         site = _call_site()
         self._set_at.update(dict.fromkeys(values, site))
 

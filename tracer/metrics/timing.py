@@ -51,6 +51,7 @@ class _ThreadMetrics(threading.local):
 
 
 _threads = _ThreadMetrics()
+_TIME_COLUMNS = frozenset(name for name in FIELD_NAMES if name.endswith("_us"))
 
 
 def get_metrics_context() -> MetricsContext:
@@ -158,9 +159,9 @@ def timed(
     `event_name`. The end event is emitted even when the body raises. With `log_compile_event`
     the span is also a row of the compile-events table, `metadata` as its columns.
     """
-    assert metrics_column is None or (
-        metrics_column.endswith("_us") and metrics_column in FIELD_NAMES
-    ), f"metrics_column {metrics_column!r} must be a CompilationMetrics field ending in _us"
+    assert metrics_column is None or metrics_column in _TIME_COLUMNS, (
+        f"metrics_column {metrics_column!r} must be a CompilationMetrics field ending in _us"
+    )
     if _stubbed or not _events.enabled:
         return _NOOP
     if phase_name is not None:

@@ -1,0 +1,68 @@
+"""What convert_frame records about a compile besides the graph: the op count metric and the
+`def` line guards point at (both computed with builtins over the nodes / the line table)."""
+
+from __future__ import annotations
+
+import functools
+
+import tracer
+import tracer.runtime as torch
+from tracer.convert_frame import _op_count, location_of
+from tracer.metrics import clear_compilation_metrics, get_compilation_metrics
+
+
+def _decorated(fn):  # type: ignore[no-untyped-def]
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def plain(x):  # type: ignore[no-untyped-def]
+    y = x + 1
+    return y * 2
+
+
+@_decorated
+@_decorated
+def under_decorators(
+    x,  # type: ignore[no-untyped-def]
+    y=3,
+):
+    """A docstring, then code."""
+
+    for _ in range(2):
+        x = x + y
+    return x
+
+
+def _definition(fn):  # type: ignore[no-untyped-def]
+    code = fn.__code__
+    lines = [line for _s, _e, line in code.co_lines() if line is not None]
+    return min(lines, default=code.co_firstlineno)
+
+
+def test_location_of_is_the_first_line_with_code() -> None:
+    for fn in (plain, under_decorators.__wrapped__.__wrapped__, lambda: None):
+        where = location_of(fn)
+        assert where.lineno == _definition(fn)
+        assert where.filename == fn.__code__.co_filename
+
+
+def test_op_count_counts_function_and_method_calls_only() -> None:
+    def f(x, y):  # type: ignore[no-untyped-def]
+        a = torch.add(x, y)
+        b = a.sin()
+        return a * b + 1.0, x
+
+    compiled = tracer.compile(f)
+    clear_compilation_metrics()
+    compiled(torch.ones(2), torch.ones(2))
+    gm = compiled.entries[0].graph
+    nodes = list(gm.graph.nodes)
+    expected = sum(1 for n in nodes if n.op in ("call_function", "call_method"))
+    assert expected == 4
+    assert _op_count(gm) == expected
+    assert get_compilation_metrics()[-1].graph_op_count == expected
+    assert _op_count(None) == 0
