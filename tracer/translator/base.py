@@ -116,7 +116,7 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions = output.instructions_of(code)
+        self.instructions, self._locations, self._location_texts = output.code_facts(code)
         self.symbolic_locals = dict(symbolic_locals)
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
@@ -127,7 +127,6 @@ class TranslatorBase:
         self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
         """The next instruction to step; a jump handler repositions it with
         `self.cursor.__setstate__(inst.target)`."""
-        self._locations, self._location_texts = output.line_caches(code)
         self.tickets: itertools.repeat[None]
         """The steps left in the instruction budget, one item per step, shared by every frame
         of the trace (see `run`)."""
@@ -274,7 +273,7 @@ class TranslatorBase:
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
         """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per trace (see OutputGraph.line_caches)."""
+        location (a linecache read) is built once per trace (see OutputGraph.code_facts)."""
         lineno = self.current_inst.lineno if self.current_inst is not None else None
         lineno = lineno or self.code.co_firstlineno
         location = self._locations.get(lineno)

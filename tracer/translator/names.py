@@ -22,9 +22,13 @@ from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import CONSTANT_TYPES, ConstantVariable
+from variables.lazy import LazyVariableTracker
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable
+
+_ABSENT = object()
+"""What a dict lookup gives for a missing name (never the value of a global)."""
 
 
 class Names(TranslatorBase):
@@ -70,6 +74,44 @@ class Names(TranslatorBase):
         self.stack.append(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
+        """The global (or builtin) `name`: a stored value if the trace assigned it, else the
+        real value wrapped lazily at its source.
+
+        A helper called in a loop reads the same globals again and again, so in the compiled
+        function's own globals each name's tracker is kept for the rest of the trace
+        (`OutputGraph.global_loads`) and handed out again while the real dict still holds the
+        same object: the tracker the slow path would give (the builder keeps one tracker per
+        source, and its guards were added when it was first realized), without building and
+        hashing a source for every read."""
+        output = self.output
+        f_globals = self.f_globals
+        if f_globals is output.root_globals:
+            stored = output.side_effects.globals.get(name)
+            if stored is not None:
+                return stored
+            known = output.global_loads.get(name)
+            if known is not None:
+                value, vt, from_builtins = known
+                if not from_builtins:
+                    now = f_globals.get(name, _ABSENT)
+                elif name in f_globals:  # a global now shadows the builtin
+                    now = _ABSENT
+                else:
+                    now = self._builtins_dict().get(name, _ABSENT)
+                if now is value:
+                    if isinstance(vt, LazyVariableTracker) and vt.is_realized:
+                        return vt.realize()
+                    return vt
+            vt = self._load_global_slow(name)
+            value = f_globals.get(name, _ABSENT)
+            if value is _ABSENT:
+                output.global_loads[name] = (self._builtins_dict()[name], vt, True)
+            else:
+                output.global_loads[name] = (value, vt, False)
+            return vt
+        return self._load_global_slow(name)
+
+    def _load_global_slow(self, name: str) -> VariableTracker:
         stored = self.output.side_effects.load_global(self.f_globals, name)
         if stored is not None:
             return stored
