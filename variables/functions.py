@@ -31,11 +31,12 @@ UNSUPPORTED_CODE_FLAGS = {
 }
 
 
-_UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
+UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
+"""Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
 
 
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
-    if not code.co_flags & _UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
+    if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
         return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
@@ -178,9 +179,12 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
+        fn = self.fn
+        fn_defaults = fn.__defaults__
+        fn_kwdefaults = fn.__kwdefaults__
+        if fn_defaults is None and fn_kwdefaults is None:  # most inlined functions
+            return bind_with_signature(tx, fn.__code__, fn.__name__, (), {}, args, kwargs)
         builder = tx.output.builder
-        fn_defaults = self.fn.__defaults__ or ()
-        fn_kwdefaults = self.fn.__kwdefaults__ or {}
         # sources only for defaults that exist: most inlined functions have none
         defaults: list[VariableTracker] = []
         if fn_defaults:
@@ -203,7 +207,9 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
-        closure = self.fn.__closure__ or ()
+        closure = self.fn.__closure__
+        if closure is None:
+            return []
         side_effects = tx.output.side_effects
         cells: list[CellVariable] = []
         for i, cell in enumerate(closure):

@@ -9,6 +9,7 @@ dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode
 from __future__ import annotations
 
 import dis
+import functools
 import itertools
 import logging
 import types
@@ -384,9 +385,15 @@ class TranslatorBase:
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from tracer.translator.inlining import inline_call
+        return _inline_call()(self, fn, args, kwargs)
 
-        return inline_call(self, fn, args, kwargs)
+
+@functools.cache  # an import statement at every inlined call costs more than this lookup
+def _inline_call() -> Callable[..., VariableTracker]:
+    """tracer.translator.inlining.inline_call (which imports this module)."""
+    from tracer.translator.inlining import inline_call
+
+    return inline_call
 
 
 def _reason(kind: str, explanation: str) -> Any:

@@ -99,8 +99,12 @@ class Names(TranslatorBase):
                 else:
                     now = self._builtins_dict().get(name, _ABSENT)
                 if now is value:
-                    if isinstance(vt, LazyVariableTracker) and vt.is_realized:
-                        return vt.realize()
+                    if type(vt) is not LazyVariableTracker or not vt.is_realized:
+                        return vt
+                    # realized since: from now on hand out what it realized to, as the
+                    # builder's cache (one tracker per source) would
+                    vt = vt.realize()
+                    output.global_loads[name] = (value, vt, from_builtins)
                     return vt
             vt = self._load_global_slow(name)
             value = f_globals.get(name, _ABSENT)
