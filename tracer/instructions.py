@@ -10,10 +10,8 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import dis
-import itertools
 import operator
 import types
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
@@ -55,7 +53,7 @@ class ExceptionTableEntry:
 
 
 # How an instruction's argval comes from its arg (the order of `dis`'s own tests). The first
-# five are decoded inline; the rest are rarer and go through `_argval`.
+# four are decoded inline; the rest are rarer and go through `_argval`.
 (_NONE, _ARG, _LOCAL, _LOAD_CONST, _NAME, _GLOBAL, _CONST, _JABS, _JREL_FORWARD,
  _JREL_BACKWARD, _COMPARE, _FORMAT, _EXTENDED) = range(13)  # fmt: skip
 _JUMP_KINDS = frozenset({_JABS, _JREL_FORWARD, _JREL_BACKWARD})
@@ -92,16 +90,6 @@ _INT_OVERFLOW: int = dis._INT_OVERFLOW  # type: ignore[attr-defined]
 _OPNAME = dis.opname
 _NEW_TUPLE = tuple.__new__
 _OFFSET = operator.attrgetter("offset")
-_EXTENDED_ARG: int = dis.EXTENDED_ARG
-_TWICE = (2).__mul__
-_NO_ARG: Callable[[int], None] = dict[int, None]().get  # a C callable: None for any arg
-"""`decode`'s arg (None for an opcode without one) and argval by kind: C callables only, so
-that `map` computes a whole column without a Python-level frame per instruction."""
-_ARG_OF_KIND: list[Callable[[int], int | None]] = [
-    _NO_ARG if k == _NONE else int for k in range(13)
-]
-_RARE_PLACEHOLDERS = (_NO_ARG,) * (13 - 6)
-_RARE_KIND = [k not in (_NONE, _ARG, _LOCAL, _LOAD_CONST, _NAME, _GLOBAL) for k in range(13)]
 
 
 def decode(code: types.CodeType) -> list[Instruction]:
@@ -109,75 +97,12 @@ def decode(code: types.CodeType) -> list[Instruction]:
 
     The same instructions, args and argvals as `dis.get_instructions(code)` (a test compares
     them), read straight from `co_code`: `dis` also builds labels, reprs and positions for every
-    instruction, which made decoding a fifth of the tracing time. Every inlined call decodes its
-    callee once per trace, and a long function has hundreds of instructions, so the fields are
-    computed column by column with C-level `map`s rather than one Python-level step per
-    instruction: a code unit whose opcode is not CACHE (0) starts an instruction; each kind of
-    argument has a C callable that turns the arg into the argval (`co_consts.__getitem__`, ...);
-    the rare kinds (jumps, comparisons, FORMAT_VALUE, KW_NAMES) are patched afterwards. Line
-    numbers come from the `co_lines()` ranges (a few per line). Code with EXTENDED_ARG (an arg
-    spread over several units) takes the one-instruction-at-a-time loop, `_decode_stepwise`.
+    instruction, which made decoding a fifth of the tracing time. Line numbers come from the
+    `co_lines()` ranges (a few per line) rather than `co_positions()` (a tuple per code unit).
+    Every inlined call decodes its callee once per trace, so the loop does as little as it can:
+    the common argvals inline, one table lookup per opcode, jump targets found afterwards by
+    bisecting the offsets.
     """
-    co_code = code.co_code
-    ops = co_code[0::2]
-    if _EXTENDED_ARG in ops:
-        return _decode_stepwise(code)
-    starts = list(itertools.compress(range(len(ops)), ops))  # unit indices of instructions
-    opcodes = bytes(map(ops.__getitem__, starts))
-    kinds = list(map(_KIND.__getitem__, opcodes))
-    raw_args = map(co_code[1::2].__getitem__, starts)
-    args = list(map(operator.call, map(_ARG_OF_KIND.__getitem__, kinds), raw_args))
-    names = code.co_names
-    argval_of_kind = (
-        _NO_ARG,
-        int,
-        code._varname_from_oparg,  # type: ignore[attr-defined]
-        code.co_consts.__getitem__,
-        names.__getitem__,
-        # LOAD_GLOBAL's arg is twice the name's index (plus the push-NULL bit)
-        tuple(itertools.chain.from_iterable(zip(names, names, strict=True))).__getitem__,
-        *_RARE_PLACEHOLDERS,  # the rare kinds, patched below
-    )
-    argvals = list(map(operator.call, map(argval_of_kind.__getitem__, kinds), args))
-    offsets = list(map(_TWICE, starts))
-    unit_lines: list[int | None] = []
-    lineno: int | None = None
-    for start, end, line in code.co_lines():
-        if line is not None:
-            lineno = line
-        unit_lines += [lineno] * ((end - start) >> 1)
-    count = len(starts)
-    decoded = list(
-        map(
-            _NEW_TUPLE,
-            itertools.repeat(Instruction, count),
-            zip(
-                opcodes,
-                map(_OPNAME.__getitem__, opcodes),
-                args,
-                argvals,
-                offsets,
-                map(unit_lines.__getitem__, starts),
-                itertools.repeat(None, count),
-                range(count),
-                strict=True,
-            ),
-        )
-    )
-    rare = list(itertools.compress(range(count), map(_RARE_KIND.__getitem__, kinds)))
-    if rare:
-        index_of = dict(zip(offsets, range(count), strict=True))
-        for i in rare:
-            inst = decoded[i]
-            kind = kinds[i]
-            argval = _argval(kind, inst.arg, inst.offset, names)  # type: ignore[arg-type]
-            target = index_of.get(argval) if kind in _JUMP_KINDS else None
-            decoded[i] = _NEW_TUPLE(Instruction, (*inst[:3], argval, *inst[4:6], target, i))
-    return decoded
-
-
-def _decode_stepwise(code: types.CodeType) -> list[Instruction]:
-    """`decode` one instruction at a time, for code with EXTENDED_ARG."""
     co_code = code.co_code
     consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg  # type: ignore[attr-defined]
     kinds, sizes, opnames, new, cls = _KIND, _SIZE, _OPNAME, _NEW_TUPLE, Instruction
@@ -211,8 +136,6 @@ def _decode_stepwise(code: types.CodeType) -> list[Instruction]:
                 argval = names[arg]
             elif kind == _ARG:
                 argval = arg
-            elif kind == _GLOBAL:
-                argval = names[arg >> 1]
             else:
                 argval = _argval(kind, arg, offset, names)
                 if kind == _EXTENDED:
