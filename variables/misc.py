@@ -33,7 +33,7 @@ class GetAttrVariable(VariableTracker):
     __slots__ = ("name", "obj")
 
     def __init__(self, obj: VariableTracker, name: str, source: Source | None = None) -> None:
-        super().__init__(source)
+        self.source = source  # VariableTracker.__init__, inline: every `x.sin()` makes one
         self.obj = obj
         self.name = name
 
