@@ -27,6 +27,11 @@ class NullVariable(VariableTracker):
         cg.push_null()
 
 
+NULL = NullVariable()
+"""The NULL every LOAD_GLOBAL, LOAD_METHOD and PUSH_NULL pushes: a NullVariable has no state,
+so one instance serves them all (a new one per push cost a Python-level initializer)."""
+
+
 class GetAttrVariable(VariableTracker):
     """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`)."""
 

@@ -24,7 +24,7 @@ from variables.builder import wrap_constant_result
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import TupleVariable
-from variables.misc import CellVariable, NullVariable
+from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedObjectVariable
 
 _ABSENT = object()
@@ -70,7 +70,7 @@ class Names(TranslatorBase):
         """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
         assert inst.arg is not None
         if inst.arg & 1:
-            self.stack.append(NullVariable())
+            self.stack.append(NULL)
         self.stack.append(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
@@ -172,7 +172,7 @@ class Names(TranslatorBase):
         """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
         stack = self.stack
         obj = stack.pop().realize()
-        stack.append(NullVariable())
+        stack.append(NULL)
         stack.append(obj.var_getattr(self, inst.argval))
 
     def DELETE_ATTR(self, inst: Instruction) -> None:
