@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
     from variables.misc import CellVariable
 
+FrameInputs = tuple[
+    types.CodeType, dict[str, Any], dict[str, VariableTracker], Sequence["CellVariable"]
+]
+"""An inlined frame's code, globals, bound locals and closure cells."""
+
 UNSUPPORTED_CODE_FLAGS = {
     inspect.CO_GENERATOR: "generator function",
     inspect.CO_COROUTINE: "coroutine function",
@@ -69,6 +74,24 @@ class BaseUserFunctionVariable(VariableTracker):
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
         raise NotImplementedError
+
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """What inlining a call needs, in one call: code, globals, bound locals, cells. A
+        function inlining does not support is refused before its arguments are bound."""
+        code = self.get_code()
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        return (
+            code,
+            self.get_globals(),
+            self.bind_args(tx, args, kwargs),
+            self.closure_cells(tx),
+        )
 
     def python_type(self) -> type:
         return types.FunctionType
@@ -169,6 +192,24 @@ class UserFunctionVariable(BaseUserFunctionVariable):
 
     def get_globals(self) -> dict[str, Any]:
         return self.fn.__globals__
+
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """The base answer read straight off the function (most inlined calls come here)."""
+        fn = self.fn
+        code = fn.__code__
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        if fn.__defaults__ is None and fn.__kwdefaults__ is None:
+            bound = bind_with_signature(tx, code, fn.__name__, (), {}, args, kwargs)
+        else:
+            bound = self.bind_args(tx, args, kwargs)
+        cells = [] if fn.__closure__ is None else self.closure_cells(tx)
+        return code, fn.__globals__, bound, cells
 
     def get_name(self) -> str:
         return self.fn.__qualname__

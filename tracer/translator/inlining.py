@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from tracer.exc import unimplemented
 from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
-from variables.functions import UNSUPPORTED_FLAGS_MASK, check_code_supported
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
@@ -37,18 +36,8 @@ def inline_call(
             f"inlining {fn.get_name()} would pass the depth limit of {limit}",
             hints=("raise config inline_depth_limit, or avoid deep recursion",),
         )
-    code = fn.get_code()
-    if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-        check_code_supported(code, fn)
-    child = InliningInstructionTranslator(
-        code,
-        fn.get_globals(),
-        fn.bind_args(parent, args, kwargs),
-        fn.closure_cells(parent),
-        output,
-        parent,
-        fn,
-    )
+    code, f_globals, bound, cells = fn.frame_inputs(parent, args, kwargs)
+    child = InliningInstructionTranslator(code, f_globals, bound, cells, output, parent, fn)
     if child.depth > output.inline_depth_max:
         output.note_inline_depth(child.depth)
     try:
