@@ -275,8 +275,8 @@ class TranslatorBase:
     def location(self) -> UserLocation:
         """Where the current instruction is. Every recorded op and guard asks, so each line's
         location (a linecache read) is built once per trace (see OutputGraph.code_facts)."""
-        lineno = self.current_inst.lineno if self.current_inst is not None else None
-        lineno = lineno or self.code.co_firstlineno
+        inst = self.current_inst
+        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
         location = self._locations.get(lineno)
         if location is None:
             location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
@@ -286,8 +286,8 @@ class TranslatorBase:
     def location_text(self) -> str:
         """`str(self.location())`, which every recorded op stores in its node's meta: built once
         per line, and without the source line `location()` reads."""
-        lineno = self.current_inst.lineno if self.current_inst is not None else None
-        lineno = lineno or self.code.co_firstlineno
+        inst = self.current_inst
+        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
         text = self._location_texts.get(lineno)
         if text is None:
             code = self.code
