@@ -46,6 +46,7 @@ BUILTIN_TYPES: frozenset[type] = frozenset(
 )
 
 
+@functools.cache  # every wrap asks: an import statement per call costs more than this lookup
 def _runtime() -> types.ModuleType:
     import tracer.runtime
 

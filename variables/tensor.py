@@ -6,6 +6,7 @@ not, so anything that needs them (`item()`, `if t:`) breaks the graph.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,15 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.graph import Node
     from tracer.translator.base import TranslatorBase
+
+
+@functools.cache  # `from tracer.runtime import ...` runs importlib's Python-level fromlist code
+def _tensor_class() -> type:
+    """tracer.runtime.Tensor (imported late: the runtime package imports the trackers' users)."""
+    from tracer.runtime import Tensor
+
+    return Tensor
+
 
 METADATA_ATTRS = frozenset({"shape", "dtype", "ndim", "device", "requires_grad", "is_leaf"})
 METADATA_METHODS = frozenset({"size", "dim", "numel", "is_floating_point", "ndimension"})
@@ -34,9 +44,7 @@ class TensorVariable(VariableTracker):
         self.fake = fake
 
     def python_type(self) -> type:
-        from tracer.runtime import Tensor
-
-        return Tensor
+        return _tensor_class()
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""
