@@ -252,11 +252,12 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         if closure is None:
             return []
         side_effects = tx.output.side_effects
+        known_cells = side_effects.cells  # SideEffects.known_cell, inline: one per cell per call
         cells: list[CellVariable] = []
         for i, cell in enumerate(closure):
             # a cell met before keeps its first tracker (and source): build sources only for new
             # cells, as a helper called in a loop meets the same cells every time
-            known = side_effects.known_cell(cell)
+            known = known_cells.get(id(cell))
             if known is None:
                 source = None
                 if self.source:

@@ -151,14 +151,14 @@ class Names(TranslatorBase):
         self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
 
     def COPY_FREE_VARS(self, inst: Instruction) -> None:
-        for name, cell in zip(self.code.co_freevars, self.closure):  # noqa: B905 (strict= slows the call)
-            self.cells[name] = cell
+        self.cells.update(zip(self.code.co_freevars, self.closure))  # noqa: B905 (strict= slows the call)
 
     def LOAD_CLOSURE(self, inst: Instruction) -> None:
         self.push(self.cells[inst.argval])
 
     def LOAD_DEREF(self, inst: Instruction) -> None:
-        self.push(self.cells[inst.argval].load(self, inst.argval))
+        name = inst.argval
+        self.stack.append(self.cells[name].load(self, name))
 
     def STORE_DEREF(self, inst: Instruction) -> None:
         self.cells[inst.argval].store(self, self.pop())
