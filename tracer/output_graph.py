@@ -221,10 +221,6 @@ class OutputGraph:
             facts = self._code_facts[code] = (decode(code), {}, {})
         return facts
 
-    def instructions_of(self, code: types.CodeType) -> list[Instruction]:
-        """`code`'s decoded instructions, decoded once per trace (see `code_facts`)."""
-        return self.code_facts(code)[0]
-
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
         """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
         once per trace: the same helper is usually called many times."""
