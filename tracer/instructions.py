@@ -53,7 +53,7 @@ class ExceptionTableEntry:
 
 
 # How an instruction's argval comes from its arg (the order of `dis`'s own tests). The first
-# four are decoded inline; the rest are rarer and go through `_argval`.
+# five are decoded inline; the rest are rarer and go through `_argval`.
 (_NONE, _ARG, _LOCAL, _LOAD_CONST, _NAME, _GLOBAL, _CONST, _JABS, _JREL_FORWARD,
  _JREL_BACKWARD, _COMPARE, _FORMAT, _EXTENDED) = range(13)  # fmt: skip
 _JUMP_KINDS = frozenset({_JABS, _JREL_FORWARD, _JREL_BACKWARD})
@@ -136,6 +136,8 @@ def decode(code: types.CodeType) -> list[Instruction]:
                 argval = names[arg]
             elif kind == _ARG:
                 argval = arg
+            elif kind == _GLOBAL:
+                argval = names[arg >> 1]
             else:
                 argval = _argval(kind, arg, offset, names)
                 if kind == _EXTENDED:

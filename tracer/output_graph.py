@@ -83,6 +83,11 @@ def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
     return PAIRS
 
 
+CodeFacts = tuple[list[Instruction], dict[int, UserLocation], dict[int, str]]
+"""A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
+and location_text), shared by every translator of that code in one trace."""
+
+
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
@@ -105,9 +110,16 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self._decoded: dict[types.CodeType, list[Instruction]] = {}
+        self._code_facts: dict[types.CodeType, CodeFacts] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
-        self._line_caches: dict[types.CodeType, tuple[dict[int, UserLocation], dict[int, str]]] = {}
+        self.inline_depth_limit = config.current().inline_depth_limit
+        """config.inline_depth_limit, read once per trace (every inlined call compares)."""
+        self.global_loads: dict[str, tuple[Any, VariableTracker, bool]] = {}
+        """name -> (value, tracker, found in builtins) for LOAD_GLOBAL in the compiled
+        function's own globals: see Names.load_global."""
+        self.module_attrs: dict[tuple[int, str], tuple[VariableTracker, Any, VariableTracker]] = {}
+        """(id(module tracker), name) -> (that tracker, value, tracker of the value) for
+        ModuleVariable.var_getattr."""
         self._mode_handlers: dict[int, tuple[Any, VariableTracker]] = {}
         """id(mode tracker) -> (that tracker, its `__torch_function__`), for this trace."""
         self._disable_torch_function: Any = None
@@ -200,21 +212,14 @@ class OutputGraph:
             hints=("a loop may be too long to unroll; raise config instruction_budget",),
         )
 
-    def instructions_of(self, code: types.CodeType) -> list[Instruction]:
-        """`code`'s decoded instructions, decoded once per trace: a helper inlined in a loop
-        reuses them (translators only read them). Lives and dies with this trace."""
-        instructions = self._decoded.get(code)
-        if instructions is None:
-            instructions = self._decoded[code] = decode(code)
-        return instructions
-
-    def line_caches(self, code: types.CodeType) -> tuple[dict[int, UserLocation], dict[int, str]]:
-        """Where-am-I caches by line for `code`'s translators (TranslatorBase.location and
-        location_text): shared by every inlined call of one helper in this trace."""
-        caches = self._line_caches.get(code)
-        if caches is None:
-            caches = self._line_caches[code] = ({}, {})
-        return caches
+    def code_facts(self, code: types.CodeType) -> CodeFacts:
+        """What every translator of `code` reads, worked out once per trace: a helper inlined
+        in a loop reuses it (translators only read the instructions and add to the line
+        caches). Lives and dies with this trace."""
+        facts = self._code_facts.get(code)
+        if facts is None:
+            facts = self._code_facts[code] = (decode(code), {}, {})
+        return facts
 
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
         """`code`'s parameters for binding an inlined call (variables/binding.py), worked out

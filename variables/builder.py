@@ -46,6 +46,7 @@ BUILTIN_TYPES: frozenset[type] = frozenset(
 )
 
 
+@functools.cache  # every wrap asks: an import statement per call costs more than this lookup
 def _runtime() -> types.ModuleType:
     import tracer.runtime
 
@@ -109,7 +110,17 @@ def wrap_constant_result(value: Any) -> VariableTracker:
 
 def _special_function(value: Any) -> VariableTracker | None:
     """Functions modeled instead of run or recorded: mode-stack functions, dataclass helpers."""
+    if type(value) is not types.FunctionType or value.__module__ not in SPECIAL_FUNCTION_MODULES:
+        return None
     return SpecialFunctions().wrap(value)
+
+
+SPECIAL_FUNCTION_MODULES = frozenset(
+    {"tracer.debug", "dataclasses", "tracer.runtime._C", "tracer.runtime.overrides"}
+)
+"""The modules of the plain Python functions SpecialFunctions models (a test checks): any
+other value is none of them, so the builder need not build the tables to know. Most traces
+wrap user functions and runtime ops, and no special function at all."""
 
 
 @functools.cache  # import statements in a function cost several µs per compile
@@ -184,12 +195,13 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
-        if self._special_functions is None:
-            self._special_functions = SpecialFunctions()
-        special = self._special_functions.wrap(value)
-        if special is not None:
-            special.source = source
-            return self._guarded_identity(special, value, source)
+        if kind is types.FunctionType and value.__module__ in SPECIAL_FUNCTION_MODULES:
+            if self._special_functions is None:
+                self._special_functions = SpecialFunctions()
+            special = self._special_functions.wrap(value)
+            if special is not None:
+                special.source = source
+                return self._guarded_identity(special, value, source)
         runtime = _runtime()
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)

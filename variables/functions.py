@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
     from variables.misc import CellVariable
 
+FrameInputs = tuple[
+    types.CodeType, dict[str, Any], dict[str, VariableTracker], Sequence["CellVariable"]
+]
+"""An inlined frame's code, globals, bound locals and closure cells."""
+
 UNSUPPORTED_CODE_FLAGS = {
     inspect.CO_GENERATOR: "generator function",
     inspect.CO_COROUTINE: "coroutine function",
@@ -31,11 +36,12 @@ UNSUPPORTED_CODE_FLAGS = {
 }
 
 
-_UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
+UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
+"""Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
 
 
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
-    if not code.co_flags & _UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
+    if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
         return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
@@ -68,6 +74,24 @@ class BaseUserFunctionVariable(VariableTracker):
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
         raise NotImplementedError
+
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """What inlining a call needs, in one call: code, globals, bound locals, cells. A
+        function inlining does not support is refused before its arguments are bound."""
+        code = self.get_code()
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        return (
+            code,
+            self.get_globals(),
+            self.bind_args(tx, args, kwargs),
+            self.closure_cells(tx),
+        )
 
     def python_type(self) -> type:
         return types.FunctionType
@@ -169,6 +193,24 @@ class UserFunctionVariable(BaseUserFunctionVariable):
     def get_globals(self) -> dict[str, Any]:
         return self.fn.__globals__
 
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """The base answer read straight off the function (most inlined calls come here)."""
+        fn = self.fn
+        code = fn.__code__
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        if fn.__defaults__ is None and fn.__kwdefaults__ is None:
+            bound = bind_with_signature(tx, code, fn.__name__, (), {}, args, kwargs)
+        else:
+            bound = self.bind_args(tx, args, kwargs)
+        cells = [] if fn.__closure__ is None else self.closure_cells(tx)
+        return code, fn.__globals__, bound, cells
+
     def get_name(self) -> str:
         return self.fn.__qualname__
 
@@ -178,9 +220,12 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
+        fn = self.fn
+        fn_defaults = fn.__defaults__
+        fn_kwdefaults = fn.__kwdefaults__
+        if fn_defaults is None and fn_kwdefaults is None:  # most inlined functions
+            return bind_with_signature(tx, fn.__code__, fn.__name__, (), {}, args, kwargs)
         builder = tx.output.builder
-        fn_defaults = self.fn.__defaults__ or ()
-        fn_kwdefaults = self.fn.__kwdefaults__ or {}
         # sources only for defaults that exist: most inlined functions have none
         defaults: list[VariableTracker] = []
         if fn_defaults:
@@ -203,13 +248,16 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
-        closure = self.fn.__closure__ or ()
+        closure = self.fn.__closure__
+        if closure is None:
+            return []
         side_effects = tx.output.side_effects
+        known_cells = side_effects.cells  # SideEffects.known_cell, inline: one per cell per call
         cells: list[CellVariable] = []
         for i, cell in enumerate(closure):
             # a cell met before keeps its first tracker (and source): build sources only for new
             # cells, as a helper called in a loop meets the same cells every time
-            known = side_effects.known_cell(cell)
+            known = known_cells.get(id(cell))
             if known is None:
                 source = None
                 if self.source:

@@ -6,16 +6,27 @@ not, so anything that needs them (`item()`, `if t:`) breaks the graph.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
+from variables.misc import GetAttrVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.graph import Node
     from tracer.translator.base import TranslatorBase
+
+
+@functools.cache  # `from tracer.runtime import ...` runs importlib's Python-level fromlist code
+def _tensor_class() -> type:
+    """tracer.runtime.Tensor (imported late: the runtime package imports the trackers' users)."""
+    from tracer.runtime import Tensor
+
+    return Tensor
+
 
 METADATA_ATTRS = frozenset({"shape", "dtype", "ndim", "device", "requires_grad", "is_leaf"})
 METADATA_METHODS = frozenset({"size", "dim", "numel", "is_floating_point", "ndimension"})
@@ -33,9 +44,7 @@ class TensorVariable(VariableTracker):
         self.fake = fake
 
     def python_type(self) -> type:
-        from tracer.runtime import Tensor
-
-        return Tensor
+        return _tensor_class()
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""
@@ -49,17 +58,16 @@ class TensorVariable(VariableTracker):
         )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-        from variables.misc import GetAttrVariable
-
         if name in METADATA_ATTRS:
+            from variables.builder import wrap_constant_result
+
             return wrap_constant_result(getattr(self.fake, name))
         if name == "T":
             from variables.constant import ConstantVariable
 
             dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
             return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
-        if callable(getattr(type(self.fake), name, None)):
+        if callable(getattr(type(self.fake), name, None)):  # `x.sin`: the commonest read
             return GetAttrVariable(self, name)
         if not hasattr(type(self.fake), name):
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
@@ -72,9 +80,9 @@ class TensorVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-
         if name in METADATA_METHODS:
+            from variables.builder import wrap_constant_result
+
             const_args = [a.as_python_constant() for a in args]
             return wrap_constant_result(getattr(self.fake, name)(*const_args))
         if name in DATA_DEPENDENT_METHODS:

@@ -49,3 +49,16 @@ def test_generator_and_coroutine_helpers_break(fn: Any, what: str) -> None:
 def test_plain_helper_inlines() -> None:
     explanation = tracer.explain(calls_plain)(torch.ones(2))
     assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+
+
+def gen_with_default(x: Any, k: int = 1) -> Any:
+    yield x + k
+
+
+def calls_gen_with_default(x: Any) -> Any:
+    return next(gen_with_default(x)) * 2
+
+
+def test_a_generator_with_defaults_is_refused_too() -> None:
+    explanation = tracer.explain(calls_gen_with_default)(torch.ones(2))
+    assert [r.kind for r in explanation.break_reasons] == ["unsupported-function"]

@@ -41,6 +41,7 @@ OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
 """operator function -> (method on the left operand, reflected method on the right operand)."""
 _UNARY = frozenset({operator.neg, operator.pos, operator.abs, operator.invert})
 _PLAIN_SCALARS = (int, float, bool, complex)
+_NO_VAL = object()
 
 
 def method_op(cls: type | None, method_name: str) -> Any | None:
@@ -76,13 +77,22 @@ def static_type(arg: Argument) -> type | None:
     """The type `arg` will have at run time, as far as codegen can tell (None if unknown)."""
     if not isinstance(arg, Node):
         return type(arg)
-    if "val" in arg.meta:
-        return type(arg.meta["val"])
+    meta = arg.meta
+    if "val" in meta:
+        return type(meta["val"])
     if arg.op == "get_attr" and arg.target in arg.graph.constants:
         return type(arg.graph.constants[str(arg.target)])
     return None
 
 
 def resolve_method(receiver: Argument, method_name: str) -> Any | None:
-    """The OpInfo a call_method node reaches, judged from its receiver's static type."""
-    return method_op(static_type(receiver), method_name)
+    """The OpInfo a call_method node reaches, judged from its receiver's static type (the
+    usual receiver, a node with its fake value, read here without the general route)."""
+    if isinstance(receiver, Node):
+        val = receiver.meta.get("val", _NO_VAL)
+        cls = type(val) if val is not _NO_VAL else static_type(receiver)
+    else:
+        cls = type(receiver)
+    if cls is None:
+        return None
+    return getattr(getattr(cls, method_name, None), "__modetrace_op__", None)

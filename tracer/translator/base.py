@@ -9,6 +9,7 @@ dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode
 from __future__ import annotations
 
 import dis
+import functools
 import itertools
 import logging
 import types
@@ -116,7 +117,7 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions = output.instructions_of(code)
+        self.instructions, self._locations, self._location_texts = output.code_facts(code)
         self.symbolic_locals = dict(symbolic_locals)
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
@@ -127,7 +128,6 @@ class TranslatorBase:
         self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
         """The next instruction to step; a jump handler repositions it with
         `self.cursor.__setstate__(inst.target)`."""
-        self._locations, self._location_texts = output.line_caches(code)
         self.tickets: itertools.repeat[None]
         """The steps left in the instruction budget, one item per step, shared by every frame
         of the trace (see `run`)."""
@@ -274,9 +274,9 @@ class TranslatorBase:
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
         """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per trace (see OutputGraph.line_caches)."""
-        lineno = self.current_inst.lineno if self.current_inst is not None else None
-        lineno = lineno or self.code.co_firstlineno
+        location (a linecache read) is built once per trace (see OutputGraph.code_facts)."""
+        inst = self.current_inst
+        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
         location = self._locations.get(lineno)
         if location is None:
             location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
@@ -286,8 +286,8 @@ class TranslatorBase:
     def location_text(self) -> str:
         """`str(self.location())`, which every recorded op stores in its node's meta: built once
         per line, and without the source line `location()` reads."""
-        lineno = self.current_inst.lineno if self.current_inst is not None else None
-        lineno = lineno or self.code.co_firstlineno
+        inst = self.current_inst
+        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
         text = self._location_texts.get(lineno)
         if text is None:
             code = self.code
@@ -385,9 +385,15 @@ class TranslatorBase:
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from tracer.translator.inlining import inline_call
+        return _inline_call()(self, fn, args, kwargs)
 
-        return inline_call(self, fn, args, kwargs)
+
+@functools.cache  # an import statement at every inlined call costs more than this lookup
+def _inline_call() -> Callable[..., VariableTracker]:
+    """tracer.translator.inlining.inline_call (which imports this module)."""
+    from tracer.translator.inlining import inline_call
+
+    return inline_call
 
 
 def _reason(kind: str, explanation: str) -> Any:

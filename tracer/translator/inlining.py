@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tracer import config
-from tracer.exc import Unsupported, unimplemented
+from tracer.exc import unimplemented
 from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
-from variables.functions import check_code_supported
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
@@ -24,33 +22,27 @@ def inline_call(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
-    """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
-    limit = config.current().inline_depth_limit
-    if parent.depth >= limit:
+    """Run `fn(*args, **kwargs)` symbolically and return what it returns.
+
+    Every inlined call comes through here (a helper in a loop, each comprehension), so the
+    per-call work is kept to what depends on the call: the callee's instructions, line caches
+    and parameter shape are worked out once per trace (OutputGraph.code_facts and
+    parameter_shape), the depth limit is read once per trace."""
+    output = parent.output
+    if parent.depth >= output.inline_depth_limit:
+        limit = output.inline_depth_limit
         unimplemented(
             "inline-depth",
             f"inlining {fn.get_name()} would pass the depth limit of {limit}",
             hints=("raise config inline_depth_limit, or avoid deep recursion",),
         )
-    code = fn.get_code()
-    check_code_supported(code, fn)
-    output = parent.output
-    child = InliningInstructionTranslator(
-        code,
-        fn.get_globals(),
-        fn.bind_args(parent, args, kwargs),
-        fn.closure_cells(parent),
-        output,
-        parent,
-        fn,
-    )
+    code, f_globals, bound, cells = fn.frame_inputs(parent, args, kwargs)
+    child = InliningInstructionTranslator(code, f_globals, bound, cells, output, parent, fn)
     if child.depth > output.inline_depth_max:
         output.note_inline_depth(child.depth)
     try:
-        result = child.run()
-    except Unsupported:
-        # a caller may catch it (getattr with a default) and go on tracing
+        return child.run()
+    finally:
+        # the child set itself current when it started; a caller may catch a graph break
+        # (getattr with a default) and go on tracing
         output.current_tx = parent
-        raise
-    output.current_tx = parent  # the child set itself current when it started
-    return result

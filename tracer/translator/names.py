@@ -22,9 +22,13 @@ from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import CONSTANT_TYPES, ConstantVariable
+from variables.lazy import LazyVariableTracker
 from variables.lists import TupleVariable
-from variables.misc import CellVariable, NullVariable
+from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedObjectVariable
+
+_ABSENT = object()
+"""What a dict lookup gives for a missing name (never the value of a global)."""
 
 
 class Names(TranslatorBase):
@@ -66,10 +70,52 @@ class Names(TranslatorBase):
         """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
         assert inst.arg is not None
         if inst.arg & 1:
-            self.stack.append(NullVariable())
+            self.stack.append(NULL)
         self.stack.append(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
+        """The global (or builtin) `name`: a stored value if the trace assigned it, else the
+        real value wrapped lazily at its source.
+
+        A helper called in a loop reads the same globals again and again, so in the compiled
+        function's own globals each name's tracker is kept for the rest of the trace
+        (`OutputGraph.global_loads`) and handed out again while the real dict still holds the
+        same object: the tracker the slow path would give (the builder keeps one tracker per
+        source, and its guards were added when it was first realized), without building and
+        hashing a source for every read."""
+        output = self.output
+        f_globals = self.f_globals
+        if f_globals is output.root_globals:
+            stored = output.side_effects.globals.get(name)
+            if stored is not None:
+                return stored
+            known = output.global_loads.get(name)
+            if known is not None:
+                value, vt, from_builtins = known
+                if not from_builtins:
+                    now = f_globals.get(name, _ABSENT)
+                elif name in f_globals:  # a global now shadows the builtin
+                    now = _ABSENT
+                else:
+                    now = self._builtins_dict().get(name, _ABSENT)
+                if now is value:
+                    if type(vt) is not LazyVariableTracker or not vt.is_realized:
+                        return vt
+                    # realized since: from now on hand out what it realized to, as the
+                    # builder's cache (one tracker per source) would
+                    vt = vt.realize()
+                    output.global_loads[name] = (value, vt, from_builtins)
+                    return vt
+            vt = self._load_global_slow(name)
+            value = f_globals.get(name, _ABSENT)
+            if value is _ABSENT:
+                output.global_loads[name] = (self._builtins_dict()[name], vt, True)
+            else:
+                output.global_loads[name] = (value, vt, False)
+            return vt
+        return self._load_global_slow(name)
+
+    def _load_global_slow(self, name: str) -> VariableTracker:
         stored = self.output.side_effects.load_global(self.f_globals, name)
         if stored is not None:
             return stored
@@ -105,14 +151,14 @@ class Names(TranslatorBase):
         self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
 
     def COPY_FREE_VARS(self, inst: Instruction) -> None:
-        for name, cell in zip(self.code.co_freevars, self.closure):  # noqa: B905 (strict= slows the call)
-            self.cells[name] = cell
+        self.cells.update(zip(self.code.co_freevars, self.closure))  # noqa: B905 (strict= slows the call)
 
     def LOAD_CLOSURE(self, inst: Instruction) -> None:
         self.push(self.cells[inst.argval])
 
     def LOAD_DEREF(self, inst: Instruction) -> None:
-        self.push(self.cells[inst.argval].load(self, inst.argval))
+        name = inst.argval
+        self.stack.append(self.cells[name].load(self, name))
 
     def STORE_DEREF(self, inst: Instruction) -> None:
         self.cells[inst.argval].store(self, self.pop())
@@ -126,7 +172,7 @@ class Names(TranslatorBase):
         """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
         stack = self.stack
         obj = stack.pop().realize()
-        stack.append(NullVariable())
+        stack.append(NULL)
         stack.append(obj.var_getattr(self, inst.argval))
 
     def DELETE_ATTR(self, inst: Instruction) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
-from variables.misc import NullVariable
+from variables.misc import NULL
 
 
 class StackOps(TranslatorBase):
@@ -19,7 +19,7 @@ class StackOps(TranslatorBase):
         self.stack.pop()
 
     def PUSH_NULL(self, inst: Instruction) -> None:
-        self.stack.append(NullVariable())
+        self.stack.append(NULL)
 
     def COPY(self, inst: Instruction) -> None:
         """COPY(i): push the i-th item from the top (1 is TOS) again."""
