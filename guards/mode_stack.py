@@ -7,6 +7,7 @@ accessor bound as `___mode_stack`, because it is per-thread state (`tracer.runti
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -45,8 +46,10 @@ def mode_stack_failure(types: tuple[type, ...], live: Sequence[object]) -> str:
     return f"mode stack: expected {mode_types_text(types)} (actual {actual})"
 
 
+@functools.cache
 def runtime_mode_stack_fn() -> ModeStackFn:
-    """The runtime's accessor of the live stack, imported only when a check needs it."""
+    """The runtime's accessor of the live stack, imported only when a check needs it (once:
+    `import_module` runs importlib's Python code at every call)."""
     # Lazy, by name: guards/ imports (and type-checks) without the runtime present.
     fn: ModeStackFn = importlib.import_module("tracer.runtime._C")._torch_function_mode_stack
     return fn

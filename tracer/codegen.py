@@ -26,6 +26,7 @@ from guards.sources import (
 )
 from tracer.assembler import FreeVar, Instr, build_code
 from tracer.exc import unimplemented
+from tracer.runtime import _C
 from variables.base import VariableTracker
 from variables.lazy import LazyVariableTracker
 
@@ -236,8 +237,6 @@ class PyCodegen:
         self.store_attr("cell_contents")
 
     def set_mode_stack(self, modes: str) -> None:
-        from tracer.runtime import _C
-
         self.push_null()
         self.load_const(_C._set_torch_function_mode_stack)
         self.load_fast(modes)
@@ -280,8 +279,6 @@ def _load_type(cg: PyCodegen, src: Any) -> None:
 
 
 def _load_mode(cg: PyCodegen, src: Any) -> None:
-    from tracer.runtime import _C
-
     cg.push_null()
     cg.load_const(_C._get_function_stack_at)
     cg.load_const(src.index)

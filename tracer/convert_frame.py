@@ -29,6 +29,7 @@ from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
 from tracer.metrics import failure_metrics, get_metrics_context, metrics_context, timed
 from tracer.output_graph import OutputGraph
+from tracer.runtime import _C
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.sym import SymNumberVariable
@@ -266,7 +267,6 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
     """Read the real stack into the symbolic one and guard its length and mode types."""
     from guards.mode_stack import mode_stack_guard
     from guards.sources import ModeStackSource
-    from tracer.runtime import _C
 
     modes = list(_C._torch_function_mode_stack())
     output.initial_mode_stack = [
