@@ -1,0 +1,47 @@
+"""Every module of `variables` and `guards` imports on its own, in a fresh interpreter.
+
+`variables` and `tracer` import each other; a user who starts with `from variables.tensor
+import TensorVariable` (in a notebook, or a test file run alone) once got "cannot import name
+... from partially initialized module". Each import runs in its own interpreter, since within
+one process whatever was imported first hides the problem. (`tracer`'s own modules import
+the rest through the package, so they are not repeated here: each costs an interpreter.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("variables", "guards")
+
+
+def _modules() -> list[str]:
+    names = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).glob("*.py")):
+            if path.name != "__main__.py":
+                stem = "" if path.name == "__init__.py" else f".{path.stem}"
+                names.append(f"{package}{stem}")
+    return names
+
+
+def _import_alone(module: str) -> tuple[str, int, str]:
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    last_line = result.stderr.strip().rpartition("\n")[2]
+    return module, result.returncode, last_line
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
+    modules = _modules()
+    assert "variables.tensor" in modules and "guards.sources" in modules
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failures = [r for r in pool.map(_import_alone, modules) if r[1] != 0]
+    assert failures == []
