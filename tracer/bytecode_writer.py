@@ -97,9 +97,12 @@ class BytecodeWriter:
         self.consts: list[Any] = []
         self._const_slots: dict[int, int] = {}
         self.names: list[str] = []
-        self._name_slots: dict[str, int] = {}
+        self._attr_loads: dict[str, bytes] = {}
+        """Attribute name -> its LOAD_ATTR (the slot is the name's position in `names`)."""
         self.varnames: list[str] = list(argnames)
         self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
+        self._fast_loads: dict[str, bytes] = {}
+        """Local name -> its LOAD_FAST, as far as `fast` was asked for it."""
         self.lines: list[tuple[int, int]] = []
         """(code unit, line from there on), in code order."""
         self._jumps: list[tuple[int, Label]] = []
@@ -149,8 +152,12 @@ class BytecodeWriter:
 
     def fast(self, name: str) -> bytes:
         """LOAD_FAST of local `name`."""
-        slot = self._local(name)
-        return _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
+        load = self._fast_loads.get(name)
+        if load is None:
+            slot = self._local(name)
+            load = _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
+            self._fast_loads[name] = load
+        return load
 
     def store(self, name: str) -> bytes:
         """STORE_FAST to local `name`."""
@@ -159,19 +166,23 @@ class BytecodeWriter:
 
     def hoist(self, name: str) -> tuple[bytes, bytes]:
         """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
-        slot = self._local(name)
+        slot = self._local_slots.get(name)
+        if slot is None:  # `_local`, inline: the dispatcher hoists a local per source read
+            slot = self._local_slots[name] = len(self.varnames)
+            self.varnames.append(name)
         if slot < 0x100:
             return _STORE_FAST[slot], _LOAD_FAST[slot]
         return encode(OP["STORE_FAST"], slot), encode(OP["LOAD_FAST"], slot)
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
-        slots = self._name_slots
-        slot = slots.get(name)
-        if slot is None:
-            slot = slots[name] = len(slots)  # one slot per name: the next index
+        load = self._attr_loads.get(name)
+        if load is None:
+            slot = len(self.names)  # one slot per name: the next index
             self.names.append(name)
-        return _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
+            load = _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
+            self._attr_loads[name] = load
+        return load
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""

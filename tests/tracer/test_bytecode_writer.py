@@ -69,3 +69,41 @@ def test_exception_table_varints_of_every_size() -> None:
             out = bytearray()
             _varint(out, value, entry_start=entry_start)
             assert bytes(out) == _reference_varint(value, entry_start), (value, entry_start)
+
+
+def _instructions(code: bytes) -> list[tuple[str, int]]:
+    """(opname, oparg) of each instruction, EXTENDED_ARG folded into the next one, CACHE units
+    left out."""
+    found, extended = [], 0
+    for i in range(0, len(code), 2):
+        opcode, arg = code[i], code[i + 1] | extended
+        if opcode == dis.opmap["EXTENDED_ARG"]:
+            extended = arg << 8
+            continue
+        extended = 0
+        if opcode != dis.opmap["CACHE"]:
+            found.append((dis.opname[opcode], arg))
+    return found
+
+
+def test_names_and_locals_keep_their_first_slot() -> None:
+    """`attr` and `fast` remember each name's bytes: a repeat loads the same slot, a new name
+    takes the next one, past 255 behind EXTENDED_ARG, and `hoist`/`store` agree with `fast`."""
+    from tracer.bytecode_writer import BytecodeWriter
+
+    w = BytecodeWriter(["x", "y"])
+    names = [f"a{i}" for i in range(300)]
+    attrs = [w.attr(n) for n in names]
+    assert w.names == names
+    assert [w.attr(n) for n in reversed(names)] == attrs[::-1]
+    assert _instructions(b"".join(attrs)) == [("LOAD_ATTR", i) for i in range(300)]
+
+    locals_ = [f"v{i}" for i in range(300)]
+    pairs = [w.hoist(n) for n in locals_]
+    assert w.varnames == ["x", "y", *locals_]
+    loads = [w.fast(n) for n in ["y", *locals_, "x"]]
+    assert loads[1:-1] == [load for _, load in pairs]
+    assert [w.store(n) for n in locals_] == [store for store, _ in pairs]
+    expected = [("LOAD_FAST", 1), *[("LOAD_FAST", i + 2) for i in range(300)], ("LOAD_FAST", 0)]
+    assert _instructions(b"".join(loads)) == expected
+    assert w.varnames == ["x", "y", *locals_]  # no name was added twice
