@@ -21,7 +21,7 @@ from tracer.instructions import Instruction, decode
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
 from variables.binding import ParameterShape, parameter_shape
-from variables.builder import VariableBuilder, wrap_constant_result
+from variables.builder import VariableBuilder, runtime_module, wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
@@ -60,13 +60,6 @@ OPERATOR_SYMBOLS = {
     operator.lshift: "<<", operator.rshift: ">>", operator.neg: "unary -",
     operator.pos: "unary +", operator.invert: "unary ~", operator.abs: "abs()",
 }  # fmt: skip
-
-
-@functools.cache  # the import statement alone cost ~1% of tracing: ops ask for every record
-def _runtime() -> Any:
-    import tracer.runtime
-
-    return tracer.runtime
 
 
 @functools.cache
@@ -175,7 +168,7 @@ class OutputGraph:
         mode = self.mode_stack.pop()
         try:
             handler = self._mode_handler(tx, mode.realize())
-            types_vt = TupleVariable([wrap_class(_runtime().Tensor)])
+            types_vt = TupleVariable([wrap_class(runtime_module().Tensor)])
             result = handler.call_function(
                 tx,
                 [TorchOpVariable(public), types_vt, TupleVariable(args), ConstDictVariable(kwargs)],
@@ -257,7 +250,7 @@ class OutputGraph:
 
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
         name = source.name  # a chained source builds its name on every read
-        fake = _runtime().FakeTensor.from_tensor(value)
+        fake = runtime_module().FakeTensor.from_tensor(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
         return TensorVariable(node, fake, source)
@@ -310,7 +303,7 @@ class OutputGraph:
         if fn not in OPERATOR_DUNDERS:
             unimplemented("operator", f"operator {fn.__name__} on tensors is not supported")
         dunder, reflected = OPERATOR_DUNDERS[fn]
-        tensor_cls = _runtime().Tensor
+        tensor_cls = runtime_module().Tensor
         first = args[0]
         if isinstance(first, TensorVariable):
             method = getattr(tensor_cls, dunder, None)
@@ -436,7 +429,7 @@ class OutputGraph:
                 return None
         if dry_run:
             return fake_result
-        one_tensor = isinstance(fake_result, _runtime().Tensor)  # most ops: asked once here
+        one_tensor = isinstance(fake_result, runtime_module().Tensor)  # most ops: asked once here
         if not one_tensor and not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
@@ -463,7 +456,7 @@ class OutputGraph:
     ) -> Any:
         """`fake_fn` run on fake values with torch functions disabled (no mode sees it); its
         errors are the user's, except a need for tensor data, which breaks the graph."""
-        runtime = _runtime()
+        runtime = runtime_module()
         if self._disable_torch_function is None:
             self._disable_torch_function = runtime._C.DisableTorchFunction()
         try:
@@ -475,7 +468,7 @@ class OutputGraph:
             tx.raise_user_error(e)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
-        if isinstance(fake, _runtime().Tensor):
+        if isinstance(fake, runtime_module().Tensor):
             return TensorVariable(node, fake)
         if isinstance(fake, tuple | list):
             items = []
@@ -512,7 +505,7 @@ class _OperatorPlan:
     @classmethod
     def of(cls, fn: Callable[..., Any]) -> _OperatorPlan:
         dunder, reflected = OPERATOR_DUNDERS[fn]
-        tensor_cls = _runtime().Tensor
+        tensor_cls = runtime_module().Tensor
         return cls(
             getattr(tensor_cls, dunder, None),
             getattr(tensor_cls, reflected, None) if reflected is not None else None,
@@ -568,7 +561,7 @@ def _op_name(target: Any) -> str:
 
 
 def _contains_tensor(value: Any) -> bool:
-    if isinstance(value, _runtime().Tensor):
+    if isinstance(value, runtime_module().Tensor):
         return True
     if isinstance(value, tuple | list):
         return any(_contains_tensor(v) for v in value)

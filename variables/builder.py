@@ -46,8 +46,10 @@ BUILTIN_TYPES: frozenset[type] = frozenset(
 )
 
 
-@functools.cache  # every wrap asks: an import statement per call costs more than this lookup
-def _runtime() -> types.ModuleType:
+@functools.cache
+def runtime_module() -> types.ModuleType:
+    """`tracer.runtime`, imported late (the runtime package imports the trackers' users).
+    Every wrap and recorded op asks: an import statement per call costs more than this."""
     import tracer.runtime
 
     return tracer.runtime
@@ -94,7 +96,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return EnumVariable(value)
     if isinstance(value, type):
         return wrap_class(value)
-    runtime = _runtime()
+    runtime = runtime_module()
     if isinstance(value, runtime.dtype | runtime.device):
         return ConstantVariable(value)
     if is_runtime_callable(value):
@@ -191,7 +193,7 @@ class VariableBuilder:
         kind = type(value)
         # tensors, constants and plain containers (most inputs) first: none of them is a
         # special function or a runtime callable, so those lookups are skipped for them
-        if kind is _runtime().Tensor:
+        if kind is runtime_module().Tensor:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
@@ -202,7 +204,7 @@ class VariableBuilder:
             if special is not None:
                 special.source = source
                 return self._guarded_identity(special, value, source)
-        runtime = _runtime()
+        runtime = runtime_module()
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
         handler = WRAP_BY_TYPE.get(kind)

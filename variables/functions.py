@@ -193,24 +193,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
     def get_globals(self) -> dict[str, Any]:
         return self.fn.__globals__
 
-    def frame_inputs(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> FrameInputs:
-        """The base answer read straight off the function (most inlined calls come here)."""
-        fn = self.fn
-        code = fn.__code__
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
-        if fn.__defaults__ is None and fn.__kwdefaults__ is None:
-            bound = bind_with_signature(tx, code, fn.__name__, (), {}, args, kwargs)
-        else:
-            bound = self.bind_args(tx, args, kwargs)
-        cells = [] if fn.__closure__ is None else self.closure_cells(tx)
-        return code, fn.__globals__, bound, cells
-
     def get_name(self) -> str:
         return self.fn.__qualname__
 
