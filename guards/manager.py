@@ -98,7 +98,9 @@ class CompiledGuards:
             self.filename,
         )
         exec(compile(self.source, self.filename, "exec"), self._scope)  # noqa: S102 - our source
-        check: Callable[[Mapping[str, object]], bool] = self._scope[self._name]
+        # Taken out of its globals: left there, the function and its globals would be a cycle
+        # holding every guard's values until a garbage collection (NOTE [acyclic graph]).
+        check: Callable[[Mapping[str, object]], bool] = self._scope.pop(self._name)
         return check
 
     def failure_reason(self, L: Mapping[str, object]) -> str | None:

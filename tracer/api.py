@@ -65,7 +65,7 @@ def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
     source = f"def ___bind({', '.join(sig.params)}):\n    return {body}\n"
     namespace: dict[str, Any] = {}
     exec(builtins.compile(source, f"<modetrace-binder {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
-    binder: types.FunctionType = namespace["___bind"]
+    binder: types.FunctionType = namespace.pop("___bind")  # not left in its globals: a cycle
     binder.__name__ = fn.__code__.co_name
     binder.__qualname__ = fn.__code__.co_qualname
     binder.__defaults__ = fn.__defaults__
@@ -142,6 +142,15 @@ class CompiledFunction:
         functools.update_wrapper(self, fn)
         self._install(())
         _live.add(self)
+
+    def __del__(self) -> None:
+        """The instance's own class is a reference cycle (a class is in its own `__mro__`), so
+        the collector frees it, later. Its dispatcher, and with it every entry, graph and guard
+        the dispatcher's code holds, goes now, by reference counting."""
+        try:
+            del type(self).__call__
+        except:  # noqa: E722, S110 - a finalizer never raises (at exit even names may be gone)
+            pass
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Replaced per instance by the generated dispatcher (NOTE [one call per hit]); this

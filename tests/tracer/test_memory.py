@@ -103,3 +103,51 @@ def test_a_trace_that_falls_back_is_freed_without_the_collector() -> None:
         compiled(torch.ones(2))
     kinds = {type(o) for o in garbage}
     assert not any(issubclass(k, OutputGraph | TranslatorBase) for k in kinds), kinds
+
+
+def test_a_reset_entry_and_its_graph_are_freed_without_the_collector() -> None:
+    """NOTE [acyclic graph]: an entry's graph (nodes, users, metadata, fake tensors) goes by
+    reference counting when the entry does, not at some later collection."""
+    compiled = tracer.compile(_sample)
+    compiled(*_args())
+    tracer.reset()
+    with _garbage_kept() as garbage:
+        compiled(*_args())
+        graph = compiled.entries[0].graph
+        assert graph is not None
+        graph_ref = weakref.ref(graph.graph)
+        # nodes take no weak references; the fake tensors in their metadata do
+        fakes = [weakref.ref(n.meta["val"]) for n in graph.graph.nodes if "val" in n.meta]
+        assert fakes
+        del graph
+        tracer.reset()  # drops the entry
+        assert graph_ref() is None
+        assert [r() for r in fakes] == [None] * len(fakes)
+    kinds = {type(o).__name__ for o in garbage}
+    assert not kinds & {"Graph", "Node", "FakeTensor", "CacheEntry", "GraphModule"}, kinds
+
+
+def test_dropping_a_compiled_function_frees_its_entries_without_the_collector() -> None:
+    compiled = tracer.compile(_sample)
+    compiled(*_args())
+    del compiled
+    with _garbage_kept() as garbage:
+        compiled = tracer.compile(_sample)
+        compiled(*_args())
+        compiled(torch.ones(3), [torch.ones(3)])  # a miss (explained), then a second entry
+        del compiled
+    kinds = {type(o).__name__ for o in garbage}
+    # What is left to the collector is small: the function's own class (a class is in its
+    # own __mro__) and closures of the miss path's explanation.
+    heavy = {
+        "Graph",
+        "Node",
+        "FakeTensor",
+        "GraphModule",
+        "CacheEntry",
+        "CompiledGuards",
+        "Guard",
+        "OutputGraph",
+        "CompiledFunction",
+    }
+    assert not kinds & heavy, kinds & heavy

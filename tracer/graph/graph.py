@@ -11,12 +11,13 @@ import contextlib
 import itertools
 import keyword
 import operator
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
 from tracer.graph.naming import Namespace, base_name, sanitize, split_sanitized
-from tracer.graph.node import OPS, Argument, Node, Op, Target, collect_nodes
+from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
 
 _op_of = operator.attrgetter("op")
 
@@ -41,6 +42,10 @@ class Graph:
     """
 
     def __init__(self) -> None:
+        self._ref = weakref.ref(self)
+        """The one weak reference every node of this graph holds (NOTE [acyclic graph])."""
+        self._users: dict[Node, dict[Node, None]] = {}
+        """Each node's users (`Node.users`), kept here so nodes never refer back to users."""
         self._nodes: list[Node] = []
         self._namespace = Namespace()
         self._base_names: dict[int, tuple[Target, str, str]] = {}
@@ -87,8 +92,9 @@ class Graph:
         unique = self._unique_name(target) if name is None else self._namespace.create(name)
         node = Node(self, unique, op, target, args, kwargs or {}, meta)
         for used in node._inputs:
-            if used.graph is not self:
+            if used._graph is not self._ref:
                 node.args, node.kwargs = (), {}
+                del self._users[node]
                 raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
         if self._insert_point is None:
             self._nodes.append(node)
@@ -108,8 +114,9 @@ class Graph:
         whose distinct nodes, in first-use order, are `inputs`: the same node (name, users,
         position), without walking the arguments. The tracer records most ops this way."""
         unique = self._unique_name(target)
+        ref = self._ref
         for used in inputs:
-            if used.graph is not self:
+            if used._graph is not ref:
                 raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
         node = Node.flat_call(self, unique, op, target, args, inputs, meta)
         if self._insert_point is None:
@@ -188,6 +195,8 @@ class Graph:
             raise GraphLintError(f"cannot erase node {node.name!r}: it is the insertion point")
         node.args, node.kwargs = (), {}  # drop it from its inputs' users
         self._nodes.remove(node)
+        del self._users[node]
+        node._graph = _detached
 
     @contextlib.contextmanager
     def inserting_before(self, node: Node) -> Iterator[None]:

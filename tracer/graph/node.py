@@ -3,6 +3,14 @@
 A node's `users` and `all_input_nodes` are derived from its arguments; they are kept in sync
 whenever `args`/`kwargs` are assigned, so passes can trust them without recomputing (`lint`
 checks it).
+
+NOTE [acyclic graph]: a node refers to its graph weakly, and its `users` live in the graph
+(`Graph._users`), not in the node. References then only point one way (graph -> nodes ->
+the nodes they read), so a graph nobody holds is freed by reference counting the moment its
+cache entry goes, instead of waiting as a cycle of a few hundred objects (nodes, users dicts,
+metadata, fake tensors) for the garbage collector, whose pass over them landed in some later,
+unrelated compile. A node outlives its graph only if something else holds it: its `graph` is
+then None and it has no users.
 """
 
 from __future__ import annotations
@@ -14,6 +22,12 @@ from tracer.graph.naming import target_name
 
 if TYPE_CHECKING:
     from tracer.graph.graph import Graph
+
+
+def _detached() -> Graph | None:
+    """The `_graph` of a node erased from its graph: it belongs to none."""
+    return None
+
 
 Op = Literal["placeholder", "call_function", "call_method", "get_attr", "output"]
 OPS: frozenset[str] = frozenset(
@@ -126,7 +140,7 @@ class Node:
     (Node(add: call_function operator.add(x, 1)), [Node(add: call_function operator.add(x, 1))])
     """
 
-    __slots__ = ("_args", "_inputs", "_kwargs", "graph", "meta", "name", "op", "target", "users")
+    __slots__ = ("_args", "_graph", "_inputs", "_kwargs", "meta", "name", "op", "target")
 
     def __init__(
         self,
@@ -140,12 +154,11 @@ class Node:
     ) -> None:
         if op not in OPS:
             raise ValueError(f"unknown node op {op!r} for node {name!r}")
-        self.graph = graph
+        self._graph: Callable[[], Graph | None] = graph._ref
         self.name = name
         self.op: Op = op
         self.target = target
-        self.users: dict[Node, None] = {}
-        """Nodes that use this one, in the order they started to (an ordered set)."""
+        graph._users[self] = {}
         self.meta: dict[str, Any] = {} if meta is None else meta
         # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have,
         # with _inputs_of's walk of the (exact) args tuple inline: every traced op gets here
@@ -163,7 +176,7 @@ class Node:
             self._kwargs = {}
         inputs = self._inputs = list(seen)
         for new in inputs:
-            new.users[self] = None
+            new.users[self] = None  # through each input's own graph (create_node checks)
 
     @classmethod
     def flat_call(
@@ -181,18 +194,31 @@ class Node:
         `Node(...)` builds for it, without walking the arguments. The tracer records most ops
         this way (`x + y`, `x * 2`); Graph.create_flat_call is the one caller."""
         node = object.__new__(cls)
-        node.graph = graph
+        node._graph = graph._ref
         node.name = name
         node.op = op
         node.target = target
-        node.users = {}
         node.meta = meta
         node._args = args
         node._kwargs = {}
         node._inputs = inputs
-        for new in inputs:
-            new.users[node] = None
+        users = graph._users
+        users[node] = {}
+        for new in inputs:  # all of this graph (Graph.create_flat_call checked)
+            users[new][node] = None
         return node
+
+    @property
+    def graph(self) -> Graph | None:
+        """The graph this node belongs to (None once that graph is gone: NOTE [acyclic graph])."""
+        return self._graph()
+
+    @property
+    def users(self) -> dict[Node, None]:
+        """Nodes that use this one, in the order they started to (an ordered set). Kept by the
+        graph (NOTE [acyclic graph]); a node erased, or whose graph is gone, has none."""
+        graph = self._graph()
+        return {} if graph is None else graph._users[self]
 
     @property
     def args(self) -> tuple[Argument, ...]:

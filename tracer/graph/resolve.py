@@ -80,8 +80,9 @@ def static_type(arg: Argument) -> type | None:
     meta = arg.meta
     if "val" in meta:
         return type(meta["val"])
-    if arg.op == "get_attr" and arg.target in arg.graph.constants:
-        return type(arg.graph.constants[str(arg.target)])
+    graph = arg.graph if arg.op == "get_attr" else None
+    if graph is not None and arg.target in graph.constants:
+        return type(graph.constants[str(arg.target)])
     return None
 
 
