@@ -124,12 +124,15 @@ class DispatchEmitter:
         self.local_of: dict[Source, bytes] = {}
         """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
         its hoisted local, or a LOAD_CONST of a root object)."""
-        self.root_loads: dict[Source, bytes] = {LocalSource(n): w.fast(n) for n in sig.names}
+        self.arg_loads: dict[str, bytes] = {n: w.fast(n) for n in sig.names}
+        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash)."""
+        self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
             self.root_loads[ModeStackListSource()] = w.fast("___ms")
         self.fail = Label()
-        self.exit_at = -1
-        """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
+        self.exit_at = _NO_EXIT
+        """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
+        below 0 while there is none, so that no backward distance to it is ever in reach."""
 
     def __repr__(self) -> str:
         return f"<DispatchEmitter {self.fn.__qualname__}: {len(self.entries)} entries>"
@@ -272,7 +275,7 @@ class DispatchEmitter:
         self.local_of = dict(self.root_loads)
         self.hoisted = 0
         self.fail = fail
-        self.exit_at = -1
+        self.exit_at = _NO_EXIT
         for guard in entry.guard_manager.guards:
             self._guard(guard)
         w.bind(end)
@@ -302,10 +305,14 @@ class DispatchEmitter:
     def _read(self, source: Source) -> bytes:
         """The code that pushes the value of `source`, read once into a local (one text line)
         before first use, as guards.builder.guard_lines hoists it."""
+        kind = type(source)
+        if kind is LocalSource:  # an argument: by its name (a str hashes in C, a source not)
+            load = self.arg_loads.get(source.local_name)  # type: ignore[attr-defined]
+            if load is not None:
+                return load
         load = self.local_of.get(source)
         if load is not None:
             return load
-        kind = type(source)
         if kind is GlobalsDictSource:  # `G`: a root that is already a name
             load = self.local_of[source] = self.w.const(self.roots["G"])
             return load
@@ -317,9 +324,9 @@ class DispatchEmitter:
         self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
         self._lines.append((len(self._code) >> 1, lineno))
         read = reader(self, source, base_load)
-        name = f"___v{self.hoisted}"
-        self.hoisted += 1
-        store, load = self.w.hoist(name)
+        hoisted = self.hoisted
+        self.hoisted = hoisted + 1
+        store, load = self.w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
         self._code += read + store
         self.local_of[source] = load
         return load
@@ -415,7 +422,7 @@ class DispatchEmitter:
         code = self._code
         code += test
         back = (len(code) >> 1) + 1 - self.exit_at
-        if self.exit_at >= 0 and back <= 0xFF:
+        if back <= 0xFF:  # never while there is no exit (`_NO_EXIT`)
             code += _EXIT_BACK[back]
         else:
             self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
@@ -528,6 +535,11 @@ _GUARD_WRITERS = _writers()
 the aliasing kinds read other sources first and have their own path."""
 assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
+
+_NO_EXIT = -0x10000
+"""`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
+_HOISTED = [f"___v{i}" for i in range(64)]
+"""Names of an entry's first hoisted locals."""
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""
