@@ -198,7 +198,7 @@ class BytecodeWriter:
     def exit_if(self, value: bool, exit_at: int, target: Label) -> int:
         """Pop the test's result and leave for `target` when it is `value`, through the far
         jump at `exit_at` when it is within reach, else through a new one placed here (returned:
-        the exit to use from now on; -1 means none yet)."""
+        the exit to use from now on; a negative `exit_at` means none yet)."""
         here = len(self.code) >> 1
         if exit_at >= 0 and here + 1 - exit_at <= 0xFF:
             self.code += _ENCODED[_BACK_IF[value]][here + 1 - exit_at]
