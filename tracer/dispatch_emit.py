@@ -372,13 +372,13 @@ class DispatchEmitter:
         """One guard line: its reads first (hoist lines), then its tests, each false result a
         jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
         v = self._read(guard.source)
-        kind = guard.kind
-        if kind is _OBJECT_ALIASING or kind is _NO_ALIASING:
-            self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
+        kind = guard.kind._value_
+        if kind >= _FIRST_ALIASING:
+            self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
             return
         self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
         self._lines.append((len(self._code) >> 1, lineno))
-        _GUARD_WRITERS[kind._value_](self, v, guard.expected)
+        _GUARD_WRITERS[kind](self, v, guard.expected)
 
     def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
         others = [self._read(expected)] if same else [self._read(o) for o in expected]
@@ -426,6 +426,17 @@ class DispatchEmitter:
             code += _EXIT_BACK[back]
         else:
             self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
+
+    def _tests(self, *tests: bytes) -> None:
+        """`_test` of each of `tests` in turn, in one call (a guard of several tests)."""
+        code = self._code
+        for test in tests:
+            code += test
+            back = (len(code) >> 1) + 1 - self.exit_at
+            if back <= 0xFF:
+                code += _EXIT_BACK[back]
+            else:
+                self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
@@ -485,10 +496,12 @@ class DispatchEmitter:
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
         w = self.w
-        self._type_is(value, spec.cls)
-        self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
-        self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
-        self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+        self._tests(
+            NULL + w.const(type) + value + CALLS[1] + w.const(spec.cls) + IS,
+            value + w.attr("_dtype") + w.const(spec.dtype) + IS,
+            value + w.attr("_shape") + w.const(spec.shape) + EQUAL,
+            value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS,
+        )
 
 
 _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
@@ -503,7 +516,12 @@ _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
 }
 """Source type -> the reader that writes its load (the sources this module knows)."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
-_NO_ALIASING = GuardKind.NO_ALIASING
+_FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
+"""The aliasing kinds come last (they read other sources first, `_aliasing`)."""
+assert {k for k in GuardKind if k._value_ >= _FIRST_ALIASING} == {
+    GuardKind.OBJECT_ALIASING,
+    GuardKind.NO_ALIASING,
+}
 
 
 def _writers() -> list[Callable[[DispatchEmitter, bytes, Any], None]]:
