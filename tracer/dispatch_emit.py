@@ -313,20 +313,25 @@ class DispatchEmitter:
         load = self.local_of.get(source)
         if load is not None:
             return load
-        if kind is GlobalsDictSource:  # `G`: a root that is already a name
-            load = self.local_of[source] = self.w.const(self.roots["G"])
+        w = self.w
+        if kind is AttrSource:  # the commonest read, written here: `base.member`
+            attr: AttrSource = source  # type: ignore[assignment]
+            read = self._read(attr.base) + w.attr(attr.member)
+        elif kind is GlobalsDictSource:  # `G`: a root that is already a name
+            load = self.local_of[source] = w.const(self.roots["G"])
             return load
-        reader = _READERS.get(kind)
-        if reader is None:
-            raise Unsupported(f"source {kind.__name__}")
-        base = source.base
-        base_load = b"" if base is None else self._read(base)
+        else:
+            reader = _READERS.get(kind)
+            if reader is None:
+                raise Unsupported(f"source {kind.__name__}")
+            base = source.base
+            read = reader(self, source, b"" if base is None else self._read(base))
+        # The base's reads (and lines) come first: this read's line starts here.
         self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
         self._lines.append((len(self._code) >> 1, lineno))
-        read = reader(self, source, base_load)
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
-        store, load = self.w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
+        store, load = w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
         self._code += read + store
         self.local_of[source] = load
         return load
@@ -349,9 +354,6 @@ class DispatchEmitter:
         every call)."""
         w = self.w
         return w.const(self.roots["C"][source.index]) + w.attr("cell_contents")
-
-    def _read_attr(self, source: AttrSource, base: bytes) -> bytes:
-        return base + self.w.attr(source.member)
 
     def _read_item(self, source: ItemSource, base: bytes) -> bytes:
         return base + self.w.const(source.key) + SUBSCR
@@ -388,7 +390,14 @@ class DispatchEmitter:
             self._test(v + other + test)
 
     def _id_is(self, value: bytes, expected: Any) -> None:
-        self._test(value + self.w.const(expected) + IS)
+        """`value is expected` (`_test` inline: the commonest guard)."""
+        code = self._code
+        code += value + self.w.const(expected) + IS
+        back = (len(code) >> 1) + 1 - self.exit_at
+        if back <= 0xFF:
+            code += _EXIT_BACK[back]
+        else:
+            self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
     def _closure(self, value: bytes, expected: Any) -> None:
         if is_constant(expected):
@@ -508,13 +517,13 @@ _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
     GlobalSource: DispatchEmitter._read_global,
     BuiltinSource: DispatchEmitter._read_builtin,
     ClosureSource: DispatchEmitter._read_closure,
-    AttrSource: DispatchEmitter._read_attr,
     ItemSource: DispatchEmitter._read_item,
     ModeStackSource: DispatchEmitter._read_mode,
     TypeSource: DispatchEmitter._read_type,
     DefaultsSource: DispatchEmitter._read_defaults,
 }
-"""Source type -> the reader that writes its load (the sources this module knows)."""
+"""Source type -> the reader that writes its load: with AttrSource (`_read` writes its
+load itself) and GlobalsDictSource (a constant), the sources this module knows."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
 _FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
 """The aliasing kinds come last (they read other sources first, `_aliasing`)."""
