@@ -182,8 +182,11 @@ def _order(guards: list[Guard]) -> list[Guard]:
         (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
     ]
     if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
+        # Only tied ranks grow: an untied rank differs from every other in its first three
+        # fields, so no comparison with it ever reaches a fourth. The expected key is the one
+        # the guard computed once (`Guard.key`), not computed again.
         tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
-        ranks = [(*p, repr(g.expected_key), _location_rank(g)) if p in tied else (*p, "", _NONE)
+        ranks = [(*p, repr(g.key[2]), _location_rank(g)) if p in tied else p  # type: ignore[index]
                  for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
     by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
     pending = list(map(guards.__getitem__, by_rank))

@@ -94,11 +94,12 @@ class BytecodeWriter:
 
     def __init__(self, argnames: list[str]) -> None:
         self.code = bytearray()
-        self.consts: list[Any] = []
-        self._const_slots: dict[int, int] = {}
         self.names: list[str] = []
         self._attr_loads: dict[str, bytes] = {}
         """Attribute name -> its LOAD_ATTR (the slot is the name's position in `names`)."""
+        self.consts: list[Any] = []
+        self._const_loads: dict[int, bytes] = {}
+        """Object id -> its LOAD_CONST (the slot is the object's position in `consts`)."""
         self.varnames: list[str] = list(argnames)
         self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
         self._fast_loads: dict[str, bytes] = {}
@@ -124,23 +125,20 @@ class BytecodeWriter:
     def const_index(self, value: object) -> int:
         """The slot of this very object in `co_consts` (identity: 1, 1.0, True and -0.0 stay
         apart, and an ID_MATCH loads exactly the object it pins)."""
-        slot = self._const_slots.get(id(value))
-        if slot is None:
-            slot = self._const_slots[id(value)] = len(self.consts)
-            self.consts.append(value)  # kept alive, so its id stays its own
-        return slot
+        load = self.const(value)
+        return load[1] if len(load) == 2 else load[1] << 8 | load[3]  # behind EXTENDED_ARG
 
     # The bytes of one instruction, for the caller to append several at once.
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
-        slots = self._const_slots
-        key = id(value)
-        slot = slots.get(key)
-        if slot is None:
-            slot = slots[key] = len(slots)  # one slot per constant: the next index
-            self.consts.append(value)
-        return _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
+        load = self._const_loads.get(id(value))
+        if load is None:
+            slot = len(self.consts)  # one slot per constant: the next index
+            self.consts.append(value)  # kept alive, so its id stays its own
+            load = _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
+            self._const_loads[id(value)] = load
+        return load
 
     def _local(self, name: str) -> int:
         """The slot of local `name` (a new local on first use)."""
@@ -200,7 +198,7 @@ class BytecodeWriter:
     def exit_if(self, value: bool, exit_at: int, target: Label) -> int:
         """Pop the test's result and leave for `target` when it is `value`, through the far
         jump at `exit_at` when it is within reach, else through a new one placed here (returned:
-        the exit to use from now on; -1 means none yet)."""
+        the exit to use from now on; a negative `exit_at` means none yet)."""
         here = len(self.code) >> 1
         if exit_at >= 0 and here + 1 - exit_at <= 0xFF:
             self.code += _ENCODED[_BACK_IF[value]][here + 1 - exit_at]
@@ -266,6 +264,12 @@ class BytecodeWriter:
     def _exception_table(self) -> bytes:
         table = bytearray()
         for start, end, target, depth, lasti in self._handlers:
+            first, to = start.position, target.position
+            if to < 0x1000 and depth < 0x20:  # start and size are below target: 1-2 bytes each
+                size = end.position - first
+                table += _short_varint(first, 0x80) + _short_varint(size) + _short_varint(to)
+                table += _CHUNKS[depth << 1 | lasti]
+                continue
             _varint(table, start.position, entry_start=True)
             _varint(table, end.position - start.position)
             _varint(table, target.position)
@@ -292,6 +296,16 @@ def _varint(out: bytearray, value: int, *, entry_start: bool = False) -> None:
     for i, chunk in enumerate(reversed(chunks)):
         byte = chunk | (0x40 if i < last else 0)
         out.append(byte | 0x80 if entry_start and i == 0 else byte)
+
+
+def _short_varint(value: int, flag: int = 0) -> bytes:
+    """`_varint` of a value below 0x1000 (one or two chunks), from tables of the encoding."""
+    if value < 0x40:
+        return _CHUNKS[value | flag]
+    return _CHUNKS[value >> 6 | 0x40 | flag] + _CHUNKS[value & 0x3F]
+
+
+_CHUNKS: Final = [bytes((byte,)) for byte in range(0x100)]
 
 
 def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:

@@ -124,12 +124,15 @@ class DispatchEmitter:
         self.local_of: dict[Source, bytes] = {}
         """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
         its hoisted local, or a LOAD_CONST of a root object)."""
-        self.root_loads: dict[Source, bytes] = {LocalSource(n): w.fast(n) for n in sig.names}
+        self.arg_loads: dict[str, bytes] = {n: w.fast(n) for n in sig.names}
+        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash)."""
+        self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
             self.root_loads[ModeStackListSource()] = w.fast("___ms")
         self.fail = Label()
-        self.exit_at = -1
-        """Where the current entry's guards leave for `fail` (tracer.bytecode_writer)."""
+        self.exit_at = _NO_EXIT
+        """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
+        below 0 while there is none, so that no backward distance to it is ever in reach."""
 
     def __repr__(self) -> str:
         return f"<DispatchEmitter {self.fn.__qualname__}: {len(self.entries)} entries>"
@@ -272,7 +275,7 @@ class DispatchEmitter:
         self.local_of = dict(self.root_loads)
         self.hoisted = 0
         self.fail = fail
-        self.exit_at = -1
+        self.exit_at = _NO_EXIT
         for guard in entry.guard_manager.guards:
             self._guard(guard)
         w.bind(end)
@@ -302,24 +305,33 @@ class DispatchEmitter:
     def _read(self, source: Source) -> bytes:
         """The code that pushes the value of `source`, read once into a local (one text line)
         before first use, as guards.builder.guard_lines hoists it."""
+        kind = type(source)
+        if kind is LocalSource:  # an argument: by its name (a str hashes in C, a source not)
+            load = self.arg_loads.get(source.local_name)  # type: ignore[attr-defined]
+            if load is not None:
+                return load
         load = self.local_of.get(source)
         if load is not None:
             return load
-        kind = type(source)
-        if kind is GlobalsDictSource:  # `G`: a root that is already a name
-            load = self.local_of[source] = self.w.const(self.roots["G"])
+        w = self.w
+        if kind is AttrSource:  # the commonest read, written here: `base.member`
+            attr: AttrSource = source  # type: ignore[assignment]
+            read = self._read(attr.base) + w.attr(attr.member)
+        elif kind is GlobalsDictSource:  # `G`: a root that is already a name
+            load = self.local_of[source] = w.const(self.roots["G"])
             return load
-        reader = _READERS.get(kind)
-        if reader is None:
-            raise Unsupported(f"source {kind.__name__}")
-        base = source.base
-        base_load = b"" if base is None else self._read(base)
+        else:
+            reader = _READERS.get(kind)
+            if reader is None:
+                raise Unsupported(f"source {kind.__name__}")
+            base = source.base
+            read = reader(self, source, b"" if base is None else self._read(base))
+        # The base's reads (and lines) come first: this read's line starts here.
         self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
         self._lines.append((len(self._code) >> 1, lineno))
-        read = reader(self, source, base_load)
-        name = f"___v{self.hoisted}"
-        self.hoisted += 1
-        store, load = self.w.hoist(name)
+        hoisted = self.hoisted
+        self.hoisted = hoisted + 1
+        store, load = w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
         self._code += read + store
         self.local_of[source] = load
         return load
@@ -343,9 +355,6 @@ class DispatchEmitter:
         w = self.w
         return w.const(self.roots["C"][source.index]) + w.attr("cell_contents")
 
-    def _read_attr(self, source: AttrSource, base: bytes) -> bytes:
-        return base + self.w.attr(source.member)
-
     def _read_item(self, source: ItemSource, base: bytes) -> bytes:
         return base + self.w.const(source.key) + SUBSCR
 
@@ -365,13 +374,13 @@ class DispatchEmitter:
         """One guard line: its reads first (hoist lines), then its tests, each false result a
         jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
         v = self._read(guard.source)
-        kind = guard.kind
-        if kind is _OBJECT_ALIASING or kind is _NO_ALIASING:
-            self._aliasing(v, kind is _OBJECT_ALIASING, guard.expected)
+        kind = guard.kind._value_
+        if kind >= _FIRST_ALIASING:
+            self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
             return
         self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
         self._lines.append((len(self._code) >> 1, lineno))
-        _GUARD_WRITERS[kind._value_](self, v, guard.expected)
+        _GUARD_WRITERS[kind](self, v, guard.expected)
 
     def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
         others = [self._read(expected)] if same else [self._read(o) for o in expected]
@@ -381,7 +390,14 @@ class DispatchEmitter:
             self._test(v + other + test)
 
     def _id_is(self, value: bytes, expected: Any) -> None:
-        self._test(value + self.w.const(expected) + IS)
+        """`value is expected` (`_test` inline: the commonest guard)."""
+        code = self._code
+        code += value + self.w.const(expected) + IS
+        back = (len(code) >> 1) + 1 - self.exit_at
+        if back <= 0xFF:
+            code += _EXIT_BACK[back]
+        else:
+            self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
     def _closure(self, value: bytes, expected: Any) -> None:
         if is_constant(expected):
@@ -415,10 +431,21 @@ class DispatchEmitter:
         code = self._code
         code += test
         back = (len(code) >> 1) + 1 - self.exit_at
-        if self.exit_at >= 0 and back <= 0xFF:
+        if back <= 0xFF:  # never while there is no exit (`_NO_EXIT`)
             code += _EXIT_BACK[back]
         else:
             self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
+
+    def _tests(self, *tests: bytes) -> None:
+        """`_test` of each of `tests` in turn, in one call (a guard of several tests)."""
+        code = self._code
+        for test in tests:
+            code += test
+            back = (len(code) >> 1) + 1 - self.exit_at
+            if back <= 0xFF:
+                code += _EXIT_BACK[back]
+            else:
+                self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
@@ -478,25 +505,32 @@ class DispatchEmitter:
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
         w = self.w
-        self._type_is(value, spec.cls)
-        self._test(value + w.attr("_dtype") + w.const(spec.dtype) + IS)
-        self._test(value + w.attr("_shape") + w.const(spec.shape) + EQUAL)
-        self._test(value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS)
+        self._tests(
+            NULL + w.const(type) + value + CALLS[1] + w.const(spec.cls) + IS,
+            value + w.attr("_dtype") + w.const(spec.dtype) + IS,
+            value + w.attr("_shape") + w.const(spec.shape) + EQUAL,
+            value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS,
+        )
 
 
 _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
     GlobalSource: DispatchEmitter._read_global,
     BuiltinSource: DispatchEmitter._read_builtin,
     ClosureSource: DispatchEmitter._read_closure,
-    AttrSource: DispatchEmitter._read_attr,
     ItemSource: DispatchEmitter._read_item,
     ModeStackSource: DispatchEmitter._read_mode,
     TypeSource: DispatchEmitter._read_type,
     DefaultsSource: DispatchEmitter._read_defaults,
 }
-"""Source type -> the reader that writes its load (the sources this module knows)."""
+"""Source type -> the reader that writes its load: with AttrSource (`_read` writes its
+load itself) and GlobalsDictSource (a constant), the sources this module knows."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
-_NO_ALIASING = GuardKind.NO_ALIASING
+_FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
+"""The aliasing kinds come last (they read other sources first, `_aliasing`)."""
+assert {k for k in GuardKind if k._value_ >= _FIRST_ALIASING} == {
+    GuardKind.OBJECT_ALIASING,
+    GuardKind.NO_ALIASING,
+}
 
 
 def _writers() -> list[Callable[[DispatchEmitter, bytes, Any], None]]:
@@ -528,6 +562,11 @@ _GUARD_WRITERS = _writers()
 the aliasing kinds read other sources first and have their own path."""
 assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
+
+_NO_EXIT = -0x10000
+"""`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
+_HOISTED = [f"___v{i}" for i in range(64)]
+"""Names of an entry's first hoisted locals."""
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""

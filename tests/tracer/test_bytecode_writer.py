@@ -107,3 +107,53 @@ def test_names_and_locals_keep_their_first_slot() -> None:
     expected = [("LOAD_FAST", 1), *[("LOAD_FAST", i + 2) for i in range(300)], ("LOAD_FAST", 0)]
     assert _instructions(b"".join(loads)) == expected
     assert w.varnames == ["x", "y", *locals_]  # no name was added twice
+
+
+def test_short_varints_match_the_general_encoding() -> None:
+    """The exception table's table-driven varints (values below 0x1000, the dispatcher's) are
+    `_varint`'s bytes, with and without the entry-start flag."""
+    from tracer.bytecode_writer import _short_varint, _varint
+
+    for value in range(0x1000):
+        for flag, entry_start in ((0, False), (0x80, True)):
+            out = bytearray()
+            _varint(out, value, entry_start=entry_start)
+            assert _short_varint(value, flag) == bytes(out), (value, entry_start)
+
+
+def test_exception_table_short_and_long_entries() -> None:
+    """Handlers below and past the table-driven range write the same entries as `_varint`."""
+    from tracer.bytecode_writer import BytecodeWriter, Label, _varint
+
+    w = BytecodeWriter([])
+    spans = [(3, 70, 100, 1, True), (0, 5, 9, 0, False), (10, 4000, 4095, 2, False)]
+    spans += [(5000, 5100, 70000, 3, True), (64, 4096, 5000, 0, True)]
+    for start, end, target, depth, lasti in spans:
+        labels = Label(), Label(), Label()
+        for label, position in zip(labels, (start, end, target), strict=True):
+            label.position = position
+        w.handler(*labels, depth, lasti)
+    expected = bytearray()
+    for start, end, target, depth, lasti in spans:
+        _varint(expected, start, entry_start=True)
+        _varint(expected, end - start)
+        _varint(expected, target)
+        _varint(expected, depth << 1 | lasti)
+    assert w._exception_table() == bytes(expected)
+
+
+def test_constants_keep_their_first_slot() -> None:
+    """`const` and `const_index` agree on each object's slot, by identity (1, 1.0 and True
+    apart), past 255 behind EXTENDED_ARG too."""
+    from tracer.bytecode_writer import BytecodeWriter
+
+    w = BytecodeWriter([])
+    values: list[object] = [1, 1.0, True, *(object() for _ in range(300))]
+    loads = [w.const(v) for v in values]
+    assert w.consts == values
+    assert [w.const_index(v) for v in values] == list(range(len(values)))
+    assert [w.const(v) for v in reversed(values)] == loads[::-1]
+    assert _instructions(b"".join(loads)) == [("LOAD_CONST", i) for i in range(len(values))]
+    fresh = BytecodeWriter([])
+    assert fresh.const_index(values[5]) == 0 and fresh.const(values[5]) == loads[0]
+    assert fresh.consts == [values[5]]

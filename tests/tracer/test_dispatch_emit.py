@@ -404,6 +404,69 @@ def test_far_exits_in_a_long_guard_block() -> None:
     assert jumps and max(i.arg for i in jumps) <= 255
 
 
+def test_far_exits_inside_tensor_guards() -> None:
+    """TENSOR_MATCH guards past 255 code units: an exit is re-placed between two of one guard's
+    four tests when needed, and every test of every guard still leaves on a change."""
+    from guards.guard import TensorSpec
+
+    tensors = [make_tensor((2, i + 1)) for i in range(14)]
+
+    def f(xs):  # type: ignore[no-untyped-def]
+        return xs
+
+    guards = [
+        Guard(K.TYPE_MATCH, LocalSource("xs"), list),
+        Guard(K.LENGTH_CHECK, LocalSource("xs"), len(tensors)),
+    ]
+    guards += [
+        Guard(K.TENSOR_MATCH, _item(LocalSource("xs"), i), TensorSpec.of(t))
+        for i, t in enumerate(tensors)
+    ]
+    emitted, text = pair(f, entries_for(f, [guards]))
+    assert emitted(list(tensors))[:2] == text(list(tensors))[:2] == ("hit", 0)
+    for i in (0, 6, 13):
+        for change in (
+            make_tensor((2, i + 1), dtype=torch.float64),
+            make_tensor((2, i + 2)),
+            make_tensor((2, i + 1), requires_grad=True),
+            object(),
+        ):
+            changed = [*tensors[:i], change, *tensors[i + 1 :]]
+            assert emitted(changed)[0] == text(changed)[0] == "miss", (i, change)
+    jumps = [i for i in dis.get_instructions(emitted) if i.opname == "POP_JUMP_BACKWARD_IF_FALSE"]
+    assert len(jumps) >= 4 * len(tensors) - 4 and max(i.arg for i in jumps) <= 255
+    exits = [i for i in dis.get_instructions(emitted) if i.opname == "JUMP_FORWARD"]
+    assert len(exits) >= 3  # the first exit, then re-placed at least twice
+
+
+def test_arguments_are_read_by_name() -> None:
+    """Guards on `L['x']` built as separate source objects load the same argument, and a
+    guard on a name that is no argument is not emitted (the text is compiled instead)."""
+
+    def f(x, y):  # type: ignore[no-untyped-def]
+        return x
+
+    guards = [Guard(K.TYPE_MATCH, LocalSource("y"), int)]
+    guards += [Guard(K.EQUALS_MATCH, LocalSource("x"), v) for v in (3,)]
+    emitted, text = pair(f, entries_for(f, [guards]))
+    for args in ((3, 1), (3, "1"), (4, 1), (3.0, 1)):
+        assert emitted(*args)[:2] == text(*args)[:2], args
+    loads = {i.argval for i in dis.get_instructions(emitted) if i.opname == "LOAD_FAST"}
+    assert {"x", "y"} <= loads and not any(n.startswith("___v") for n in loads)
+    stray = entries_for(f, [[Guard(K.TYPE_MATCH, LocalSource("z"), int)]])
+    with pytest.raises(Unsupported):
+        DispatchEmitter(
+            f,
+            Signature.of(f.__code__),
+            stray,  # type: ignore[arg-type]
+            miss,
+            None,
+            {**stray[0].guard_manager.roots, "___mode_stack": mode_stack},
+            False,
+            UNSET,
+        ).function("<test-stray>")
+
+
 def _item(base: Source, key: object) -> Source:
     from guards import ItemSource
 
