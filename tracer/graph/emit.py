@@ -21,7 +21,6 @@ import builtins
 import dis
 import keyword
 import math
-import operator
 import sys
 import types
 from typing import Any, Final
@@ -37,7 +36,6 @@ from tracer.graph.codegen import (
     UNARY,
     _Codegen,
     _constant_hint,
-    _impl_hint,
 )
 from tracer.graph.graph import Graph
 from tracer.graph.node import Argument, Node
@@ -140,6 +138,7 @@ _PREFIX_BYTES: Final = {symbol: bytes((op, 0)) for symbol, op in _PREFIX.items()
 _SUBSCR_BYTES: Final = bytes((_BINARY_SUBSCR, 0)) + _CACHES[_BINARY_SUBSCR]
 _PUSH_NULL_BYTES: Final = bytes((_PUSH_NULL, 0))
 _RETURN_BYTES: Final = bytes((_RETURN_VALUE, 0))
+_RESUME_BYTES: Final = bytes((_RESUME, 0))
 
 
 class _Emitter(_Codegen):
@@ -193,69 +192,76 @@ class _Emitter(_Codegen):
 
     # -- mirrors of the text renderer -------------------------------------------------------------
     def code_object(self, filename: str) -> tuple[types.CodeType, dict[str, Any]]:
-        """`generate`: parameters, one statement per node (its own line), the line table."""
-        placeholders = self.graph.placeholders
+        """`generate`: parameters, one statement per node (its own line), the line table.
+
+        Each line's bytes are one chunk (RESUME the def line's): the code is their join and
+        the line table their sizes. `statement_bytes` writes into `self.buf`, taken as a chunk
+        after each statement."""
+        placeholders = [node for node in self.nodes if node.op == "placeholder"]
         self.loads = {n: _LOAD_FAST_BYTES[self.local(n.name)] for n in placeholders}
-        buf = self.buf
-        buf += bytes((_RESUME, 0))
-        ends = [2]  # where the def line's and each statement's bytes end
+        chunks = [_RESUME_BYTES]
+        widest = -1  # most arguments of a call written inline
         stacksize = 1
-        loads, bound, co_names, varnames = self.loads, self._bound, self.co_names, self.varnames
+        buf, loads, bound, co_names = self.buf, self.loads, self._bound, self.co_names
+        varnames, find = self.varnames, loads.__getitem__
         fast = self.fast_calls
         heads: dict[int, bytes] = {}  # id of an op's info -> the bytes that load its impl
-        for node in self.graph.nodes:
+        for node in self.nodes:
             op = node.op
-            if fast and (op == "call_function" or op == "call_method") and not node._kwargs:
+            if op == "call_function":
+                info = getattr(node.target, "__modetrace_op__", None)
+            elif op == "call_method":
+                info = resolve_method(node._args[0], str(node.target))
+            elif op == "output":
+                info = None
+            else:
+                continue  # parameters / inlined globals
+            if info is not None and fast and not node._kwargs:
                 # NOTE [op calls inline]: the commonest statement, an op's impl (a torch
                 # function, or a Tensor method `plan` resolves) called on stored nodes and
                 # literals, is `statement_bytes`'s CALL plan written out here (same bytes, same
                 # names bound in the same order; the emitter tests compare it with the general
                 # path): three Python calls fewer per node. `_args`/`_kwargs`: the node's slots.
                 args = node._args
-                if op == "call_function":
-                    info = getattr(node.target, "__modetrace_op__", None)
-                else:
-                    info = resolve_method(args[0], str(node.target))
-                if info is not None:
-                    try:
-                        pushed: bytes | None = b"".join(map(loads.__getitem__, args))
-                    except (KeyError, TypeError):  # a constant or a get_attr among them
-                        pushed = self.literal_values(args)
-                    if pushed is not None:
-                        head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
-                        if head is None:
-                            name = bound.get(id(info.impl))
-                            if name is None:
-                                name = self.bind(info.impl, _impl_hint(info))
-                            global_index = co_names.setdefault(name, len(co_names))
-                            head = heads[id(info)] = _LOAD_GLOBAL_BYTES[global_index << 1 | 1]
-                        index = varnames.setdefault(node.name, len(varnames))
-                        buf += head + pushed + _CALL_BYTES[len(args)] + _STORE_FAST_BYTES[index]
-                        loads[node] = _LOAD_FAST_BYTES[index]
-                        stacksize = max(stacksize, 2 + len(args))
-                        ends.append(len(buf))
-                        continue
-            elif op == "placeholder" or op == "get_attr":
-                continue  # parameters / inlined globals
+                try:
+                    pushed: bytes | None = b"".join(map(find, args))
+                except (KeyError, TypeError):  # a constant or a get_attr among them
+                    pushed = self.literal_values(args)
+                if pushed is not None:
+                    head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
+                    if head is None:
+                        name = bound.get(id(info.impl))
+                        if name is None:
+                            name = self.bind_impl(info)
+                        global_index = co_names.setdefault(name, len(co_names))
+                        head = heads[id(info)] = _LOAD_GLOBAL_BYTES[global_index << 1 | 1]
+                    index = varnames.setdefault(node.name, len(varnames))
+                    count = len(args)
+                    chunks.append(head + pushed + _CALL_BYTES[count] + _STORE_FAST_BYTES[index])
+                    loads[node] = _LOAD_FAST_BYTES[index]
+                    if count > widest:  # noqa: PLR1730 - a compare, not a max() call, per node
+                        widest = count
+                    continue
             peak = self.statement_bytes(node)
             stacksize = max(stacksize, peak)
-            ends.append(len(buf))
+            chunks.append(bytes(buf))
+            buf.clear()
         code = types.CodeType(
             len(placeholders),
             0,
             0,
-            len(self.varnames),
-            stacksize,
+            len(varnames),
+            max(stacksize, 2 + widest),
             _FUNCTION_FLAGS,
-            bytes(buf),
+            b"".join(chunks),
             tuple(self.const_values),
-            tuple(self.co_names),
-            tuple(self.varnames),
+            tuple(co_names),
+            tuple(varnames),
             filename,
             self.fn_name,
             self.fn_name,
             1,
-            _line_table(ends),
+            _line_table(chunks),
             b"",  # no exception table: nothing is caught
             (),
             (),
@@ -312,8 +318,9 @@ class _Emitter(_Codegen):
     def literal_values(self, args: tuple[Argument, ...]) -> bytes | None:
         """`values` of stored nodes and literal constants (what `value` loads with LOAD_CONST),
         as bytes, without appending them; None when an argument needs more (a get_attr, a
-        container, a bound object): the caller takes the general path then."""
-        loads = self.loads
+        container, a bound object): the caller takes the general path then. `const_index`
+        inline: this runs for every op called with a number."""
+        loads, consts = self.loads, self.consts
         parts = []
         for arg in args:
             kind = type(arg)
@@ -322,10 +329,20 @@ class _Emitter(_Codegen):
                 if load is None:
                     return None
                 parts.append(load)
-            elif kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)):
-                parts.append(_LOAD_CONST_BYTES[self.const_index(arg)])
+                continue
+            if kind is float:
+                if not math.isfinite(arg):
+                    return None
+                key: tuple[type, Any] = (kind, repr(arg))
+            elif kind in _LITERAL_TYPES:
+                key = (kind, arg)
             else:
                 return None
+            index = consts.get(key)
+            if index is None:
+                index = consts[key] = len(self.const_values)
+                self.const_values.append(arg)
+            parts.append(_LOAD_CONST_BYTES[index])
         return b"".join(parts)
 
     def name_index(self, name: str) -> int:
@@ -459,7 +476,7 @@ _DEF_LINE: Final = bytes((_LINE_ONLY, 0))
 """The entry for RESUME: one code unit on the def line itself (a step of zero)."""
 
 
-def _line_table(ends: list[int]) -> bytes:
-    """`co_linetable` for the def line (RESUME, 2 bytes) then one line per statement, in
-    order; `ends[i]` is where the bytes of line `i + 1` end."""
-    return _DEF_LINE + b"".join(map(_NEXT_LINE.__getitem__, map(operator.sub, ends[1:], ends)))
+def _line_table(chunks: list[bytes]) -> bytes:
+    """`co_linetable` for the def line (RESUME, `chunks[0]`) then one line per statement, in
+    order; `chunks[i]` holds the bytes of line `i`."""
+    return _DEF_LINE + b"".join(map(_NEXT_LINE.__getitem__, map(len, chunks[1:])))
