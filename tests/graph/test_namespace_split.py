@@ -4,7 +4,17 @@ kept per target); the names it gets must be the ones `create` gives for the same
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracer.graph.naming import Namespace, sanitize, split_name, split_sanitized
+import tracer.runtime as torch
+from tracer import backends  # noqa: F401 - fills TARGET_NAMES
+from tracer.graph import Graph
+from tracer.graph.naming import (
+    TARGET_NAMES,
+    Namespace,
+    base_name,
+    sanitize,
+    split_name,
+    split_sanitized,
+)
 
 CANDIDATES = st.one_of(
     st.sampled_from(["add", "add_1", "add_2", "mul", "x", "lambda", "_x", "add_", "0", ""]),
@@ -34,3 +44,13 @@ def test_sanitize_is_idempotent(candidate: str) -> None:
     once = sanitize(candidate)
     assert sanitize(once) == once
     assert split_sanitized(once) == split_name(candidate)
+
+
+def test_runtime_op_node_names_worked_out_at_import_are_the_computed_ones() -> None:
+    ops = [torch.add, torch.matmul, torch.Tensor.__add__, torch.Tensor.__radd__]
+    for op in ops:
+        assert TARGET_NAMES[id(op)] == (op, *split_sanitized(base_name(op)))
+    g = Graph()
+    x = g.placeholder("add")  # a parameter already named like the op's nodes
+    names = [g.call_function(op, (x, x)).name for op in ops]
+    assert names == ["add_1", "matmul", "add_2", "radd"]

@@ -15,12 +15,11 @@ import keyword
 import math
 import operator
 import re
-from collections.abc import Callable
-from itertools import compress, repeat
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tracer.graph.graph import Graph
-from tracer.graph.naming import Namespace, sanitize, target_name
+from tracer.graph.naming import Namespace, sanitize, split_name, target_name
 from tracer.graph.node import Argument, Node
 from tracer.graph.resolve import resolve_method, resolve_operator, static_type
 
@@ -67,8 +66,16 @@ GETATTR_CALL = 5  # (GETATTR_CALL, getattr's global name, receiver, name, args, 
 RETURN = 6  # (RETURN, value)
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
 _UNDERSCORES = re.compile(r"_+")
-_op_of = operator.attrgetter("op")
-_name_of = operator.attrgetter("name")
+_OP_GLOBALS: dict[int, tuple[Any, str, str]] = {}
+"""id(OpInfo) -> (the OpInfo, kept alive so its id is never reused, and `split_name` of its
+impl's global name hint): static, filled when the runtime's ops are known (`name_ops`), so
+binding an op's impl does not sanitize and split the same hint on every compile."""
+
+
+def name_ops(infos: Iterable[Any]) -> None:
+    """Work out once the global name each op's impl is bound under (`_impl_hint`, split).
+    Ops not named here (defined later, e.g. by tests) are named at bind time, alike."""
+    _OP_GLOBALS.update((id(info), (info, *split_name(_impl_hint(info)))) for info in infos)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,18 +100,19 @@ class _Codegen:
     def __init__(self, graph: Graph, fn_name: str) -> None:
         self.graph = graph
         self.fn_name = fn_name
-        # get_attr nodes are inlined as their global, so only other names become locals
-        # (filtered by builtins: this runs on every compile).
-        nodes = graph.nodes
-        locals_ = compress(nodes, map(operator.ne, map(_op_of, nodes), repeat("get_attr")))
-        self.names = Namespace({*map(_name_of, locals_), fn_name})
+        # get_attr nodes are inlined as their global, so only other names become locals (a
+        # comprehension: its attribute reads are specialized for slots, attrgetter's are not).
+        nodes = self.nodes = graph.nodes
+        reserved = {node.name for node in nodes if node.op != "get_attr"}
+        reserved.add(fn_name)
+        self.names = Namespace(reserved)
         self.globals: dict[str, Any] = {}
         self._bound: dict[int, str] = {}
 
     def generate(self, comments: bool) -> PythonCode:
         params = ", ".join(n.name for n in self.graph.placeholders)
         lines = [f"def {self.fn_name}({params}):"]
-        for node in self.graph.nodes:
+        for node in self.nodes:
             if node.op in ("placeholder", "get_attr"):
                 continue  # parameters / inlined globals
             location = node.meta.get("user_location")
@@ -123,9 +131,16 @@ class _Codegen:
         return name
 
     def bind_impl(self, info: Any) -> str:
-        """`bind(info.impl, ...)`, naming the global only the first time the impl is bound."""
-        name = self._bound.get(id(info.impl))
-        return name if name is not None else self.bind(info.impl, _impl_hint(info))
+        """`bind(info.impl, _impl_hint(info))`, the hint's split looked up in `_OP_GLOBALS`."""
+        impl = info.impl
+        name = self._bound.get(id(impl))
+        if name is None:
+            known = _OP_GLOBALS.get(id(info))
+            if known is None:
+                return self.bind(impl, _impl_hint(info))
+            name = self._bound[id(impl)] = self.names.create_split(known[1], known[2])
+            self.globals[name] = impl
+        return name
 
     def plan(self, node: Node) -> Plan:
         """How `node` is computed: the one place codegen's choices are made (impl call, infix
@@ -155,11 +170,8 @@ class _Codegen:
     def plan_function(self, node: Node) -> Plan:
         target = node.target
         info = getattr(target, "__modetrace_op__", None)
-        if info is not None:  # bind_impl inline (the commonest plan)
-            name = self._bound.get(id(info.impl))
-            if name is None:
-                name = self.bind(info.impl, _impl_hint(info))
-            return (CALL, name, node._args, node._kwargs)
+        if info is not None:  # the commonest plan
+            return (CALL, self.bind_impl(info), node._args, node._kwargs)
         resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
         if resolved is not None:
             info, reflected = resolved

@@ -21,9 +21,9 @@ import builtins
 import dis
 import keyword
 import math
-import operator
 import sys
 import types
+from collections.abc import Callable
 from typing import Any, Final
 
 from tracer.graph.codegen import (
@@ -37,7 +37,6 @@ from tracer.graph.codegen import (
     UNARY,
     _Codegen,
     _constant_hint,
-    _impl_hint,
 )
 from tracer.graph.graph import Graph
 from tracer.graph.node import Argument, Node
@@ -140,6 +139,30 @@ _PREFIX_BYTES: Final = {symbol: bytes((op, 0)) for symbol, op in _PREFIX.items()
 _SUBSCR_BYTES: Final = bytes((_BINARY_SUBSCR, 0)) + _CACHES[_BINARY_SUBSCR]
 _PUSH_NULL_BYTES: Final = bytes((_PUSH_NULL, 0))
 _RETURN_BYTES: Final = bytes((_RETURN_VALUE, 0))
+_RESUME_BYTES: Final = bytes((_RESUME, 0))
+
+
+class _Loads(dict[Node, bytes]):
+    """The emitter's `loads`: the LOAD_FAST of each parameter and node stored so far. A literal
+    looked up (a number among an op's arguments: `add(x, 1)`) gives its LOAD_CONST, as `value`
+    writes it, without being kept; anything else missing raises KeyError, so the caller falls
+    back to `value` argument by argument. Joining the loads of a call's arguments then needs no
+    Python loop and no exception for the commonest constants."""
+
+    __slots__ = ("const_index",)
+
+    def __init__(self, const_index: Callable[[Any], int]) -> None:
+        super().__init__()
+        self.const_index = const_index
+
+    def __missing__(self, arg: Argument) -> bytes:
+        kind = type(arg)
+        if kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)) or arg is Ellipsis:
+            return _LOAD_CONST_BYTES[self.const_index(arg)]
+        raise KeyError(arg)
+
+    def __repr__(self) -> str:
+        return f"_Loads({len(self)} locals)"
 
 
 class _Emitter(_Codegen):
@@ -164,8 +187,9 @@ class _Emitter(_Codegen):
         self.const_values: list[Any] = [None]
         self.co_names: dict[str, int] = {}
         self.varnames: dict[str, int] = {}
-        self.loads: dict[Node, bytes] = {}
-        """The LOAD_FAST of each parameter and of each node stored so far."""
+        self.loads = _Loads(self.const_index)
+        """The LOAD_FAST of each parameter and of each node stored so far (and the LOAD_CONST
+        of a literal asked for)."""
 
     def __repr__(self) -> str:
         return f"_Emitter({self.fn_name}, {len(self.buf)} bytes, {len(self.globals)} globals)"
@@ -193,53 +217,17 @@ class _Emitter(_Codegen):
 
     # -- mirrors of the text renderer -------------------------------------------------------------
     def code_object(self, filename: str) -> tuple[types.CodeType, dict[str, Any]]:
-        """`generate`: parameters, one statement per node (its own line), the line table."""
-        placeholders = self.graph.placeholders
-        self.loads = {n: _LOAD_FAST_BYTES[self.local(n.name)] for n in placeholders}
-        buf = self.buf
-        buf += bytes((_RESUME, 0))
-        ends = [2]  # where the def line's and each statement's bytes end
-        stacksize = 1
-        loads, bound, co_names, varnames = self.loads, self._bound, self.co_names, self.varnames
-        fast = self.fast_calls
-        heads: dict[int, bytes] = {}  # id of an op's info -> the bytes that load its impl
-        for node in self.graph.nodes:
-            op = node.op
-            if fast and (op == "call_function" or op == "call_method") and not node._kwargs:
-                # NOTE [op calls inline]: the commonest statement, an op's impl (a torch
-                # function, or a Tensor method `plan` resolves) called on stored nodes and
-                # literals, is `statement_bytes`'s CALL plan written out here (same bytes, same
-                # names bound in the same order; the emitter tests compare it with the general
-                # path): three Python calls fewer per node. `_args`/`_kwargs`: the node's slots.
-                args = node._args
-                if op == "call_function":
-                    info = getattr(node.target, "__modetrace_op__", None)
-                else:
-                    info = resolve_method(args[0], str(node.target))
-                if info is not None:
-                    try:
-                        pushed: bytes | None = b"".join(map(loads.__getitem__, args))
-                    except (KeyError, TypeError):  # a constant or a get_attr among them
-                        pushed = self.literal_values(args)
-                    if pushed is not None:
-                        head = heads.get(id(info))  # PUSH_NULL + LOAD_GLOBAL of its impl
-                        if head is None:
-                            name = bound.get(id(info.impl))
-                            if name is None:
-                                name = self.bind(info.impl, _impl_hint(info))
-                            global_index = co_names.setdefault(name, len(co_names))
-                            head = heads[id(info)] = _LOAD_GLOBAL_BYTES[global_index << 1 | 1]
-                        index = varnames.setdefault(node.name, len(varnames))
-                        buf += head + pushed + _CALL_BYTES[len(args)] + _STORE_FAST_BYTES[index]
-                        loads[node] = _LOAD_FAST_BYTES[index]
-                        stacksize = max(stacksize, 2 + len(args))
-                        ends.append(len(buf))
-                        continue
-            elif op == "placeholder" or op == "get_attr":
-                continue  # parameters / inlined globals
-            peak = self.statement_bytes(node)
-            stacksize = max(stacksize, peak)
-            ends.append(len(buf))
+        """`generate`: parameters, one statement per node (its own line), the line table.
+
+        Each line's bytes are one chunk (RESUME the def line's): the code is their join and
+        the line table their sizes."""
+        placeholders = [node for node in self.nodes if node.op == "placeholder"]
+        self.loads.update({n: _LOAD_FAST_BYTES[self.local(n.name)] for n in placeholders})
+        chunks = [_RESUME_BYTES]
+        if self.fast_calls:
+            stacksize = self.fast_statements(chunks)
+        else:
+            stacksize = self.general_statements(chunks)
         code = types.CodeType(
             len(placeholders),
             0,
@@ -247,7 +235,7 @@ class _Emitter(_Codegen):
             len(self.varnames),
             stacksize,
             _FUNCTION_FLAGS,
-            bytes(buf),
+            b"".join(chunks),
             tuple(self.const_values),
             tuple(self.co_names),
             tuple(self.varnames),
@@ -255,12 +243,79 @@ class _Emitter(_Codegen):
             self.fn_name,
             self.fn_name,
             1,
-            _line_table(ends),
+            _line_table(chunks),
             b"",  # no exception table: nothing is caught
             (),
             (),
         )
         return code, {**self.globals, "__builtins__": builtins.__dict__}
+
+    def general_statements(self, chunks: list[bytes]) -> int:
+        """Each statement's bytes appended to `chunks`, all through `statement_bytes` (which
+        writes into `self.buf`); returns the deepest the stack gets."""
+        buf, stacksize = self.buf, 1
+        for node in self.nodes:
+            if node.op != "placeholder" and node.op != "get_attr":  # parameters, globals
+                stacksize = max(stacksize, self.statement_bytes(node))
+                chunks.append(bytes(buf))
+                buf.clear()
+        return stacksize
+
+    def fast_statements(self, chunks: list[bytes]) -> int:
+        """`general_statements` with op calls inline.
+
+        NOTE [op calls inline]: the commonest statement, an op's impl (a torch function, or a
+        Tensor method `plan` resolves) called on stored nodes and literals, is
+        `statement_bytes`'s CALL plan written out here: the same bytes, the same names bound in
+        the same order (the impl's first, as in `plan`). The emitter tests compare the two.
+        `_args`/`_kwargs`: the node's slots."""
+        buf, loads, varnames, find = self.buf, self.loads, self.varnames, self.loads.__getitem__
+        widest = -1  # most arguments of a call written inline
+        stacksize = 1
+        heads: dict[int, bytes] = {}
+        """id of a call_function's target, or of a method's OpInfo -> the bytes that load its
+        impl (`head_bytes`, which binds it), b"" for a target that is not an op."""
+        for node in self.nodes:
+            op = node.op
+            if op == "call_function":
+                head = heads.get(id(node.target))
+                if head is None:
+                    info = getattr(node.target, "__modetrace_op__", None)
+                    head = heads[id(node.target)] = self.head_bytes(info)
+            elif op == "call_method":
+                info = resolve_method(node._args[0], str(node.target))
+                head = b"" if info is None else heads.get(id(info))
+                if head is None:
+                    head = heads[id(info)] = self.head_bytes(info)
+            elif op == "output":
+                head = b""
+            else:
+                continue  # parameters / inlined globals
+            if head and not node._kwargs:
+                args = node._args
+                try:  # stored nodes and literals (`_Loads`), the usual arguments
+                    pushed = b"".join(map(find, args))
+                except (KeyError, TypeError):  # a get_attr, a container, a bound object...
+                    pass
+                else:
+                    index = varnames.setdefault(node.name, len(varnames))
+                    count = len(args)
+                    chunks.append(head + pushed + _CALL_BYTES[count] + _STORE_FAST_BYTES[index])
+                    loads[node] = _LOAD_FAST_BYTES[index]
+                    if count > widest:  # noqa: PLR1730 - a compare, not a max() call
+                        widest = count
+                    continue
+            stacksize = max(stacksize, self.statement_bytes(node))
+            chunks.append(bytes(buf))
+            buf.clear()
+        return max(stacksize, 2 + widest)
+
+    def head_bytes(self, info: Any) -> bytes:
+        """PUSH_NULL + LOAD_GLOBAL of an op's impl (bound now, if it was not), b"" for None."""
+        if info is None:
+            return b""
+        co_names = self.co_names
+        return _LOAD_GLOBAL_BYTES[co_names.setdefault(self.bind_impl(info), len(co_names)) << 1 | 1]
 
     def statement_bytes(self, node: Node) -> int:
         """`statement`: the node's plan, then the store into its local (or the return).
@@ -309,25 +364,6 @@ class _Emitter(_Codegen):
         self.loads[node] = _LOAD_FAST_BYTES[index]
         return peak
 
-    def literal_values(self, args: tuple[Argument, ...]) -> bytes | None:
-        """`values` of stored nodes and literal constants (what `value` loads with LOAD_CONST),
-        as bytes, without appending them; None when an argument needs more (a get_attr, a
-        container, a bound object): the caller takes the general path then."""
-        loads = self.loads
-        parts = []
-        for arg in args:
-            kind = type(arg)
-            if kind is Node:
-                load = loads.get(arg)
-                if load is None:
-                    return None
-                parts.append(load)
-            elif kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)):
-                parts.append(_LOAD_CONST_BYTES[self.const_index(arg)])
-            else:
-                return None
-        return b"".join(parts)
-
     def name_index(self, name: str) -> int:
         index = self.co_names.get(name)
         if index is None:
@@ -351,7 +387,7 @@ class _Emitter(_Codegen):
     def values(self, args: tuple[Argument, ...] | list[Argument]) -> int:
         """Push each of `args` (`value` on each, nodes inline); returns the peak height."""
         loads = self.loads
-        try:  # only nodes already stored (the usual case): their loads, joined
+        try:  # stored nodes and literals (the usual case): their loads, joined
             self.buf += b"".join(map(loads.__getitem__, args))
             return len(args)
         except (KeyError, TypeError):  # a constant (unhashable ones raise TypeError)
@@ -459,7 +495,7 @@ _DEF_LINE: Final = bytes((_LINE_ONLY, 0))
 """The entry for RESUME: one code unit on the def line itself (a step of zero)."""
 
 
-def _line_table(ends: list[int]) -> bytes:
-    """`co_linetable` for the def line (RESUME, 2 bytes) then one line per statement, in
-    order; `ends[i]` is where the bytes of line `i + 1` end."""
-    return _DEF_LINE + b"".join(map(_NEXT_LINE.__getitem__, map(operator.sub, ends[1:], ends)))
+def _line_table(chunks: list[bytes]) -> bytes:
+    """`co_linetable` for the def line (RESUME, `chunks[0]`) then one line per statement, in
+    order; `chunks[i]` holds the bytes of line `i`."""
+    return _DEF_LINE + b"".join(map(_NEXT_LINE.__getitem__, map(len, chunks[1:])))

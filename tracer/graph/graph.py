@@ -16,7 +16,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
-from tracer.graph.naming import Namespace, base_name, sanitize, split_sanitized
+from tracer.graph.naming import (
+    TARGET_NAMES,
+    Namespace,
+    base_name,
+    sanitize,
+    split_sanitized,
+)
 from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
 
 _op_of = operator.attrgetter("op")
@@ -129,7 +135,10 @@ class Graph:
         """A fresh name for a node calling `target`, from its target's name hint."""
         known = self._base_names.get(id(target))
         if known is None:
-            known = self._base_names[id(target)] = (target, *split_sanitized(base_name(target)))
+            known = TARGET_NAMES.get(id(target))  # a runtime op's, worked out at import
+            if known is None:
+                known = (target, *split_sanitized(base_name(target)))
+            self._base_names[id(target)] = known
         _, name, base = known
         return self._namespace.create_split(name, base)
 

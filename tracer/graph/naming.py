@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from typing import Any
 
 _NON_WORD = re.compile(r"\W+")
@@ -61,6 +62,19 @@ def base_name(target: Any) -> str:
         return sanitize(target)
     name = op_name(target) or getattr(target, "__name__", None) or type(target).__name__
     return sanitize(str(name))
+
+
+TARGET_NAMES: dict[int, tuple[Any, str, str]] = {}
+"""id(call target) -> (the target, kept alive so its id is never reused, and
+`split_sanitized(base_name(target))`): static, filled at import for the runtime's ops
+(`name_targets`), so a trace does not work out the same node names on every compile."""
+
+
+def name_targets(targets: Iterable[Any]) -> None:
+    """Work out once the node name hint (split) of each of these call targets."""
+    TARGET_NAMES.update(
+        (id(target), (target, *split_sanitized(base_name(target)))) for target in targets
+    )
 
 
 def split_name(candidate: str) -> tuple[str, str]:

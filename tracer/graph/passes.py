@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from itertools import compress
 from typing import Any
 
 from tracer.graph.graph import Graph
@@ -38,8 +37,6 @@ IMPURE_OP_NAMES = frozenset(
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
 _NEVER_FOLDED = frozenset({"placeholder", "output"})
-_OP = operator.attrgetter("op")
-_INPUTS = operator.attrgetter("_inputs")  # a node's input list, read in place
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
 
@@ -222,10 +219,9 @@ def _evaluate_constant_nodes(graph: Graph) -> dict[Node, Any]:
     """Values of the get_attr nodes and of the pure calls computable from constants alone."""
     nodes = graph.nodes
     # A constant subgraph starts at a get_attr or at a call without node inputs: when the only
-    # nodes without inputs are placeholders and the output, nothing folds (found with builtins
-    # over the nodes, without a Python loop; most traced graphs are like that).
-    without_inputs = compress(map(_OP, nodes), map(operator.not_, map(_INPUTS, nodes)))
-    if _NEVER_FOLDED.issuperset(without_inputs):
+    # nodes without inputs are placeholders and the output, nothing folds (most traced graphs
+    # are like that; a comprehension's slot reads are specialized, attrgetter's are not).
+    if _NEVER_FOLDED.issuperset([node.op for node in nodes if not node._inputs]):
         return {}
     evaluator = Interpreter(graph)
     values: dict[Node, Any] = {}
