@@ -23,7 +23,6 @@ import keyword
 import math
 import sys
 import types
-from collections.abc import Callable
 from typing import Any, Final
 
 from tracer.graph.codegen import (
@@ -147,22 +146,38 @@ class _Loads(dict[Node, bytes]):
     looked up (a number among an op's arguments: `add(x, 1)`) gives its LOAD_CONST, as `value`
     writes it, without being kept; anything else missing raises KeyError, so the caller falls
     back to `value` argument by argument. Joining the loads of a call's arguments then needs no
-    Python loop and no exception for the commonest constants."""
+    Python loop and no exception for the commonest constants.
 
-    __slots__ = ("const_index",)
+    It holds the emitter's constant tables, not the emitter (a bound method would make emitter
+    and loads a cycle holding the graph until a garbage collection: NOTE [acyclic graph])."""
 
-    def __init__(self, const_index: Callable[[Any], int]) -> None:
+    __slots__ = ("const_values", "consts")
+
+    def __init__(self, consts: dict[Any, int], const_values: list[Any]) -> None:
         super().__init__()
-        self.const_index = const_index
+        self.consts = consts
+        self.const_values = const_values
 
     def __missing__(self, arg: Argument) -> bytes:
         kind = type(arg)
         if kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)) or arg is Ellipsis:
-            return _LOAD_CONST_BYTES[self.const_index(arg)]
+            return _LOAD_CONST_BYTES[_const_index(self.consts, self.const_values, arg)]
         raise KeyError(arg)
 
     def __repr__(self) -> str:
         return f"_Loads({len(self)} locals)"
+
+
+def _const_index(consts: dict[Any, int], values: list[Any], value: Any) -> int:
+    """The `co_consts` slot of `value`, a new one on first use."""
+    kind = type(value)
+    # Floats by repr, so 0.0 and -0.0 keep separate slots; types keep 1, 1.0, True apart.
+    key = (kind, repr(value)) if kind is float else (kind, value)
+    index = consts.get(key)
+    if index is None:
+        index = consts[key] = len(values)
+        values.append(value)
+    return index
 
 
 class _Emitter(_Codegen):
@@ -187,7 +202,7 @@ class _Emitter(_Codegen):
         self.const_values: list[Any] = [None]
         self.co_names: dict[str, int] = {}
         self.varnames: dict[str, int] = {}
-        self.loads = _Loads(self.const_index)
+        self.loads = _Loads(self.consts, self.const_values)
         """The LOAD_FAST of each parameter and of each node stored so far (and the LOAD_CONST
         of a literal asked for)."""
 
@@ -196,14 +211,7 @@ class _Emitter(_Codegen):
 
     # -- numbering ------------------------------------------------------------------------------
     def const_index(self, value: Any) -> int:
-        kind = type(value)
-        # Floats by repr, so 0.0 and -0.0 keep separate slots; types keep 1, 1.0, True apart.
-        key = (kind, repr(value)) if kind is float else (kind, value)
-        index = self.consts.get(key)
-        if index is None:
-            index = self.consts[key] = len(self.const_values)
-            self.const_values.append(value)
-        return index
+        return _const_index(self.consts, self.const_values, value)
 
     def global_bytes(self, name: str, push_null: bool) -> bytes:
         co_names = self.co_names
