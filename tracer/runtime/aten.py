@@ -87,7 +87,8 @@ def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tens
     dtype is the tensor's, values are computed in double from the same operands (the number
     stored as that dtype by `convert_scalar`), float32 rounded once. None: not this case, for
     the general path. The general path's checks all pass in these cases; the one error left,
-    a number too large for the dtype, comes from the same `convert_scalar` call."""
+    a number too large for the dtype, comes from the same `convert_scalar` call. The values
+    are left as a lazy `map`: float32 ones (always floats) are rounded straight from it."""
     if type(a) is Tensor:
         dtype = a._dtype
         if dtype is not dt.float32 and dtype is not dt.float64:
@@ -95,26 +96,35 @@ def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tens
         if type(b) is Tensor:
             if b._dtype is not dtype or b._shape != a._shape:
                 return None
-            values = list(map(fn, a._data, b._data))  # type: ignore[arg-type]
+            values = map(fn, a._data, b._data)  # type: ignore[arg-type]
             grad = bool(a.requires_grad or b.requires_grad)
         elif type(b) is float or type(b) is int:
-            values = list(map(fn, a._data, repeat(kernels.convert_scalar(b, dtype))))  # type: ignore[arg-type]
+            values = map(fn, a._data, repeat(kernels.convert_scalar(b, dtype)))  # type: ignore[arg-type]
             grad = bool(a.requires_grad)
         else:
             return None
+        data = a._data
         shape = a._shape
     elif type(b) is Tensor and (type(a) is float or type(a) is int):
         dtype = b._dtype
         if dtype is not dt.float32 and dtype is not dt.float64:
             return None
-        values = list(map(fn, repeat(kernels.convert_scalar(a, dtype)), b._data))  # type: ignore[arg-type]
+        values = map(fn, repeat(kernels.convert_scalar(a, dtype)), b._data)  # type: ignore[arg-type]
         grad = bool(b.requires_grad)
+        data = b._data
         shape = b._shape
     else:
         return None
     if dtype is dt.float32:
-        values = kernels.round_f32(values)
-    result: Tensor = _new(Tensor, values, shape, dtype, grad)
+        result: Tensor = _new(
+            Tensor,
+            kernels.round_f32_floats(len(data), values),  # type: ignore[arg-type]
+            shape,
+            dtype,
+            grad,
+        )
+    else:
+        result = _new(Tensor, list(values), shape, dtype, grad)
     return result
 
 
@@ -330,6 +340,16 @@ def _reduce(
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    if dim is None and not keepdim and type(input) is Tensor:
+        # the plain case, a real float tensor summed whole: what `_reduce` computes (one
+        # group of every element, in order; an empty tensor sums to 0), without its walk
+        dtype = input._dtype
+        if dtype is dt.float32:
+            value = kernels.round_f32([kernels.total(input._data)])  # type: ignore[arg-type]
+            return _new(Tensor, value, (), dtype, bool(input.requires_grad))  # type: ignore[no-any-return]
+        if dtype is dt.float64:
+            value = [kernels.total(input._data)]  # type: ignore[arg-type]
+            return _new(Tensor, value, (), dtype, bool(input.requires_grad))  # type: ignore[no-any-return]
     dims = meta.reduction_dims(input._shape, dim)
     return _reduce(input, dims, meta.sum(input, dims, keepdim), kernels.total, True)
 
@@ -359,9 +379,12 @@ def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
         return None
     if dtype is not dt.float32 and dtype is not dt.float64:
         return None
-    values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
     if dtype is dt.float32:
-        values = kernels.round_f32(values)
+        values = kernels.round_f32(
+            kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1], 0.0)  # type: ignore[arg-type]
+        )
+    else:
+        values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
     grad = bool(input.requires_grad or other.requires_grad)
     result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
     return result
