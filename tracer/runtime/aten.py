@@ -18,7 +18,9 @@ from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
 from tracer.runtime.meta import Operand, Shape
-from tracer.runtime.tensor import Tensor, _new
+from tracer.runtime.tensor import Tensor
+
+_object_new = object.__new__
 
 Dims = int | Sequence[int] | None
 
@@ -115,16 +117,16 @@ def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tens
         shape = b._shape
     else:
         return None
-    if dtype is dt.float32:
-        result: Tensor = _new(
-            Tensor,
-            kernels.round_f32_floats(len(data), values),  # type: ignore[arg-type]
-            shape,
-            dtype,
-            grad,
-        )
-    else:
-        result = _new(Tensor, list(values), shape, dtype, grad)
+    # the result built inline, as `_new` builds it (a call less on the hottest path)
+    result: Tensor = _object_new(Tensor)
+    result._data = (
+        kernels.round_f32_floats(len(data), values)  # type: ignore[arg-type]
+        if dtype is dt.float32
+        else list(values)
+    )
+    result._shape = shape
+    result._dtype = dtype
+    result.requires_grad = grad
     return result
 
 
@@ -256,9 +258,11 @@ def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
     if type(x) is not Tensor or (x._dtype is not dt.float32 and x._dtype is not dt.float64):
         return None
     values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
-    if x._dtype is dt.float32:
-        values = kernels.round_f32(values)
-    result: Tensor = _new(Tensor, values, x._shape, x._dtype, bool(x.requires_grad))
+    result: Tensor = _object_new(Tensor)  # as `_new` builds it
+    result._data = kernels.round_f32(values) if x._dtype is dt.float32 else values
+    result._shape = x._shape
+    result._dtype = x._dtype
+    result.requires_grad = bool(x.requires_grad)
     return result
 
 
@@ -344,12 +348,14 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
         # the plain case, a real float tensor summed whole: what `_reduce` computes (one
         # group of every element, in order; an empty tensor sums to 0), without its walk
         dtype = input._dtype
-        if dtype is dt.float32:
-            value = kernels.round_f32([kernels.total(input._data)])  # type: ignore[arg-type]
-            return _new(Tensor, value, (), dtype, bool(input.requires_grad))  # type: ignore[no-any-return]
-        if dtype is dt.float64:
+        if dtype is dt.float32 or dtype is dt.float64:
             value = [kernels.total(input._data)]  # type: ignore[arg-type]
-            return _new(Tensor, value, (), dtype, bool(input.requires_grad))  # type: ignore[no-any-return]
+            result: Tensor = _object_new(Tensor)  # as `_new` builds it
+            result._data = kernels.round_f32(value) if dtype is dt.float32 else value
+            result._shape = ()
+            result._dtype = dtype
+            result.requires_grad = bool(input.requires_grad)
+            return result
     dims = meta.reduction_dims(input._shape, dim)
     return _reduce(input, dims, meta.sum(input, dims, keepdim), kernels.total, True)
 
@@ -385,8 +391,11 @@ def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
         )
     else:
         values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
-    grad = bool(input.requires_grad or other.requires_grad)
-    result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
+    result: Tensor = _object_new(Tensor)  # as `_new` builds it
+    result._data = values
+    result._shape = (sa[0], sb[1])
+    result._dtype = dtype
+    result.requires_grad = bool(input.requires_grad or other.requires_grad)
     return result
 
 

@@ -109,9 +109,18 @@ _F32_EXACT_INT = 2**24
 
 def convert_scalar(value: Scalar, dst: dtype) -> Scalar:
     """A Python number as a `dst` element (float32 scalars are rounded like stored data).
-    A small int for a float dtype (`x + 1`, `x * 2`) is `float(value)` at once: exact in
-    float32 and float64 alike, so it is what rounding would give."""
-    if type(value) is int and dst.is_floating_point and -_F32_EXACT_INT <= value <= _F32_EXACT_INT:
+    The commonest cases answer at once: a float for a float dtype (rounded through a one-slot
+    array, no list), and a small int for a float dtype (`x + 1`, `x * 2`), whose `float` is
+    exact in float32 and float64 alike, so it is what rounding would give."""
+    if type(value) is float:
+        if dst is dt.float32:
+            rounded: float = array("f", (value,))[0]
+            return rounded
+        if dst is dt.float64:
+            return value
+    elif (
+        type(value) is int and dst.is_floating_point and -_F32_EXACT_INT <= value <= _F32_EXACT_INT
+    ):
         return float(value)
     result: Scalar = _COERCE[dst]([value])[0]
     return result
