@@ -123,7 +123,7 @@ NUMBERS = st.one_of(
 # Sizes on both sides of the packing threshold, and up to a few hundred values.
 SIZES = st.one_of(
     st.integers(0, 8),
-    st.integers(kernels._PACKED_FROM - 2, kernels._PACKED_FROM + 2),
+    st.integers(kernels.PACKED_FROM - 2, kernels.PACKED_FROM + 2),
     st.integers(0, 300),
 )
 
@@ -178,7 +178,7 @@ def test_round_f32_errors_are_mains(values: list[Any]) -> None:
 
 def test_round_f32_takes_both_routes() -> None:
     """The threshold is where the routes change (so the tests above see both)."""
-    with_array = kernels._PACKED_FROM - 1
+    with_array = kernels.PACKED_FROM - 1
     assert kernels.round_f32([0.1] * with_array) == main_round_f32([0.1] * with_array)
     packed = struct.unpack
     calls: list[int] = []

@@ -8,6 +8,7 @@ input is fake, and otherwise converts operands to the compute dtype and calls `k
 from __future__ import annotations
 
 import operator
+from array import array as _array
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
@@ -21,6 +22,11 @@ from tracer.runtime.meta import Operand, Shape
 from tracer.runtime.tensor import Tensor
 
 _object_new = object.__new__
+# read by the plain paths as plain globals (they run for most ops a model makes)
+_FLOAT32 = dt.float32
+_FLOAT64 = dt.float64
+_convert_scalar = kernels.convert_scalar
+_PACKED_FROM = kernels.PACKED_FROM
 
 Dims = int | Sequence[int] | None
 
@@ -93,37 +99,38 @@ def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tens
     are left as a lazy `map`: float32 ones (always floats) are rounded straight from it."""
     if type(a) is Tensor:
         dtype = a._dtype
-        if dtype is not dt.float32 and dtype is not dt.float64:
+        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
             return None
         if type(b) is Tensor:
             if b._dtype is not dtype or b._shape != a._shape:
                 return None
             values = map(fn, a._data, b._data)  # type: ignore[arg-type]
-            grad = bool(a.requires_grad or b.requires_grad)
+            grad = True if a.requires_grad or b.requires_grad else False  # noqa: SIM210
         elif type(b) is float or type(b) is int:
-            values = map(fn, a._data, repeat(kernels.convert_scalar(b, dtype)))  # type: ignore[arg-type]
-            grad = bool(a.requires_grad)
+            values = map(fn, a._data, repeat(_convert_scalar(b, dtype)))  # type: ignore[arg-type]
+            grad = True if a.requires_grad else False  # noqa: SIM210
         else:
             return None
         data = a._data
         shape = a._shape
     elif type(b) is Tensor and (type(a) is float or type(a) is int):
         dtype = b._dtype
-        if dtype is not dt.float32 and dtype is not dt.float64:
+        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
             return None
-        values = map(fn, repeat(kernels.convert_scalar(a, dtype)), b._data)  # type: ignore[arg-type]
-        grad = bool(b.requires_grad)
+        values = map(fn, repeat(_convert_scalar(a, dtype)), b._data)  # type: ignore[arg-type]
+        grad = True if b.requires_grad else False  # noqa: SIM210
         data = b._data
         shape = b._shape
     else:
         return None
     # the result built inline, as `_new` builds it (a call less on the hottest path)
     result: Tensor = _object_new(Tensor)
-    result._data = (
-        kernels.round_f32_floats(len(data), values)  # type: ignore[arg-type]
-        if dtype is dt.float32
-        else list(values)
-    )
+    if dtype is _FLOAT64:
+        result._data = list(values)
+    elif len(data) < _PACKED_FROM:  # type: ignore[arg-type]
+        result._data = _array("f", list(values)).tolist()  # `round_f32_floats`, inline
+    else:
+        result._data = kernels.round_f32_floats(len(data), values)  # type: ignore[arg-type]
     result._shape = shape
     result._dtype = dtype
     result.requires_grad = grad

@@ -31,7 +31,7 @@ _INT64_MIN = -(2**63)
 # ---------------------------------------------------------------- conversions
 
 
-_PACKED_FROM = 32
+PACKED_FROM = 32
 """From this many values on, float32 rounding packs them with `struct` (about 15% cheaper at 64
 values, 25% at 256); below it `array` is cheaper. Both store each value with the same C cast
 from double to float (round to nearest even, inf on overflow) and read it back exactly."""
@@ -43,7 +43,7 @@ def round_f32(values: Sequence[Any]) -> Values:
     A value struct cannot pack (a huge int, a non-number) makes it redo the work with `array`,
     so such input raises exactly what it always raised."""
     n = len(values)
-    if n < _PACKED_FROM:
+    if n < PACKED_FROM:
         return array("f", values).tolist()
     form = f"{n}f"
     try:
@@ -56,7 +56,7 @@ def round_f32_floats(n: int, floats: Iterable[float]) -> Values:
     """`round_f32` of `n` Python floats given as an iterable (usually a `map` over a kernel's
     operands), without building the intermediate list when they are packed. Only for values
     that are certainly floats: an iterator cannot be replayed after a packing error."""
-    if n < _PACKED_FROM:
+    if n < PACKED_FROM:
         return array("f", list(floats)).tolist()
     form = f"{n}f"
     return list(unpack(form, pack(form, *floats)))
