@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tracer.runtime import aten, kernels
 from tracer.runtime import dtypes as dt
 from tracer.runtime.dtypes import Scalar, dtype
+from tracer.runtime.fake import FakeTensor
 from tracer.runtime.tensor import Tensor
 
 # ---------------------------------------------------------------- the replaced versions
@@ -46,6 +47,14 @@ def main_matmul(a: list[Any], b: list[Any], n: int, k: int, m: int) -> list[Any]
     rows = [a[i * k : (i + 1) * k] for i in range(n)]
     cols = [b[j::m] for j in range(m)]
     return [sum(map(operator.mul, row, col)) for row in rows for col in cols]
+
+
+def main_relu(x: Tensor) -> Tensor:
+    out = x._dtype
+    if out is dt.bool_:
+        return aten._unary(x, out, lambda d: d)
+    zero = 0.0 if out.is_floating_point else 0
+    return aten._unary(x, out, lambda d: [v if v > 0 or v != v else zero for v in d])  # noqa: PLR0124
 
 
 def main_sum_all(x: Tensor) -> Tensor:
@@ -255,3 +264,23 @@ def float_tensors(draw: st.DrawFn) -> Tensor:
 def test_whole_float_sum_is_the_general_reduction(x: Tensor) -> None:
     assert outcome(aten.sum, x) == outcome(main_sum_all, x)
     assert outcome(lambda t: t.sum(), x) == outcome(main_sum_all, x)
+
+
+# ---------------------------------------------------------------- relu
+
+
+@st.composite
+def any_tensors(draw: st.DrawFn) -> Tensor:
+    dtype = draw(st.sampled_from(dt.ALL_DTYPES))
+    shape = draw(st.sampled_from([(), (0,), (3,), (2, 3), (40,)]))
+    grad = dtype.is_floating_point and draw(st.booleans())
+    if draw(st.integers(0, 9)) == 0:
+        return FakeTensor(shape, dtype, grad)
+    elements = FLOATS if dtype.is_floating_point else NUMBERS
+    values = draw(st.lists(elements, min_size=math.prod(shape), max_size=math.prod(shape)))
+    return Tensor(values, shape, dtype, grad)
+
+
+@given(any_tensors())
+def test_relu_is_mains(x: Tensor) -> None:
+    assert outcome(aten.relu, x) == outcome(main_relu, x)

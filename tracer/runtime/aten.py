@@ -262,14 +262,22 @@ def _unary(x: Tensor, out: dtype, compute: Callable[[list[Any]], list[Any]]) -> 
 def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
     """A real float tensor (the plain case): what `_unary_float` computes, with nothing to
     convert and no meta function to ask. None: not this case."""
-    if type(x) is not Tensor or (x._dtype is not dt.float32 and x._dtype is not dt.float64):
+    if type(x) is not Tensor:
+        return None
+    dtype = x._dtype
+    if dtype is not _FLOAT32 and dtype is not _FLOAT64:
         return None
     values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
     result: Tensor = _object_new(Tensor)  # as `_new` builds it
-    result._data = kernels.round_f32(values) if x._dtype is dt.float32 else values
+    if dtype is _FLOAT64:
+        result._data = values
+    elif len(values) < _PACKED_FROM:
+        result._data = _array("f", values).tolist()  # `round_f32`, inline
+    else:
+        result._data = kernels.round_f32(values)
     result._shape = x._shape
-    result._dtype = x._dtype
-    result.requires_grad = bool(x.requires_grad)
+    result._dtype = dtype
+    result.requires_grad = True if x.requires_grad else False  # noqa: SIM210
     return result
 
 
@@ -321,6 +329,15 @@ def abs(input: Tensor) -> Tensor:
 
 def relu(input: Tensor) -> Tensor:
     out = input._dtype
+    if type(input) is Tensor and (out is _FLOAT32 or out is _FLOAT64):
+        # the plain case, a real float tensor: what `_unary` computes (nothing to convert,
+        # values kept or 0.0), without its closure and calls
+        result: Tensor = _object_new(Tensor)  # as `_new` builds it
+        result._data = kernels.relu(input._data, 0.0)  # type: ignore[arg-type]
+        result._shape = input._shape
+        result._dtype = out
+        result.requires_grad = True if input.requires_grad else False  # noqa: SIM210
+        return result
     if out is dt.bool_:
         return _unary(input, out, lambda d: d)
     zero = 0.0 if out.is_floating_point else 0
