@@ -8,6 +8,7 @@ input is fake, and otherwise converts operands to the compute dtype and calls `k
 from __future__ import annotations
 
 import operator
+from array import array as _array
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
@@ -18,7 +19,14 @@ from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
 from tracer.runtime.meta import Operand, Shape
-from tracer.runtime.tensor import Tensor, _new
+from tracer.runtime.tensor import Tensor
+
+_object_new = object.__new__
+# read by the plain paths as plain globals (they run for most ops a model makes)
+_FLOAT32 = dt.float32
+_FLOAT64 = dt.float64
+_convert_scalar = kernels.convert_scalar
+_PACKED_FROM = kernels.PACKED_FROM
 
 Dims = int | Sequence[int] | None
 
@@ -87,34 +95,45 @@ def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tens
     dtype is the tensor's, values are computed in double from the same operands (the number
     stored as that dtype by `convert_scalar`), float32 rounded once. None: not this case, for
     the general path. The general path's checks all pass in these cases; the one error left,
-    a number too large for the dtype, comes from the same `convert_scalar` call."""
+    a number too large for the dtype, comes from the same `convert_scalar` call. The values
+    are left as a lazy `map`: float32 ones (always floats) are rounded straight from it."""
     if type(a) is Tensor:
         dtype = a._dtype
-        if dtype is not dt.float32 and dtype is not dt.float64:
+        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
             return None
         if type(b) is Tensor:
             if b._dtype is not dtype or b._shape != a._shape:
                 return None
-            values = list(map(fn, a._data, b._data))  # type: ignore[arg-type]
-            grad = bool(a.requires_grad or b.requires_grad)
+            values = map(fn, a._data, b._data)  # type: ignore[arg-type]
+            grad = True if a.requires_grad or b.requires_grad else False  # noqa: SIM210
         elif type(b) is float or type(b) is int:
-            values = list(map(fn, a._data, repeat(kernels.convert_scalar(b, dtype))))  # type: ignore[arg-type]
-            grad = bool(a.requires_grad)
+            values = map(fn, a._data, repeat(_convert_scalar(b, dtype)))  # type: ignore[arg-type]
+            grad = True if a.requires_grad else False  # noqa: SIM210
         else:
             return None
+        data = a._data
         shape = a._shape
     elif type(b) is Tensor and (type(a) is float or type(a) is int):
         dtype = b._dtype
-        if dtype is not dt.float32 and dtype is not dt.float64:
+        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
             return None
-        values = list(map(fn, repeat(kernels.convert_scalar(a, dtype)), b._data))  # type: ignore[arg-type]
-        grad = bool(b.requires_grad)
+        values = map(fn, repeat(_convert_scalar(a, dtype)), b._data)  # type: ignore[arg-type]
+        grad = True if b.requires_grad else False  # noqa: SIM210
+        data = b._data
         shape = b._shape
     else:
         return None
-    if dtype is dt.float32:
-        values = kernels.round_f32(values)
-    result: Tensor = _new(Tensor, values, shape, dtype, grad)
+    # the result built inline, as `_new` builds it (a call less on the hottest path)
+    result: Tensor = _object_new(Tensor)
+    if dtype is _FLOAT64:
+        result._data = list(values)
+    elif len(data) < _PACKED_FROM:  # type: ignore[arg-type]
+        result._data = _array("f", list(values)).tolist()  # `round_f32_floats`, inline
+    else:
+        result._data = kernels.round_f32_floats(len(data), values)  # type: ignore[arg-type]
+    result._shape = shape
+    result._dtype = dtype
+    result.requires_grad = grad
     return result
 
 
@@ -243,12 +262,22 @@ def _unary(x: Tensor, out: dtype, compute: Callable[[list[Any]], list[Any]]) -> 
 def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
     """A real float tensor (the plain case): what `_unary_float` computes, with nothing to
     convert and no meta function to ask. None: not this case."""
-    if type(x) is not Tensor or (x._dtype is not dt.float32 and x._dtype is not dt.float64):
+    if type(x) is not Tensor:
+        return None
+    dtype = x._dtype
+    if dtype is not _FLOAT32 and dtype is not _FLOAT64:
         return None
     values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
-    if x._dtype is dt.float32:
-        values = kernels.round_f32(values)
-    result: Tensor = _new(Tensor, values, x._shape, x._dtype, bool(x.requires_grad))
+    result: Tensor = _object_new(Tensor)  # as `_new` builds it
+    if dtype is _FLOAT64:
+        result._data = values
+    elif len(values) < _PACKED_FROM:
+        result._data = _array("f", values).tolist()  # `round_f32`, inline
+    else:
+        result._data = kernels.round_f32(values)
+    result._shape = x._shape
+    result._dtype = dtype
+    result.requires_grad = True if x.requires_grad else False  # noqa: SIM210
     return result
 
 
@@ -300,6 +329,15 @@ def abs(input: Tensor) -> Tensor:
 
 def relu(input: Tensor) -> Tensor:
     out = input._dtype
+    if type(input) is Tensor and (out is _FLOAT32 or out is _FLOAT64):
+        # the plain case, a real float tensor: what `_unary` computes (nothing to convert,
+        # values kept or 0.0), without its closure and calls
+        result: Tensor = _object_new(Tensor)  # as `_new` builds it
+        result._data = kernels.relu(input._data, 0.0)  # type: ignore[arg-type]
+        result._shape = input._shape
+        result._dtype = out
+        result.requires_grad = True if input.requires_grad else False  # noqa: SIM210
+        return result
     if out is dt.bool_:
         return _unary(input, out, lambda d: d)
     zero = 0.0 if out.is_floating_point else 0
@@ -330,6 +368,18 @@ def _reduce(
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    if dim is None and not keepdim and type(input) is Tensor:
+        # the plain case, a real float tensor summed whole: what `_reduce` computes (one
+        # group of every element, in order; an empty tensor sums to 0), without its walk
+        dtype = input._dtype
+        if dtype is dt.float32 or dtype is dt.float64:
+            value = [kernels.total(input._data)]  # type: ignore[arg-type]
+            result: Tensor = _object_new(Tensor)  # as `_new` builds it
+            result._data = kernels.round_f32(value) if dtype is dt.float32 else value
+            result._shape = ()
+            result._dtype = dtype
+            result.requires_grad = bool(input.requires_grad)
+            return result
     dims = meta.reduction_dims(input._shape, dim)
     return _reduce(input, dims, meta.sum(input, dims, keepdim), kernels.total, True)
 
@@ -359,11 +409,17 @@ def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
         return None
     if dtype is not dt.float32 and dtype is not dt.float64:
         return None
-    values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
     if dtype is dt.float32:
-        values = kernels.round_f32(values)
-    grad = bool(input.requires_grad or other.requires_grad)
-    result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
+        values = kernels.round_f32(
+            kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1], 0.0)  # type: ignore[arg-type]
+        )
+    else:
+        values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
+    result: Tensor = _object_new(Tensor)  # as `_new` builds it
+    result._data = values
+    result._shape = (sa[0], sb[1])
+    result._dtype = dtype
+    result.requires_grad = bool(input.requires_grad or other.requires_grad)
     return result
 
 
