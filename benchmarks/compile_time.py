@@ -32,7 +32,17 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from benchmarks.timing import Call, calibrate, caller, median, noop, once_us, per_call_us, ratio
+from benchmarks.timing import (
+    Call,
+    calibrate,
+    caller,
+    interleaved_per_call_us,
+    median,
+    noop,
+    once_us,
+    per_call_us,
+    ratio,
+)
 from benchmarks.workloads import Workload, make_workloads
 
 PHASES = {
@@ -112,14 +122,36 @@ class _Bench:
             caller(compiled, workload.make_args(), workload.context)
         )
 
+    def per_call_group(self, workload: Workload, calls: dict[str, Call]) -> dict[str, float]:
+        """Per-call µs of several kinds of call measured side by side (interleaved stretches),
+        each loop length calibrated on first use (outside any round's figures)."""
+        for kind, call in calls.items():
+            if (workload.name, kind) not in self._n:
+                self._n[(workload.name, kind)] = calibrate(call, self.target_ns)
+        ns = [self._n[(workload.name, kind)] for kind in calls]
+        return dict(zip(calls, interleaved_per_call_us(list(calls.values()), ns), strict=True))
+
     def per_call_figures(
-        self, samples: Samples, workload: Workload, compiled: Callable[..., Any], args: Any
-    ) -> None:
-        eager = self.per_call(workload, "eager", caller(workload.fn, args, workload.context))
-        done = self.per_call(workload, "compiled", caller(compiled, args, workload.context))
-        samples.add(workload.name, "eager_us", eager)
-        samples.add(workload.name, "compiled_us", done)
-        samples.add(workload.name, "overhead_us", done - eager)
+        self,
+        samples: Samples,
+        workload: Workload,
+        compiled: Callable[..., Any],
+        args: Any,
+        more: dict[str, Call] | None = None,
+    ) -> dict[str, float]:
+        """Eager and compiled per-call µs (and any `more` kinds), measured side by side."""
+        times = self.per_call_group(
+            workload,
+            {
+                "eager": caller(workload.fn, args, workload.context),
+                "compiled": caller(compiled, args, workload.context),
+                **(more or {}),
+            },
+        )
+        samples.add(workload.name, "eager_us", times["eager"])
+        samples.add(workload.name, "compiled_us", times["compiled"])
+        samples.add(workload.name, "overhead_us", times["compiled"] - times["eager"])
+        return times
 
 
 class ModetraceBench(_Bench):
@@ -175,11 +207,12 @@ class ModetraceBench(_Bench):
         elapsed, compiled, args, records = self._first_call(workload)
         samples.add(name, "compile_us", elapsed)
         self._record_metrics(samples, workload, records)
-        self.per_call_figures(samples, workload, compiled, args)
         entry = compiled.entries[0]
-        direct = self.per_call(workload, "entry", caller(entry.run, args, workload.context))
-        samples.add(name, "entry_run_us", direct)
-        samples.add(name, "wrapper_overhead_us", samples.values[name]["compiled_us"][-1] - direct)
+        times = self.per_call_figures(
+            samples, workload, compiled, args, {"entry": caller(entry.run, args, workload.context)}
+        )
+        samples.add(name, "entry_run_us", times["entry"])
+        samples.add(name, "wrapper_overhead_us", times["compiled"] - times["entry"])
         frame_locals = inspect.signature(workload.fn).bind(*args).arguments
         check = self.per_call(workload, "check", caller(entry.check, (frame_locals,)))
         samples.add(name, "guard_check_us", check)

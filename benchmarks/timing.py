@@ -85,6 +85,24 @@ def per_call_us(call: Call, n: int) -> float:
     return loop_ns(call, n) / n / 1000
 
 
+def interleaved_per_call_us(
+    calls: Sequence[Call], ns: Sequence[int], chunks: int = 4
+) -> list[float]:
+    """Microseconds per call of each of `calls` (`ns[i]` calls of `calls[i]` in all), measured
+    in `chunks` alternating stretches (A B C, C B A, A B C, ...), so a drift of the machine's
+    speed during the measurement lands on all of them alike instead of on whichever ran last:
+    a difference of two such figures (compiled minus eager) is then not the drift's."""
+    totals = [0] * len(calls)
+    counts = [0] * len(calls)
+    order = list(range(len(calls)))
+    for chunk in range(chunks):
+        for i in order if chunk % 2 == 0 else order[::-1]:
+            n = max(1, ns[i] // chunks)
+            totals[i] += loop_ns(calls[i], n)
+            counts[i] += n
+    return [total / count / 1000 for total, count in zip(totals, counts, strict=True)]
+
+
 def once_us(call: Call) -> tuple[float, Any]:
     """Microseconds for one call (for first calls, which compile), and its result."""
     start = _clock()
