@@ -1,20 +1,17 @@
 """The per-compile fast paths of metrics and events keep the slow paths' results.
 
 Timed phases open and close their spans without the logger's methods, spans without metadata
-share their compile's one args dict, time columns keep no call site and records are built without
-the generated `__init__`: each test pins what a reader of the slower version would have seen.
+share their compile's one args dict, and time columns keep no call site: each test pins what a
+reader of the slower version would have seen.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 import pytest
 
 from tracer.compile_context import CompileId, compile_context, current_tag
 from tracer.events import get_chromium_event_logger, get_chromium_events, get_compile_events
-from tracer.metrics import CompilationMetrics, MetricsContext, metrics_context, timed
-from tracer.metrics.compilation import _build
+from tracer.metrics import MetricsContext, metrics_context, timed
 
 
 def test_spans_of_one_compile_share_args_that_readers_cannot_change() -> None:
@@ -87,13 +84,3 @@ def test_timed_columns_add_up_and_an_unbalanced_exit_still_counts() -> None:
     assert seen[0]["graph_pass_time_us"] is None
     names = [(e["name"], e["ph"]) for e in get_chromium_events()]
     assert names[-4:] == [("outer", "B"), ("inner", "B"), ("inner", "E"), ("outer", "E")]
-
-
-def test_a_built_record_equals_the_generated_init() -> None:
-    values = {"co_name": "f", "guard_count": 3, "restart_reasons": [], "config": {"a": 1}}
-    built = _build(values)
-    assert built == CompilationMetrics(**values)
-    assert dataclasses.asdict(built) == dataclasses.asdict(CompilationMetrics(**values))
-    assert built.fail_type is None and built.to_dict() == values
-    with pytest.raises(TypeError, match="not_a_field"):
-        _build({"co_name": "f", "not_a_field": 1})
