@@ -84,3 +84,33 @@ def test_timed_columns_add_up_and_an_unbalanced_exit_still_counts() -> None:
     assert seen[0]["graph_pass_time_us"] is None
     names = [(e["name"], e["ph"]) for e in get_chromium_events()]
     assert names[-4:] == [("outer", "B"), ("inner", "B"), ("inner", "E"), ("outer", "E")]
+
+
+def test_a_timed_phase_stores_what_the_logger_methods_store() -> None:
+    log = get_chromium_event_logger()
+    with compile_context(CompileId(7, 0)):
+        with timed("codegen", metadata={"n": 1}, log_compile_event=True):
+            log.add_event_data("codegen", extra=2)
+        log.log_event_start("codegen", 1_000, {"n": 1}, log_compile_event=True)
+        log.add_event_data("codegen", extra=2)
+        log.log_event_end("codegen", 2_000)
+
+    def shape(event: dict[str, object]) -> tuple[object, ...]:
+        return event["name"], event["ph"], event["cat"], event["tid"], event["args"]
+
+    events = [shape(e) for e in get_chromium_events()]
+    assert events[:2] == events[2:]
+    assert events[1][-1] == {"n": 1, "compile_id": "7/0", "extra": 2}
+    rows = [{**row.row(), "start_us": 0, "duration_us": 0} for row in get_compile_events()]
+    assert (
+        rows[0]
+        == rows[1]
+        == {
+            "n": 1,
+            "extra": 2,
+            "name": "codegen",
+            "compile_id": "7/0",
+            "start_us": 0,
+            "duration_us": 0,
+        }
+    )
