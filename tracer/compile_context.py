@@ -57,24 +57,44 @@ class CompileId:
             raise ValueError(f"not a compile id: {text!r} ({expected})") from None
 
 
+_NO_TAG: dict[str, str] = {}
+
+
 class _Current(threading.local):
+    """This thread's compile: its id and its tag, set only by `compile_context` (read them through
+    the functions below; the hot path of timed phases reads `current.tag` directly)."""
+
     compile_id: CompileId | None = None
+    tag: dict[str, str] = _NO_TAG
+
+    def __repr__(self) -> str:
+        return f"current({self.compile_id})"
 
 
-_current = _Current()
+current = _Current()
 
 
 def current_compile_id() -> CompileId | None:
     """The id of the compile running on this thread, or None outside any compile."""
-    return _current.compile_id
+    return current.compile_id
+
+
+def current_tag() -> dict[str, str]:
+    """`{"compile_id": text}` for the compile running on this thread, `{}` outside any compile.
+
+    One dict per `compile_context`, shared by every event that carries no other arguments (about
+    seven spans per compile): callers read it or copy it and never write to it.
+    """
+    return current.tag
 
 
 @contextmanager
 def compile_context(compile_id: CompileId) -> Iterator[CompileId]:
     """Make `compile_id` current on this thread for the body; the previous id comes back after."""
-    saved = _current.compile_id
-    _current.compile_id = compile_id
+    state = current
+    saved = state.compile_id, state.tag
+    state.compile_id, state.tag = compile_id, {"compile_id": compile_id.text}
     try:
         yield compile_id
     finally:
-        _current.compile_id = saved
+        state.compile_id, state.tag = saved

@@ -16,7 +16,7 @@ from collections import deque
 from typing import Any
 
 from tracer import config, trace_log
-from tracer.compile_context import current_compile_id
+from tracer.compile_context import current_compile_id, current_tag
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -45,8 +45,9 @@ class Span:
 
     The compile path stores `("B", span)` and `("E", span)` and nothing else (NOTE [lazy
     events]); the Chrome dicts are built from the span when someone reads them. `args` are the
-    start's arguments and never change once stored; data added while the span is open goes to
-    `added`, which only the "E" carries.
+    start's arguments and never change once stored (NOTE [shared args]: spans without metadata
+    share their compile's one `{"compile_id": ...}` dict, so readers copy before changing
+    anything); data added while the span is open goes to `added`, which only the "E" carries.
     """
 
     __slots__ = ("added", "args", "cat", "compile_event", "end_ns", "name", "start_ns", "tid")
@@ -145,7 +146,7 @@ class ChromiumEventLogger:
             self._resize(knobs)
 
     def open(self, span: Span, time_ns: int, metadata: dict[str, Any] | None) -> None:
-        """Start `span` (the fast path `timed` uses): push it, store its "B"."""
+        """Start `span`: push it, store its "B" (timed phases do the same in `_Timed.__enter__`)."""
         tls = self._tls
         span.start_ns = time_ns
         span.tid = tls.tid
@@ -156,7 +157,8 @@ class ChromiumEventLogger:
             self._log(("B", span))
 
     def close(self, span: Span, time_ns: int) -> None:
-        """End `span`, which must be the innermost open one: pop it, store its "E"."""
+        """End `span`, which must be the innermost open one: pop it, store its "E" (timed
+        phases do the same in `_Timed.__exit__`: keep the two in step)."""
         stack = self._tls.stack
         if not stack or stack[-1] is not span:
             raise RuntimeError(self._unbalanced(span.name))
@@ -296,14 +298,11 @@ def _as_row(raw: Span | tuple[Any, ...]) -> CompileEvent:
 
 
 def _with_compile_id(metadata: dict[str, Any] | None) -> dict[str, Any]:
-    """A copy of `metadata` tagged with the current compile id (the caller's dict is untouched)."""
-    cid = current_compile_id()
-    if not metadata:
-        return {} if cid is None else {"compile_id": cid.text}
-    args = dict(metadata)
-    if cid is not None:
-        args["compile_id"] = cid.text
-    return args
+    """`metadata` tagged with the current compile id (the caller's dict is untouched); without
+    metadata, the compile's shared tag itself (NOTE [shared args]: stored args are not written).
+    """
+    tag = current_tag()
+    return {**metadata, **tag} if metadata else tag
 
 
 _logger = ChromiumEventLogger()

@@ -11,10 +11,8 @@ import dataclasses
 import functools
 import importlib.metadata
 import logging
-import operator
 import sys
 from collections import deque
-from itertools import compress
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -149,7 +147,7 @@ def record_compilation_metrics(
 ) -> CompilationMetrics:
     """Turn one compile's metrics into a CompilationMetrics and publish it everywhere it goes."""
     cid = current_compile_id()
-    common: dict[str, Any] = {
+    values: dict[str, Any] = {  # the common fields first: values set during the compile win
         "compile_id": None if cid is None else cid.text,
         "start_time_us": start_ns // 1000,
         "end_time_us": end_ns // 1000,
@@ -161,8 +159,9 @@ def record_compilation_metrics(
         "config": dict(_snapshot(config.current())),
         "modetrace_version": _modetrace_version(),
         "python_version": sys.version,
+        **metrics,
     }
-    values = _json_ready({**common, **metrics})
+    values = _json_ready(values)
     record = CompilationMetrics(**values)
     _store(record)
     if trace_log.is_enabled():
@@ -174,14 +173,9 @@ def record_compilation_metrics(
 
 
 def _chromium_summary(values: dict[str, Any]) -> dict[str, Any]:
-    """The `_CHROMIUM_FIELDS` that are set (not None), in that order: picked with builtins,
-    as `{k: v for k in _CHROMIUM_FIELDS if (v := values.get(k)) is not None}` reads."""
-    found = list(map(values.get, _CHROMIUM_FIELDS))
-    is_set = list(map(_IS_SET, found))
-    return dict(zip(compress(_CHROMIUM_FIELDS, is_set), compress(found, is_set), strict=True))
-
-
-_IS_SET = functools.partial(operator.is_not, None)
+    """The `_CHROMIUM_FIELDS` that are set (not None), in that order. A plain comprehension: it
+    runs more bytecodes than picking with `map`/`compress` but takes about a third of the time."""
+    return {k: v for k in _CHROMIUM_FIELDS if (v := values.get(k)) is not None}
 
 
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:

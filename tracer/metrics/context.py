@@ -98,7 +98,7 @@ class MetricsContext:
         self._check(key, "set")
         if key in self._metrics and not overwrite:
             raise RuntimeError(
-                f"metric {key!r} was already set in this compile (at {self._set_at[key]}); "
+                f"metric {key!r} was already set in this compile (at {self._where(key)}); "
                 f"pass overwrite=True to replace it"
             )
         self._metrics[key] = value
@@ -113,7 +113,7 @@ class MetricsContext:
         metrics = self._metrics
         if not overwrite and not metrics.keys().isdisjoint(values):
             clashes = [key for key in values if key in metrics]
-            where = ", ".join(f"{key!r} at {self._set_at[key]}" for key in clashes)
+            where = ", ".join(f"{key!r} at {self._where(key)}" for key in clashes)
             raise RuntimeError(
                 f"metrics already set in this compile: {where}; pass overwrite=True to replace them"
             )
@@ -143,13 +143,9 @@ class MetricsContext:
     def add_time(self, column: str, us: int) -> None:
         """`increment` for a timed phase's column (already validated by `timed`); nothing
         outside a compile, since a phase may run on its own (a backend called directly)."""
-        if self._level:
+        if self._level:  # no call site kept: `_where` names the phase instead
             metrics = self._metrics
-            if column in metrics:
-                metrics[column] += us
-            else:
-                metrics[column] = us
-                self._set_at[column] = _call_site()
+            metrics[column] = metrics.get(column, 0) + us
 
     def add_to_set(self, key: str, value: Any) -> None:
         """Collect distinct values (recorded as a sorted list)."""
@@ -166,6 +162,12 @@ class MetricsContext:
             self._metrics[key] = {}
             self._set_at[key] = _call_site()
         self._metrics[key][subkey] = value
+
+    def _where(self, key: str) -> str:
+        """Where `key` was first set, for an error message; `add_time` keeps no site (it runs on
+        every phase of every compile), so a time column names the phase kind instead."""
+        site = self._set_at.get(key)
+        return "a timed phase's exit" if site is None else str(site)
 
     def _check(self, key: str, method: str) -> None:
         if self._level == 0:

@@ -1,0 +1,116 @@
+"""The per-compile fast paths of metrics and events keep the slow paths' results.
+
+Timed phases open and close their spans without the logger's methods, spans without metadata
+share their compile's one args dict, and time columns keep no call site: each test pins what a
+reader of the slower version would have seen.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tracer.compile_context import CompileId, compile_context, current_tag
+from tracer.events import get_chromium_event_logger, get_chromium_events, get_compile_events
+from tracer.metrics import MetricsContext, metrics_context, timed
+
+
+def test_spans_of_one_compile_share_args_that_readers_cannot_change() -> None:
+    with compile_context(CompileId(4, 2)), metrics_context(), timed("codegen"):
+        pass
+    first = get_chromium_events()
+    assert all(event["args"]["compile_id"] == "4/2" for event in first)
+    for event in first:
+        event["args"]["compile_id"] = "changed by a reader"
+        event["args"]["extra"] = 1
+    again = get_chromium_events()
+    assert [event["args"].get("compile_id") for event in again] == ["4/2"] * 4
+    assert all("extra" not in event["args"] for event in again)
+    rows = get_compile_events()
+    rows[0].metadata["extra"] = 1
+    assert get_compile_events()[0].row()["compile_id"] == "4/2"
+    assert "extra" not in get_compile_events()[0].metadata
+
+
+def test_the_tag_follows_the_compile_and_comes_back_after() -> None:
+    assert current_tag() == {}
+    with compile_context(CompileId(1, 0)):
+        outer = current_tag()
+        with compile_context(CompileId(2, 0)):
+            assert current_tag() == {"compile_id": "2/0"}
+            with timed("inner"):
+                pass
+        assert current_tag() is outer and outer == {"compile_id": "1/0"}
+        with timed("outer", metadata={"n": 1}):
+            pass
+    assert current_tag() == {}
+    args = [(e["name"], e["args"]) for e in get_chromium_events() if e["ph"] == "B"]
+    assert args == [("inner", {"compile_id": "2/0"}), ("outer", {"n": 1, "compile_id": "1/0"})]
+    assert outer == {"compile_id": "1/0"}, "span metadata must not leak into the shared tag"
+
+
+def test_a_time_column_then_set_names_the_timed_phase() -> None:
+    ctx = MetricsContext(lambda *args: None)
+    with ctx:
+        ctx.add_time("codegen_time_us", 5)
+        ctx.add_time("codegen_time_us", 7)
+        assert ctx.get("codegen_time_us") == 12
+        with pytest.raises(RuntimeError, match=r"already set.*a timed phase's exit"):
+            ctx.set("codegen_time_us", 1)
+        with pytest.raises(RuntimeError, match=r"'codegen_time_us' at a timed phase's exit"):
+            ctx.update({"codegen_time_us": 1})
+    ctx.add_time("codegen_time_us", 5)  # outside a compile: nothing, no error
+
+
+def test_timed_columns_add_up_and_an_unbalanced_exit_still_counts() -> None:
+    seen: list[dict[str, object]] = []
+    with metrics_context(event_name=None) as ctx:
+        with timed("codegen", metrics_column="codegen_time_us"):
+            pass
+        with timed("codegen", metrics_column="codegen_time_us"):
+            pass
+        outer = timed("outer", metrics_column="build_guards_time_us")
+        inner = timed("inner")
+        outer.__enter__()
+        inner.__enter__()
+        with pytest.raises(RuntimeError, match="cannot end event 'outer'"):
+            outer.__exit__(None, None, None)
+        assert get_chromium_event_logger().get_stack() == ["outer", "inner"]
+        columns = ("codegen_time_us", "build_guards_time_us", "graph_pass_time_us")
+        seen.append({k: ctx.get(k) for k in columns})
+        inner.__exit__(None, None, None)
+        outer.__exit__(None, None, None)
+    assert isinstance(seen[0]["codegen_time_us"], int)
+    assert isinstance(seen[0]["build_guards_time_us"], int)
+    assert seen[0]["graph_pass_time_us"] is None
+    names = [(e["name"], e["ph"]) for e in get_chromium_events()]
+    assert names[-4:] == [("outer", "B"), ("inner", "B"), ("inner", "E"), ("outer", "E")]
+
+
+def test_a_timed_phase_stores_what_the_logger_methods_store() -> None:
+    log = get_chromium_event_logger()
+    with compile_context(CompileId(7, 0)):
+        with timed("codegen", metadata={"n": 1}, log_compile_event=True):
+            log.add_event_data("codegen", extra=2)
+        log.log_event_start("codegen", 1_000, {"n": 1}, log_compile_event=True)
+        log.add_event_data("codegen", extra=2)
+        log.log_event_end("codegen", 2_000)
+
+    def shape(event: dict[str, object]) -> tuple[object, ...]:
+        return event["name"], event["ph"], event["cat"], event["tid"], event["args"]
+
+    events = [shape(e) for e in get_chromium_events()]
+    assert events[:2] == events[2:]
+    assert events[1][-1] == {"n": 1, "compile_id": "7/0", "extra": 2}
+    rows = [{**row.row(), "start_us": 0, "duration_us": 0} for row in get_compile_events()]
+    assert (
+        rows[0]
+        == rows[1]
+        == {
+            "n": 1,
+            "extra": 2,
+            "name": "codegen",
+            "compile_id": "7/0",
+            "start_us": 0,
+            "duration_us": 0,
+        }
+    )
