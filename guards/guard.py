@@ -55,7 +55,7 @@ class GuardKind(enum.Enum):
     __hash__ = object.__hash__
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, init=False)
 class TensorSpec:
     """The tensor properties a TENSOR_MATCH pins. `cls` is the exact tensor type (None: the
     runtime's `Tensor`, resolved when the check is built).
@@ -69,9 +69,17 @@ class TensorSpec:
     requires_grad: bool
     cls: type | None = None
 
+    def __init__(
+        self, dtype: object, shape: tuple[int, ...], requires_grad: bool, cls: type | None = None
+    ) -> None:
+        _set_dtype(self, dtype)
+        _set_shape(self, shape)
+        _set_requires_grad(self, requires_grad)
+        _set_cls(self, cls)
+
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
-        """Snapshot a tensor's guarded properties by reading its slots."""
+        """Snapshot a tensor's guarded properties by reading its slots (every graph input)."""
         return cls(
             tensor._dtype,
             tuple(tensor._shape),
@@ -86,12 +94,20 @@ class TensorSpec:
         return f"{dtype_label(self.dtype).removeprefix('torch.')}{list(self.shape)}"
 
 
+# The slots' own setters, for TensorSpec's initializer: the class is frozen, and
+# `object.__setattr__(self, name, value)` looks the slot up by name on every call.
+_set_dtype = TensorSpec.__dict__["dtype"].__set__
+_set_shape = TensorSpec.__dict__["shape"].__set__
+_set_requires_grad = TensorSpec.__dict__["requires_grad"].__set__
+_set_cls = TensorSpec.__dict__["cls"].__set__
+
+
 def dtype_label(dtype: object) -> str:
     """`torch.float32`: dtypes are runtime objects with a readable repr (not user code)."""
     return dtype if isinstance(dtype, str) else repr(dtype)
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False, init=False)
 class Guard:
     """One check on one source.
 
@@ -109,19 +125,27 @@ class Guard:
     _key: Hashable = dataclasses.field(init=False, repr=False)
     _hash: int = dataclasses.field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        kind: GuardKind,
+        source: Source,
+        expected: Any,
+        user_location: UserLocation | None = None,
+    ) -> None:
         """Check `expected`, then work out the key and its hash once: a guard is hashed and
         compared every time a trace adds it again and whenever guard sets are built, and all
-        its fields are frozen."""
-        # The check of `expected` and `_expected_key`, inline: every guard a trace adds
-        # comes here.
-        kind, expected = self.kind, self.expected
+        its fields are frozen. Written out rather than generated: every guard a trace adds
+        comes here, and the generated initializer's `__post_init__` was a second call."""
         check = _EXPECTED_CHECKS.get(kind)
         if check is not None and not check[0](expected):
             raise TypeError(check[1](expected))
-        key = (kind, self.source, _EXPECTED_KEYS.get(kind, constant_key)(expected))
-        object.__setattr__(self, "_key", key)
-        object.__setattr__(self, "_hash", hash(key))
+        key = (kind, source, _EXPECTED_KEYS.get(kind, constant_key)(expected))
+        _set_kind(self, kind)
+        _set_source(self, source)
+        _set_expected(self, expected)
+        _set_user_location(self, user_location)
+        _set_key(self, key)
+        _set_hash(self, hash(key))
 
     @property
     def key(self) -> Hashable:
@@ -152,6 +176,16 @@ class Guard:
 
     def __repr__(self) -> str:
         return f"Guard({self.kind.name} {self.source.name}: {self.expected_text()})"
+
+
+# The slots' own setters, for Guard's initializer: the class is frozen, and
+# `object.__setattr__(self, name, value)` looks the slot up by name on every call.
+_set_kind = Guard.__dict__["kind"].__set__
+_set_source = Guard.__dict__["source"].__set__
+_set_expected = Guard.__dict__["expected"].__set__
+_set_user_location = Guard.__dict__["user_location"].__set__
+_set_key = Guard.__dict__["_key"].__set__
+_set_hash = Guard.__dict__["_hash"].__set__
 
 
 def _all_of(kind: type) -> Callable[[Any], bool]:

@@ -29,9 +29,9 @@ class Source(abc.ABC):
 
     __slots__ = ("_hash",)
     _hash: int
-    """AttrSource and ItemSource, the chained sources a trace builds most, hash their fields
-    once, at construction (the generated hash rehashes the whole chain on every dict lookup,
-    and the builder, side effects and guards look the same sources up again and again)."""
+    """Sources with fields hash them once, at construction (the generated hash rehashes the
+    whole chain on every dict lookup, and the builder, side effects, guards and the dispatcher
+    look the same sources up again and again); the value is the generated hash's."""
 
     if TYPE_CHECKING:  # what subclasses refine: a field, or a property (ModeStackSource)
 
@@ -101,11 +101,21 @@ def _check_key(key: object) -> None:
             _check_key(item)
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class LocalSource(Source):
     """An argument of the compiled function: `L['x']`."""
 
     local_name: str
+
+    def __init__(self, local_name: str) -> None:
+        _set_local_name(self, local_name)
+        _set_hash(self, hash((local_name,)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[LocalSource], tuple[str]]:
+        return (LocalSource, (self.local_name,))
 
     @property
     def name(self) -> str:
@@ -115,11 +125,21 @@ class LocalSource(Source):
         return self.name
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class GlobalSource(Source):
     """A name in the function's globals: `G['y']`."""
 
     global_name: str
+
+    def __init__(self, global_name: str) -> None:
+        _set_global_name(self, global_name)
+        _set_hash(self, hash((global_name,)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[GlobalSource], tuple[str]]:
+        return (GlobalSource, (self.global_name,))
 
     @property
     def name(self) -> str:
@@ -129,11 +149,21 @@ class GlobalSource(Source):
         return self.name
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class BuiltinSource(Source):
     """A name in the builtins dict the function sees: `B['len']`."""
 
     builtin_name: str
+
+    def __init__(self, builtin_name: str) -> None:
+        _set_builtin_name(self, builtin_name)
+        _set_hash(self, hash((builtin_name,)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[BuiltinSource], tuple[str]]:
+        return (BuiltinSource, (self.builtin_name,))
 
     @property
     def name(self) -> str:
@@ -155,7 +185,7 @@ class GlobalsDictSource(Source):
         return "G"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class ClosureSource(Source):
     """The contents of closure cell `index`, named after its free variable: `C['n']`.
 
@@ -165,6 +195,17 @@ class ClosureSource(Source):
 
     freevar_name: str
     index: int
+
+    def __init__(self, freevar_name: str, index: int) -> None:
+        _set_freevar_name(self, freevar_name)
+        _set_closure_index(self, index)
+        _set_hash(self, hash((freevar_name, index)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ClosureSource], tuple[str, int]]:
+        return (ClosureSource, (self.freevar_name, self.index))
 
     @property
     def name(self) -> str:
@@ -205,7 +246,7 @@ class ModeStackSource(Source):
         return f"{base_expr}[{self.index}]"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class AttrSource(Source):
     """An attribute of the base: `L['x'].a` (or `getattr(L['x'], 'a-b')` for non-identifiers).
 
@@ -217,10 +258,12 @@ class AttrSource(Source):
     base: Source = dataclasses.field()
     member: str
 
-    def __post_init__(self) -> None:
-        if "." in self.member:
-            raise ValueError(f"chain attributes one AttrSource at a time: {self.member!r}")
-        object.__setattr__(self, "_hash", hash((self.base, self.member)))
+    def __init__(self, base: Source, member: str) -> None:
+        if "." in member:
+            raise ValueError(f"chain attributes one AttrSource at a time: {member!r}")
+        _set_attr_base(self, base)
+        _set_member(self, member)
+        _set_hash(self, hash((base, member)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -238,7 +281,7 @@ class AttrSource(Source):
         return f"getattr({base_expr}, {self.member!r})"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
 class ItemSource(Source):
     """A subscript of the base with a constant key: `L['xs'][0]`, `L['d']['k']`.
 
@@ -250,16 +293,17 @@ class ItemSource(Source):
     key: Any = dataclasses.field(compare=False)
     exact_key: Hashable = dataclasses.field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        key = self.key
+    def __init__(self, base: Source, key: Any) -> None:
         kind = type(key)
         if kind is int or kind is str:  # list indexes and dict keys: always valid, keyed so
             exact: Hashable = (kind.__name__, key)
         else:
             _check_key(key)
             exact = constant_key(key)
-        object.__setattr__(self, "exact_key", exact)
-        object.__setattr__(self, "_hash", hash((self.base, exact)))
+        _set_item_base(self, base)
+        _set_key(self, key)
+        _set_exact_key(self, exact)
+        _set_hash(self, hash((base, exact)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -302,3 +346,20 @@ class DefaultsSource(Source):
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}.__defaults__[{self.index}]"
+
+
+# The slots' own setters, for the initializers above: a frozen dataclass refuses plain
+# assignment, and `object.__setattr__(self, name, value)` looks the slot up by name on every
+# call, which took half the time of building a source (a trace builds one per input, attribute
+# and item it reads). Same stored values as the generated initializers gave.
+_set_hash = Source.__dict__["_hash"].__set__
+_set_local_name = LocalSource.__dict__["local_name"].__set__
+_set_global_name = GlobalSource.__dict__["global_name"].__set__
+_set_builtin_name = BuiltinSource.__dict__["builtin_name"].__set__
+_set_freevar_name = ClosureSource.__dict__["freevar_name"].__set__
+_set_closure_index = ClosureSource.__dict__["index"].__set__
+_set_attr_base = AttrSource.__dict__["base"].__set__
+_set_member = AttrSource.__dict__["member"].__set__
+_set_item_base = ItemSource.__dict__["base"].__set__
+_set_key = ItemSource.__dict__["key"].__set__
+_set_exact_key = ItemSource.__dict__["exact_key"].__set__

@@ -5,6 +5,7 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import re
@@ -121,6 +122,9 @@ class OutputGraph:
         """operator function -> how `_plain_operator` records it, worked out once per trace."""
         self._fake_plans: dict[Any, tuple[Callable[..., Any], Any]] = {}
         """`_record`'s fake_fn -> (what it runs on fakes, its fake_fast function or None)."""
+        self._not_random: set[Any] = set()
+        """Runtime functions called in this trace that are not random ops: a call of one again
+        (`torch.tanh` in a loop) skips working out its name."""
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -263,9 +267,18 @@ class OutputGraph:
         args: list[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        name = getattr(getattr(fn, "__modetrace_op__", None), "name", getattr(fn, "__name__", ""))
-        if name in RANDOM_OPS:
-            unimplemented("random", f"call to torch.{name} reads the global random generator")
+        try:
+            known = fn in self._not_random
+        except TypeError:  # an unhashable callable: checked for this call only
+            known = False
+        if not known:
+            name = getattr(getattr(fn, "__modetrace_op__", None), "name", None)
+            if name is None:
+                name = getattr(fn, "__name__", "")
+            if name in RANDOM_OPS:
+                unimplemented("random", f"call to torch.{name} reads the global random generator")
+            with contextlib.suppress(TypeError):
+                self._not_random.add(fn)
         if self.mode_stack and hasattr(fn, "__modetrace_op__"):
             result = self._dispatch_to_mode(tx, fn, args, kwargs)
             if result is not None:

@@ -30,18 +30,21 @@ class Calls(TranslatorBase):
         """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]."""
         assert inst.arg is not None
         stack, count = self.stack, inst.arg + 2
-        first, second, *args = stack[-count:]
+        items = stack[-count:]
         del stack[-count:]
-        if isinstance(first, NullVariable):
-            fn = second
+        # slices rather than `first, second, *args = ...` and a list rebuilt for a method call;
+        # `call_function` inline (every call in the trace comes here)
+        if isinstance(items[0], NullVariable):
+            fn, args = items[1], items[2:]
         else:
-            fn, args = first, [second, *args]
-        kw_names, self.kw_names = self.kw_names, ()
+            fn, args = items[0], items[1:]
         kwargs: dict[str, VariableTracker] = {}
+        kw_names = self.kw_names
         if kw_names:
+            self.kw_names = ()
             kwargs = dict(zip(kw_names, args[-len(kw_names) :]))  # noqa: B905 (strict= slows the call)
             args = args[: -len(kw_names)]
-        stack.append(self.call_function(fn, args, kwargs))
+        stack.append(fn.realize().call_function(self, args, kwargs))
 
     def CALL_FUNCTION_EX(self, inst: Instruction) -> None:
         """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]."""

@@ -27,6 +27,10 @@ from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedObjectVariable
 
+_GLOBALS_DICT = GlobalsDictSource()
+"""One `G` source for every "not a global" guard: the guards, plans and dispatcher that look
+it up then find it by identity, before any call of the generated `__eq__`."""
+
 _ABSENT = object()
 """What a dict lookup gives for a missing name (never the value of a global)."""
 
@@ -125,7 +129,7 @@ class Names(TranslatorBase):
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
         if self.f_globals is self.output.root_globals:
-            self.output.guard_name_absent(GlobalsDictSource(), name)
+            self.output.guard_name_absent(_GLOBALS_DICT, name)
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
 
     def _builtins_dict(self) -> dict[str, Any]:
