@@ -76,6 +76,25 @@ ENCODED: Final = _Encodings()
 """Shared with tracer.bytecode_writer: `ENCODED[opcode][oparg]` for opargs below 256."""
 
 
+class _Counted(dict[str, list[tuple["Instr", bytes]]]):
+    """name -> (the Instr, its bytes) for each oparg 0-255 of an instruction whose argument is
+    a count (CALL, BUILD_LIST, ...) or that has none (row of one, its Instr's arg None).
+    Constants like ENCODED's, filled per name on first use: codegen appends them as they
+    are, and nothing in them is about a compiled function."""
+
+    def __missing__(self, name: str) -> list[tuple[Instr, bytes]]:
+        opcode = dis.opmap[name]
+        if opcode < dis.HAVE_ARGUMENT:
+            row = [(Instr(name), ENCODED[opcode][0])]
+        else:
+            row = [(Instr(name, arg), ENCODED[opcode][arg]) for arg in range(256)]
+        self[name] = row
+        return row
+
+    def __repr__(self) -> str:
+        return f"<counted instructions of {len(self)} opcodes>"
+
+
 class FreeVar(NamedTuple):
     """The argument of LOAD_DEREF/STORE_DEREF: a free variable of the compiled function."""
 
@@ -98,6 +117,10 @@ class Instr(NamedTuple):
     name: str
     arg: Any = None
     lineno: int | None = None
+
+
+COUNTED: Final = _Counted()
+"""`COUNTED[name][oparg]`: (Instr, bytes) of a counted or argument-free instruction."""
 
 
 def const_key(value: Any) -> bytes | tuple[type, int]:

@@ -25,7 +25,16 @@ from guards.sources import (
     Source,
     TypeSource,
 )
-from tracer.assembler import _BY_IDENTITY, ENCODED, Assembly, FreeVar, Instr, const_key, encoded
+from tracer.assembler import (
+    _BY_IDENTITY,
+    COUNTED,
+    ENCODED,
+    Assembly,
+    FreeVar,
+    Instr,
+    const_key,
+    encoded,
+)
 from tracer.exc import unimplemented
 from tracer.runtime import _C
 from variables.base import VariableTracker
@@ -43,11 +52,13 @@ _LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
 _STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
 _LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
 _LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
-_PRECALL: Final = ENCODED[_OP["PRECALL"]]
-_CALL: Final = ENCODED[_OP["CALL"]]
 _PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
 _POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
 _BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
+_PUSH_NULL_INSTR: Final = Instr("PUSH_NULL")
+_POP_TOP_INSTR: Final = Instr("POP_TOP")
+_BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
+"""Instructions without an argument: one shared (immutable) Instr each."""
 
 
 class PyCodegen(Assembly):
@@ -175,24 +186,20 @@ class PyCodegen(Assembly):
         self.add(_instr(Instr, ("STORE_ATTR", name, None)))
 
     def push_null(self) -> None:
-        self.instructions.append(_instr(Instr, ("PUSH_NULL", None, None)))
+        self.instructions.append(_PUSH_NULL_INSTR)
         self.code += _PUSH_NULL
 
     def pop_top(self) -> None:
-        self.instructions.append(_instr(Instr, ("POP_TOP", None, None)))
+        self.instructions.append(_POP_TOP_INSTR)
         self.code += _POP_TOP
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.instructions.append(_instr(Instr, ("PRECALL", argc, None)))
-        self.instructions.append(_instr(Instr, ("CALL", argc, None)))
-        if argc < 256:
-            self.code += _PRECALL[argc] + _CALL[argc]
-        else:
-            self.code += encoded(_OP["PRECALL"], argc) + encoded(_OP["CALL"], argc)
+        self.counted("PRECALL", argc)
+        self.counted("CALL", argc)
 
     def binary_subscr(self) -> None:
-        self.instructions.append(_instr(Instr, ("BINARY_SUBSCR", None, None)))
+        self.instructions.append(_BINARY_SUBSCR_INSTR)
         self.code += _BINARY_SUBSCR
 
     def build_tuple(self, n: int) -> None:
@@ -205,10 +212,14 @@ class PyCodegen(Assembly):
         self.counted("BUILD_MAP", n)
 
     def counted(self, name: str, arg: int | None = None) -> None:
-        """An instruction whose argument is a count (or that has none): nothing to number."""
-        self.instructions.append(_instr(Instr, (name, arg, None)))
-        oparg = arg or 0
-        self.code += ENCODED[_OP[name]][oparg] if oparg < 256 else encoded(_OP[name], oparg)
+        """An instruction whose argument is a count (or that has none): nothing to number, and
+        its Instr and bytes are shared constants (`COUNTED`)."""
+        if arg is None or arg < 256:
+            instr, code = COUNTED[name][arg or 0]
+            self.instructions.append(instr)
+            self.code += code
+        else:
+            self.add(Instr(name, arg))
 
     # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
     def load_target(self, vt: VariableTracker | None) -> None:
