@@ -21,26 +21,19 @@ JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 class Instruction(NamedTuple):
     """One instruction: `Instruction(12: LOAD_FAST x, line 5)`; `target` is an index.
 
-    A named tuple, so `decode` builds them all with one C-level `map` rather than a
-    Python-level initializer each: every inlined call decodes its callee once per trace, and
-    the instructions are only ever read. `opname` and `lineno` are worked out when read (by an
-    error message, or the location of a recorded op): most instructions never need them."""
+    A named tuple, so `decode` builds them all with one C-level `map` of `tuple.__new__`
+    rather than a Python-level initializer each: every inlined call decodes its callee once
+    per trace, and the instructions are only ever read. (Its fields are all values the
+    garbage collector can untrack it by: no per-code object in each instruction.)"""
 
     opcode: int
+    opname: str
     arg: int | None
     argval: Any
     offset: int
-    target: int | None
-    index: int  # type: ignore[assignment]  # shadows tuple.index: the position is read more
-    lines: LineTable
-
-    @property
-    def opname(self) -> str:
-        return _OPNAME[self[0]]
-
-    @property
-    def lineno(self) -> int | None:
-        return self[6][self[3]]
+    lineno: int | None
+    target: int | None = None
+    index: int = 0  # type: ignore[assignment]  # shadows tuple.index: the position is read more
 
     def __repr__(self) -> str:
         arg = "" if self.arg is None else f" {self.argval!r}"
@@ -48,42 +41,6 @@ class Instruction(NamedTuple):
             arg = f" {self.argval}"
         line = f", line {self.lineno}" if self.lineno is not None else ""
         return f"Instruction({self.offset}: {self.opname}{arg}{line})"
-
-
-class LineTable(dict[int, "int | None"]):
-    """offset -> the line of the instruction there, for one code object, each worked out on
-    first read: the last line `co_lines()` names at or before that offset (a range without a
-    line keeps the one before, as `dis` does). Two tables are equal when they are of the same
-    code, whatever they have worked out so far, so instructions compare as their fields."""
-
-    def __init__(self, code: types.CodeType) -> None:
-        super().__init__()
-        self.code = code
-        self.starts: list[int] | None = None
-        self.lines: list[int | None] = []
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, LineTable) and other.code is self.code
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return id(self.code)
-
-    def __missing__(self, offset: int) -> int | None:
-        if self.starts is None:  # C-level passes: the ranges are about one per instruction
-            ranges = list(self.code.co_lines())
-            self.starts = list(map(_START, ranges))
-            self.lines = list(map(_LINE, ranges))
-        found = bisect.bisect_right(self.starts, offset) - 1
-        while found >= 0 and self.lines[found] is None:  # rare: keep the line before
-            found -= 1
-        line = self[offset] = self.lines[found] if found >= 0 else None
-        return line
-
-    def __repr__(self) -> str:
-        return f"<LineTable of {self.code.co_name}>"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -134,9 +91,7 @@ _SIZE = [2 * (1 + dis._inline_cache_entries[dis._deoptop(op)]) for op in range(2
 _INT_OVERFLOW: int = dis._INT_OVERFLOW  # type: ignore[attr-defined]
 _OPNAME = dis.opname
 _NEW_TUPLE = tuple.__new__
-_START = operator.itemgetter(0)
-_LINE = operator.itemgetter(2)
-_OFFSET3 = operator.itemgetter(3)
+_OFFSET = operator.itemgetter(4)  # of a row: an Instruction's offset
 
 
 def decode(code: types.CodeType) -> list[Instruction]:
@@ -144,23 +99,30 @@ def decode(code: types.CodeType) -> list[Instruction]:
 
     The same instructions, args and argvals as `dis.get_instructions(code)` (a test compares
     them), read straight from `co_code`: `dis` also builds labels, reprs and positions for every
-    instruction, which made decoding a fifth of the tracing time. Every inlined call decodes its
-    callee once per trace, so the loop does as little as it can: the common argvals inline, one
-    table lookup per opcode, no line numbers (the LineTable works out the few that are read),
-    each instruction a plain tuple until one C-level `map` makes them all Instructions, jump
-    targets found afterwards by bisecting the offsets.
+    instruction, which made decoding a fifth of the tracing time. Line numbers come from the
+    `co_lines()` ranges (a few per line) rather than `co_positions()` (a tuple per code unit).
+    Every inlined call decodes its callee once per trace, so the loop does as little as it can:
+    the common argvals inline, one table lookup per opcode, each instruction a plain tuple
+    until one C-level `map` makes them all Instructions (a named tuple built in the loop costs
+    a call each), jump targets found afterwards by bisecting the offsets.
     """
     co_code = code.co_code
     consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg  # type: ignore[attr-defined]
-    kinds, sizes = _KIND, _SIZE
+    kinds, sizes, opnames = _KIND, _SIZE, _OPNAME
     decoded: list[tuple[Any, ...]] = []
     append = decoded.append
     jumps: list[int] = []  # indices of the jump instructions
-    lines = LineTable(code)
+    lines = code.co_lines()
+    lineno: int | None = None
+    line_end = 0  # where the current co_lines() range ends
     extended_arg = 0
     offset, end, index = 0, len(co_code), 0
     while offset < end:
         op = co_code[offset]
+        while offset >= line_end:
+            _start, line_end, line = next(lines)
+            if line is not None:
+                lineno = line
         kind = kinds[op]
         if kind == _NONE:
             arg = argval = None
@@ -187,14 +149,14 @@ def decode(code: types.CodeType) -> list[Instruction]:
                         extended_arg -= 2 * _INT_OVERFLOW
                 elif kind in _JUMP_KINDS:
                     jumps.append(index)
-        append((op, arg, argval, offset, None, index, lines))
+        append((op, opnames[op], arg, argval, offset, lineno, None, index))
         index += 1
         offset += sizes[op]
     for i in jumps:  # a few per function: each rebuilt with its target
-        inst = decoded[i]
-        found = bisect.bisect_left(decoded, inst[2], key=_OFFSET3)
-        if found < index and decoded[found][3] == inst[2]:
-            decoded[i] = (*inst[:4], found, i, lines)
+        row = decoded[i]
+        found = bisect.bisect_left(decoded, row[3], key=_OFFSET)
+        if found < index and decoded[found][4] == row[3]:
+            decoded[i] = (*row[:6], found, i)
     return list(map(_NEW_TUPLE, repeat(Instruction), decoded))
 
 
