@@ -23,6 +23,8 @@ _EXTENDED_ARG: Final = dis.opmap["EXTENDED_ARG"]
 _HEADER: Final = 0x80 | (13 << 3)
 """First byte of a location-table entry of kind 13, "line number only", before its length
 (CPython's Objects/locations.md)."""
+_FULL_ENTRY: Final = bytes((_HEADER | 7, 0))
+"""An entry of eight code units on the same line."""
 _BY_IDENTITY: Final = frozenset(
     {types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, types.ModuleType}
 )
@@ -47,12 +49,13 @@ def _argument_kind(opcode: int) -> int:
     return _INT
 
 
-_OPCODES: Final[dict[str, tuple[int, int, bytes]]] = {
-    name: (opcode, _argument_kind(opcode), bytes(2 * _CACHE_ENTRIES[opcode]))
-    for name, opcode in dis.opmap.items()
+_OPCODES: Final[dict[str, tuple[int, int]]] = {
+    name: (opcode, _argument_kind(opcode)) for name, opcode in dis.opmap.items()
 }
-"""name -> (opcode, argument kind, the zeroed CACHE units that follow it)."""
-_LOCAL_OPS: Final = frozenset(name for name, (_, kind, _) in _OPCODES.items() if kind == _LOCAL)
+"""name -> (opcode, argument kind)."""
+_LOCAL_OPS: Final = frozenset(name for name, (_, kind) in _OPCODES.items() if kind == _LOCAL)
+_CACHES: Final = [bytes(2 * entries) for entries in _CACHE_ENTRIES]
+"""opcode -> the zeroed CACHE units that follow it."""
 
 
 class _Encodings(dict[int, list[bytes]]):
@@ -71,6 +74,25 @@ class _Encodings(dict[int, list[bytes]]):
 
 ENCODED: Final = _Encodings()
 """Shared with tracer.bytecode_writer: `ENCODED[opcode][oparg]` for opargs below 256."""
+
+
+class _Counted(dict[str, list[tuple["Instr", bytes]]]):
+    """name -> (the Instr, its bytes) for each oparg 0-255 of an instruction whose argument is
+    a count (CALL, BUILD_LIST, ...) or that has none (row of one, its Instr's arg None).
+    Constants like ENCODED's, filled per name on first use: codegen appends them as they
+    are, and nothing in them is about a compiled function."""
+
+    def __missing__(self, name: str) -> list[tuple[Instr, bytes]]:
+        opcode = dis.opmap[name]
+        if opcode < dis.HAVE_ARGUMENT:
+            row = [(Instr(name), ENCODED[opcode][0])]
+        else:
+            row = [(Instr(name, arg), ENCODED[opcode][arg]) for arg in range(256)]
+        self[name] = row
+        return row
+
+    def __repr__(self) -> str:
+        return f"<counted instructions of {len(self)} opcodes>"
 
 
 class FreeVar(NamedTuple):
@@ -97,6 +119,10 @@ class Instr(NamedTuple):
     lineno: int | None = None
 
 
+COUNTED: Final = _Counted()
+"""`COUNTED[name][oparg]`: (Instr, bytes) of a counted or argument-free instruction."""
+
+
 def const_key(value: Any) -> bytes | tuple[type, int]:
     """When two constants may share a `co_consts` slot: same marshalled form (so 1, 1.0, True,
     0.0 and -0.0 stay apart), or, for values marshal cannot write, the very same object."""
@@ -121,77 +147,145 @@ def build_code(
     `argnames` are the parameters (the first locals); the other locals are numbered in order of
     first use, like the constants and names. Free variables are `template`'s own.
 
-    One pass appends each instruction's bytes as its argument is numbered: codegen runs this
-    once per compile on a few dozen instructions, where a single loop over them touches less
-    than column-wise passes over zipped tuples.
+    The general path: `Assembly` encodes as codegen emits, and comes here only for code that
+    reads or writes a free variable (whose index follows every local, so is known at the end).
     """
     if not instructions:
         raise ValueError("no instructions to assemble")
-    code = bytearray()
-    consts: list[Any] = []
-    const_slots: dict[Any, int] = {}
-    names: dict[str, int] = {}
-    varnames = dict(zip(argnames, count()))
     freevars = template.co_freevars
     # Free variables come after all locals in the frame (there are no cell variables).
     n_locals = (
-        len(varnames) + len({a for n, a, _ in instructions if n in _LOCAL_OPS} - set(varnames))
+        len(argnames) + len({a for n, a, _ in instructions if n in _LOCAL_OPS} - set(argnames))
         if freevars
         else 0
     )
-    lines: list[tuple[int, int | None]] = [(0, None)]  # (code offset, line from there on)
-    opcodes, encoded = _OPCODES, ENCODED
-    for name, arg, lineno in instructions:
-        found = opcodes.get(name)
+    assembly = Assembly(argnames)
+    add = assembly.add
+    for instr in instructions:
+        if add(instr):
+            name, arg, _lineno = instr
+            oparg = n_locals + freevars.index(arg.name)
+            assembly.append(_OPCODES[name][0], oparg)
+    return assembly.finished(template, flags, stacksize)
+
+
+class Assembly:
+    """Straight-line code assembled while it is emitted: each instruction's bytes are appended
+    as its argument is numbered (constants, names and locals in order of first use).
+
+    `instructions` keeps the `Instr` list, which the cache entry lists and the tests compare
+    with the `bytecode` package. PyCodegen's verbs append to both and keep each local's,
+    name's and constant's encoded bytes for this code object (one dict lookup on a repeat).
+    An instruction naming a free variable cannot be encoded before every local is known:
+    `code_object` then assembles the list again through `build_code`.
+    """
+
+    def __init__(self, argnames: tuple[str, ...] = ()) -> None:
+        self.instructions: list[Instr] = []
+        self.argnames = argnames
+        self.code = bytearray()
+        self.consts: list[Any] = []
+        self.const_slots: dict[Any, int] = {}
+        self.names: dict[str, int] = {}
+        self.varnames: dict[str, int] = dict(zip(argnames, count()))
+        self.lines: list[tuple[int, int | None]] = [(0, None)]  # (offset, line from there on)
+        self.has_free = False
+
+    def __repr__(self) -> str:
+        return f"<Assembly of {len(self.instructions)} instructions, {len(self.code)} bytes>"
+
+    def append(self, opcode: int, oparg: int) -> None:
+        """One instruction's bytes."""
+        self.code += encoded(opcode, oparg)
+
+    def local_slot(self, name: str) -> int:
+        varnames = self.varnames
+        return varnames.setdefault(name, len(varnames))
+
+    def name_slot(self, name: str) -> int:
+        names = self.names
+        return names.setdefault(name, len(names))
+
+    def const_slot(self, value: Any) -> int:
+        slot = self.const_slots.setdefault(const_key(value), len(self.consts))
+        if slot == len(self.consts):
+            self.consts.append(value)
+        return slot
+
+    def add(self, instr: Instr) -> bool:
+        """Append `instr` and its bytes; True (and no bytes) for a free variable's."""
+        name, arg, lineno = instr
+        found = _OPCODES.get(name)
         if found is None:
             raise ValueError(f"unknown opcode {name!r}")
-        opcode, kind, cache = found
+        self.instructions.append(instr)
+        opcode, kind = found
+        if lineno is not None:
+            self.lines.append((len(self.code), lineno))
         if kind == _INT:
             oparg = 0 if arg is None else arg
         elif kind == _LOCAL:
-            oparg = varnames.setdefault(arg, len(varnames))
+            oparg = self.local_slot(arg)
         elif kind == _CONST:
-            slot = const_key(arg)
-            oparg = const_slots.setdefault(slot, len(consts))
-            if oparg == len(consts):
-                consts.append(arg)
+            oparg = self.const_slot(arg)
         elif kind == _GLOBAL:
-            oparg = names.setdefault(arg[1], len(names)) << 1 | bool(arg[0])
+            oparg = self.name_slot(arg[1]) << 1 | bool(arg[0])
         elif kind == _NAME:
-            oparg = names.setdefault(arg, len(names))
+            oparg = self.name_slot(arg)
         elif kind == _FREE:
-            oparg = n_locals + freevars.index(arg.name)
+            self.has_free = True
+            return True
         else:
             raise ValueError("the straight-line assembler has no jumps")
-        if lineno is not None:
-            lines.append((len(code), lineno))
-        if oparg > 0xFF:
-            code += _extended_args(oparg)
-            code.append(opcode)
-            code.append(oparg & 0xFF)
-            code += cache
-        else:
-            code += encoded[opcode][oparg]
-    return types.CodeType(
-        template.co_argcount,
-        template.co_posonlyargcount,
-        template.co_kwonlyargcount,
-        len(varnames),
-        stacksize,
-        flags,
-        bytes(code),
-        tuple(consts),
-        tuple(names),
-        tuple(varnames),
-        template.co_filename,
-        template.co_name,
-        template.co_qualname,
-        template.co_firstlineno,
-        _line_table(lines, len(code), template.co_firstlineno),
-        b"",  # no exception table: nothing is caught
-        freevars,
-        (),
-    )
+        self.code += encoded(opcode, oparg)
+        return False
+
+    def code_object(
+        self, template: types.CodeType, *, flags: int, stacksize: int
+    ) -> types.CodeType:
+        """The code object, with `template`'s signature, names, line and free variables."""
+        if self.has_free:
+            return build_code(
+                self.instructions, template, argnames=self.argnames, flags=flags,
+                stacksize=stacksize,
+            )  # fmt: skip
+        if not self.instructions:
+            raise ValueError("no instructions to assemble")
+        return self.finished(template, flags, stacksize)
+
+    def finished(self, template: types.CodeType, flags: int, stacksize: int) -> types.CodeType:
+        """The code object of the bytes appended so far."""
+        code = bytes(self.code)
+        lines = self.lines
+        return types.CodeType(
+            template.co_argcount,
+            template.co_posonlyargcount,
+            template.co_kwonlyargcount,
+            len(self.varnames),
+            stacksize,
+            flags,
+            code,
+            tuple(self.consts),
+            tuple(self.names),
+            tuple(self.varnames),
+            template.co_filename,
+            template.co_name,
+            template.co_qualname,
+            template.co_firstlineno,
+            _line_table(lines, len(code), template.co_firstlineno)
+            if len(lines) > 1
+            else _def_line_table(len(code)),
+            b"",  # no exception table: nothing is caught
+            template.co_freevars,
+            (),
+        )
+
+
+def encoded(opcode: int, oparg: int) -> bytes:
+    """The bytes of one instruction, EXTENDED_ARG prefixes and CACHE units included."""
+    if oparg > 0xFF:
+        return _extended_args(oparg) + bytes((opcode, oparg & 0xFF)) + _CACHES[opcode]
+    return ENCODED[opcode][oparg]
 
 
 def _extended_args(arg: int) -> bytes:
@@ -210,9 +304,8 @@ def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int
     the def line and a run that names the def line explicitly get separate entries even when
     adjacent: they read the same, and the bytes match what the `bytecode` package wrote.
     """
-    if len(lines) == 1:  # everything on the def line (the usual case): 8-unit entries
-        full, rest = divmod(end // 2, 8)
-        return bytes((_HEADER | 7, 0)) * full + (bytes((_HEADER | (rest - 1), 0)) if rest else b"")
+    if len(lines) == 1:  # everything on the def line (the usual case)
+        return _def_line_table(end)
     table = bytearray()
     previous = first_lineno
     runs = [(lines[i][1], lines[i + 1][0] - lines[i][0]) for i in range(len(lines) - 1)]
@@ -228,6 +321,12 @@ def _line_table(lines: list[tuple[int, int | None]], end: int, first_lineno: int
         if rest:
             table += bytes((_HEADER | (rest - 1), 0))
     return bytes(table)
+
+
+def _def_line_table(end: int) -> bytes:
+    """`co_linetable` of code that is all on the def line: 8-unit entries of line delta 0."""
+    full, rest = divmod(end >> 1, 8)
+    return _FULL_ENTRY * full + (bytes((_HEADER | (rest - 1), 0)) if rest else b"")
 
 
 def _merge_runs(runs: list[tuple[int | None, int]]) -> list[tuple[int | None, int]]:

@@ -8,10 +8,11 @@ rebuilt once and kept in a temporary, so aliasing in the result is Python's.
 
 from __future__ import annotations
 
+import dis
 import inspect
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from guards.sources import (
     AttrSource,
@@ -24,7 +25,16 @@ from guards.sources import (
     Source,
     TypeSource,
 )
-from tracer.assembler import FreeVar, Instr, build_code
+from tracer.assembler import (
+    _BY_IDENTITY,
+    COUNTED,
+    ENCODED,
+    Assembly,
+    FreeVar,
+    Instr,
+    const_key,
+    encoded,
+)
 from tracer.exc import unimplemented
 from tracer.runtime import _C
 from variables.base import VariableTracker
@@ -37,18 +47,36 @@ if TYPE_CHECKING:
 _instr = tuple.__new__
 """`_instr(Instr, (name, arg, lineno))` builds an Instr without the NamedTuple's Python-level
 `__new__`: the verbs below run for every instruction of every compile."""
+_OP: Final = dis.opmap
+_LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
+_STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
+_LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
+_LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
+_PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
+_POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
+_BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
+_PUSH_NULL_INSTR: Final = Instr("PUSH_NULL")
+_POP_TOP_INSTR: Final = Instr("POP_TOP")
+_BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
+"""Instructions without an argument: one shared (immutable) Instr each."""
 
 
-class PyCodegen:
-    """Accumulates instructions. `cg(vt)` leaves `vt`'s value on the stack; `create_*` return
-    instructions without emitting; the other verbs emit."""
+class PyCodegen(Assembly):
+    """Accumulates instructions, assembled as they come (tracer.assembler.Assembly). `cg(vt)`
+    leaves `vt`'s value on the stack; the other verbs emit. The common verbs number their
+    argument and append their bytes themselves (no call into the assembler)."""
 
-    def __init__(self, graph_outputs: dict[Node, str] | None = None) -> None:
-        self.instructions: list[Instr] = []
+    def __init__(
+        self, graph_outputs: dict[Node, str] | None = None, argnames: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(argnames)
         self.graph_outputs = graph_outputs or {}
         self.tempvars: dict[int, str] = {}
         self._building: set[int] = set()
         self._temp_count = 0
+
+    def __repr__(self) -> str:
+        return f"<PyCodegen of {len(self.instructions)} instructions>"
 
     # -- values -------------------------------------------------------------------------------
     def __call__(self, vt: VariableTracker) -> None:
@@ -74,7 +102,7 @@ class PyCodegen:
         self._building.discard(key)
         name = self.new_temp()
         self.tempvars[key] = name
-        self.instructions.append(Instr("COPY", 1))
+        self.counted("COPY", 1)
         self.store_fast(name)
 
     def new_object(self, vt: VariableTracker, cls: type, attrs: dict[str, VariableTracker]) -> None:
@@ -101,6 +129,9 @@ class PyCodegen:
         self.load_fast(name)
 
     def load_source(self, source: Source) -> None:
+        if type(source) is LocalSource:  # the usual graph input: no loader call
+            self.load_fast(source.local_name)
+            return
         loader = _SOURCE_LOADERS.get(type(source))
         if loader is None:
             unimplemented("reconstruct", f"cannot load {source.name} in compiled code")
@@ -108,7 +139,7 @@ class PyCodegen:
 
     # -- verbs --------------------------------------------------------------------------------
     def emit(self, instr: Instr) -> None:
-        self.instructions.append(instr)  # the verbs below append directly: codegen's hot path
+        self.add(instr)  # the verbs below append directly: codegen's hot path
 
     def new_temp(self) -> str:
         self._temp_count += 1
@@ -116,47 +147,79 @@ class PyCodegen:
 
     def load_const(self, value: Any) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_CONST", value, None)))
+        consts = self.consts
+        cls = type(value)
+        key = (cls, id(value)) if cls in _BY_IDENTITY else const_key(value)
+        slot = self.const_slots.setdefault(key, len(consts))
+        if slot == len(consts):
+            consts.append(value)
+        self.code += _LOAD_CONST[slot] if slot < 256 else encoded(_OP["LOAD_CONST"], slot)
 
     def load_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
+        varnames = self.varnames
+        slot = varnames.setdefault(name, len(varnames))
+        self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
 
     def store_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
+        varnames = self.varnames
+        slot = varnames.setdefault(name, len(varnames))
+        self.code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
 
     def load_global(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
+        self.add(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
 
     def store_global(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("STORE_GLOBAL", name, None)))
+        self.add(_instr(Instr, ("STORE_GLOBAL", name, None)))
 
     def delete_global(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("DELETE_GLOBAL", name, None)))
+        self.add(_instr(Instr, ("DELETE_GLOBAL", name, None)))
 
     def load_attr(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_ATTR", name, None)))
+        names = self.names
+        slot = names.setdefault(name, len(names))
+        self.code += _LOAD_ATTR[slot] if slot < 256 else encoded(_OP["LOAD_ATTR"], slot)
 
     def store_attr(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("STORE_ATTR", name, None)))
+        self.add(_instr(Instr, ("STORE_ATTR", name, None)))
 
     def push_null(self) -> None:
-        self.instructions.append(_instr(Instr, ("PUSH_NULL", None, None)))
+        self.instructions.append(_PUSH_NULL_INSTR)
+        self.code += _PUSH_NULL
 
     def pop_top(self) -> None:
-        self.instructions.append(_instr(Instr, ("POP_TOP", None, None)))
+        self.instructions.append(_POP_TOP_INSTR)
+        self.code += _POP_TOP
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.instructions.append(_instr(Instr, ("PRECALL", argc, None)))
-        self.instructions.append(_instr(Instr, ("CALL", argc, None)))
+        self.counted("PRECALL", argc)
+        self.counted("CALL", argc)
+
+    def binary_subscr(self) -> None:
+        self.instructions.append(_BINARY_SUBSCR_INSTR)
+        self.code += _BINARY_SUBSCR
 
     def build_tuple(self, n: int) -> None:
-        self.instructions.append(_instr(Instr, ("BUILD_TUPLE", n, None)))
+        self.counted("BUILD_TUPLE", n)
 
     def build_list(self, n: int) -> None:
-        self.instructions.append(_instr(Instr, ("BUILD_LIST", n, None)))
+        self.counted("BUILD_LIST", n)
 
     def build_map(self, n: int) -> None:
-        self.instructions.append(_instr(Instr, ("BUILD_MAP", n, None)))
+        self.counted("BUILD_MAP", n)
+
+    def counted(self, name: str, arg: int | None = None) -> None:
+        """An instruction whose argument is a count (or that has none): nothing to number, and
+        its Instr and bytes are shared constants (`COUNTED`)."""
+        if arg is None or arg < 256:
+            instr, code = COUNTED[name][arg or 0]
+            self.instructions.append(instr)
+            self.code += code
+        else:
+            self.add(Instr(name, arg))
 
     # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
     def load_target(self, vt: VariableTracker | None) -> None:
@@ -192,13 +255,13 @@ class PyCodegen:
         self.load_fast(target)
         self.load_const(None)
         self.load_const(None)
-        self.instructions.append(Instr("BUILD_SLICE", 2))
-        self.instructions.append(Instr("STORE_SUBSCR"))
+        self.counted("BUILD_SLICE", 2)
+        self.counted("STORE_SUBSCR")
 
     def call_method_on(self, target: str, name: str, arg: str | None = None, **const: Any) -> None:
         """`target.name(arg)` (or with one constant argument), result discarded."""
         self.load_fast(target)
-        self.instructions.append(Instr("LOAD_METHOD", name))
+        self.add(Instr("LOAD_METHOD", name))
         argc = 0
         if arg is not None:
             self.load_fast(arg)
@@ -206,8 +269,7 @@ class PyCodegen:
         elif "const" in const:
             self.load_const(const["const"])
             argc = 1
-        self.instructions.append(Instr("PRECALL", argc))
-        self.instructions.append(Instr("CALL", argc))
+        self.call(argc)
         self.pop_top()
 
     def call_function_on(self, fn: Any, *args: tuple[str, Any]) -> None:
@@ -223,14 +285,14 @@ class PyCodegen:
         self.pop_top()
 
     def delete_attr(self, name: str) -> None:
-        self.instructions.append(Instr("DELETE_ATTR", name))
+        self.add(Instr("DELETE_ATTR", name))
 
     def store_cell(self, cell: Any) -> None:
         """Store TOS into a closure cell: the function's own free variable, or a cell reached
         through a source (`<fn>.__closure__[i]`)."""
         source = cell.source
         if isinstance(source, ClosureSource):
-            self.instructions.append(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
+            self.add(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
             return
         assert isinstance(source, AttrSource) and source.member == "cell_contents"
         self.load_source(source.base)
@@ -268,7 +330,7 @@ def _load_attr(cg: PyCodegen, src: Any) -> None:
 def _load_item(cg: PyCodegen, src: Any) -> None:
     cg.load_source(src.base)
     cg.load_const(src.key)
-    cg.emit(Instr("BINARY_SUBSCR"))
+    cg.binary_subscr()
 
 
 def _load_type(cg: PyCodegen, src: Any) -> None:
@@ -310,17 +372,20 @@ def assemble(
     """The compiled function's code: graph call, return value, side effects, return (or, when
     the traced code raised, side effects made before the raise and then the raise)."""
     outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
-    cg = PyCodegen(outputs)
+    flags = original.co_flags
+    n_args = original.co_argcount + original.co_kwonlyargcount
+    n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
+    cg = PyCodegen(outputs, original.co_varnames[:n_args])
     if original.co_freevars:
-        cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
-    cg.emit(Instr("RESUME", 0))
+        cg.counted("COPY_FREE_VARS", len(original.co_freevars))
+    cg.counted("RESUME", 0)
     if graph_fn is not None and graph_outputs:
         cg.push_null()
         cg.load_const(graph_fn)
         for source in graph_inputs:
             cg.load_source(source)
         cg.call(len(graph_inputs))
-        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        cg.counted("UNPACK_SEQUENCE", len(graph_outputs))
         for node in graph_outputs:
             cg.store_fast(outputs[node])
     if raised is not None:
@@ -333,15 +398,10 @@ def assemble(
         cg.store_fast("___return_value")
         replay(cg)
         cg.load_fast("___return_value")
-        cg.emit(Instr("RETURN_VALUE"))
+        cg.counted("RETURN_VALUE")
 
-    flags = original.co_flags
-    n_args = original.co_argcount + original.co_kwonlyargcount
-    n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
-    code = build_code(
-        cg.instructions,
+    code = cg.code_object(
         original,
-        argnames=original.co_varnames[:n_args],
         flags=flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE),
         # Every instruction pushes at most one value net, so the count bounds the stack depth
         # (our code is straight-line).

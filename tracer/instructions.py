@@ -12,6 +12,7 @@ import dataclasses
 import dis
 import operator
 import types
+from itertools import repeat
 from typing import Any, NamedTuple
 
 JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
@@ -20,9 +21,10 @@ JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 class Instruction(NamedTuple):
     """One instruction: `Instruction(12: LOAD_FAST x, line 5)`; `target` is an index.
 
-    A named tuple, so `decode` builds each one with `tuple.__new__` (C) rather than a
-    Python-level initializer: every inlined call decodes its callee once per trace, and the
-    instructions are only ever read."""
+    A named tuple, so `decode` builds them all with one C-level `map` of `tuple.__new__`
+    rather than a Python-level initializer each: every inlined call decodes its callee once
+    per trace, and the instructions are only ever read. (Its fields are all values the
+    garbage collector can untrack it by: no per-code object in each instruction.)"""
 
     opcode: int
     opname: str
@@ -89,7 +91,7 @@ _SIZE = [2 * (1 + dis._inline_cache_entries[dis._deoptop(op)]) for op in range(2
 _INT_OVERFLOW: int = dis._INT_OVERFLOW  # type: ignore[attr-defined]
 _OPNAME = dis.opname
 _NEW_TUPLE = tuple.__new__
-_OFFSET = operator.attrgetter("offset")
+_OFFSET = operator.itemgetter(4)  # of a row: an Instruction's offset
 
 
 def decode(code: types.CodeType) -> list[Instruction]:
@@ -100,13 +102,14 @@ def decode(code: types.CodeType) -> list[Instruction]:
     instruction, which made decoding a fifth of the tracing time. Line numbers come from the
     `co_lines()` ranges (a few per line) rather than `co_positions()` (a tuple per code unit).
     Every inlined call decodes its callee once per trace, so the loop does as little as it can:
-    the common argvals inline, one table lookup per opcode, jump targets found afterwards by
-    bisecting the offsets.
+    the common argvals inline, one table lookup per opcode, each instruction a plain tuple
+    until one C-level `map` makes them all Instructions (a named tuple built in the loop costs
+    a call each), jump targets found afterwards by bisecting the offsets.
     """
     co_code = code.co_code
     consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg  # type: ignore[attr-defined]
-    kinds, sizes, opnames, new, cls = _KIND, _SIZE, _OPNAME, _NEW_TUPLE, Instruction
-    decoded: list[Instruction] = []
+    kinds, sizes, opnames = _KIND, _SIZE, _OPNAME
+    decoded: list[tuple[Any, ...]] = []
     append = decoded.append
     jumps: list[int] = []  # indices of the jump instructions
     lines = code.co_lines()
@@ -146,15 +149,15 @@ def decode(code: types.CodeType) -> list[Instruction]:
                         extended_arg -= 2 * _INT_OVERFLOW
                 elif kind in _JUMP_KINDS:
                     jumps.append(index)
-        append(new(cls, (op, opnames[op], arg, argval, offset, lineno, None, index)))
+        append((op, opnames[op], arg, argval, offset, lineno, None, index))
         index += 1
         offset += sizes[op]
     for i in jumps:  # a few per function: each rebuilt with its target
-        inst = decoded[i]
-        found = bisect.bisect_left(decoded, inst.argval, key=_OFFSET)
-        if found < index and decoded[found].offset == inst.argval:
-            decoded[i] = new(cls, (*inst[:6], found, i))
-    return decoded
+        row = decoded[i]
+        found = bisect.bisect_left(decoded, row[3], key=_OFFSET)
+        if found < index and decoded[found][4] == row[3]:
+            decoded[i] = (*row[:6], found, i)
+    return list(map(_NEW_TUPLE, repeat(Instruction), decoded))
 
 
 def _argval(kind: int, arg: int, offset: int, names: tuple[str, ...]) -> Any:

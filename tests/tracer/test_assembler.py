@@ -21,7 +21,7 @@ import tracer.codegen
 import tracer.runtime as torch
 from samples import SAMPLES
 from tests.tracer.test_opcodes import CASES
-from tracer.assembler import FreeVar, Instr, build_code, const_key
+from tracer.assembler import Assembly, FreeVar, Instr, build_code, const_key
 
 _FIELDS = (
     "co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals", "co_stacksize",
@@ -94,15 +94,23 @@ def same_code_both_ways(
 
 @pytest.fixture
 def checked_codegen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[types.CodeType]]:
-    """Every build_code call during the test is compared with `reference_code`."""
+    """Every code object codegen assembles while emitting is compared with `build_code`'s
+    (the same instructions in one pass) and with `reference_code`'s."""
     built: list[types.CodeType] = []
+    code_object = Assembly.code_object
 
-    def checked(instructions: list[Instr], template: types.CodeType, **kw: Any) -> Any:
-        code = same_code_both_ways(instructions, template, **kw)
+    def checked(
+        self: Assembly, template: types.CodeType, *, flags: int, stacksize: int
+    ) -> types.CodeType:
+        kw: dict[str, Any] = {"argnames": self.argnames, "flags": flags, "stacksize": stacksize}
+        in_one_pass = build_code(self.instructions, template, **kw)
+        code = code_object(self, template, flags=flags, stacksize=stacksize)
+        assert_same_code(code, in_one_pass)
+        assert_same_code(code, reference_code(self.instructions, template, **kw))
         built.append(code)
         return code
 
-    monkeypatch.setattr(tracer.codegen, "build_code", checked)
+    monkeypatch.setattr(Assembly, "code_object", checked)
     yield built
 
 
@@ -258,3 +266,41 @@ def test_free_variables_past_255_locals() -> None:
     instrs += [Instr("LOAD_DEREF", FreeVar("a")), Instr("LOAD_FAST", "v299")]
     instrs += [Instr("BUILD_TUPLE", 2), Instr("RETURN_VALUE")]
     assert _run_code(_both(instrs, template), 0, closure=(types.CellType("A"),)) == ("A", 299)
+
+
+def test_codegen_verbs_past_255_slots_assemble_like_build_code() -> None:
+    """PyCodegen's verbs number and encode their arguments themselves: past 255 constants,
+    locals and names they need EXTENDED_ARG exactly as `build_code` and `bytecode` write it."""
+    from tracer.codegen import PyCodegen
+
+    template = _template()
+    cg = PyCodegen({}, ("x",))
+    cg.counted("RESUME", 0)
+    for i in range(300):
+        cg.load_const(float(i) + 0.5)
+        cg.store_fast(f"v{i}")
+        cg.load_fast("x")
+        cg.load_attr(f"a{i}")
+        cg.pop_top()
+    for i in range(300):
+        cg.load_fast(f"v{i}")
+    cg.build_list(300)
+    cg.push_null()
+    cg.load_const(len)
+    cg.load_fast("x")
+    cg.call(1)
+    cg.build_tuple(2)
+    cg.counted("RETURN_VALUE")
+    kw: dict[str, Any] = {"argnames": ("x",), "flags": template.co_flags, "stacksize": 700}
+    code = cg.code_object(template, flags=kw["flags"], stacksize=kw["stacksize"])
+    assert_same_code(code, build_code(cg.instructions, template, **kw))
+    assert_same_code(code, reference_code(cg.instructions, template, **kw))
+    assert dis.opmap["EXTENDED_ARG"] in code.co_code
+
+    class Attrs(str):
+        def __getattr__(self, name: str) -> str:
+            return name
+
+    values, size = _run_code(code, Attrs("abc"))
+    assert values == [float(i) + 0.5 for i in range(300)]
+    assert size == 3
