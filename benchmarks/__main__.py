@@ -40,7 +40,7 @@ from benchmarks.timing import calibrate, caller, clock_name, median, noop, ratio
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_JSON = HERE / "results.json"
-ROUNDS = 11
+ROUNDS = 15
 QUICK_ROUNDS = 3
 
 

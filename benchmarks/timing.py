@@ -86,7 +86,7 @@ def per_call_us(call: Call, n: int) -> float:
 
 
 def interleaved_per_call_us(
-    calls: Sequence[Call], ns: Sequence[int], chunks: int = 4
+    calls: Sequence[Call], ns: Sequence[int], chunks: int = 8
 ) -> list[float]:
     """Microseconds per call of each of `calls` (`ns[i]` calls of `calls[i]` in all), measured
     in `chunks` alternating stretches (A B C, C B A, A B C, ...), so a drift of the machine's
