@@ -405,12 +405,14 @@ def _log_compiled(
 
 
 def location_of(fn: types.FunctionType) -> UserLocation:
-    """The `def` line (past any decorators): the first line with code."""
+    """The `def` line (past any decorators): the smallest line with code, which is the line of
+    the first instruction with one (the prologue, RESUME and what precedes it, carries the
+    `def` line). Only the first of `co_lines()` ranges is read: going through all of them took
+    ~40 µs on a 200-instruction function, on every compile (tests check it against the
+    minimum over every range, for functions of every shape)."""
     code = fn.__code__
-    # The lines of `co_lines()` are those `dis.findlinestarts` yields, without its generator,
-    # and picked out with builtins (no Python loop over every instruction of `fn`).
     lines = filter(_IS_A_LINE, map(_LINE_OF, code.co_lines()))
-    return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)
+    return UserLocation.at(code.co_filename, next(lines, code.co_firstlineno), code.co_name)
 
 
 _LINE_OF = operator.itemgetter(2)
