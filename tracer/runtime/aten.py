@@ -19,7 +19,7 @@ from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
 from tracer.runtime.meta import Operand, Shape
-from tracer.runtime.tensor import Tensor
+from tracer.runtime.tensor import Tensor, _new
 
 _object_new = object.__new__
 # read by the plain paths as plain globals (they run for most ops a model makes)
@@ -268,16 +268,9 @@ def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
     if dtype is not _FLOAT32 and dtype is not _FLOAT64:
         return None
     values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
-    result: Tensor = _object_new(Tensor)  # as `_new` builds it
-    if dtype is _FLOAT64:
-        result._data = values
-    elif len(values) < _PACKED_FROM:
-        result._data = _array("f", values).tolist()  # `round_f32`, inline
-    else:
-        result._data = kernels.round_f32(values)
-    result._shape = x._shape
-    result._dtype = dtype
-    result.requires_grad = True if x.requires_grad else False  # noqa: SIM210
+    if dtype is _FLOAT32:
+        values = kernels.round_f32(values)
+    result: Tensor = _new(Tensor, values, x._shape, dtype, bool(x.requires_grad))
     return result
 
 
@@ -332,11 +325,8 @@ def relu(input: Tensor) -> Tensor:
     if type(input) is Tensor and (out is _FLOAT32 or out is _FLOAT64):
         # the plain case, a real float tensor: what `_unary` computes (nothing to convert,
         # values kept or 0.0), without its closure and calls
-        result: Tensor = _object_new(Tensor)  # as `_new` builds it
-        result._data = kernels.relu(input._data, 0.0)  # type: ignore[arg-type]
-        result._shape = input._shape
-        result._dtype = out
-        result.requires_grad = True if input.requires_grad else False  # noqa: SIM210
+        values = kernels.relu(input._data, 0.0)  # type: ignore[arg-type]
+        result: Tensor = _new(Tensor, values, input._shape, out, bool(input.requires_grad))
         return result
     if out is dt.bool_:
         return _unary(input, out, lambda d: d)
@@ -374,11 +364,9 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
         dtype = input._dtype
         if dtype is dt.float32 or dtype is dt.float64:
             value = [kernels.total(input._data)]  # type: ignore[arg-type]
-            result: Tensor = _object_new(Tensor)  # as `_new` builds it
-            result._data = kernels.round_f32(value) if dtype is dt.float32 else value
-            result._shape = ()
-            result._dtype = dtype
-            result.requires_grad = bool(input.requires_grad)
+            if dtype is dt.float32:
+                value = kernels.round_f32(value)
+            result: Tensor = _new(Tensor, value, (), dtype, bool(input.requires_grad))
             return result
     dims = meta.reduction_dims(input._shape, dim)
     return _reduce(input, dims, meta.sum(input, dims, keepdim), kernels.total, True)
@@ -415,11 +403,8 @@ def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
         )
     else:
         values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
-    result: Tensor = _object_new(Tensor)  # as `_new` builds it
-    result._data = values
-    result._shape = (sa[0], sb[1])
-    result._dtype = dtype
-    result.requires_grad = bool(input.requires_grad or other.requires_grad)
+    grad = bool(input.requires_grad or other.requires_grad)
+    result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
     return result
 
 
