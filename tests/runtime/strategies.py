@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -90,3 +91,9 @@ def dims_of(draw: st.DrawFn, ndim: int) -> int | tuple[int, ...] | None:
         return draw(st.integers(-ndim, ndim - 1))
     picked = draw(st.lists(st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim))
     return tuple(d - ndim if draw(st.booleans()) else d for d in picked)
+
+
+def bits(value: Any) -> Any:
+    """A float by its bits (so -0.0 differs from 0.0, and NaNs with the same payload compare
+    equal); anything else by its type and value: results compared bit for bit."""
+    return ("f", struct.pack("<d", value)) if type(value) is float else (type(value), value)

@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from tests.runtime.strategies import bits
 from tracer.runtime import aten, kernels
 from tracer.runtime import dtypes as dt
 from tracer.runtime.dtypes import Scalar, dtype
@@ -135,11 +136,6 @@ SIZES = st.one_of(
     st.integers(kernels.PACKED_FROM - 2, kernels.PACKED_FROM + 2),
     st.integers(0, 300),
 )
-
-
-def bits(value: Any) -> Any:
-    """A float by its bits (so -0.0 differs from 0.0 and NaN payloads count); others as is."""
-    return ("f", struct.pack("<d", value)) if type(value) is float else (type(value), value)
 
 
 def outcome(fn: Any, *args: Any) -> Any:

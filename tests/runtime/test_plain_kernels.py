@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-import struct
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -18,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tracer.runtime as torch
+from tests.runtime.strategies import bits
 from tracer.runtime import aten, kernels
 from tracer.runtime import dtypes as dt
 from tracer.runtime.fake import FakeTensor
@@ -52,11 +52,6 @@ def tensors(draw: st.DrawFn, shape: tuple[int, ...] | None = None, fake: bool = 
         return FakeTensor(shape, dtype, grad)
     values = [draw(values_of(dtype)) for _ in range(math.prod(shape))]
     return Tensor(values, shape, dtype, grad)
-
-
-def bits(value: Any) -> Any:
-    """A float by its bits (so -0.0 differs from 0.0 and NaNs compare equal); others as is."""
-    return ("f", struct.pack("<d", value)) if type(value) is float else (type(value), value)
 
 
 def outcome(fn: Any, *args: Any) -> Any:
