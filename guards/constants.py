@@ -131,9 +131,12 @@ def safe_label(value: object) -> str:
 
 
 def own_name(value: object) -> str | None:
-    """The name of a function, builtin or module, read without running user code."""
+    """The name of a function, builtin, code object or module, read without running user
+    code."""
     if type(value) is types.ModuleType:
         name = value.__dict__.get("__name__")
+    elif type(value) is types.CodeType:
+        name = value.co_qualname
     elif type(value) in _NAMED_TYPES:
         name = value.__qualname__  # type: ignore[attr-defined]
     else:

@@ -98,8 +98,8 @@ class _WeakHandle:
     ) -> Any:
         return self._owner()._miss(frame_locals, args, kwargs)
 
-    def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return self._owner().defaults_changed(args, kwargs)
+    def function_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return self._owner().function_changed(args, kwargs)
 
     def __repr__(self) -> str:
         return f"_WeakHandle({self._ref()!r})"
@@ -163,19 +163,22 @@ class CompiledFunction:
 
     def _install(self, entries: tuple[CacheEntry, ...]) -> None:
         dispatch, plan = build_dispatch(self.fn, entries, self._handle.miss)
+        self.dispatch_code = self.fn.__code__
+        """The code object the dispatcher was made for: its signature bound the arguments."""
         self.entries = entries
         self.dispatch_plan = plan
         type(self).__call__ = staticmethod(dispatch)  # type: ignore[method-assign]
 
-    def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """`fn.__defaults__` (or `__kwdefaults__`) was reassigned: every entry was compiled,
-        and every argument binding made, under the old defaults; start over and call again."""
+    def function_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """`fn.__code__`, `__defaults__` or `__kwdefaults__` was reassigned: every entry was
+        compiled, and every argument binding made, under the old ones; start over and call
+        again, passing the arguments on as the caller gave them (bound by the old signature)."""
         from tracer.dispatch import UNSET
 
+        code = self.dispatch_code
         with self._lock:
             self._bind = make_binder(self.fn)
             self._install(())
-        code = self.fn.__code__
         names = code.co_varnames[: code.co_argcount]
         given = [i for i, a in enumerate(args[: len(names)]) if a is not UNSET]
         cut = min((i for i in range(len(names)) if i not in given), default=len(args))

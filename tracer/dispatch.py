@@ -408,7 +408,7 @@ def build_dispatch(
 
 def _refresh_of(miss: MissHandler) -> Callable[..., Any] | None:
     refresh: Callable[..., Any] | None = getattr(
-        getattr(miss, "__self__", None), "defaults_changed", None
+        getattr(miss, "__self__", None), "function_changed", None
     )
     return refresh
 
@@ -437,6 +437,7 @@ class _Generator:
             "___miss": miss,
             "___UNSET": UNSET,
             "___fn": fn,
+            "___code": fn.__code__,
             "___defaults": fn.__defaults__,
             "___kwdefaults": fn.__kwdefaults__,
             "___refresh": _refresh_of(miss),
@@ -498,10 +499,11 @@ class _Generator:
         # NOTE [live defaults]: the dispatcher's defaults are a sentinel, so it can tell which
         # arguments the caller left out; those get fn's defaults as they are now. If
         # `fn.__defaults__` was reassigned since the dispatcher was made, the call starts over
-        # (the cache was built under the old defaults).
+        # (the cache was built under the old defaults). So it does if `fn.__code__` was: every
+        # entry traced the old code.
         body += [
             (
-                "if ___fn.__defaults__ is not ___defaults"
+                "if ___fn.__code__ is not ___code or ___fn.__defaults__ is not ___defaults"
                 " or ___fn.__kwdefaults__ is not ___kwdefaults:"
             ),
             f"    return ___refresh({args_expr}, {kwargs_expr})",

@@ -10,7 +10,8 @@ dispatcher] in notes/guards.md.
 Shape (one block per entry, newest first; `fail` of an entry is the start of the next one):
 
     [___ms = ___mode_stack()]
-    if fn.__defaults__ is not D or fn.__kwdefaults__ is not KD: return refresh(args, kwargs)
+    if fn.__code__ is not C or fn.__defaults__ is not D or fn.__kwdefaults__ is not KD:
+        return refresh(args, kwargs)
     if x is UNSET: x = <default>                       # one per parameter with a default
     try: <guards of entry i, each failing with a jump to fail_i>
     except Exception: goto fail_i
@@ -184,10 +185,13 @@ class DispatchEmitter:
     # ------------------------------------------------------------------ the frame around
 
     def _defaults_check(self) -> None:
-        """NOTE [live defaults] (tracer.dispatch): reassigned defaults start the call over."""
+        """NOTE [live defaults] (tracer.dispatch): reassigned code or defaults start the call
+        over."""
         w, fn = self.w, self.fn
         refresh, after = Label(), Label()
         self._next_line()
+        w.code += w.const(fn) + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
+        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
         w.code += w.const(fn) + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
         w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
         w.code += w.const(fn) + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT

@@ -60,9 +60,9 @@ def miss(frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, 
 
 
 class Owner:
-    """Stands in for the CompiledFunction a dispatcher belongs to (`defaults_changed`)."""
+    """Stands in for the CompiledFunction a dispatcher belongs to (`function_changed`)."""
 
-    def defaults_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def function_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return ("refresh", args, kwargs)
 
     def miss(self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: Any) -> Any:
@@ -110,7 +110,7 @@ def pair(
         Signature.of(fn.__code__),
         entries,  # type: ignore[arg-type]
         owner.miss,
-        owner.defaults_changed,
+        owner.function_changed,
         {**entries[0].guard_manager.roots, "___mode_stack": mode_stack},
         generator.needs_mode_stack,
         UNSET,
