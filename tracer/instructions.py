@@ -12,6 +12,7 @@ import dataclasses
 import dis
 import operator
 import types
+import weakref
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -158,6 +159,40 @@ def decode(code: types.CodeType) -> list[Instruction]:
         if found < index and decoded[found][4] == row[3]:
             decoded[i] = (*row[:6], found, i)
     return list(map(_NEW_TUPLE, repeat(Instruction), decoded))
+
+
+# code object id -> (a weak reference to it, its decoded instructions); see `instructions_of`
+_DECODED: dict[int, tuple[weakref.ref[types.CodeType], tuple[Instruction, ...]]] = {}
+
+
+def instructions_of(code: types.CodeType) -> tuple[Instruction, ...]:
+    """`decode(code)`, decoded once per code object for the life of the code object.
+
+    Decoding is a pure function of the (immutable) code object, and the same functions are
+    traced again and again: after `tracer.reset()`, on every recompile (a new shape, a failed
+    guard), and for every helper inlined into several traced functions. Dynamo keeps the same
+    kind of cache (`_cached_cleaned_instructions` in torch/_dynamo/bytecode_transformation.py,
+    an `lru_cache` of 128 code objects that `torch._dynamo.reset()` leaves alone), and so does
+    modetrace: `tracer.reset()` drops assumptions, and a decoded code object holds none.
+
+    Keyed by `id(code)` rather than by the code object: hashing a code object hashes its
+    bytecode, constants and names on every lookup. The entry holds the code only weakly, and
+    its weak reference's callback drops the entry when the code object dies, before its id can
+    be reused. The instructions are a tuple: every translator of the code shares them.
+    """
+    entry = _DECODED.get(id(code))
+    if entry is not None and entry[0]() is code:
+        return entry[1]
+    instructions = tuple(decode(code))
+    key = id(code)
+    _DECODED[key] = (weakref.ref(code, lambda _ref: _DECODED.pop(key, None)), instructions)
+    return instructions
+
+
+def clear_decoded() -> None:
+    """Forget every decoded code object (for measuring decode itself; never needed for
+    soundness)."""
+    _DECODED.clear()
 
 
 def _argval(kind: int, arg: int, offset: int, names: tuple[str, ...]) -> Any:

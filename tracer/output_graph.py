@@ -18,7 +18,7 @@ from tracer import config
 from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
-from tracer.instructions import Instruction, decode
+from tracer.instructions import Instruction, instructions_of
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
 from variables.binding import ParameterShape, parameter_shape
@@ -77,7 +77,7 @@ def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
     return PAIRS
 
 
-CodeFacts = tuple[list[Instruction], dict[int, UserLocation], dict[int, str]]
+CodeFacts = tuple[tuple[Instruction, ...], dict[int, UserLocation], dict[int, str]]
 """A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
 and location_text), shared by every translator of that code in one trace."""
 
@@ -215,7 +215,7 @@ class OutputGraph:
         caches). Lives and dies with this trace."""
         facts = self._code_facts.get(code)
         if facts is None:
-            facts = self._code_facts[code] = (decode(code), {}, {})
+            facts = self._code_facts[code] = (instructions_of(code), {}, {})
         return facts
 
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:

@@ -1,13 +1,18 @@
-"""`decode` reads `co_code` itself; it must agree with `dis.get_instructions` on every field."""
+"""`decode` reads `co_code` itself; it must agree with `dis.get_instructions` on every field.
+`instructions_of` decodes each code object once for its lifetime, and never serves another's."""
 
 import dis
+import gc
 import types
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tracer.instructions import JUMP_OPCODES, Instruction, decode
+import tracer
+from tracer import instructions
+from tracer.instructions import JUMP_OPCODES, Instruction, decode, instructions_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STDLIB = Path(dis.__file__).parent
@@ -74,3 +79,42 @@ def test_decode_matches_dis_on_extended_args_and_format_values() -> None:
     code = compile(source, "<big>", "exec").co_consts[0]
     assert any(inst.opname == "EXTENDED_ARG" for inst in decode(code))
     assert [fields(i) for i in decode(code)] == [fields(i) for i in reference_decode(code)]
+
+
+def _fresh_code(value: int) -> types.CodeType:
+    code = compile(f"def f(x):\n    return x + {value}\n", "<fresh>", "exec").co_consts[0]
+    assert isinstance(code, types.CodeType)
+    return code
+
+
+def test_instructions_of_decodes_once_per_code_object() -> None:
+    code = _fresh_code(1)
+    first = instructions_of(code)
+    assert first == tuple(decode(code))
+    assert instructions_of(code) is first
+    tracer.reset()  # drops assumptions; a decoded code object holds none
+    assert instructions_of(code) is first
+
+
+def test_instructions_of_forgets_a_dead_code_object() -> None:
+    code = _fresh_code(2)
+    instructions_of(code)
+    key = id(code)
+    assert key in instructions._DECODED
+    del code
+    gc.collect()
+    assert key not in instructions._DECODED
+
+
+def test_instructions_of_never_serves_another_code_objects_instructions() -> None:
+    """An entry whose code object is gone (or is another one under a reused id) is decoded
+    afresh, not served."""
+    code, other = _fresh_code(3), _fresh_code(4)
+    stale = tuple(decode(other))
+    instructions._DECODED[id(code)] = (weakref.ref(other), stale)
+    try:
+        got = instructions_of(code)
+        assert got is not stale
+        assert [inst.argval for inst in got] == [inst.argval for inst in decode(code)]
+    finally:
+        instructions._DECODED.pop(id(code), None)
