@@ -340,7 +340,11 @@ def compile(
 
 
 def reset() -> None:
-    """Forget every compiled entry of every compiled function, and the frame ids."""
+    """Forget every compiled entry of every compiled function, and the frame ids.
+
+    Every cache that holds an assumption about inputs goes. Decoded instructions stay
+    (`tracer.instructions.instructions_of`: a pure function of a code object, kept as Dynamo
+    keeps its own across `torch._dynamo.reset()`; notes/design-decisions.md)."""
     for compiled in list(_live):
         compiled.reset()
     _frame_ids.clear()
