@@ -119,7 +119,7 @@ class OutputGraph:
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
         self._operator_plans: dict[Callable[..., Any], _OperatorPlan] = {}
-        """operator function -> how `_plain_operator` records it, worked out once per trace."""
+        """operator function -> how `plain_operator` records it, worked out once per trace."""
         self._fake_plans: dict[Any, tuple[Callable[..., Any], Any]] = {}
         """`_record`'s fake_fn -> (what it runs on fakes, its fake_fast function or None)."""
         self._not_random: set[Any] = set()
@@ -310,7 +310,7 @@ class OutputGraph:
     ) -> VariableTracker:
         """Python's operator protocol: the left operand's method, then the right's reflected one."""
         if len(args) == 2 and not self.mode_stack:
-            plain = self._plain_operator(tx, fn, args[0], args[1])
+            plain = self.plain_operator(tx, fn, args[0], args[1])
             if plain is not None:
                 return plain
         if fn not in OPERATOR_DUNDERS:
@@ -334,7 +334,7 @@ class OutputGraph:
         names = " and ".join(f"'{a.type_name()}'" for a in args)
         tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
 
-    def _plain_operator(
+    def plain_operator(
         self, tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
     ) -> TensorVariable | None:
         """`x + y`, `x * 2`, `2 * x`, `x @ w` with no mode active, recorded in one step.
@@ -494,7 +494,7 @@ class OutputGraph:
 
 
 _PLAIN_NUMBERS = (int, float)
-"""The constant operand types `_plain_operator` takes (exact types: not bool)."""
+"""The constant operand types `plain_operator` takes (exact types: not bool)."""
 
 
 class _OperatorPlan:

@@ -42,7 +42,7 @@ def _binary(args: tuple[Any, ...]) -> Tensor | None:
 
 def binary_pair(a: Any, b: Any) -> Tensor | None:
     """`_binary((a, b))` for the tensor first, as an operator's dunder sees its operands
-    (OutputGraph._plain_operator calls it so, without packing a tuple)."""
+    (OutputGraph.plain_operator calls it so, without packing a tuple)."""
     if type(a) is not FakeTensor:
         return None
     dtype = a._dtype
@@ -133,4 +133,4 @@ PAIRS: dict[FastFake, Callable[[Any, Any], Tensor | None]] = {
     _matmul: matmul_pair,
 }
 """A two-operand fast function -> the same answer for a tensor first operand, given the two
-operands as arguments (what OutputGraph._plain_operator calls)."""
+operands as arguments (what OutputGraph.plain_operator calls)."""
