@@ -178,36 +178,6 @@ class Node:
         for new in inputs:
             new.users[self] = None  # through each input's own graph (create_node checks)
 
-    @classmethod
-    def flat_call(
-        cls,
-        graph: Graph,
-        name: str,
-        op: Op,
-        target: Target,
-        args: tuple[Argument, ...],
-        inputs: list[Node],
-        meta: dict[str, Any],
-    ) -> Node:
-        """A node whose `args` tuple holds nodes and constants only (no nesting, no kwargs),
-        and whose distinct input nodes the caller already knows, in first-use order: what
-        `Node(...)` builds for it, without walking the arguments. The tracer records most ops
-        this way (`x + y`, `x * 2`); Graph.create_flat_call is the one caller."""
-        node = object.__new__(cls)
-        node._graph = graph._ref
-        node.name = name
-        node.op = op
-        node.target = target
-        node.meta = meta
-        node._args = args
-        node._kwargs = {}
-        node._inputs = inputs
-        users = graph._users
-        users[node] = {}
-        for new in inputs:  # all of this graph (Graph.create_flat_call checked)
-            users[new][node] = None
-        return node
-
     @property
     def graph(self) -> Graph | None:
         """The graph this node belongs to (None once that graph is gone: NOTE [acyclic graph])."""
