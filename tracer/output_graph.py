@@ -17,7 +17,7 @@ from guards.guard import Guard, GuardKind
 from tracer import config
 from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
-from tracer.graph.node import Op
+from tracer.graph.node import Op, flat_inputs
 from tracer.instructions import Instruction, instructions_of
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
@@ -419,6 +419,7 @@ class OutputGraph:
             inputs = [args[0].node]
         elif args:
             node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
+            inputs = flat_inputs(node_args)
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
         if kwargs:
