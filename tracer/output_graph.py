@@ -5,7 +5,6 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
 import re
@@ -277,8 +276,10 @@ class OutputGraph:
                 name = getattr(fn, "__name__", "")
             if name in RANDOM_OPS:
                 unimplemented("random", f"call to torch.{name} reads the global random generator")
-            with contextlib.suppress(TypeError):
+            try:  # (not contextlib.suppress: its three Python-level calls cost more)
                 self._not_random.add(fn)
+            except TypeError:
+                pass
         if self.mode_stack and hasattr(fn, "__modetrace_op__"):
             result = self._dispatch_to_mode(tx, fn, args, kwargs)
             if result is not None:
