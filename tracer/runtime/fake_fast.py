@@ -2,9 +2,10 @@
 
 Every tensor op a trace records runs once on FakeTensors to learn its result's metadata. For
 the ops that dominate real models (arithmetic on two float tensors of one shape or on a float
-tensor and a Python number, float unary ops, 2-D matmul) that run is a chain of a dozen calls
-(public method, aten impl, meta function, broadcasting, promotion, `_elementwise`, `_fake`,
-`_grad`) whose answer is obvious: the input's shape and dtype. `FAST_FAKE` maps such an op's
+tensor and a Python number, float unary ops, 2-D matmul, the sum of a whole float tensor) that
+run is a chain of a dozen calls (public method, aten impl, meta function, broadcasting,
+promotion, `_elementwise`, `_fake`, `_grad`) whose answer is obvious: the input's shape (or
+none, for the sum) and dtype. `FAST_FAKE` maps such an op's
 impl (`OpInfo.impl`) to a function that returns that answer, or None when its arguments are not
 the plain case it knows, and then the tracer runs the impl as before. The plain cases raise no
 error in the generic path, so the fast answer is always the same tensor metadata and never
@@ -83,6 +84,24 @@ def _unary(args: tuple[Any, ...]) -> Tensor | None:
     return result
 
 
+def _sum_all(args: tuple[Any, ...]) -> Tensor | None:
+    """`x.sum()` of a float FakeTensor, every element at once: a 0-d tensor of its dtype."""
+    if len(args) != 1:
+        return None
+    (x,) = args
+    if type(x) is not FakeTensor:
+        return None
+    dtype = x._dtype
+    if not dtype.is_floating_point:
+        return None
+    result: Tensor = _object_new(FakeTensor)  # FakeTensor._make, inline (see _object_new)
+    result._data = None
+    result._shape = ()
+    result._dtype = dtype
+    result.requires_grad = bool(x.requires_grad)
+    return result
+
+
 def _matmul(args: tuple[Any, ...]) -> Tensor | None:
     """2-D float matmul with matching inner sizes and one dtype: (n, k) @ (k, m) is (n, m)."""
     if len(args) != 2:
@@ -110,7 +129,7 @@ def matmul_pair(a: Any, b: Any) -> Tensor | None:
 _BINARY = ("add", "sub", "mul", "div")
 _BINARY_METHODS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                    "__truediv__", "__rtruediv__")  # fmt: skip
-_UNARY = ("relu", "sin", "cos", "exp", "log", "sqrt", "tanh", "sigmoid", "neg")
+_UNARY = ("relu", "sin", "cos", "exp", "log", "sqrt", "tanh", "sigmoid", "neg", "abs")
 
 
 def _impl_of(op: Any) -> Callable[..., Any]:
@@ -124,7 +143,8 @@ def _table() -> dict[Callable[..., Any], FastFake]:
 
     families: list[tuple[tuple[str, ...], tuple[str, ...], FastFake]] = [
         (_BINARY, _BINARY_METHODS, _binary),
-        (_UNARY, ("__neg__",), _unary),
+        (_UNARY, ("__neg__", "__abs__"), _unary),
+        (("sum",), (), _sum_all),
         (("matmul",), ("__matmul__",), _matmul),
     ]
     table: dict[Callable[..., Any], FastFake] = {}
