@@ -412,15 +412,20 @@ class OutputGraph:
         Returns None when the op answered NotImplemented (operator protocol)."""
         # each argument as (what the graph node holds, what the fake run gets), in one pass;
         # one tensor (`x.sin()`, `torch.relu(x)`) is the commonest case by far
-        node_args: tuple[Any, ...] = ()
-        fake_args: tuple[Any, ...] = ()
-        inputs: list[Node] | None = None  # the nodes in node_args, when known on the way
-        if len(args) == 1 and type(args[0]) is TensorVariable:
-            node_args, fake_args = (args[0].node,), (args[0].fake,)
-            inputs = [args[0].node]
+        node_args: tuple[Any, ...]
+        fake_args: tuple[Any, ...]
+        inputs: list[Node] | None  # the nodes in node_args, when flat (create_flat_call)
+        if len(args) == 1 and type(arg := args[0]) is TensorVariable:
+            node = arg.node
+            node_args = (node,)
+            fake_args = (arg.fake,)
+            inputs = [node]
         elif args:
             node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
             inputs = flat_inputs(node_args)
+        else:
+            node_args = fake_args = ()
+            inputs = None
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
         if kwargs:
@@ -428,7 +433,6 @@ class OutputGraph:
                 node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
         # a public op with torch functions disabled just calls its impl: call it directly;
         # the commonest ops on plain fakes give their result without even that (fake_fast)
-        fake_result = None
         try:
             plan = self._fake_plans.get(fake_fn)
             if plan is None:
@@ -436,15 +440,16 @@ class OutputGraph:
         except TypeError:  # an unhashable callable: worked out for this call only
             plan = _fake_plan(fake_fn)
         fake_fn, fast = plan
-        if fast is not None and not fake_kwargs:
-            fake_result = fast(fake_args)
-        if fake_result is None:
+        fake_result = fast(fake_args) if fast is not None and not fake_kwargs else None
+        if fake_result is not None:
+            one_tensor = True  # a fake_fast answer is always one tensor
+        else:
             fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
             if fake_result is NotImplemented:
                 return None
+            one_tensor = isinstance(fake_result, runtime_module().Tensor)
         if dry_run:
             return fake_result
-        one_tensor = isinstance(fake_result, runtime_module().Tensor)  # most ops: asked once here
         if not one_tensor and not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
@@ -454,12 +459,12 @@ class OutputGraph:
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
         if inputs is not None and not node_kwargs:
-            node = self.graph.create_flat_call(op, target, node_args, inputs, meta)
+            result = self.graph.create_flat_call(op, target, node_args, inputs, meta)
         else:
-            node = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
+            result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
         if one_tensor:
-            return TensorVariable(node, fake_result)
-        return self._wrap_result(node, fake_result)
+            return TensorVariable(result, fake_result)
+        return self._wrap_result(result, fake_result)
 
     def _run_fake(
         self,
