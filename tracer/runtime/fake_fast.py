@@ -4,12 +4,12 @@ Every tensor op a trace records runs once on FakeTensors to learn its result's m
 the ops that dominate real models (arithmetic on two float tensors of one shape or on a float
 tensor and a Python number, float unary ops, 2-D matmul, the sum of a whole float tensor) that
 run is a chain of a dozen calls (public method, aten impl, meta function, broadcasting,
-promotion, `_elementwise`, `_fake`, `_grad`) whose answer is obvious: the input's shape (or
-none, for the sum) and dtype. `FAST_FAKE` maps such an op's
-impl (`OpInfo.impl`) to a function that returns that answer, or None when its arguments are not
-the plain case it knows, and then the tracer runs the impl as before. The plain cases raise no
-error in the generic path, so the fast answer is always the same tensor metadata and never
-hides an error; tests/runtime/test_fake_fast.py checks both against each other.
+promotion, `_elementwise`, `_fake`, `_grad`) whose answer is obvious: the input's shape (none,
+for the sum) and dtype. `FAST_FAKE` maps such an op's impl (`OpInfo.impl`) to a function that
+returns that answer, or None when its arguments are not the plain case it knows, and then the
+tracer runs the impl as before. The plain cases raise no error in the generic path, so the fast
+answer is always the same tensor metadata and never hides an error;
+tests/runtime/test_fake_fast.py checks both against each other.
 """
 
 from __future__ import annotations
