@@ -5,7 +5,6 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
 import re
@@ -17,7 +16,7 @@ from guards.guard import Guard, GuardKind
 from tracer import config
 from tracer.exc import UserLocation, unimplemented
 from tracer.graph import Graph, Node
-from tracer.graph.node import Op
+from tracer.graph.node import Op, flat_inputs
 from tracer.instructions import Instruction, instructions_of
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
@@ -119,7 +118,7 @@ class OutputGraph:
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
         self._operator_plans: dict[Callable[..., Any], _OperatorPlan] = {}
-        """operator function -> how `_plain_operator` records it, worked out once per trace."""
+        """operator function -> how `plain_operator` records it, worked out once per trace."""
         self._fake_plans: dict[Any, tuple[Callable[..., Any], Any]] = {}
         """`_record`'s fake_fn -> (what it runs on fakes, its fake_fast function or None)."""
         self._not_random: set[Any] = set()
@@ -277,8 +276,10 @@ class OutputGraph:
                 name = getattr(fn, "__name__", "")
             if name in RANDOM_OPS:
                 unimplemented("random", f"call to torch.{name} reads the global random generator")
-            with contextlib.suppress(TypeError):
+            try:  # (not contextlib.suppress: its three Python-level calls cost more)
                 self._not_random.add(fn)
+            except TypeError:
+                pass
         if self.mode_stack and hasattr(fn, "__modetrace_op__"):
             result = self._dispatch_to_mode(tx, fn, args, kwargs)
             if result is not None:
@@ -310,7 +311,7 @@ class OutputGraph:
     ) -> VariableTracker:
         """Python's operator protocol: the left operand's method, then the right's reflected one."""
         if len(args) == 2 and not self.mode_stack:
-            plain = self._plain_operator(tx, fn, args[0], args[1])
+            plain = self.plain_operator(tx, fn, args[0], args[1])
             if plain is not None:
                 return plain
         if fn not in OPERATOR_DUNDERS:
@@ -334,7 +335,7 @@ class OutputGraph:
         names = " and ".join(f"'{a.type_name()}'" for a in args)
         tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
 
-    def _plain_operator(
+    def plain_operator(
         self, tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
     ) -> TensorVariable | None:
         """`x + y`, `x * 2`, `2 * x`, `x @ w` with no mode active, recorded in one step.
@@ -411,14 +412,20 @@ class OutputGraph:
         Returns None when the op answered NotImplemented (operator protocol)."""
         # each argument as (what the graph node holds, what the fake run gets), in one pass;
         # one tensor (`x.sin()`, `torch.relu(x)`) is the commonest case by far
-        node_args: tuple[Any, ...] = ()
-        fake_args: tuple[Any, ...] = ()
-        inputs: list[Node] | None = None  # the nodes in node_args, when known on the way
-        if len(args) == 1 and type(args[0]) is TensorVariable:
-            node_args, fake_args = (args[0].node,), (args[0].fake,)
-            inputs = [args[0].node]
+        node_args: tuple[Any, ...]
+        fake_args: tuple[Any, ...]
+        inputs: list[Node] | None  # the nodes in node_args, when flat (create_flat_call)
+        if len(args) == 1 and type(arg := args[0]) is TensorVariable:
+            node = arg.node
+            node_args = (node,)
+            fake_args = (arg.fake,)
+            inputs = [node]
         elif args:
             node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
+            inputs = flat_inputs(node_args)
+        else:
+            node_args = fake_args = ()
+            inputs = None
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
         if kwargs:
@@ -426,7 +433,6 @@ class OutputGraph:
                 node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
         # a public op with torch functions disabled just calls its impl: call it directly;
         # the commonest ops on plain fakes give their result without even that (fake_fast)
-        fake_result = None
         try:
             plan = self._fake_plans.get(fake_fn)
             if plan is None:
@@ -434,15 +440,16 @@ class OutputGraph:
         except TypeError:  # an unhashable callable: worked out for this call only
             plan = _fake_plan(fake_fn)
         fake_fn, fast = plan
-        if fast is not None and not fake_kwargs:
-            fake_result = fast(fake_args)
-        if fake_result is None:
+        fake_result = fast(fake_args) if fast is not None and not fake_kwargs else None
+        if fake_result is not None:
+            one_tensor = True  # a fake_fast answer is always one tensor
+        else:
             fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
             if fake_result is NotImplemented:
                 return None
+            one_tensor = isinstance(fake_result, runtime_module().Tensor)
         if dry_run:
             return fake_result
-        one_tensor = isinstance(fake_result, runtime_module().Tensor)  # most ops: asked once here
         if not one_tensor and not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
@@ -452,12 +459,12 @@ class OutputGraph:
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
         if inputs is not None and not node_kwargs:
-            node = self.graph.create_flat_call(op, target, node_args, inputs, meta)
+            result = self.graph.create_flat_call(op, target, node_args, inputs, meta)
         else:
-            node = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
+            result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
         if one_tensor:
-            return TensorVariable(node, fake_result)
-        return self._wrap_result(node, fake_result)
+            return TensorVariable(result, fake_result)
+        return self._wrap_result(result, fake_result)
 
     def _run_fake(
         self,
@@ -494,7 +501,7 @@ class OutputGraph:
 
 
 _PLAIN_NUMBERS = (int, float)
-"""The constant operand types `_plain_operator` takes (exact types: not bool)."""
+"""The constant operand types `plain_operator` takes (exact types: not bool)."""
 
 
 class _OperatorPlan:

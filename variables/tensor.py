@@ -103,7 +103,7 @@ class TensorVariable(VariableTracker):
         ]
 
     def __repr__(self) -> str:
-        shape = ", ".join(str(d) for d in self.fake.shape)
+        shape = ", ".join(map(str, self.fake.shape))  # (side-effect descriptions show many)
         where = self.source.name if self.source is not None else self.node.name
         dtype = str(self.fake.dtype).removeprefix("torch.")
         return f"TensorVariable({where}: {dtype}[{shape}])"

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tracer.graph import Graph, Node
 from tracer.graph.graph import GraphLintError
+from tracer.graph.node import collect_nodes, flat_inputs
 
 TARGETS = [operator.add, operator.mul, "sin", "add"]
 
@@ -101,3 +102,21 @@ def test_flat_node_can_be_rewired_like_any_node() -> None:
     add.replace_input_with(x, y)
     assert add.args == (y, y) and add.all_input_nodes == [y]
     assert not x.users and list(y.users) == [add]
+
+
+LEAVES = st.one_of(st.integers(-3, 3), st.none(), st.text(max_size=2))
+NESTED = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(st.lists(inner, max_size=2), st.lists(inner, max_size=2).map(tuple)),
+    max_leaves=4,
+)
+
+
+@given(st.lists(st.one_of(st.integers(0, 2), NESTED), max_size=5))
+def test_flat_inputs_are_the_nodes_create_node_finds(raw: list[Any]) -> None:
+    """`flat_inputs(args)` is `collect_nodes(args)` for flat arguments and None otherwise."""
+    graph = Graph()
+    nodes = [graph.placeholder(name) for name in ("x", "y", "z")]
+    args = tuple(nodes[a] if type(a) is int and a in (0, 1, 2) else a for a in raw)
+    nested = any(isinstance(a, tuple | list | dict | slice) for a in args)
+    assert flat_inputs(args) == (None if nested else collect_nodes(args))

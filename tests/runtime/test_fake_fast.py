@@ -113,7 +113,7 @@ def test_traced_ops_match_eager_through_the_fast_path() -> None:
 @pytest.mark.parametrize("fast", sorted(PAIRS, key=lambda f: f.__name__), ids=lambda f: f.__name__)
 @given(data=st.data())
 def test_pairs_answer_as_their_tuple_functions(fast: Any, data: st.DataObject) -> None:
-    """`PAIRS[fast](a, b)` is `fast((a, b))` for a tensor first (OutputGraph._plain_operator)."""
+    """`PAIRS[fast](a, b)` is `fast((a, b))` for a tensor first (OutputGraph.plain_operator)."""
     first = data.draw(fakes())
     same = data.draw(fakes(first._shape))
     second = data.draw(st.one_of(st.just(same), fakes(), SCALARS))

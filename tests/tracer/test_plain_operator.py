@@ -1,4 +1,4 @@
-"""OutputGraph._plain_operator records `x + y`, `x * 2`, `2 * x` in one step; whatever it
+"""OutputGraph.plain_operator records `x + y`, `x * 2`, `2 * x` in one step; whatever it
 answers must be what the general operator path (call_operator, _operator_call, _record) gives:
 the same graphs (names, targets, arguments), the same node meta (fake value, location), the same
 results, guards, breaks and errors. Each case is traced twice, once with the shortcut turned off.
@@ -44,7 +44,7 @@ def make_function(template: str, constant: Any) -> Any:
 def outcome(fn: Any, args: tuple[Any, ...], shortcut: bool) -> Any:
     """Everything observable about compiling and running `fn` once."""
     tracer.reset()
-    patch = mock.patch.object(OutputGraph, "_plain_operator", lambda *a: None)
+    patch = mock.patch.object(OutputGraph, "plain_operator", lambda *a: None)
     with patch if not shortcut else mock.MagicMock():
         try:
             explained = tracer.explain(fn)(*args)
@@ -88,7 +88,7 @@ def test_shortcut_is_taken_for_the_plain_cases() -> None:
     for template in ["x = x + y", "x = x * C", "x = C * x", "x += y", "x = x @ x.T"]:
         fn = make_function(template, 2)
         with mock.patch.object(
-            OutputGraph, "_plain_operator", autospec=True, side_effect=OutputGraph._plain_operator
+            OutputGraph, "plain_operator", autospec=True, side_effect=OutputGraph.plain_operator
         ) as spy:
             tracer.reset()
             tracer.explain(fn)(x, x)

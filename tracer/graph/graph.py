@@ -26,6 +26,7 @@ from tracer.graph.naming import (
 from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
 
 _op_of = operator.attrgetter("op")
+_new_node = object.__new__
 
 
 class GraphLintError(InternalError):
@@ -118,13 +119,32 @@ class Graph:
     ) -> Node:
         """`create_node(op, target, args, meta=meta)` for `args` of nodes and constants only,
         whose distinct nodes, in first-use order, are `inputs`: the same node (name, users,
-        position), without walking the arguments. The tracer records most ops this way."""
-        unique = self._unique_name(target)
-        ref = self._ref
+        position), without walking the arguments. The tracer records most ops this way, so
+        `_unique_name` and the node's construction are written out here (one frame instead
+        of three), and one pass over `inputs` both checks them and records the new user."""
+        known = self._base_names.get(id(target))  # _unique_name, inline
+        if known is None:
+            known = self._base_name_of(target)
+        unique = self._namespace.create_split(known[1], known[2])
+        # Node.__init__ for flat arguments: the same slots, set directly
+        node: Node = _new_node(Node)
+        ref = node._graph = self._ref
+        node.name = unique
+        node.op = op
+        node.target = target
+        node.meta = meta
+        node._args = args
+        node._kwargs = {}
+        node._inputs = inputs
+        users = self._users
+        users[node] = {}
         for used in inputs:
             if used._graph is not ref:
+                for done in inputs:  # undo: the node must not stay among any users
+                    users.get(done, {}).pop(node, None)
+                del users[node]
                 raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
-        node = Node.flat_call(self, unique, op, target, args, inputs, meta)
+            users[used][node] = None
         if self._insert_point is None:
             self._nodes.append(node)
         else:
@@ -135,12 +155,17 @@ class Graph:
         """A fresh name for a node calling `target`, from its target's name hint."""
         known = self._base_names.get(id(target))
         if known is None:
-            known = TARGET_NAMES.get(id(target))  # a runtime op's, worked out at import
-            if known is None:
-                known = (target, *split_sanitized(base_name(target)))
-            self._base_names[id(target)] = known
+            known = self._base_name_of(target)
         _, name, base = known
         return self._namespace.create_split(name, base)
+
+    def _base_name_of(self, target: Target) -> tuple[Target, str, str]:
+        """`_base_names[id(target)]`, worked out the first time this graph calls `target`."""
+        known = TARGET_NAMES.get(id(target))  # a runtime op's, worked out at import
+        if known is None:
+            known = (target, *split_sanitized(base_name(target)))
+        self._base_names[id(target)] = known
+        return known
 
     def _insert(self, node: Node) -> None:
         """Put a new node at the insertion point of `inserting_before/after`."""

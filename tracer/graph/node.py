@@ -118,6 +118,19 @@ _NESTINGS = (tuple, list, dict, slice)
 """The argument types `map_aggregate` walks into; anything else is a leaf."""
 
 
+def flat_inputs(args: tuple[Argument, ...]) -> list[Node] | None:
+    """The distinct nodes of `args` in first-use order, when `args` holds nodes and leaves
+    only, as Graph.create_flat_call takes them (`torch.matmul(x, w)`, `x.pow(2)`); None when
+    an argument is a nesting (a list of tensors), which only create_node walks."""
+    seen: dict[Node, None] = {}
+    for arg in args:
+        if isinstance(arg, Node):
+            seen[arg] = None
+        elif isinstance(arg, _NESTINGS):
+            return None
+    return list(seen)
+
+
 class Node:
     """One operation in a Graph; its `name` is also its variable name in generated code.
 
@@ -177,36 +190,6 @@ class Node:
         inputs = self._inputs = list(seen)
         for new in inputs:
             new.users[self] = None  # through each input's own graph (create_node checks)
-
-    @classmethod
-    def flat_call(
-        cls,
-        graph: Graph,
-        name: str,
-        op: Op,
-        target: Target,
-        args: tuple[Argument, ...],
-        inputs: list[Node],
-        meta: dict[str, Any],
-    ) -> Node:
-        """A node whose `args` tuple holds nodes and constants only (no nesting, no kwargs),
-        and whose distinct input nodes the caller already knows, in first-use order: what
-        `Node(...)` builds for it, without walking the arguments. The tracer records most ops
-        this way (`x + y`, `x * 2`); Graph.create_flat_call is the one caller."""
-        node = object.__new__(cls)
-        node._graph = graph._ref
-        node.name = name
-        node.op = op
-        node.target = target
-        node.meta = meta
-        node._args = args
-        node._kwargs = {}
-        node._inputs = inputs
-        users = graph._users
-        users[node] = {}
-        for new in inputs:  # all of this graph (Graph.create_flat_call checked)
-            users[new][node] = None
-        return node
 
     @property
     def graph(self) -> Graph | None:

@@ -2,29 +2,29 @@
 
 Every tensor op a trace records runs once on FakeTensors to learn its result's metadata. For
 the ops that dominate real models (arithmetic on two float tensors of one shape or on a float
-tensor and a Python number, float unary ops, 2-D matmul) that run is a chain of a dozen calls
-(public method, aten impl, meta function, broadcasting, promotion, `_elementwise`, `_fake`,
-`_grad`) whose answer is obvious: the input's shape and dtype. `FAST_FAKE` maps such an op's
-impl (`OpInfo.impl`) to a function that returns that answer, or None when its arguments are not
-the plain case it knows, and then the tracer runs the impl as before. The plain cases raise no
-error in the generic path, so the fast answer is always the same tensor metadata and never
-hides an error; tests/runtime/test_fake_fast.py checks both against each other.
+tensor and a Python number, float unary ops, 2-D matmul, the sum of a whole float tensor) that
+run is a chain of a dozen calls (public method, aten impl, meta function, broadcasting,
+promotion, `_elementwise`, `_fake`, `_grad`) whose answer is obvious: the input's shape (none,
+for the sum) and dtype. `FAST_FAKE` maps such an op's impl (`OpInfo.impl`) to a function that
+returns that answer, or None when its arguments are not the plain case it knows, and then the
+tracer runs the impl as before. The plain cases raise no error in the generic path, so the fast
+answer is always the same tensor metadata and never hides an error;
+tests/runtime/test_fake_fast.py checks both against each other.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from tracer.runtime import aten
 from tracer.runtime.fake import FakeTensor
-from tracer.runtime.tensor import Tensor, _new
+from tracer.runtime.tensor import Tensor
 
 FastFake = Callable[[tuple[Any, ...]], Tensor | None]
-_make: Callable[..., Tensor] = functools.partial(_new, FakeTensor)
 _object_new = object.__new__
-"""`FakeTensor._make` without its classmethod frame: every fast answer builds one."""
+"""Every fast answer builds its FakeTensor as `FakeTensor._make` would (runtime.tensor._new),
+written out in place: one or two frames fewer for each of the commonest traced ops."""
 
 
 def _binary(args: tuple[Any, ...]) -> Tensor | None:
@@ -42,7 +42,7 @@ def _binary(args: tuple[Any, ...]) -> Tensor | None:
 
 def binary_pair(a: Any, b: Any) -> Tensor | None:
     """`_binary((a, b))` for the tensor first, as an operator's dunder sees its operands
-    (OutputGraph._plain_operator calls it so, without packing a tuple)."""
+    (OutputGraph.plain_operator calls it so, without packing a tuple)."""
     if type(a) is not FakeTensor:
         return None
     dtype = a._dtype
@@ -57,7 +57,7 @@ def binary_pair(a: Any, b: Any) -> Tensor | None:
         grad = bool(a.requires_grad)
     else:
         return None
-    # FakeTensor._make, inline: one frame fewer for the commonest traced op
+    # FakeTensor._make, inline (see _object_new)
     result: Tensor = _object_new(FakeTensor)
     result._data = None
     result._shape = a._shape
@@ -71,9 +71,35 @@ def _unary(args: tuple[Any, ...]) -> Tensor | None:
     if len(args) != 1:
         return None
     (x,) = args
-    if type(x) is not FakeTensor or not x._dtype.is_floating_point:
+    if type(x) is not FakeTensor:
         return None
-    return _make(None, x._shape, x._dtype, bool(x.requires_grad))
+    dtype = x._dtype
+    if not dtype.is_floating_point:
+        return None
+    result: Tensor = _object_new(FakeTensor)  # FakeTensor._make, inline (see _object_new)
+    result._data = None
+    result._shape = x._shape
+    result._dtype = dtype
+    result.requires_grad = bool(x.requires_grad)
+    return result
+
+
+def _sum_all(args: tuple[Any, ...]) -> Tensor | None:
+    """`x.sum()` of a float FakeTensor, every element at once: a 0-d tensor of its dtype."""
+    if len(args) != 1:
+        return None
+    (x,) = args
+    if type(x) is not FakeTensor:
+        return None
+    dtype = x._dtype
+    if not dtype.is_floating_point:
+        return None
+    result: Tensor = _object_new(FakeTensor)  # FakeTensor._make, inline (see _object_new)
+    result._data = None
+    result._shape = ()
+    result._dtype = dtype
+    result.requires_grad = bool(x.requires_grad)
+    return result
 
 
 def _matmul(args: tuple[Any, ...]) -> Tensor | None:
@@ -92,13 +118,18 @@ def matmul_pair(a: Any, b: Any) -> Tensor | None:
         return None
     if b._dtype is not dtype or not dtype.is_floating_point:
         return None
-    return _make(None, (sa[0], sb[1]), dtype, bool(a.requires_grad or b.requires_grad))
+    result: Tensor = _object_new(FakeTensor)  # FakeTensor._make, inline (see _object_new)
+    result._data = None
+    result._shape = (sa[0], sb[1])
+    result._dtype = dtype
+    result.requires_grad = bool(a.requires_grad or b.requires_grad)
+    return result
 
 
 _BINARY = ("add", "sub", "mul", "div")
 _BINARY_METHODS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                    "__truediv__", "__rtruediv__")  # fmt: skip
-_UNARY = ("relu", "sin", "cos", "exp", "log", "sqrt", "tanh", "sigmoid", "neg")
+_UNARY = ("relu", "sin", "cos", "exp", "log", "sqrt", "tanh", "sigmoid", "neg", "abs")
 
 
 def _impl_of(op: Any) -> Callable[..., Any]:
@@ -112,7 +143,8 @@ def _table() -> dict[Callable[..., Any], FastFake]:
 
     families: list[tuple[tuple[str, ...], tuple[str, ...], FastFake]] = [
         (_BINARY, _BINARY_METHODS, _binary),
-        (_UNARY, ("__neg__",), _unary),
+        (_UNARY, ("__neg__", "__abs__"), _unary),
+        (("sum",), (), _sum_all),
         (("matmul",), ("__matmul__",), _matmul),
     ]
     table: dict[Callable[..., Any], FastFake] = {}
@@ -133,4 +165,4 @@ PAIRS: dict[FastFake, Callable[[Any, Any], Tensor | None]] = {
     _matmul: matmul_pair,
 }
 """A two-operand fast function -> the same answer for a tensor first operand, given the two
-operands as arguments (what OutputGraph._plain_operator calls)."""
+operands as arguments (what OutputGraph.plain_operator calls)."""

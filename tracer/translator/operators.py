@@ -13,7 +13,7 @@ from tracer.exc import unimplemented
 from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
-from variables.builtin import binary_op, getitem, in_op, unary_op
+from variables.builtin import INPLACE_TO_PLAIN, binary_op, getitem, in_op, unary_op
 from variables.constant import ConstantVariable
 from variables.tensor import TensorVariable
 
@@ -36,6 +36,9 @@ BINARY_OP_TABLE: list[Callable[..., Any]] = [
     for name, _symbol in dis._nb_ops  # type: ignore[attr-defined]
 ]
 """BINARY_OP's argument indexes this table (the order of dis._nb_ops)."""
+BINARY_OP_PLAIN: list[Callable[..., Any]] = [INPLACE_TO_PLAIN.get(fn, fn) for fn in BINARY_OP_TABLE]
+"""BINARY_OP_TABLE with each in-place operator as its plain one, as binary_op passes a tensor
+operation on (a tensor has no in-place dunders here: `x += y` rebinds `x` to `x + y`)."""
 
 COMPARE_TABLE: dict[str, Callable[..., Any]] = {
     "<": operator.lt, "<=": operator.le, "==": operator.eq,
@@ -56,7 +59,19 @@ class Operators(TranslatorBase):
         assert inst.arg is not None
         stack = self.stack
         right = stack.pop()
-        left = stack.pop()
+        left = stack.pop().realize()  # binary_op's first step (left first), done here
+        right = right.realize()
+        # a tensor and a tensor or number with no mode active (most traced ops): recorded by
+        # OutputGraph.plain_operator straight away, as binary_op would come to it by way of
+        # call_operator; anything else, or None from it (not its case; it did nothing),
+        # takes the general path
+        if (type(left) is TensorVariable or type(right) is TensorVariable) and not (
+            self.output.mode_stack
+        ):
+            result = self.output.plain_operator(self, BINARY_OP_PLAIN[inst.arg], left, right)
+            if result is not None:
+                stack.append(result)
+                return
         stack.append(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
 
     UNARY_NEGATIVE = _unary(operator.neg)
