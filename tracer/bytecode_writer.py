@@ -42,10 +42,28 @@ def encode(opcode: int, arg: int = 0) -> bytes:
     return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
 
 
-_LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
-_LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
-_STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
-_LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
+
+
+class _Opargs(dict[int, bytes]):
+    """One opcode's instruction bytes by oparg, EXTENDED_ARG included when needed: `table[arg]`
+    with no branch on the size at the call site. Opargs below 256 are filled in up front, larger
+    ones encoded when asked for (not kept). CPython's encoding, nothing about any function."""
+
+    def __init__(self, opcode: int) -> None:
+        super().__init__(enumerate(_ENCODED[opcode]))
+        self.opcode = opcode
+
+    def __missing__(self, arg: int) -> bytes:
+        return encode(self.opcode, arg)
+
+    def __repr__(self) -> str:
+        return f"<{dis.opname[self.opcode]} by oparg>"
+
+
+LOAD_CONST_AT: Final = _Opargs(OP["LOAD_CONST"])
+LOAD_FAST_AT: Final = _Opargs(OP["LOAD_FAST"])
+STORE_FAST_AT: Final = _Opargs(OP["STORE_FAST"])
+LOAD_ATTR_AT: Final = _Opargs(OP["LOAD_ATTR"])
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
@@ -94,16 +112,16 @@ class BytecodeWriter:
 
     def __init__(self, argnames: list[str]) -> None:
         self.code = bytearray()
-        self.names: list[str] = []
-        self._attr_loads: dict[str, bytes] = {}
-        """Attribute name -> its LOAD_ATTR (the slot is the name's position in `names`)."""
-        self.consts: list[Any] = []
-        self._const_loads: dict[int, bytes] = {}
-        """Object id -> its LOAD_CONST (the slot is the object's position in `consts`)."""
-        self.varnames: list[str] = list(argnames)
-        self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
-        self._fast_loads: dict[str, bytes] = {}
-        """Local name -> its LOAD_FAST, as far as `fast` was asked for it."""
+        self.attr_loads: dict[str, bytes] = {}
+        """Attribute name -> its LOAD_ATTR; the keys, in order, are `co_names` (a name's slot is
+        its position)."""
+        self.const_loads: dict[int, bytes] = {}
+        """Object id -> its LOAD_CONST (the slot is the object's position in `kept`)."""
+        self.kept: dict[int, Any] = {}
+        """Object id -> the object; the values, in order, are `co_consts`. Keeping the object
+        keeps its id its own."""
+        self.local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
+        """Local name -> its slot; the keys, in order, are `co_varnames`."""
         self.lines: list[tuple[int, int]] = []
         """(code unit, line from there on), in code order."""
         self._jumps: list[tuple[int, Label]] = []
@@ -111,7 +129,19 @@ class BytecodeWriter:
         self._handlers: list[tuple[Label, Label, Label, int, bool]] = []
 
     def __repr__(self) -> str:
-        return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.consts)} consts>"
+        return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.kept)} consts>"
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.attr_loads)
+
+    @property
+    def consts(self) -> list[Any]:
+        return list(self.kept.values())
+
+    @property
+    def varnames(self) -> list[str]:
+        return list(self.local_slots)
 
     # ------------------------------------------------------------------ appending
 
@@ -128,59 +158,37 @@ class BytecodeWriter:
         load = self.const(value)
         return load[1] if len(load) == 2 else load[1] << 8 | load[3]  # behind EXTENDED_ARG
 
-    # The bytes of one instruction, for the caller to append several at once.
+    # The bytes of one instruction, for the caller to append several at once. Each table grows
+    # by `setdefault(key, <bytes for the next slot>)`: no branch between a first use and a
+    # repeat (most of a dispatcher's constants, names and locals are first uses).
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
-        load = self._const_loads.get(id(value))
-        if load is None:
-            slot = len(self.consts)  # one slot per constant: the next index
-            self.consts.append(value)  # kept alive, so its id stays its own
-            load = _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
-            self._const_loads[id(value)] = load
-        return load
-
-    def _local(self, name: str) -> int:
-        """The slot of local `name` (a new local on first use)."""
-        slot = self._local_slots.get(name)
-        if slot is None:
-            slot = self._local_slots[name] = len(self.varnames)
-            self.varnames.append(name)
-        return slot
+        key = id(value)
+        self.kept[key] = value  # a repeat keeps its place: same id, same object
+        loads = self.const_loads
+        return loads.setdefault(key, LOAD_CONST_AT[len(loads)])
 
     def fast(self, name: str) -> bytes:
-        """LOAD_FAST of local `name`."""
-        load = self._fast_loads.get(name)
-        if load is None:
-            slot = self._local(name)
-            load = _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
-            self._fast_loads[name] = load
-        return load
+        """LOAD_FAST of local `name` (a new local on first use)."""
+        slots = self.local_slots
+        return LOAD_FAST_AT[slots.setdefault(name, len(slots))]
 
     def store(self, name: str) -> bytes:
-        """STORE_FAST to local `name`."""
-        slot = self._local(name)
-        return _STORE_FAST[slot] if slot < 0x100 else encode(OP["STORE_FAST"], slot)
+        """STORE_FAST to local `name` (a new local on first use)."""
+        slots = self.local_slots
+        return STORE_FAST_AT[slots.setdefault(name, len(slots))]
 
     def hoist(self, name: str) -> tuple[bytes, bytes]:
         """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
-        slot = self._local_slots.get(name)
-        if slot is None:  # `_local`, inline: the dispatcher hoists a local per source read
-            slot = self._local_slots[name] = len(self.varnames)
-            self.varnames.append(name)
-        if slot < 0x100:
-            return _STORE_FAST[slot], _LOAD_FAST[slot]
-        return encode(OP["STORE_FAST"], slot), encode(OP["LOAD_FAST"], slot)
+        slots = self.local_slots
+        slot = slots.setdefault(name, len(slots))
+        return STORE_FAST_AT[slot], LOAD_FAST_AT[slot]
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
-        load = self._attr_loads.get(name)
-        if load is None:
-            slot = len(self.names)  # one slot per name: the next index
-            self.names.append(name)
-            load = _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
-            self._attr_loads[name] = load
-        return load
+        loads = self.attr_loads
+        return loads.setdefault(name, LOAD_ATTR_AT[len(loads)])
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""
@@ -244,13 +252,13 @@ class BytecodeWriter:
             argcount,
             posonlyargcount,
             kwonlyargcount,
-            len(self.varnames),
+            len(self.local_slots),
             stacksize,
             flags,
             bytes(code),
-            tuple(self.consts),
-            tuple(self.names),
-            tuple(self.varnames),
+            tuple(self.kept.values()),
+            tuple(self.attr_loads),
+            tuple(self.local_slots),
             filename,
             name,
             qualname,
