@@ -57,11 +57,15 @@ from tracer.bytecode_writer import (
     EQUAL,
     IS,
     IS_NOT,
+    LOAD_ATTR_AT,
+    LOAD_CONST_AT,
+    LOAD_FAST_AT,
     NOT_EQUAL,
     NOT_IN,
     NULL,
     OP,
     RETURN,
+    STORE_FAST_AT,
     SUBSCR,
     BytecodeWriter,
     Label,
@@ -130,6 +134,9 @@ class DispatchEmitter:
         self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
             self.root_loads[ModeStackListSource()] = w.fast("___ms")
+        self._tensor_parts: dict[tuple[int, int, int], tuple[bytes, bytes, bytes, bytes]] = {}
+        """(ids of a TENSOR_MATCH's class, dtype and flag) -> its tests' bytes but the shape's
+        (`_tensor`)."""
         self.fail = Label()
         self.exit_at = _NO_EXIT
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
@@ -280,8 +287,7 @@ class DispatchEmitter:
         self.hoisted = 0
         self.fail = fail
         self.exit_at = _NO_EXIT
-        for guard in entry.guard_manager.guards:
-            self._guard(guard)
+        self._guards(entry.guard_manager.guards)
         w.bind(end)
         except_line = self.lineno + 1
         self.lineno += 3
@@ -307,20 +313,27 @@ class DispatchEmitter:
         w.bind(fail)
 
     def _read(self, source: Source) -> bytes:
-        """The code that pushes the value of `source`, read once into a local (one text line)
-        before first use, as guards.builder.guard_lines hoists it."""
-        kind = type(source)
-        if kind is LocalSource:  # an argument: by its name (a str hashes in C, a source not)
+        """The code that pushes the value of `source`: an argument by its name (a str hashes
+        in C, a source not), a source read before in this entry by its local, else `_hoist`."""
+        if type(source) is LocalSource:
             load = self.arg_loads.get(source.local_name)  # type: ignore[attr-defined]
-            if load is not None:
-                return load
-        load = self.local_of.get(source)
-        if load is not None:
-            return load
+        else:
+            load = self.local_of.get(source)
+        return self._hoist(source) if load is None else load
+
+    def _hoist(self, source: Source) -> bytes:
+        """Read `source` (not read before in this entry) into a new local, one text line after
+        its base's lines, as guards.builder.guard_lines hoists it; returns the local's load.
+
+        Written out for speed (every new read comes here): AttrSource, the commonest read, with
+        a base read before found without a call and `w.attr` inline; `w.hoist` inline."""
+        kind = type(source)
         w = self.w
-        if kind is AttrSource:  # the commonest read, written here: `base.member`
+        if kind is AttrSource:  # `base.member`
             attr: AttrSource = source  # type: ignore[assignment]
-            read = self._read(attr.base) + w.attr(attr.member)
+            base = self.local_of.get(attr.base) or self._read(attr.base)  # no load is b""
+            names = w.attr_loads
+            read = base + names.setdefault(attr.member, LOAD_ATTR_AT[len(names)])
         elif kind is GlobalsDictSource:  # `G`: a root that is already a name
             load = self.local_of[source] = w.const(self.roots["G"])
             return load
@@ -331,13 +344,14 @@ class DispatchEmitter:
             base = source.base
             read = reader(self, source, b"" if base is None else self._read(base))
         # The base's reads (and lines) come first: this read's line starts here.
-        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
+        self.lineno = lineno = self.lineno + 1
         self._lines.append((len(self._code) >> 1, lineno))
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
-        store, load = w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
-        self._code += read + store
-        self.local_of[source] = load
+        slots = w.local_slots
+        slot = slots.setdefault(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}", len(slots))
+        self._code += read + STORE_FAST_AT[slot]
+        load = self.local_of[source] = LOAD_FAST_AT[slot]
         return load
 
     # One reader per source type: the code that pushes the value, given the code that pushes
@@ -374,17 +388,50 @@ class DispatchEmitter:
 
     # ------------------------------------------------------------------ guards
 
-    def _guard(self, guard: Guard) -> None:
-        """One guard line: its reads first (hoist lines), then its tests, each false result a
-        jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
-        v = self._read(guard.source)
-        kind = guard.kind._value_
-        if kind >= _FIRST_ALIASING:
-            self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
-            return
-        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
-        self._lines.append((len(self._code) >> 1, lineno))
-        _GUARD_WRITERS[kind](self, v, guard.expected)
+    def _guards(self, guards: Sequence[Guard]) -> None:
+        """One line per guard: its reads first (hoist lines), then its tests, each false result
+        a jump to the entry's fail label (`if not (a and b): break` of the text, test by test).
+
+        Written out for speed (every guard comes here): a source read before is found without
+        a call (`_read`'s first half), and ID_MATCH, the commonest guard, is `_id_is` with
+        `w.const` inline. The line number lives in a local, handed over to `self.lineno`
+        around the calls that write lines of their own (`_hoist`, `_aliasing`)."""
+        code, lines, w = self._code, self._lines, self.w
+        local_of, arg_loads = self.local_of, self.arg_loads
+        kept, const_loads = w.kept, w.const_loads
+        lineno = self.lineno
+        for guard in guards:
+            source = guard.source
+            if type(source) is LocalSource:
+                v = arg_loads.get(source.local_name)  # type: ignore[attr-defined]
+            else:
+                v = local_of.get(source)
+            if v is None:
+                self.lineno = lineno
+                v = self._hoist(source)
+                lineno = self.lineno
+            kind = guard.kind._value_
+            if kind == _ID_MATCH:
+                lineno += 1
+                lines.append((len(code) >> 1, lineno))
+                expected = guard.expected
+                key = id(expected)
+                kept[key] = expected
+                code += v + const_loads.setdefault(key, LOAD_CONST_AT[len(const_loads)]) + IS
+                back = (len(code) >> 1) + 1 - self.exit_at
+                if back <= 0xFF:
+                    code += _EXIT_BACK[back]
+                else:
+                    self.exit_at = w.exit_if(False, self.exit_at, self.fail)
+            elif kind < _FIRST_ALIASING:
+                lineno += 1
+                lines.append((len(code) >> 1, lineno))
+                _GUARD_WRITERS[kind](self, v, guard.expected)
+            else:  # the aliasing kinds read other sources first
+                self.lineno = lineno
+                self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
+                lineno = self.lineno
+        self.lineno = lineno
 
     def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
         others = [self._read(expected)] if same else [self._read(o) for o in expected]
@@ -506,14 +553,28 @@ class DispatchEmitter:
             self._constant(listed + w.const(i) + SUBSCR, key)
 
     def _tensor(self, value: bytes, spec: TensorSpec) -> None:
+        """`type(v) is cls`, then `v._dtype is dtype`, `v._shape == shape`, `v.requires_grad
+        is rg`. Every constant and name but the shape is a repeat after the first guard with
+        the same class, dtype and flag: their bytes are kept per emitter, by the objects' ids
+        (kept alive by the writer), and only the shape goes through `w.const` again."""
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
         w = self.w
+        key = (id(spec.cls), id(spec.dtype), id(spec.requires_grad))
+        parts = self._tensor_parts.get(key)
+        if parts is None:  # in the text's order: the tables take first uses in that order
+            head = NULL + w.const(type)
+            is_cls = CALLS[1] + w.const(spec.cls) + IS
+            is_dtype = w.attr("_dtype") + w.const(spec.dtype) + IS
+            shape = w.attr("_shape")
+            shape += w.const(spec.shape)
+            is_grad = w.attr("requires_grad") + w.const(spec.requires_grad) + IS
+            self._tensor_parts[key] = head, is_cls, is_dtype, is_grad
+        else:
+            head, is_cls, is_dtype, is_grad = parts
+            shape = w.attr_loads["_shape"] + w.const(spec.shape)
         self._tests(
-            NULL + w.const(type) + value + CALLS[1] + w.const(spec.cls) + IS,
-            value + w.attr("_dtype") + w.const(spec.dtype) + IS,
-            value + w.attr("_shape") + w.const(spec.shape) + EQUAL,
-            value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS,
+            head + value + is_cls, value + is_dtype, value + shape + EQUAL, value + is_grad
         )
 
 
@@ -529,6 +590,7 @@ _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
 """Source type -> the reader that writes its load: with AttrSource (`_read` writes its
 load itself) and GlobalsDictSource (a constant), the sources this module knows."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
+_ID_MATCH = GuardKind.ID_MATCH._value_
 _FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
 """The aliasing kinds come last (they read other sources first, `_aliasing`)."""
 assert {k for k in GuardKind if k._value_ >= _FIRST_ALIASING} == {
