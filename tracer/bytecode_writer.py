@@ -126,7 +126,7 @@ class BytecodeWriter:
         """(code unit, line from there on), in code order."""
         self._jumps: list[tuple[int, Label]] = []
         self._far_jumps: list[tuple[int, Label]] = []
-        self._handlers: list[tuple[Label, Label, Label, int, bool]] = []
+        self._handlers: list[tuple[int, int, int | Label, int, bool]] = []
 
     def __repr__(self) -> str:
         return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.kept)} consts>"
@@ -217,9 +217,10 @@ class BytecodeWriter:
     def bind(self, label: Label) -> None:
         label.position = len(self.code) >> 1
 
-    def handler(self, start: Label, end: Label, target: Label, depth: int, lasti: bool) -> None:
-        """An exception-table entry: an exception in [start, end) unwinds the stack to `depth`
-        (plus the offset of the raising instruction when `lasti`) and goes to `target`."""
+    def handler(self, start: int, end: int, target: int | Label, depth: int, lasti: bool) -> None:
+        """An exception-table entry: an exception in code units [start, end) unwinds the stack
+        to `depth` (plus the offset of the raising instruction when `lasti`) and goes to
+        `target` (a position, or a label bound by the end)."""
         self._handlers.append((start, end, target, depth, lasti))
 
     # ------------------------------------------------------------------ finishing
@@ -271,16 +272,16 @@ class BytecodeWriter:
 
     def _exception_table(self) -> bytes:
         table = bytearray()
-        for start, end, target, depth, lasti in self._handlers:
-            first, to = start.position, target.position
+        for first, end, target, depth, lasti in self._handlers:
+            to = target if type(target) is int else target.position  # type: ignore[union-attr]
             if to < 0x1000 and depth < 0x20:  # start and size are below target: 1-2 bytes each
-                size = end.position - first
+                size = end - first
                 table += _short_varint(first, 0x80) + _short_varint(size) + _short_varint(to)
                 table += _CHUNKS[depth << 1 | lasti]
                 continue
-            _varint(table, start.position, entry_start=True)
-            _varint(table, end.position - start.position)
-            _varint(table, target.position)
+            _varint(table, first, entry_start=True)
+            _varint(table, end - first)
+            _varint(table, to)
             _varint(table, depth << 1 | lasti)
         return bytes(table)
 

@@ -146,9 +146,23 @@ class DispatchEmitter:
         return f"<DispatchEmitter {self.fn.__qualname__}: {len(self.entries)} entries>"
 
     def function(self, filename: str) -> Callable[..., Any]:
-        w, sig = self.w, self.sig
-        w.line(1)
-        w.op(OP["RESUME"])
+        try:
+            emitted = self._code_object(filename)
+        except TooComplex as error:
+            raise Unsupported(str(error)) from None
+        code = self.fn.__code__
+        dispatch = types.FunctionType(emitted, _GLOBALS)
+        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
+        if self.fn.__defaults__:
+            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
+        if self.fn.__kwdefaults__:
+            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
+        return dispatch
+
+    def _code_object(self, filename: str) -> types.CodeType:
+        w = self.w
+        self._lines.append((0, 1))
+        self._code += _RESUME
         if self.needs_mode_stack:
             self._next_line()
             w.code += NULL + w.const(self.roots["___mode_stack"]) + CALLS[0] + w.store("___ms")
@@ -163,27 +177,16 @@ class DispatchEmitter:
             w.bind(cleanup)  # the handler's stack (prev exc, exc) plus the raising offset
             w.code += _CLEANUP
         code = self.fn.__code__
-        flags = _CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS)
-        try:
-            emitted = w.code_object(
-                argcount=code.co_argcount,
-                posonlyargcount=code.co_posonlyargcount,
-                kwonlyargcount=code.co_kwonlyargcount,
-                flags=flags,
-                stacksize=_stack_bound(len(sig.names)),
-                filename=filename,
-                name=code.co_name,
-                qualname=code.co_qualname,
-            )
-        except TooComplex as error:
-            raise Unsupported(str(error)) from None
-        dispatch = types.FunctionType(emitted, _GLOBALS)
-        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
-        if self.fn.__defaults__:
-            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
-        if self.fn.__kwdefaults__:
-            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
-        return dispatch
+        return w.code_object(
+            argcount=code.co_argcount,
+            posonlyargcount=code.co_posonlyargcount,
+            kwonlyargcount=code.co_kwonlyargcount,
+            flags=_CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS),
+            stacksize=_stack_bound(len(self.sig.names)),
+            filename=filename,
+            name=code.co_name,
+            qualname=code.co_qualname,
+        )
 
     def _next_line(self) -> None:
         self.lineno += 1
@@ -193,35 +196,40 @@ class DispatchEmitter:
 
     def _defaults_check(self) -> None:
         """NOTE [live defaults] (tracer.dispatch): reassigned code or defaults start the call
-        over."""
-        w, fn = self.w, self.fn
-        refresh, after = Label(), Label()
+        over.
+
+        The block's shape is fixed, so its jumps are written with their distances (from the
+        parts' lengths) rather than through labels; the constants and names are taken in the
+        order they appear, as the tables need."""
+        w, fn, code = self.w, self.fn, self._code
+        fn_load = w.const(fn)
+        test_code = fn_load + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
+        test_defaults = fn_load + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
+        test_kwdefaults = fn_load + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
+        refresh = NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
+        refresh += CALLS[2] + RETURN
+        # `test; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then `test; POP_JUMP_FORWARD_IF_FALSE
+        # after` (2 bytes each, no CACHE); distances in code units.
+        to_refresh = (len(test_kwdefaults) + 2) >> 1
         self._next_line()
-        w.code += w.const(fn) + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
-        w.code += w.const(fn) + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
-        w.code += w.const(fn) + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], after)
-        w.bind(refresh)
+        code += test_code + _short_jump(_IF_TRUE, ((len(test_defaults) + 2) >> 1) + to_refresh)
+        code += test_defaults + _short_jump(_IF_TRUE, to_refresh)
+        code += test_kwdefaults + _short_jump(_IF_FALSE, len(refresh) >> 1)
         self._next_line()
-        w.code += NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
-        w.code += CALLS[2] + RETURN
-        w.bind(after)
+        code += refresh
 
     def _fill_defaults(self) -> None:
+        """`if x is UNSET: x = <default>` for each parameter with a default."""
         w = self.w
         defaults = self.fn.__defaults__ or ()
         with_default = self.sig.positional[len(self.sig.positional) - len(defaults) :]
         kwdefaults = self.fn.__kwdefaults__ or {}
         pairs = [*zip(with_default, defaults, strict=True), *kwdefaults.items()]
         for name, value in pairs:
-            skip = Label()
             self._next_line()
-            w.code += w.fast(name) + w.const(self.unset) + IS
-            w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], skip)
-            w.code += w.const(value) + w.store(name)
-            w.bind(skip)
+            test = w.fast(name) + w.const(self.unset) + IS
+            fill = w.const(value) + w.store(name)
+            self._code += test + _short_jump(_IF_FALSE, len(fill) >> 1) + fill
 
     def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
@@ -278,38 +286,33 @@ class DispatchEmitter:
     def _entry(self, index: int, cleanup: Label) -> None:
         """`while True: try: <guards> except Exception: break; return run(...)` of the text:
         lines `while`, `try`, the guard lines, `except`, `break`, `return`."""
-        w = self.w
+        w, code, lines = self.w, self._code, self._lines
         entry = self.entries[index]
         self.lineno += 2  # `while True:` and `try:` hold no instruction
-        start, end, handler, fail = Label(), Label(), Label(), Label()
-        w.bind(start)
+        start = len(code) >> 1
         self.local_of = dict(self.root_loads)
         self.hoisted = 0
-        self.fail = fail
+        self.fail = fail = Label()
         self.exit_at = _NO_EXIT
         self._guards(entry.guard_manager.guards)
-        w.bind(end)
+        end = len(code) >> 1
         except_line = self.lineno + 1
         self.lineno += 3
-        w.line(self.lineno)
+        lines.append((end, self.lineno))
         self._run_call(entry.run)
-        if end.position == start.position:
+        if end == start:
             w.bind(fail)
             return  # nothing can raise: no handler (the text could not even say `try:`)
+        # The handler, as CPython compiles `except Exception: break` (its one jump, over the
+        # RERAISE, written with its distance).
+        handler = len(code) >> 1  # the exception is on the stack
         w.handler(start, end, handler, 0, False)
-        # The handler, as CPython compiles `except Exception: break`.
-        handler_end, matched = Label(), Label()
-        w.bind(handler)  # the exception is on the stack
-        w.line(except_line)
-        w.code += _PUSH_EXC_INFO + w.const(Exception) + _CHECK_EXC_MATCH
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], matched)
-        w.code += _RERAISE_0
-        w.bind(matched)
-        w.code += _POP_TOP
-        w.bind(handler_end)
+        lines.append((handler, except_line))
+        code += _PUSH_EXC_INFO + w.const(Exception) + _MATCH_OR_RERAISE
+        handler_end = len(code) >> 1
         w.handler(handler, handler_end, cleanup, 1, True)
-        w.line(except_line + 1)
-        w.code += _POP_EXCEPT
+        lines.append((handler_end, except_line + 1))
+        code += _POP_EXCEPT
         w.bind(fail)
 
     def _read(self, source: Source) -> bytes:
@@ -637,10 +640,26 @@ _HOISTED = [f"___v{i}" for i in range(64)]
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""
 _EXIT_BACK = [encode(OP["POP_JUMP_BACKWARD_IF_FALSE"], distance) for distance in range(256)]
+_IF_TRUE = OP["POP_JUMP_FORWARD_IF_TRUE"]
+_IF_FALSE = OP["POP_JUMP_FORWARD_IF_FALSE"]
+
+
+def _short_jump(opcode: int, distance: int) -> bytes:
+    """A forward jump (no CACHE entries) over `distance` code units; past 255 the dispatcher
+    is compiled from its text instead (as `BytecodeWriter.jump` would say at the end)."""
+    if distance > 0xFF:
+        raise TooComplex(f"short jump of {distance} units")
+    return bytes((opcode, distance))
+
+
+_RESUME = encode(OP["RESUME"])
 _PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
-_CHECK_EXC_MATCH = encode(OP["CHECK_EXC_MATCH"])
-_RERAISE_0 = encode(OP["RERAISE"], 0)
-_POP_TOP = encode(OP["POP_TOP"])
+_MATCH_OR_RERAISE = (
+    encode(OP["CHECK_EXC_MATCH"])
+    + encode(_IF_TRUE, 1)  # over the RERAISE
+    + encode(OP["RERAISE"], 0)
+    + encode(OP["POP_TOP"])
+)
 _POP_EXCEPT = encode(OP["POP_EXCEPT"])
 _CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
 """Where an exception raised inside a handler goes: restore the previous one and re-raise."""
