@@ -42,9 +42,7 @@ def encode(opcode: int, arg: int = 0) -> bytes:
     return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
 
 
-
-
-class _Opargs(dict[int, bytes]):
+class Opargs(dict[int, bytes]):
     """One opcode's instruction bytes by oparg, EXTENDED_ARG included when needed: `table[arg]`
     with no branch on the size at the call site. Opargs below 256 are filled in up front, larger
     ones encoded when asked for (not kept). CPython's encoding, nothing about any function."""
@@ -60,10 +58,10 @@ class _Opargs(dict[int, bytes]):
         return f"<{dis.opname[self.opcode]} by oparg>"
 
 
-LOAD_CONST_AT: Final = _Opargs(OP["LOAD_CONST"])
-LOAD_FAST_AT: Final = _Opargs(OP["LOAD_FAST"])
-STORE_FAST_AT: Final = _Opargs(OP["STORE_FAST"])
-LOAD_ATTR_AT: Final = _Opargs(OP["LOAD_ATTR"])
+LOAD_CONST_AT: Final = Opargs(OP["LOAD_CONST"])
+LOAD_FAST_AT: Final = Opargs(OP["LOAD_FAST"])
+STORE_FAST_AT: Final = Opargs(OP["STORE_FAST"])
+LOAD_ATTR_AT: Final = Opargs(OP["LOAD_ATTR"])
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""

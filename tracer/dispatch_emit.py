@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
@@ -69,6 +70,7 @@ from tracer.bytecode_writer import (
     SUBSCR,
     BytecodeWriter,
     Label,
+    Opargs,
     TooComplex,
     call_bytes,
     encode,
@@ -110,7 +112,7 @@ class DispatchEmitter:
         needs_mode_stack: bool,
         unset: object,
     ) -> None:
-        if any(n.startswith("___") for n in sig.names):
+        if any(map(_IS_TEMPORARY, sig.names)):
             raise Unsupported("a parameter named like the emitter's temporaries")
         self.fn = fn
         self.sig = sig
@@ -129,8 +131,11 @@ class DispatchEmitter:
         self.local_of: dict[Source, bytes] = {}
         """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
         its hoisted local, or a LOAD_CONST of a root object)."""
-        self.arg_loads: dict[str, bytes] = {n: w.fast(n) for n in sig.names}
-        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash)."""
+        self.arg_loads: dict[str, bytes] = dict(
+            zip(sig.names, map(LOAD_FAST_AT.__getitem__, range(len(sig.names))), strict=True)
+        )
+        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash);
+        the arguments are the first locals, in order."""
         self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
             self.root_loads[ModeStackListSource()] = w.fast("___ms")
@@ -227,20 +232,23 @@ class DispatchEmitter:
         pairs = [*zip(with_default, defaults, strict=True), *kwdefaults.items()]
         for name, value in pairs:
             self._next_line()
-            test = w.fast(name) + w.const(self.unset) + IS
+            test = self.arg_loads[name] + w.const(self.unset) + IS
             fill = w.const(value) + w.store(name)
             self._code += test + _short_jump(_IF_FALSE, len(fill) >> 1) + fill
 
+    # The calls below load arguments with `map` over `arg_loads.__getitem__`: no Python frame
+    # per argument.
+
     def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
-        w, sig = self.w, self.sig
-        loads = b"".join(map(w.fast, sig.positional))
+        sig, arg_loads = self.sig, self.arg_loads
+        loads = b"".join(map(arg_loads.__getitem__, sig.positional))
         if sig.star is None:
-            return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
+            return loads + _BUILD_TUPLE_OF[len(sig.positional)]
         return (
             loads
             + encode(OP["BUILD_LIST"], len(sig.positional))
-            + w.fast(sig.star)
+            + arg_loads[sig.star]
             + encode(OP["LIST_EXTEND"], 1)
             + encode(OP["LIST_TO_TUPLE"])
         )
@@ -248,20 +256,22 @@ class DispatchEmitter:
     def _kwargs_dict(self, merge: bool = False) -> bytes:
         """`{'k': k, **kw}`: the keyword-only arguments and the `**` dict."""
         w, sig = self.w, self.sig
-        pairs = b"".join([w.const(name) + w.fast(name) for name in sig.kwonly])
+        if not sig.kwonly and sig.starstar is None:
+            return _EMPTY_MAP
+        pairs = b"".join([w.const(name) + self.arg_loads[name] for name in sig.kwonly])
         built = pairs + encode(OP["BUILD_MAP"], len(sig.kwonly))
         if sig.starstar is None:
             return built
         update = encode(OP["DICT_MERGE" if merge else "DICT_UPDATE"], 1)
-        return built + w.fast(sig.starstar) + update
+        return built + self.arg_loads[sig.starstar] + update
 
     def _miss_call(self) -> None:
         w, names = self.w, self.sig.names
-        frame = b"".join(map(w.fast, names))
+        frame = b"".join(map(self.arg_loads.__getitem__, names))
         if names:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
-            frame += encode(OP["BUILD_MAP"])
+            frame += _EMPTY_MAP
         w.code += NULL + w.const(self.miss) + frame + self._args_tuple() + self._kwargs_dict()
         w.code += CALLS[3] + RETURN
 
@@ -270,7 +280,7 @@ class DispatchEmitter:
         w, sig = self.w, self.sig
         head = NULL + w.const(run)
         if sig.star is None and sig.starstar is None:
-            loads = b"".join(map(w.fast, [*sig.positional, *sig.kwonly]))
+            loads = b"".join(map(self.arg_loads.__getitem__, [*sig.positional, *sig.kwonly]))
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
                 loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
@@ -319,7 +329,7 @@ class DispatchEmitter:
         """The code that pushes the value of `source`: an argument by its name (a str hashes
         in C, a source not), a source read before in this entry by its local, else `_hoist`."""
         if type(source) is LocalSource:
-            load = self.arg_loads.get(source.local_name)  # type: ignore[attr-defined]
+            load = self.arg_loads.get(source.local_name)
         else:
             load = self.local_of.get(source)
         return self._hoist(source) if load is None else load
@@ -344,8 +354,8 @@ class DispatchEmitter:
             reader = _READERS.get(kind)
             if reader is None:
                 raise Unsupported(f"source {kind.__name__}")
-            base = source.base
-            read = reader(self, source, b"" if base is None else self._read(base))
+            parent = source.base
+            read = reader(self, source, b"" if parent is None else self._read(parent))
         # The base's reads (and lines) come first: this read's line starts here.
         self.lineno = lineno = self.lineno + 1
         self._lines.append((len(self._code) >> 1, lineno))
@@ -406,7 +416,7 @@ class DispatchEmitter:
         for guard in guards:
             source = guard.source
             if type(source) is LocalSource:
-                v = arg_loads.get(source.local_name)  # type: ignore[attr-defined]
+                v = arg_loads.get(source.local_name)
             else:
                 v = local_of.get(source)
             if v is None:
@@ -576,9 +586,7 @@ class DispatchEmitter:
         else:
             head, is_cls, is_dtype, is_grad = parts
             shape = w.attr_loads["_shape"] + w.const(spec.shape)
-        self._tests(
-            head + value + is_cls, value + is_dtype, value + shape + EQUAL, value + is_grad
-        )
+        self._tests(head + value + is_cls, value + is_dtype, value + shape + EQUAL, value + is_grad)
 
 
 _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
@@ -653,6 +661,10 @@ def _short_jump(opcode: int, distance: int) -> bytes:
 
 
 _RESUME = encode(OP["RESUME"])
+_BUILD_TUPLE_OF = Opargs(OP["BUILD_TUPLE"])
+_EMPTY_MAP = encode(OP["BUILD_MAP"], 0)
+_IS_TEMPORARY = operator.methodcaller("startswith", "___")
+"""A parameter named like the emitter's temporaries (`___v0`, `___ms`, ...)."""
 _PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
 _MATCH_OR_RERAISE = (
     encode(OP["CHECK_EXC_MATCH"])
