@@ -120,8 +120,9 @@ class BytecodeWriter:
         keeps its id its own."""
         self.local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
         """Local name -> its slot; the keys, in order, are `co_varnames`."""
-        self.lines: list[tuple[int, int]] = []
-        """(code unit, line from there on), in code order."""
+        self.lines: list[int] = []
+        """Flat, in code order: the byte offset where a line's run starts, then the line (two
+        items per run, appended as `lines += (offset, line)`: no tuple object kept per line)."""
         self._jumps: list[tuple[int, Label]] = []
         self._far_jumps: list[tuple[int, Label]] = []
         self._handlers: list[tuple[int, int, int | Label, int, bool]] = []
@@ -145,7 +146,7 @@ class BytecodeWriter:
 
     def line(self, lineno: int) -> None:
         """The instructions appended from now on belong to source line `lineno`."""
-        self.lines.append((len(self.code) >> 1, lineno))
+        self.lines += (len(self.code), lineno)
 
     def op(self, opcode: int, arg: int = 0) -> None:
         self.code += encode(opcode, arg)
@@ -262,7 +263,7 @@ class BytecodeWriter:
             name,
             qualname,
             1,
-            _line_table(self.lines, len(code) >> 1),
+            _line_table(self.lines, len(code)),
             self._exception_table(),
             (),
             (),
@@ -315,17 +316,18 @@ def _short_varint(value: int, flag: int = 0) -> bytes:
 _CHUNKS: Final = [bytes((byte,)) for byte in range(0x100)]
 
 
-def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
-    """`co_linetable` with line-only entries of at most 8 units each; `lines` says where each
-    line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1; a run
-    of no units is skipped).
+def _line_table(lines: list[int], end: int) -> bytes:
+    """`co_linetable` with line-only entries of at most 8 units each; `lines` is flat, the byte
+    offset where each line's run starts followed by its line (the first run starts at 0, on
+    line 1 after `co_firstlineno` 1; a run of no units is skipped); `end` is the code's size
+    in bytes.
 
     A dispatcher has a line per guard, so this runs over every run with builtins (`map`,
     `zip`) and takes each run's bytes from `_RUNS`, a table of the encoding itself."""
     if not lines:
         return b""
-    starts, linenos = zip(*lines, strict=True)
-    sizes = list(map(operator.sub, (*starts[1:], end), starts))
+    starts, linenos = lines[0::2], lines[1::2]
+    sizes = list(map(operator.sub, (*starts[1:], end), starts))  # in bytes
     runs = list(compress(zip(sizes, linenos, strict=True), sizes))  # runs of 0 units dropped
     if not runs:
         return b""
@@ -335,12 +337,12 @@ def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
 
 
 class _RunEncodings(dict[tuple[int, int], bytes]):
-    """(units, line delta) -> the line-only entries of one run: the first carries the delta,
+    """(bytes, line delta) -> the line-only entries of one run: the first carries the delta,
     the others (runs past 8 units) delta 0. Filled on first use; it holds CPython's encoding,
     nothing about any compiled function."""
 
     def __missing__(self, key: tuple[int, int]) -> bytes:
-        size, delta = key
+        size, delta = key[0] >> 1, key[1]  # in code units
         step = _DELTAS[delta] if -64 < delta < 64 else signed_varint(delta)
         head = bytes((_LINE_ONLY | (min(size, 8) - 1),)) + step
         encoded = head + (_more(size) if size > 8 else b"")

@@ -30,6 +30,7 @@ import dataclasses
 import itertools
 import linecache
 import math
+import operator
 import re
 import types
 import weakref
@@ -735,7 +736,11 @@ def _facet_expr(facet: Facet, value: str) -> str | None:
 def _roots(entries: Sequence[CacheEntry]) -> dict[str, Any]:
     """G, B, C and the mode-stack accessor: the same objects for every entry of one function."""
     roots: dict[str, Any] = {}
-    for entry in entries:
+    if entries:  # the first entry's roots but None, with builtins (no frame per root)
+        first = entries[0].guard_manager.roots
+        kept = map(operator.is_not, first.values(), itertools.repeat(None))
+        roots = dict(itertools.compress(first.items(), kept))
+    for entry in entries[1:]:
         for name, value in entry.guard_manager.roots.items():
             if value is None:
                 continue

@@ -34,7 +34,7 @@ import math
 import operator
 import types
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from guards.builder import has_instance_attr
 from guards.constants import constants_equal, is_constant
@@ -166,7 +166,7 @@ class DispatchEmitter:
 
     def _code_object(self, filename: str) -> types.CodeType:
         w = self.w
-        self._lines.append((0, 1))
+        self._lines += (0, 1)
         self._code += _RESUME
         if self.needs_mode_stack:
             self._next_line()
@@ -195,7 +195,7 @@ class DispatchEmitter:
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self._lines.append((len(self._code) >> 1, self.lineno))
+        self._lines += (len(self._code), self.lineno)
 
     # ------------------------------------------------------------------ the frame around
 
@@ -299,29 +299,29 @@ class DispatchEmitter:
         w, code, lines = self.w, self._code, self._lines
         entry = self.entries[index]
         self.lineno += 2  # `while True:` and `try:` hold no instruction
-        start = len(code) >> 1
+        start = len(code)
         self.local_of = dict(self.root_loads)
         self.hoisted = 0
         self.fail = fail = Label()
         self.exit_at = _NO_EXIT
         self._guards(entry.guard_manager.guards)
-        end = len(code) >> 1
+        end = len(code)
         except_line = self.lineno + 1
         self.lineno += 3
-        lines.append((end, self.lineno))
+        lines += (end, self.lineno)
         self._run_call(entry.run)
         if end == start:
             w.bind(fail)
             return  # nothing can raise: no handler (the text could not even say `try:`)
         # The handler, as CPython compiles `except Exception: break` (its one jump, over the
         # RERAISE, written with its distance).
-        handler = len(code) >> 1  # the exception is on the stack
-        w.handler(start, end, handler, 0, False)
-        lines.append((handler, except_line))
+        handler = len(code)  # the exception is on the stack
+        w.handler(start >> 1, end >> 1, handler >> 1, 0, False)
+        lines += (handler, except_line)
         code += _PUSH_EXC_INFO + w.const(Exception) + _MATCH_OR_RERAISE
-        handler_end = len(code) >> 1
-        w.handler(handler, handler_end, cleanup, 1, True)
-        lines.append((handler_end, except_line + 1))
+        handler_end = len(code)
+        w.handler(handler >> 1, handler_end >> 1, cleanup, 1, True)
+        lines += (handler_end, except_line + 1)
         code += _POP_EXCEPT
         w.bind(fail)
 
@@ -357,13 +357,14 @@ class DispatchEmitter:
             parent = source.base
             read = reader(self, source, b"" if parent is None else self._read(parent))
         # The base's reads (and lines) come first: this read's line starts here.
+        code = self._code
         self.lineno = lineno = self.lineno + 1
-        self._lines.append((len(self._code) >> 1, lineno))
+        self._lines += (len(code), lineno)
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
         slots = w.local_slots
-        slot = slots.setdefault(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}", len(slots))
-        self._code += read + STORE_FAST_AT[slot]
+        slot = slots.setdefault(_HOISTED[hoisted], len(slots))
+        code += read + STORE_FAST_AT[slot]
         load = self.local_of[source] = LOAD_FAST_AT[slot]
         return load
 
@@ -415,18 +416,18 @@ class DispatchEmitter:
         lineno = self.lineno
         for guard in guards:
             source = guard.source
-            if type(source) is LocalSource:
-                v = arg_loads.get(source.local_name)
-            else:
-                v = local_of.get(source)
+            v = local_of.get(source)
             if v is None:
-                self.lineno = lineno
-                v = self._hoist(source)
-                lineno = self.lineno
+                if type(source) is LocalSource and source.local_name in arg_loads:
+                    v = local_of[source] = arg_loads[source.local_name]  # found by name, once
+                else:
+                    self.lineno = lineno
+                    v = self._hoist(source)
+                    lineno = self.lineno
             kind = guard.kind._value_
             if kind == _ID_MATCH:
                 lineno += 1
-                lines.append((len(code) >> 1, lineno))
+                lines += (len(code), lineno)
                 expected = guard.expected
                 key = id(expected)
                 kept[key] = expected
@@ -438,7 +439,7 @@ class DispatchEmitter:
                     self.exit_at = w.exit_if(False, self.exit_at, self.fail)
             elif kind < _FIRST_ALIASING:
                 lineno += 1
-                lines.append((len(code) >> 1, lineno))
+                lines += (len(code), lineno)
                 _GUARD_WRITERS[kind](self, v, guard.expected)
             else:  # the aliasing kinds read other sources first
                 self.lineno = lineno
@@ -503,13 +504,15 @@ class DispatchEmitter:
     def _tests(self, *tests: bytes) -> None:
         """`_test` of each of `tests` in turn, in one call (a guard of several tests)."""
         code = self._code
+        past_exit = 1 - self.exit_at  # the distance back to the exit is (units so far) + this
         for test in tests:
             code += test
-            back = (len(code) >> 1) + 1 - self.exit_at
+            back = (len(code) >> 1) + past_exit
             if back <= 0xFF:
                 code += _EXIT_BACK[back]
             else:
                 self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
+                past_exit = 1 - self.exit_at
 
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
@@ -642,8 +645,16 @@ assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
 _NO_EXIT = -0x10000
 """`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
-_HOISTED = [f"___v{i}" for i in range(64)]
-"""Names of an entry's first hoisted locals."""
+
+
+class _HoistedNames(dict[int, str]):
+    """i -> `___v<i>`, the name of an entry's i-th hoisted local (the first 64 made up front)."""
+
+    def __missing__(self, index: int) -> str:
+        return f"___v{index}"
+
+
+_HOISTED: Final = _HoistedNames((i, f"___v{i}") for i in range(64))
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""

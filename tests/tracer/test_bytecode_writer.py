@@ -39,7 +39,8 @@ def test_every_unit_reports_its_runs_line(
     expected: list[int | None] = [None] * end
     for (start, line), stop in zip(lines, [*starts[1:], end], strict=True):
         expected[start:stop] = [line] * (stop - start)
-    assert _lines_per_unit(_line_table(lines, end), end) == expected
+    flat = [value for start, line in lines for value in (2 * start, line)]  # bytes, line
+    assert _lines_per_unit(_line_table(flat, 2 * end), end) == expected
 
 
 def test_no_lines_no_table() -> None:
