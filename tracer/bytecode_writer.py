@@ -274,8 +274,7 @@ class BytecodeWriter:
         for first, end, target, depth, lasti in self._handlers:
             to = target if type(target) is int else target.position  # type: ignore[union-attr]
             if to < 0x1000 and depth < 0x20:  # start and size are below target: 1-2 bytes each
-                size = end - first
-                table += _short_varint(first, 0x80) + _short_varint(size) + _short_varint(to)
+                table += _SHORT_STARTS[first] + _SHORT[end - first] + _SHORT[to]
                 table += _CHUNKS[depth << 1 | lasti]
                 continue
             _varint(table, first, entry_start=True)
@@ -314,6 +313,24 @@ def _short_varint(value: int, flag: int = 0) -> bytes:
 
 
 _CHUNKS: Final = [bytes((byte,)) for byte in range(0x100)]
+
+
+class _ShortVarints(dict[int, bytes]):
+    """value -> `_short_varint(value, flag)`, for values below 0x1000, filled on first use (the
+    exception table's encoding, nothing about any function)."""
+
+    def __init__(self, flag: int) -> None:
+        super().__init__()
+        self.flag = flag
+
+    def __missing__(self, value: int) -> bytes:
+        encoded = self[value] = _short_varint(value, self.flag)
+        return encoded
+
+
+_SHORT: Final = _ShortVarints(0)
+_SHORT_STARTS: Final = _ShortVarints(0x80)
+"""The same, with the entry-start flag (an entry's first varint)."""
 
 
 def _line_table(lines: list[int], end: int) -> bytes:
