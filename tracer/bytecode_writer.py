@@ -24,6 +24,10 @@ from tracer.assembler import ENCODED, signed_varint
 
 OP: Final[dict[str, int]] = dis.opmap
 _EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
+_LOAD_CONST_OP: Final = OP["LOAD_CONST"]
+_LOAD_FAST_OP: Final = OP["LOAD_FAST"]
+_STORE_FAST_OP: Final = OP["STORE_FAST"]
+_LOAD_ATTR_OP: Final = OP["LOAD_ATTR"]
 _JUMP_FORWARD: Final = OP["JUMP_FORWARD"]
 _SKIP_IF: Final = {True: OP["POP_JUMP_FORWARD_IF_FALSE"], False: OP["POP_JUMP_FORWARD_IF_TRUE"]}
 _BACK_IF: Final = {True: OP["POP_JUMP_BACKWARD_IF_TRUE"], False: OP["POP_JUMP_BACKWARD_IF_FALSE"]}
@@ -42,26 +46,11 @@ def encode(opcode: int, arg: int = 0) -> bytes:
     return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
 
 
-class Opargs(dict[int, bytes]):
-    """One opcode's instruction bytes by oparg, EXTENDED_ARG included when needed: `table[arg]`
-    with no branch on the size at the call site. Opargs below 256 are filled in up front, larger
-    ones encoded when asked for (not kept). CPython's encoding, nothing about any function."""
-
-    def __init__(self, opcode: int) -> None:
-        super().__init__(enumerate(_ENCODED[opcode]))
-        self.opcode = opcode
-
-    def __missing__(self, arg: int) -> bytes:
-        return encode(self.opcode, arg)
-
-    def __repr__(self) -> str:
-        return f"<{dis.opname[self.opcode]} by oparg>"
-
-
-LOAD_CONST_AT: Final = Opargs(OP["LOAD_CONST"])
-LOAD_FAST_AT: Final = Opargs(OP["LOAD_FAST"])
-STORE_FAST_AT: Final = Opargs(OP["STORE_FAST"])
-LOAD_ATTR_AT: Final = Opargs(OP["LOAD_ATTR"])
+LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
+LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
+LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
+"""Each: the instruction's bytes by oparg below 256 (a list index; larger ones by `encode`)."""
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
@@ -113,11 +102,10 @@ class BytecodeWriter:
         self.attr_loads: dict[str, bytes] = {}
         """Attribute name -> its LOAD_ATTR; the keys, in order, are `co_names` (a name's slot is
         its position)."""
+        self.consts: list[Any] = []
+        """`co_consts`; holding each object keeps its id its own."""
         self.const_loads: dict[int, bytes] = {}
-        """Object id -> its LOAD_CONST (the slot is the object's position in `kept`)."""
-        self.kept: dict[int, Any] = {}
-        """Object id -> the object; the values, in order, are `co_consts`. Keeping the object
-        keeps its id its own."""
+        """Object id -> its LOAD_CONST (the slot is the object's position in `consts`)."""
         self.local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
         """Local name -> its slot; the keys, in order, are `co_varnames`."""
         self.lines: list[int] = []
@@ -128,15 +116,11 @@ class BytecodeWriter:
         self._handlers: list[tuple[int, int, int | Label, int, bool]] = []
 
     def __repr__(self) -> str:
-        return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.kept)} consts>"
+        return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.consts)} consts>"
 
     @property
     def names(self) -> list[str]:
         return list(self.attr_loads)
-
-    @property
-    def consts(self) -> list[Any]:
-        return list(self.kept.values())
 
     @property
     def varnames(self) -> list[str]:
@@ -157,37 +141,53 @@ class BytecodeWriter:
         load = self.const(value)
         return load[1] if len(load) == 2 else load[1] << 8 | load[3]  # behind EXTENDED_ARG
 
-    # The bytes of one instruction, for the caller to append several at once. Each table grows
-    # by `setdefault(key, <bytes for the next slot>)`: no branch between a first use and a
-    # repeat (most of a dispatcher's constants, names and locals are first uses).
+    # The bytes of one instruction, for the caller to append several at once.
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
         key = id(value)
-        self.kept[key] = value  # a repeat keeps its place: same id, same object
-        loads = self.const_loads
-        return loads.setdefault(key, LOAD_CONST_AT[len(loads)])
+        load = self.const_loads.get(key)
+        if load is None:
+            consts = self.consts
+            slot = len(consts)  # one slot per constant: the next index
+            load = LOAD_CONST[slot] if slot < 0x100 else encode(_LOAD_CONST_OP, slot)
+            self.const_loads[key] = load
+            consts.append(value)  # kept alive, so its id stays its own
+        return load
+
+    def _local(self, name: str) -> int:
+        """The slot of local `name` (a new local on first use)."""
+        slots = self.local_slots
+        slot = slots.get(name)
+        if slot is None:
+            slot = slots[name] = len(slots)
+        return slot
 
     def fast(self, name: str) -> bytes:
-        """LOAD_FAST of local `name` (a new local on first use)."""
-        slots = self.local_slots
-        return LOAD_FAST_AT[slots.setdefault(name, len(slots))]
+        """LOAD_FAST of local `name`."""
+        slot = self._local(name)
+        return LOAD_FAST[slot] if slot < 0x100 else encode(_LOAD_FAST_OP, slot)
 
     def store(self, name: str) -> bytes:
-        """STORE_FAST to local `name` (a new local on first use)."""
-        slots = self.local_slots
-        return STORE_FAST_AT[slots.setdefault(name, len(slots))]
+        """STORE_FAST to local `name`."""
+        slot = self._local(name)
+        return STORE_FAST[slot] if slot < 0x100 else encode(_STORE_FAST_OP, slot)
 
     def hoist(self, name: str) -> tuple[bytes, bytes]:
         """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
-        slots = self.local_slots
-        slot = slots.setdefault(name, len(slots))
-        return STORE_FAST_AT[slot], LOAD_FAST_AT[slot]
+        slot = self._local(name)
+        if slot < 0x100:
+            return STORE_FAST[slot], LOAD_FAST[slot]
+        return encode(_STORE_FAST_OP, slot), encode(_LOAD_FAST_OP, slot)
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
         loads = self.attr_loads
-        return loads.setdefault(name, LOAD_ATTR_AT[len(loads)])
+        load = loads.get(name)
+        if load is None:
+            slot = len(loads)  # one slot per name: the next index
+            load = loads[name] = LOAD_ATTR[slot] if slot < 0x100 else encode(_LOAD_ATTR_OP, slot)
+        return load
 
     def jump(self, opcode: int, target: Label) -> None:
         """A short forward jump (JUMP_FORWARD, POP_JUMP_FORWARD_IF_*) to `target`."""
@@ -256,7 +256,7 @@ class BytecodeWriter:
             stacksize,
             flags,
             bytes(code),
-            tuple(self.kept.values()),
+            tuple(self.consts),
             tuple(self.attr_loads),
             tuple(self.local_slots),
             filename,
@@ -340,17 +340,19 @@ def _line_table(lines: list[int], end: int) -> bytes:
     in bytes.
 
     A dispatcher has a line per guard, so this runs over every run with builtins (`map`,
-    `zip`) and takes each run's bytes from `_RUNS`, a table of the encoding itself."""
+    `zip`; each pass costs about what one Python statement per run would) and takes each
+    run's bytes from `_RUNS`, a table of the encoding itself."""
     if not lines:
         return b""
     starts, linenos = lines[0::2], lines[1::2]
     sizes = list(map(operator.sub, (*starts[1:], end), starts))  # in bytes
-    runs = list(compress(zip(sizes, linenos, strict=True), sizes))  # runs of 0 units dropped
-    if not runs:
-        return b""
-    run_sizes, run_lines = zip(*runs, strict=True)
-    deltas = map(operator.sub, run_lines, (1, *run_lines[:-1]))
-    return b"".join(map(_RUNS.__getitem__, zip(run_sizes, deltas, strict=True)))
+    if 0 in sizes:  # runs of 0 units dropped (rare: two passes more)
+        runs = list(compress(zip(sizes, linenos, strict=True), sizes))
+        if not runs:
+            return b""
+        sizes, linenos = map(list, zip(*runs, strict=True))
+    deltas = map(operator.sub, linenos, (1, *linenos[:-1]))
+    return b"".join(map(_RUNS.__getitem__, zip(sizes, deltas, strict=True)))
 
 
 class _RunEncodings(dict[tuple[int, int], bytes]):

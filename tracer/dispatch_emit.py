@@ -30,11 +30,13 @@ coverage.
 from __future__ import annotations
 
 import builtins
+import linecache
 import math
 import operator
 import types
+import weakref
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from guards.builder import has_instance_attr
 from guards.constants import constants_equal, is_constant
@@ -58,19 +60,17 @@ from tracer.bytecode_writer import (
     EQUAL,
     IS,
     IS_NOT,
-    LOAD_ATTR_AT,
-    LOAD_CONST_AT,
-    LOAD_FAST_AT,
+    LOAD_CONST,
+    LOAD_FAST,
     NOT_EQUAL,
     NOT_IN,
     NULL,
     OP,
     RETURN,
-    STORE_FAST_AT,
+    STORE_FAST,
     SUBSCR,
     BytecodeWriter,
     Label,
-    Opargs,
     TooComplex,
     call_bytes,
     encode,
@@ -131,14 +131,16 @@ class DispatchEmitter:
         self.local_of: dict[Source, bytes] = {}
         """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
         its hoisted local, or a LOAD_CONST of a root object)."""
-        self.arg_loads: dict[str, bytes] = dict(
-            zip(sig.names, map(LOAD_FAST_AT.__getitem__, range(len(sig.names))), strict=True)
+        self.arg_loads: dict[str, bytes] = (
+            dict(zip(sig.names, LOAD_FAST[: len(sig.names)], strict=True))  # the first locals
+            if len(sig.names) <= 0x100
+            else {n: w.fast(n) for n in sig.names}
         )
         """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash);
         the arguments are the first locals, in order."""
         self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
-            self.root_loads[ModeStackListSource()] = w.fast("___ms")
+            self.root_loads[_MODE_STACK_LIST] = w.fast("___ms")
         self._tensor_parts: dict[tuple[int, int, int], tuple[bytes, bytes, bytes, bytes]] = {}
         """(ids of a TENSOR_MATCH's class, dtype and flag) -> its tests' bytes but the shape's
         (`_tensor`)."""
@@ -225,6 +227,8 @@ class DispatchEmitter:
 
     def _fill_defaults(self) -> None:
         """`if x is UNSET: x = <default>` for each parameter with a default."""
+        if not self.fn.__defaults__ and not self.fn.__kwdefaults__:
+            return
         w = self.w
         defaults = self.fn.__defaults__ or ()
         with_default = self.sig.positional[len(self.sig.positional) - len(defaults) :]
@@ -244,7 +248,7 @@ class DispatchEmitter:
         sig, arg_loads = self.sig, self.arg_loads
         loads = b"".join(map(arg_loads.__getitem__, sig.positional))
         if sig.star is None:
-            return loads + _BUILD_TUPLE_OF[len(sig.positional)]
+            return loads + encode(_BUILD_TUPLE, len(sig.positional))
         return (
             loads
             + encode(OP["BUILD_LIST"], len(sig.positional))
@@ -345,8 +349,7 @@ class DispatchEmitter:
         if kind is AttrSource:  # `base.member`
             attr: AttrSource = source  # type: ignore[assignment]
             base = self.local_of.get(attr.base) or self._read(attr.base)  # no load is b""
-            names = w.attr_loads
-            read = base + names.setdefault(attr.member, LOAD_ATTR_AT[len(names)])
+            read = base + (w.attr_loads.get(attr.member) or w.attr(attr.member))
         elif kind is GlobalsDictSource:  # `G`: a root that is already a name
             load = self.local_of[source] = w.const(self.roots["G"])
             return load
@@ -362,10 +365,17 @@ class DispatchEmitter:
         self._lines += (len(code), lineno)
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
+        name = _HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}"
         slots = w.local_slots
-        slot = slots.setdefault(_HOISTED[hoisted], len(slots))
-        code += read + STORE_FAST_AT[slot]
-        load = self.local_of[source] = LOAD_FAST_AT[slot]
+        slot = slots.get(name)
+        if slot is None:
+            slot = slots[name] = len(slots)
+        if slot < 0x100:
+            store, load = STORE_FAST[slot], LOAD_FAST[slot]
+        else:
+            store, load = w.hoist(name)
+        code += read + store
+        self.local_of[source] = load
         return load
 
     # One reader per source type: the code that pushes the value, given the code that pushes
@@ -412,7 +422,7 @@ class DispatchEmitter:
         around the calls that write lines of their own (`_hoist`, `_aliasing`)."""
         code, lines, w = self._code, self._lines, self.w
         local_of, arg_loads = self.local_of, self.arg_loads
-        kept, const_loads = w.kept, w.const_loads
+        consts, const_loads = w.consts, w.const_loads
         lineno = self.lineno
         for guard in guards:
             source = guard.source
@@ -428,10 +438,15 @@ class DispatchEmitter:
             if kind == _ID_MATCH:
                 lineno += 1
                 lines += (len(code), lineno)
-                expected = guard.expected
+                expected = guard.expected  # `w.const(expected)`, inline: mostly a new constant
                 key = id(expected)
-                kept[key] = expected
-                code += v + const_loads.setdefault(key, LOAD_CONST_AT[len(const_loads)]) + IS
+                load = const_loads.get(key)
+                if load is None:
+                    slot = len(consts)
+                    load = LOAD_CONST[slot] if slot < 0x100 else encode(_LOAD_CONST_OP, slot)
+                    const_loads[key] = load
+                    consts.append(expected)
+                code += v + load + IS
                 back = (len(code) >> 1) + 1 - self.exit_at
                 if back <= 0xFF:
                     code += _EXIT_BACK[back]
@@ -571,7 +586,7 @@ class DispatchEmitter:
     def _tensor(self, value: bytes, spec: TensorSpec) -> None:
         """`type(v) is cls`, then `v._dtype is dtype`, `v._shape == shape`, `v.requires_grad
         is rg`. Every constant and name but the shape is a repeat after the first guard with
-        the same class, dtype and flag: their bytes are kept per emitter, by the objects' ids
+        the same class, dtype and flag: their bytes are held per emitter, by the objects' ids
         (kept alive by the writer), and only the shape goes through `w.const` again."""
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
@@ -603,6 +618,8 @@ _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
 }
 """Source type -> the reader that writes its load: with AttrSource (`_read` writes its
 load itself) and GlobalsDictSource (a constant), the sources this module knows."""
+_MODE_STACK_LIST = ModeStackListSource()
+"""The mode stack list's source (no fields: one instance serves every dispatcher)."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
 _ID_MATCH = GuardKind.ID_MATCH._value_
 _FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
@@ -647,14 +664,8 @@ _NO_EXIT = -0x10000
 """`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
 
 
-class _HoistedNames(dict[int, str]):
-    """i -> `___v<i>`, the name of an entry's i-th hoisted local (the first 64 made up front)."""
-
-    def __missing__(self, index: int) -> str:
-        return f"___v{index}"
-
-
-_HOISTED: Final = _HoistedNames((i, f"___v{i}") for i in range(64))
+_HOISTED = [f"___v{i}" for i in range(64)]
+"""Names of an entry's first hoisted locals."""
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""
@@ -672,7 +683,8 @@ def _short_jump(opcode: int, distance: int) -> bytes:
 
 
 _RESUME = encode(OP["RESUME"])
-_BUILD_TUPLE_OF = Opargs(OP["BUILD_TUPLE"])
+_BUILD_TUPLE = OP["BUILD_TUPLE"]
+_LOAD_CONST_OP = OP["LOAD_CONST"]
 _EMPTY_MAP = encode(OP["BUILD_MAP"], 0)
 _IS_TEMPORARY = operator.methodcaller("startswith", "___")
 """A parameter named like the emitter's temporaries (`___v0`, `___ms`, ...)."""
@@ -688,6 +700,22 @@ _CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
 """Where an exception raised inside a handler goes: restore the previous one and re-raise."""
 
 
+class _LinesRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference to a dispatcher's code that drops the code's `linecache` entry."""
+
+    __slots__ = ("filename",)
+    filename: str
+
+    def __new__(cls, code: types.CodeType, filename: str) -> Self:
+        ref = super().__new__(cls, code, _drop_lines)
+        ref.filename = filename
+        return ref  # (weakref.ref's own __init__ only checks its arguments)
+
+
+def _drop_lines(ref: _LinesRef) -> None:
+    linecache.cache.pop(ref.filename, None)
+
+
 class LazyLines(tuple):  # type: ignore[type-arg]
     """A `linecache` entry whose lines are rendered on first read.
 
@@ -698,12 +726,21 @@ class LazyLines(tuple):  # type: ignore[type-arg]
 
     _render: Callable[[], str]
     _lines: list[str] | None
+    _code: weakref.ref[types.CodeType] | None
 
     def __new__(cls, filename: str, render: Callable[[], str]) -> Self:
         entry = super().__new__(cls, (0, None, [], filename))
         entry._render = render
         entry._lines = None
+        entry._code = None
         return entry
+
+    def forget_with(self, code: types.CodeType) -> None:
+        """Leave `linecache` when `code` goes. The entry holds the weak reference whose
+        callback removes it, so the reference lives exactly as long as it is needed (a
+        `weakref.finalize` does the same through a registry, at several times the cost, made
+        and run, on every install)."""
+        self._code = _LinesRef(code, super().__getitem__(3))
 
     def __getitem__(self, index: Any) -> Any:
         if index == 2:
