@@ -144,6 +144,8 @@ class DispatchEmitter:
         self._tensor_parts: dict[tuple[int, int, int], tuple[bytes, bytes, bytes, bytes]] = {}
         """(ids of a TENSOR_MATCH's class, dtype and flag) -> its tests' bytes but the shape's
         (`_tensor`)."""
+        self._args = self._kwargs = b""
+        """`_args_tuple()` and `_kwargs_dict()`, made once (`_defaults_check`)."""
         self.fail = Label()
         self.exit_at = _NO_EXIT
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
@@ -213,16 +215,30 @@ class DispatchEmitter:
         test_code = fn_load + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
         test_defaults = fn_load + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
         test_kwdefaults = fn_load + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
-        refresh = NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
-        refresh += CALLS[2] + RETURN
+        refresh_load = w.const(self.refresh)  # before the keyword names' constants
+        self._args = self._args_tuple()
+        self._kwargs = self._kwargs_dict()
+        refresh = b"".join((NULL, refresh_load, self._args, self._kwargs, _CALL_2_RETURN))
         # `test; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then `test; POP_JUMP_FORWARD_IF_FALSE
         # after` (2 bytes each, no CACHE); distances in code units.
         to_refresh = (len(test_kwdefaults) + 2) >> 1
-        self._next_line()
-        code += test_code + _short_jump(_IF_TRUE, ((len(test_defaults) + 2) >> 1) + to_refresh)
-        code += test_defaults + _short_jump(_IF_TRUE, to_refresh)
-        code += test_kwdefaults + _short_jump(_IF_FALSE, len(refresh) >> 1)
-        self._next_line()
+        over_defaults = ((len(test_defaults) + 2) >> 1) + to_refresh
+        over_refresh = len(refresh) >> 1
+        if over_defaults > 0xFF or over_refresh > 0xFF:
+            raise TooComplex(f"short jump of {max(over_defaults, over_refresh)} units")
+        self.lineno = lineno = self.lineno + 2
+        self._lines += (len(code), lineno - 1)
+        code += b"".join(
+            (
+                test_code,
+                _FORWARD_IF_TRUE[over_defaults],
+                test_defaults,
+                _FORWARD_IF_TRUE[to_refresh],
+                test_kwdefaults,
+                _FORWARD_IF_FALSE[over_refresh],
+            )
+        )
+        self._lines += (len(code), lineno)
         code += refresh
 
     def _fill_defaults(self) -> None:
@@ -276,7 +292,7 @@ class DispatchEmitter:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
             frame += _EMPTY_MAP
-        w.code += NULL + w.const(self.miss) + frame + self._args_tuple() + self._kwargs_dict()
+        w.code += b"".join((NULL, w.const(self.miss), frame, self._args, self._kwargs))
         w.code += CALLS[3] + RETURN
 
     def _run_call(self, run: Callable[..., Any]) -> None:
@@ -672,6 +688,9 @@ _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 _EXIT_BACK = [encode(OP["POP_JUMP_BACKWARD_IF_FALSE"], distance) for distance in range(256)]
 _IF_TRUE = OP["POP_JUMP_FORWARD_IF_TRUE"]
 _IF_FALSE = OP["POP_JUMP_FORWARD_IF_FALSE"]
+_FORWARD_IF_TRUE = [encode(_IF_TRUE, distance) for distance in range(256)]
+_FORWARD_IF_FALSE = [encode(_IF_FALSE, distance) for distance in range(256)]
+_CALL_2_RETURN = CALLS[2] + RETURN
 
 
 def _short_jump(opcode: int, distance: int) -> bytes:
