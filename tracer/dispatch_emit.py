@@ -359,7 +359,7 @@ class DispatchEmitter:
         its base's lines, as guards.builder.guard_lines hoists it; returns the local's load.
 
         Written out for speed (every new read comes here): AttrSource, the commonest read, with
-        a base read before found without a call and `w.attr` inline; `w.hoist` inline."""
+        a base read before and a name seen before found without a call; `w.hoist` inline."""
         kind = type(source)
         w = self.w
         if kind is AttrSource:  # `base.member`
