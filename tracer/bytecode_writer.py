@@ -24,6 +24,10 @@ from tracer.assembler import ENCODED, signed_varint
 
 OP: Final[dict[str, int]] = dis.opmap
 _EXTENDED_ARG: Final = OP["EXTENDED_ARG"]
+_LOAD_CONST_OP: Final = OP["LOAD_CONST"]
+_LOAD_FAST_OP: Final = OP["LOAD_FAST"]
+_STORE_FAST_OP: Final = OP["STORE_FAST"]
+_LOAD_ATTR_OP: Final = OP["LOAD_ATTR"]
 _JUMP_FORWARD: Final = OP["JUMP_FORWARD"]
 _SKIP_IF: Final = {True: OP["POP_JUMP_FORWARD_IF_FALSE"], False: OP["POP_JUMP_FORWARD_IF_TRUE"]}
 _BACK_IF: Final = {True: OP["POP_JUMP_BACKWARD_IF_TRUE"], False: OP["POP_JUMP_BACKWARD_IF_FALSE"]}
@@ -42,10 +46,11 @@ def encode(opcode: int, arg: int = 0) -> bytes:
     return _ENCODED[_EXTENDED_ARG][arg >> 8] + _ENCODED[opcode][arg & 0xFF]
 
 
-_LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
-_LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
-_STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
-_LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
+LOAD_CONST: Final = _ENCODED[OP["LOAD_CONST"]]
+LOAD_FAST: Final = _ENCODED[OP["LOAD_FAST"]]
+STORE_FAST: Final = _ENCODED[OP["STORE_FAST"]]
+LOAD_ATTR: Final = _ENCODED[OP["LOAD_ATTR"]]
+"""Each: the instruction's bytes by oparg below 256 (a list index; larger ones by `encode`)."""
 NULL: Final = encode(OP["PUSH_NULL"])
 CALLS: Final = [encode(OP["PRECALL"], n) + encode(OP["CALL"], n) for n in range(16)]
 """PRECALL + CALL with 0-15 positional arguments (`call_bytes` for more)."""
@@ -94,30 +99,38 @@ class BytecodeWriter:
 
     def __init__(self, argnames: list[str]) -> None:
         self.code = bytearray()
-        self.names: list[str] = []
-        self._attr_loads: dict[str, bytes] = {}
-        """Attribute name -> its LOAD_ATTR (the slot is the name's position in `names`)."""
+        self.attr_loads: dict[str, bytes] = {}
+        """Attribute name -> its LOAD_ATTR; the keys, in order, are `co_names` (a name's slot is
+        its position)."""
         self.consts: list[Any] = []
-        self._const_loads: dict[int, bytes] = {}
+        """`co_consts`; holding each object keeps its id its own."""
+        self.const_loads: dict[int, bytes] = {}
         """Object id -> its LOAD_CONST (the slot is the object's position in `consts`)."""
-        self.varnames: list[str] = list(argnames)
-        self._local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
-        self._fast_loads: dict[str, bytes] = {}
-        """Local name -> its LOAD_FAST, as far as `fast` was asked for it."""
-        self.lines: list[tuple[int, int]] = []
-        """(code unit, line from there on), in code order."""
+        self.local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
+        """Local name -> its slot; the keys, in order, are `co_varnames`."""
+        self.lines: list[int] = []
+        """Flat, in code order: the byte offset where a line's run starts, then the line (two
+        items per run, appended as `lines += (offset, line)`: no tuple object kept per line)."""
         self._jumps: list[tuple[int, Label]] = []
         self._far_jumps: list[tuple[int, Label]] = []
-        self._handlers: list[tuple[Label, Label, Label, int, bool]] = []
+        self._handlers: list[tuple[int, int, int | Label, int, bool]] = []
 
     def __repr__(self) -> str:
         return f"<BytecodeWriter {len(self.code) // 2} units, {len(self.consts)} consts>"
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.attr_loads)
+
+    @property
+    def varnames(self) -> list[str]:
+        return list(self.local_slots)
 
     # ------------------------------------------------------------------ appending
 
     def line(self, lineno: int) -> None:
         """The instructions appended from now on belong to source line `lineno`."""
-        self.lines.append((len(self.code) >> 1, lineno))
+        self.lines += (len(self.code), lineno)
 
     def op(self, opcode: int, arg: int = 0) -> None:
         self.code += encode(opcode, arg)
@@ -132,54 +145,48 @@ class BytecodeWriter:
 
     def const(self, value: object) -> bytes:
         """LOAD_CONST of this very object (see `const_index`)."""
-        load = self._const_loads.get(id(value))
+        key = id(value)
+        load = self.const_loads.get(key)
         if load is None:
-            slot = len(self.consts)  # one slot per constant: the next index
-            self.consts.append(value)  # kept alive, so its id stays its own
-            load = _LOAD_CONST[slot] if slot < 0x100 else encode(OP["LOAD_CONST"], slot)
-            self._const_loads[id(value)] = load
+            consts = self.consts
+            slot = len(consts)  # one slot per constant: the next index
+            load = LOAD_CONST[slot] if slot < 0x100 else encode(_LOAD_CONST_OP, slot)
+            self.const_loads[key] = load
+            consts.append(value)  # kept alive, so its id stays its own
         return load
 
     def _local(self, name: str) -> int:
         """The slot of local `name` (a new local on first use)."""
-        slot = self._local_slots.get(name)
+        slots = self.local_slots
+        slot = slots.get(name)
         if slot is None:
-            slot = self._local_slots[name] = len(self.varnames)
-            self.varnames.append(name)
+            slot = slots[name] = len(slots)
         return slot
 
     def fast(self, name: str) -> bytes:
         """LOAD_FAST of local `name`."""
-        load = self._fast_loads.get(name)
-        if load is None:
-            slot = self._local(name)
-            load = _LOAD_FAST[slot] if slot < 0x100 else encode(OP["LOAD_FAST"], slot)
-            self._fast_loads[name] = load
-        return load
+        slot = self._local(name)
+        return LOAD_FAST[slot] if slot < 0x100 else encode(_LOAD_FAST_OP, slot)
 
     def store(self, name: str) -> bytes:
         """STORE_FAST to local `name`."""
         slot = self._local(name)
-        return _STORE_FAST[slot] if slot < 0x100 else encode(OP["STORE_FAST"], slot)
+        return STORE_FAST[slot] if slot < 0x100 else encode(_STORE_FAST_OP, slot)
 
     def hoist(self, name: str) -> tuple[bytes, bytes]:
         """(STORE_FAST, LOAD_FAST) of local `name`, its slot looked up once."""
-        slot = self._local_slots.get(name)
-        if slot is None:  # `_local`, inline: the dispatcher hoists a local per source read
-            slot = self._local_slots[name] = len(self.varnames)
-            self.varnames.append(name)
+        slot = self._local(name)
         if slot < 0x100:
-            return _STORE_FAST[slot], _LOAD_FAST[slot]
-        return encode(OP["STORE_FAST"], slot), encode(OP["LOAD_FAST"], slot)
+            return STORE_FAST[slot], LOAD_FAST[slot]
+        return encode(_STORE_FAST_OP, slot), encode(_LOAD_FAST_OP, slot)
 
     def attr(self, name: str) -> bytes:
         """LOAD_ATTR `name`."""
-        load = self._attr_loads.get(name)
+        loads = self.attr_loads
+        load = loads.get(name)
         if load is None:
-            slot = len(self.names)  # one slot per name: the next index
-            self.names.append(name)
-            load = _LOAD_ATTR[slot] if slot < 0x100 else encode(OP["LOAD_ATTR"], slot)
-            self._attr_loads[name] = load
+            slot = len(loads)  # one slot per name: the next index
+            load = loads[name] = LOAD_ATTR[slot] if slot < 0x100 else encode(_LOAD_ATTR_OP, slot)
         return load
 
     def jump(self, opcode: int, target: Label) -> None:
@@ -209,9 +216,10 @@ class BytecodeWriter:
     def bind(self, label: Label) -> None:
         label.position = len(self.code) >> 1
 
-    def handler(self, start: Label, end: Label, target: Label, depth: int, lasti: bool) -> None:
-        """An exception-table entry: an exception in [start, end) unwinds the stack to `depth`
-        (plus the offset of the raising instruction when `lasti`) and goes to `target`."""
+    def handler(self, start: int, end: int, target: int | Label, depth: int, lasti: bool) -> None:
+        """An exception-table entry: an exception in code units [start, end) unwinds the stack
+        to `depth` (plus the offset of the raising instruction when `lasti`) and goes to
+        `target` (a position, or a label bound by the end)."""
         self._handlers.append((start, end, target, depth, lasti))
 
     # ------------------------------------------------------------------ finishing
@@ -244,18 +252,18 @@ class BytecodeWriter:
             argcount,
             posonlyargcount,
             kwonlyargcount,
-            len(self.varnames),
+            len(self.local_slots),
             stacksize,
             flags,
             bytes(code),
             tuple(self.consts),
-            tuple(self.names),
-            tuple(self.varnames),
+            tuple(self.attr_loads),
+            tuple(self.local_slots),
             filename,
             name,
             qualname,
             1,
-            _line_table(self.lines, len(code) >> 1),
+            _line_table(self.lines, len(code)),
             self._exception_table(),
             (),
             (),
@@ -263,16 +271,15 @@ class BytecodeWriter:
 
     def _exception_table(self) -> bytes:
         table = bytearray()
-        for start, end, target, depth, lasti in self._handlers:
-            first, to = start.position, target.position
+        for first, end, target, depth, lasti in self._handlers:
+            to = target if type(target) is int else target.position  # type: ignore[union-attr]
             if to < 0x1000 and depth < 0x20:  # start and size are below target: 1-2 bytes each
-                size = end.position - first
-                table += _short_varint(first, 0x80) + _short_varint(size) + _short_varint(to)
+                table += _SHORT_STARTS[first] + _SHORT[end - first] + _SHORT[to]
                 table += _CHUNKS[depth << 1 | lasti]
                 continue
-            _varint(table, start.position, entry_start=True)
-            _varint(table, end.position - start.position)
-            _varint(table, target.position)
+            _varint(table, first, entry_start=True)
+            _varint(table, end - first)
+            _varint(table, to)
             _varint(table, depth << 1 | lasti)
         return bytes(table)
 
@@ -308,32 +315,53 @@ def _short_varint(value: int, flag: int = 0) -> bytes:
 _CHUNKS: Final = [bytes((byte,)) for byte in range(0x100)]
 
 
-def _line_table(lines: list[tuple[int, int]], end: int) -> bytes:
-    """`co_linetable` with line-only entries of at most 8 units each; `lines` says where each
-    line's run starts (the first run starts at 0, on line 1 after `co_firstlineno` 1; a run
-    of no units is skipped).
+class _ShortVarints(dict[int, bytes]):
+    """value -> `_short_varint(value, flag)`, for values below 0x1000, filled on first use (the
+    exception table's encoding, nothing about any function)."""
+
+    def __init__(self, flag: int) -> None:
+        super().__init__()
+        self.flag = flag
+
+    def __missing__(self, value: int) -> bytes:
+        encoded = self[value] = _short_varint(value, self.flag)
+        return encoded
+
+
+_SHORT: Final = _ShortVarints(0)
+_SHORT_STARTS: Final = _ShortVarints(0x80)
+"""The same, with the entry-start flag (an entry's first varint)."""
+
+
+def _line_table(lines: list[int], end: int) -> bytes:
+    """`co_linetable` with line-only entries of at most 8 units each; `lines` is flat, the byte
+    offset where each line's run starts followed by its line (the first run starts at 0, on
+    line 1 after `co_firstlineno` 1; a run of no units is skipped); `end` is the code's size
+    in bytes.
 
     A dispatcher has a line per guard, so this runs over every run with builtins (`map`,
-    `zip`) and takes each run's bytes from `_RUNS`, a table of the encoding itself."""
+    `zip`; each pass costs about what one Python statement per run would) and takes each
+    run's bytes from `_RUNS`, a table of the encoding itself."""
     if not lines:
         return b""
-    starts, linenos = zip(*lines, strict=True)
-    sizes = list(map(operator.sub, (*starts[1:], end), starts))
-    runs = list(compress(zip(sizes, linenos, strict=True), sizes))  # runs of 0 units dropped
-    if not runs:
-        return b""
-    run_sizes, run_lines = zip(*runs, strict=True)
-    deltas = map(operator.sub, run_lines, (1, *run_lines[:-1]))
-    return b"".join(map(_RUNS.__getitem__, zip(run_sizes, deltas, strict=True)))
+    starts, linenos = lines[0::2], lines[1::2]
+    sizes = list(map(operator.sub, (*starts[1:], end), starts))  # in bytes
+    if 0 in sizes:  # runs of 0 units dropped (rare: two passes more)
+        runs = list(compress(zip(sizes, linenos, strict=True), sizes))
+        if not runs:
+            return b""
+        sizes, linenos = map(list, zip(*runs, strict=True))
+    deltas = map(operator.sub, linenos, (1, *linenos[:-1]))
+    return b"".join(map(_RUNS.__getitem__, zip(sizes, deltas, strict=True)))
 
 
 class _RunEncodings(dict[tuple[int, int], bytes]):
-    """(units, line delta) -> the line-only entries of one run: the first carries the delta,
+    """(bytes, line delta) -> the line-only entries of one run: the first carries the delta,
     the others (runs past 8 units) delta 0. Filled on first use; it holds CPython's encoding,
     nothing about any compiled function."""
 
     def __missing__(self, key: tuple[int, int]) -> bytes:
-        size, delta = key
+        size, delta = key[0] >> 1, key[1]  # in code units
         step = _DELTAS[delta] if -64 < delta < 64 else signed_varint(delta)
         head = bytes((_LINE_ONLY | (min(size, 8) - 1),)) + step
         encoded = head + (_more(size) if size > 8 else b"")

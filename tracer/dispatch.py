@@ -30,11 +30,12 @@ import dataclasses
 import itertools
 import linecache
 import math
+import operator
 import re
 import types
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.builder import GuardBuilder, guard_lines
 from guards.constants import type_label
@@ -309,9 +310,9 @@ class _Unset:
 UNSET = _Unset()
 
 
-@dataclasses.dataclass(frozen=True)
-class Signature:
-    """fn's parameters as the generated dispatcher declares and re-passes them."""
+class Signature(NamedTuple):
+    """fn's parameters as the generated dispatcher declares and re-passes them (a NamedTuple:
+    made once per install, and a frozen dataclass's initializer was most of `of`)."""
 
     params: list[str]
     """The parameter list as written (`x`, `/`, `*args`, `*`, `k`, `**kw`)."""
@@ -324,6 +325,8 @@ class Signature:
     @classmethod
     def of(cls, code: types.CodeType) -> Signature:
         pos = list(code.co_varnames[: code.co_argcount])
+        if not (code.co_flags & 0x0C or code.co_kwonlyargcount or code.co_posonlyargcount):
+            return cls(list(pos), list(pos), pos, [], None, None)  # positional parameters only
         end = code.co_argcount + code.co_kwonlyargcount
         kwonly = list(code.co_varnames[code.co_argcount : end])
         star = code.co_varnames[end] if code.co_flags & 0x04 else None
@@ -398,8 +401,8 @@ def build_dispatch(
 
             # The entry's renderer holds the entries: it goes when the code does (a replaced
             # dispatcher, or the last traceback through it), as graph modules' text does.
-            linecache.cache[filename] = LazyLines(filename, render)
-            weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
+            lines = linecache.cache[filename] = LazyLines(filename, render)
+            lines.forget_with(dispatch.__code__)
             return dispatch, plan
     dispatch = _Generator(fn, entries, plan, miss).function(name, filename)
     weakref.finalize(dispatch.__code__, linecache.cache.pop, filename, None)
@@ -414,7 +417,10 @@ def _refresh_of(miss: MissHandler) -> Callable[..., Any] | None:
 
 
 def _needs_mode_stack(entries: Sequence[CacheEntry]) -> bool:
-    return any(e.guard_manager.reads_mode_stack for e in entries)
+    for entry in entries:  # a loop, not `any(<generator>)`: one or two entries, no frame
+        if entry.guard_manager.reads_mode_stack:
+            return True
+    return False
 
 
 class _Generator:
@@ -735,7 +741,11 @@ def _facet_expr(facet: Facet, value: str) -> str | None:
 def _roots(entries: Sequence[CacheEntry]) -> dict[str, Any]:
     """G, B, C and the mode-stack accessor: the same objects for every entry of one function."""
     roots: dict[str, Any] = {}
-    for entry in entries:
+    if entries:  # the first entry's roots but None, with builtins (no frame per root)
+        first = entries[0].guard_manager.roots
+        kept = map(operator.is_not, first.values(), itertools.repeat(None))
+        roots = dict(itertools.compress(first.items(), kept))
+    for entry in entries[1:]:
         for name, value in entry.guard_manager.roots.items():
             if value is None:
                 continue

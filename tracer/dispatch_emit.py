@@ -30,8 +30,11 @@ coverage.
 from __future__ import annotations
 
 import builtins
+import linecache
 import math
+import operator
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -57,11 +60,14 @@ from tracer.bytecode_writer import (
     EQUAL,
     IS,
     IS_NOT,
+    LOAD_CONST,
+    LOAD_FAST,
     NOT_EQUAL,
     NOT_IN,
     NULL,
     OP,
     RETURN,
+    STORE_FAST,
     SUBSCR,
     BytecodeWriter,
     Label,
@@ -106,7 +112,7 @@ class DispatchEmitter:
         needs_mode_stack: bool,
         unset: object,
     ) -> None:
-        if any(n.startswith("___") for n in sig.names):
+        if any(map(_IS_TEMPORARY, sig.names)):
             raise Unsupported("a parameter named like the emitter's temporaries")
         self.fn = fn
         self.sig = sig
@@ -125,11 +131,21 @@ class DispatchEmitter:
         self.local_of: dict[Source, bytes] = {}
         """The code that pushes each source's value read so far in this entry (a LOAD_FAST of
         its hoisted local, or a LOAD_CONST of a root object)."""
-        self.arg_loads: dict[str, bytes] = {n: w.fast(n) for n in sig.names}
-        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash)."""
+        self.arg_loads: dict[str, bytes] = (
+            dict(zip(sig.names, LOAD_FAST[: len(sig.names)], strict=True))  # the first locals
+            if len(sig.names) <= 0x100
+            else {n: w.fast(n) for n in sig.names}
+        )
+        """LOAD_FAST of each argument, by name (`_read` finds `L['x']` without a source hash);
+        the arguments are the first locals, in order."""
         self.root_loads: dict[Source, bytes] = {}
         if needs_mode_stack:
-            self.root_loads[ModeStackListSource()] = w.fast("___ms")
+            self.root_loads[_MODE_STACK_LIST] = w.fast("___ms")
+        self._tensor_parts: dict[tuple[int, int, int], tuple[bytes, bytes, bytes, bytes]] = {}
+        """(ids of a TENSOR_MATCH's class, dtype and flag) -> its tests' bytes but the shape's
+        (`_tensor`)."""
+        self._args = self._kwargs = b""
+        """`_args_tuple()` and `_kwargs_dict()`, made once (`_defaults_check`)."""
         self.fail = Label()
         self.exit_at = _NO_EXIT
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
@@ -139,9 +155,23 @@ class DispatchEmitter:
         return f"<DispatchEmitter {self.fn.__qualname__}: {len(self.entries)} entries>"
 
     def function(self, filename: str) -> Callable[..., Any]:
-        w, sig = self.w, self.sig
-        w.line(1)
-        w.op(OP["RESUME"])
+        try:
+            emitted = self._code_object(filename)
+        except TooComplex as error:
+            raise Unsupported(str(error)) from None
+        code = self.fn.__code__
+        dispatch = types.FunctionType(emitted, _GLOBALS)
+        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
+        if self.fn.__defaults__:
+            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
+        if self.fn.__kwdefaults__:
+            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
+        return dispatch
+
+    def _code_object(self, filename: str) -> types.CodeType:
+        w = self.w
+        self._lines += (0, 1)
+        self._code += _RESUME
         if self.needs_mode_stack:
             self._next_line()
             w.code += NULL + w.const(self.roots["___mode_stack"]) + CALLS[0] + w.store("___ms")
@@ -156,76 +186,89 @@ class DispatchEmitter:
             w.bind(cleanup)  # the handler's stack (prev exc, exc) plus the raising offset
             w.code += _CLEANUP
         code = self.fn.__code__
-        flags = _CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS)
-        try:
-            emitted = w.code_object(
-                argcount=code.co_argcount,
-                posonlyargcount=code.co_posonlyargcount,
-                kwonlyargcount=code.co_kwonlyargcount,
-                flags=flags,
-                stacksize=_stack_bound(len(sig.names)),
-                filename=filename,
-                name=code.co_name,
-                qualname=code.co_qualname,
-            )
-        except TooComplex as error:
-            raise Unsupported(str(error)) from None
-        dispatch = types.FunctionType(emitted, _GLOBALS)
-        dispatch.__qualname__ = code.co_qualname  # fn's own TypeError messages on bad calls
-        if self.fn.__defaults__:
-            dispatch.__defaults__ = (self.unset,) * len(self.fn.__defaults__)
-        if self.fn.__kwdefaults__:
-            dispatch.__kwdefaults__ = dict.fromkeys(self.fn.__kwdefaults__, self.unset)
-        return dispatch
+        return w.code_object(
+            argcount=code.co_argcount,
+            posonlyargcount=code.co_posonlyargcount,
+            kwonlyargcount=code.co_kwonlyargcount,
+            flags=_CO_OPTIMIZED_NEWLOCALS | (code.co_flags & _CO_VARARGS_VARKEYWORDS),
+            stacksize=_stack_bound(len(self.sig.names)),
+            filename=filename,
+            name=code.co_name,
+            qualname=code.co_qualname,
+        )
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self._lines.append((len(self._code) >> 1, self.lineno))
+        self._lines += (len(self._code), self.lineno)
 
     # ------------------------------------------------------------------ the frame around
 
     def _defaults_check(self) -> None:
         """NOTE [live defaults] (tracer.dispatch): reassigned code or defaults start the call
-        over."""
-        w, fn = self.w, self.fn
-        refresh, after = Label(), Label()
-        self._next_line()
-        w.code += w.const(fn) + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
-        w.code += w.const(fn) + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], refresh)
-        w.code += w.const(fn) + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
-        w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], after)
-        w.bind(refresh)
-        self._next_line()
-        w.code += NULL + w.const(self.refresh) + self._args_tuple() + self._kwargs_dict()
-        w.code += CALLS[2] + RETURN
-        w.bind(after)
+        over.
+
+        The block's shape is fixed, so its jumps are written with their distances (from the
+        parts' lengths) rather than through labels; the constants and names are taken in the
+        order they appear, as the tables need."""
+        w, fn, code = self.w, self.fn, self._code
+        fn_load = w.const(fn)
+        test_code = fn_load + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
+        test_defaults = fn_load + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
+        test_kwdefaults = fn_load + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
+        refresh_load = w.const(self.refresh)  # before the keyword names' constants
+        self._args = self._args_tuple()
+        self._kwargs = self._kwargs_dict()
+        refresh = b"".join((NULL, refresh_load, self._args, self._kwargs, _CALL_2_RETURN))
+        # `test; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then `test; POP_JUMP_FORWARD_IF_FALSE
+        # after` (2 bytes each, no CACHE); distances in code units.
+        to_refresh = (len(test_kwdefaults) + 2) >> 1
+        over_defaults = ((len(test_defaults) + 2) >> 1) + to_refresh
+        over_refresh = len(refresh) >> 1
+        if over_defaults > 0xFF or over_refresh > 0xFF:
+            raise TooComplex(f"short jump of {max(over_defaults, over_refresh)} units")
+        self.lineno = lineno = self.lineno + 2
+        self._lines += (len(code), lineno - 1)
+        code += b"".join(
+            (
+                test_code,
+                _FORWARD_IF_TRUE[over_defaults],
+                test_defaults,
+                _FORWARD_IF_TRUE[to_refresh],
+                test_kwdefaults,
+                _FORWARD_IF_FALSE[over_refresh],
+            )
+        )
+        self._lines += (len(code), lineno)
+        code += refresh
 
     def _fill_defaults(self) -> None:
+        """`if x is UNSET: x = <default>` for each parameter with a default."""
+        if not self.fn.__defaults__ and not self.fn.__kwdefaults__:
+            return
         w = self.w
         defaults = self.fn.__defaults__ or ()
         with_default = self.sig.positional[len(self.sig.positional) - len(defaults) :]
         kwdefaults = self.fn.__kwdefaults__ or {}
         pairs = [*zip(with_default, defaults, strict=True), *kwdefaults.items()]
         for name, value in pairs:
-            skip = Label()
             self._next_line()
-            w.code += w.fast(name) + w.const(self.unset) + IS
-            w.jump(OP["POP_JUMP_FORWARD_IF_FALSE"], skip)
-            w.code += w.const(value) + w.store(name)
-            w.bind(skip)
+            test = self.arg_loads[name] + w.const(self.unset) + IS
+            fill = w.const(value) + w.store(name)
+            self._code += test + _short_jump(_IF_FALSE, len(fill) >> 1) + fill
+
+    # The calls below load arguments with `map` over `arg_loads.__getitem__`: no Python frame
+    # per argument.
 
     def _args_tuple(self) -> bytes:
         """`(x, y, *args)`: the positional arguments as the caller's tuple."""
-        w, sig = self.w, self.sig
-        loads = b"".join(map(w.fast, sig.positional))
+        sig, arg_loads = self.sig, self.arg_loads
+        loads = b"".join(map(arg_loads.__getitem__, sig.positional))
         if sig.star is None:
-            return loads + encode(OP["BUILD_TUPLE"], len(sig.positional))
+            return loads + encode(_BUILD_TUPLE, len(sig.positional))
         return (
             loads
             + encode(OP["BUILD_LIST"], len(sig.positional))
-            + w.fast(sig.star)
+            + arg_loads[sig.star]
             + encode(OP["LIST_EXTEND"], 1)
             + encode(OP["LIST_TO_TUPLE"])
         )
@@ -233,21 +276,23 @@ class DispatchEmitter:
     def _kwargs_dict(self, merge: bool = False) -> bytes:
         """`{'k': k, **kw}`: the keyword-only arguments and the `**` dict."""
         w, sig = self.w, self.sig
-        pairs = b"".join([w.const(name) + w.fast(name) for name in sig.kwonly])
+        if not sig.kwonly and sig.starstar is None:
+            return _EMPTY_MAP
+        pairs = b"".join([w.const(name) + self.arg_loads[name] for name in sig.kwonly])
         built = pairs + encode(OP["BUILD_MAP"], len(sig.kwonly))
         if sig.starstar is None:
             return built
         update = encode(OP["DICT_MERGE" if merge else "DICT_UPDATE"], 1)
-        return built + w.fast(sig.starstar) + update
+        return built + self.arg_loads[sig.starstar] + update
 
     def _miss_call(self) -> None:
         w, names = self.w, self.sig.names
-        frame = b"".join(map(w.fast, names))
+        frame = b"".join(map(self.arg_loads.__getitem__, names))
         if names:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
-            frame += encode(OP["BUILD_MAP"])
-        w.code += NULL + w.const(self.miss) + frame + self._args_tuple() + self._kwargs_dict()
+            frame += _EMPTY_MAP
+        w.code += b"".join((NULL, w.const(self.miss), frame, self._args, self._kwargs))
         w.code += CALLS[3] + RETURN
 
     def _run_call(self, run: Callable[..., Any]) -> None:
@@ -255,7 +300,7 @@ class DispatchEmitter:
         w, sig = self.w, self.sig
         head = NULL + w.const(run)
         if sig.star is None and sig.starstar is None:
-            loads = b"".join(map(w.fast, [*sig.positional, *sig.kwonly]))
+            loads = b"".join(map(self.arg_loads.__getitem__, [*sig.positional, *sig.kwonly]))
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
                 loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
@@ -271,56 +316,56 @@ class DispatchEmitter:
     def _entry(self, index: int, cleanup: Label) -> None:
         """`while True: try: <guards> except Exception: break; return run(...)` of the text:
         lines `while`, `try`, the guard lines, `except`, `break`, `return`."""
-        w = self.w
+        w, code, lines = self.w, self._code, self._lines
         entry = self.entries[index]
         self.lineno += 2  # `while True:` and `try:` hold no instruction
-        start, end, handler, fail = Label(), Label(), Label(), Label()
-        w.bind(start)
+        start = len(code)
         self.local_of = dict(self.root_loads)
         self.hoisted = 0
-        self.fail = fail
+        self.fail = fail = Label()
         self.exit_at = _NO_EXIT
-        for guard in entry.guard_manager.guards:
-            self._guard(guard)
-        w.bind(end)
+        self._guards(entry.guard_manager.guards)
+        end = len(code)
         except_line = self.lineno + 1
         self.lineno += 3
-        w.line(self.lineno)
+        lines += (end, self.lineno)
         self._run_call(entry.run)
-        if end.position == start.position:
+        if end == start:
             w.bind(fail)
             return  # nothing can raise: no handler (the text could not even say `try:`)
-        w.handler(start, end, handler, 0, False)
-        # The handler, as CPython compiles `except Exception: break`.
-        handler_end, matched = Label(), Label()
-        w.bind(handler)  # the exception is on the stack
-        w.line(except_line)
-        w.code += _PUSH_EXC_INFO + w.const(Exception) + _CHECK_EXC_MATCH
-        w.jump(OP["POP_JUMP_FORWARD_IF_TRUE"], matched)
-        w.code += _RERAISE_0
-        w.bind(matched)
-        w.code += _POP_TOP
-        w.bind(handler_end)
-        w.handler(handler, handler_end, cleanup, 1, True)
-        w.line(except_line + 1)
-        w.code += _POP_EXCEPT
+        # The handler, as CPython compiles `except Exception: break` (its one jump, over the
+        # RERAISE, written with its distance).
+        handler = len(code)  # the exception is on the stack
+        w.handler(start >> 1, end >> 1, handler >> 1, 0, False)
+        lines += (handler, except_line)
+        code += _PUSH_EXC_INFO + w.const(Exception) + _MATCH_OR_RERAISE
+        handler_end = len(code)
+        w.handler(handler >> 1, handler_end >> 1, cleanup, 1, True)
+        lines += (handler_end, except_line + 1)
+        code += _POP_EXCEPT
         w.bind(fail)
 
     def _read(self, source: Source) -> bytes:
-        """The code that pushes the value of `source`, read once into a local (one text line)
-        before first use, as guards.builder.guard_lines hoists it."""
+        """The code that pushes the value of `source`: an argument by its name (a str hashes
+        in C, a source not), a source read before in this entry by its local, else `_hoist`."""
+        if type(source) is LocalSource:
+            load = self.arg_loads.get(source.local_name)
+        else:
+            load = self.local_of.get(source)
+        return self._hoist(source) if load is None else load
+
+    def _hoist(self, source: Source) -> bytes:
+        """Read `source` (not read before in this entry) into a new local, one text line after
+        its base's lines, as guards.builder.guard_lines hoists it; returns the local's load.
+
+        Written out for speed (every new read comes here): AttrSource, the commonest read, with
+        a base read before and a name seen before found without a call; `w.hoist` inline."""
         kind = type(source)
-        if kind is LocalSource:  # an argument: by its name (a str hashes in C, a source not)
-            load = self.arg_loads.get(source.local_name)  # type: ignore[attr-defined]
-            if load is not None:
-                return load
-        load = self.local_of.get(source)
-        if load is not None:
-            return load
         w = self.w
-        if kind is AttrSource:  # the commonest read, written here: `base.member`
+        if kind is AttrSource:  # `base.member`
             attr: AttrSource = source  # type: ignore[assignment]
-            read = self._read(attr.base) + w.attr(attr.member)
+            base = self.local_of.get(attr.base) or self._read(attr.base)  # no load is b""
+            read = base + (w.attr_loads.get(attr.member) or w.attr(attr.member))
         elif kind is GlobalsDictSource:  # `G`: a root that is already a name
             load = self.local_of[source] = w.const(self.roots["G"])
             return load
@@ -328,15 +373,24 @@ class DispatchEmitter:
             reader = _READERS.get(kind)
             if reader is None:
                 raise Unsupported(f"source {kind.__name__}")
-            base = source.base
-            read = reader(self, source, b"" if base is None else self._read(base))
+            parent = source.base
+            read = reader(self, source, b"" if parent is None else self._read(parent))
         # The base's reads (and lines) come first: this read's line starts here.
-        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every read comes here
-        self._lines.append((len(self._code) >> 1, lineno))
+        code = self._code
+        self.lineno = lineno = self.lineno + 1
+        self._lines += (len(code), lineno)
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
-        store, load = w.hoist(_HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}")
-        self._code += read + store
+        name = _HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}"
+        slots = w.local_slots
+        slot = slots.get(name)
+        if slot is None:
+            slot = slots[name] = len(slots)
+        if slot < 0x100:
+            store, load = STORE_FAST[slot], LOAD_FAST[slot]
+        else:
+            store, load = w.hoist(name)
+        code += read + store
         self.local_of[source] = load
         return load
 
@@ -374,17 +428,55 @@ class DispatchEmitter:
 
     # ------------------------------------------------------------------ guards
 
-    def _guard(self, guard: Guard) -> None:
-        """One guard line: its reads first (hoist lines), then its tests, each false result a
-        jump to the entry's fail label (`if not (a and b): break` of the text, test by test)."""
-        v = self._read(guard.source)
-        kind = guard.kind._value_
-        if kind >= _FIRST_ALIASING:
-            self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
-            return
-        self.lineno = lineno = self.lineno + 1  # `_next_line`, inline: every guard comes here
-        self._lines.append((len(self._code) >> 1, lineno))
-        _GUARD_WRITERS[kind](self, v, guard.expected)
+    def _guards(self, guards: Sequence[Guard]) -> None:
+        """One line per guard: its reads first (hoist lines), then its tests, each false result
+        a jump to the entry's fail label (`if not (a and b): break` of the text, test by test).
+
+        Written out for speed (every guard comes here): a source read before is found without
+        a call (`_read`'s first half), and ID_MATCH, the commonest guard, is `_id_is` with
+        `w.const` inline. The line number lives in a local, handed over to `self.lineno`
+        around the calls that write lines of their own (`_hoist`, `_aliasing`)."""
+        code, lines, w = self._code, self._lines, self.w
+        local_of, arg_loads = self.local_of, self.arg_loads
+        consts, const_loads = w.consts, w.const_loads
+        lineno = self.lineno
+        for guard in guards:
+            source = guard.source
+            v = local_of.get(source)
+            if v is None:
+                if type(source) is LocalSource and source.local_name in arg_loads:
+                    v = local_of[source] = arg_loads[source.local_name]  # found by name, once
+                else:
+                    self.lineno = lineno
+                    v = self._hoist(source)
+                    lineno = self.lineno
+            kind = guard.kind._value_
+            if kind == _ID_MATCH:
+                lineno += 1
+                lines += (len(code), lineno)
+                expected = guard.expected  # `w.const(expected)`, inline: mostly a new constant
+                key = id(expected)
+                load = const_loads.get(key)
+                if load is None:
+                    slot = len(consts)
+                    load = LOAD_CONST[slot] if slot < 0x100 else encode(_LOAD_CONST_OP, slot)
+                    const_loads[key] = load
+                    consts.append(expected)
+                code += v + load + IS
+                back = (len(code) >> 1) + 1 - self.exit_at
+                if back <= 0xFF:
+                    code += _EXIT_BACK[back]
+                else:
+                    self.exit_at = w.exit_if(False, self.exit_at, self.fail)
+            elif kind < _FIRST_ALIASING:
+                lineno += 1
+                lines += (len(code), lineno)
+                _GUARD_WRITERS[kind](self, v, guard.expected)
+            else:  # the aliasing kinds read other sources first
+                self.lineno = lineno
+                self._aliasing(v, kind == _OBJECT_ALIASING._value_, guard.expected)
+                lineno = self.lineno
+        self.lineno = lineno
 
     def _aliasing(self, v: bytes, same: bool, expected: Any) -> None:
         others = [self._read(expected)] if same else [self._read(o) for o in expected]
@@ -443,13 +535,15 @@ class DispatchEmitter:
     def _tests(self, *tests: bytes) -> None:
         """`_test` of each of `tests` in turn, in one call (a guard of several tests)."""
         code = self._code
+        past_exit = 1 - self.exit_at  # the distance back to the exit is (units so far) + this
         for test in tests:
             code += test
-            back = (len(code) >> 1) + 1 - self.exit_at
+            back = (len(code) >> 1) + past_exit
             if back <= 0xFF:
                 code += _EXIT_BACK[back]
             else:
                 self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
+                past_exit = 1 - self.exit_at
 
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
@@ -506,15 +600,27 @@ class DispatchEmitter:
             self._constant(listed + w.const(i) + SUBSCR, key)
 
     def _tensor(self, value: bytes, spec: TensorSpec) -> None:
+        """`type(v) is cls`, then `v._dtype is dtype`, `v._shape == shape`, `v.requires_grad
+        is rg`. Every constant and name but the shape is a repeat after the first guard with
+        the same class, dtype and flag: their bytes are held per emitter, by the objects' ids
+        (kept alive by the writer), and only the shape goes through `w.const` again."""
         if spec.cls is None:
             raise Unsupported("TensorSpec without its class")
         w = self.w
-        self._tests(
-            NULL + w.const(type) + value + CALLS[1] + w.const(spec.cls) + IS,
-            value + w.attr("_dtype") + w.const(spec.dtype) + IS,
-            value + w.attr("_shape") + w.const(spec.shape) + EQUAL,
-            value + w.attr("requires_grad") + w.const(spec.requires_grad) + IS,
-        )
+        key = (id(spec.cls), id(spec.dtype), id(spec.requires_grad))
+        parts = self._tensor_parts.get(key)
+        if parts is None:  # in the text's order: the tables take first uses in that order
+            head = NULL + w.const(type)
+            is_cls = CALLS[1] + w.const(spec.cls) + IS
+            is_dtype = w.attr("_dtype") + w.const(spec.dtype) + IS
+            shape = w.attr("_shape")
+            shape += w.const(spec.shape)
+            is_grad = w.attr("requires_grad") + w.const(spec.requires_grad) + IS
+            self._tensor_parts[key] = head, is_cls, is_dtype, is_grad
+        else:
+            head, is_cls, is_dtype, is_grad = parts
+            shape = w.attr_loads["_shape"] + w.const(spec.shape)
+        self._tests(head + value + is_cls, value + is_dtype, value + shape + EQUAL, value + is_grad)
 
 
 _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
@@ -528,7 +634,10 @@ _READERS: dict[type, Callable[[DispatchEmitter, Any, bytes], bytes]] = {
 }
 """Source type -> the reader that writes its load: with AttrSource (`_read` writes its
 load itself) and GlobalsDictSource (a constant), the sources this module knows."""
+_MODE_STACK_LIST = ModeStackListSource()
+"""The mode stack list's source (no fields: one instance serves every dispatcher)."""
 _OBJECT_ALIASING = GuardKind.OBJECT_ALIASING
+_ID_MATCH = GuardKind.ID_MATCH._value_
 _FIRST_ALIASING = min(GuardKind.OBJECT_ALIASING._value_, GuardKind.NO_ALIASING._value_)
 """The aliasing kinds come last (they read other sources first, `_aliasing`)."""
 assert {k for k in GuardKind if k._value_ >= _FIRST_ALIASING} == {
@@ -569,19 +678,61 @@ assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
 _NO_EXIT = -0x10000
 """`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
+
+
 _HOISTED = [f"___v{i}" for i in range(64)]
 """Names of an entry's first hoisted locals."""
 
 _GLOBALS: dict[str, Any] = {"__builtins__": builtins.__dict__}
 """The emitted dispatchers' globals: they read none (everything is a constant)."""
 _EXIT_BACK = [encode(OP["POP_JUMP_BACKWARD_IF_FALSE"], distance) for distance in range(256)]
+_IF_TRUE = OP["POP_JUMP_FORWARD_IF_TRUE"]
+_IF_FALSE = OP["POP_JUMP_FORWARD_IF_FALSE"]
+_FORWARD_IF_TRUE = [encode(_IF_TRUE, distance) for distance in range(256)]
+_FORWARD_IF_FALSE = [encode(_IF_FALSE, distance) for distance in range(256)]
+_CALL_2_RETURN = CALLS[2] + RETURN
+
+
+def _short_jump(opcode: int, distance: int) -> bytes:
+    """A forward jump (no CACHE entries) over `distance` code units; past 255 the dispatcher
+    is compiled from its text instead (as `BytecodeWriter.jump` would say at the end)."""
+    if distance > 0xFF:
+        raise TooComplex(f"short jump of {distance} units")
+    return bytes((opcode, distance))
+
+
+_RESUME = encode(OP["RESUME"])
+_BUILD_TUPLE = OP["BUILD_TUPLE"]
+_LOAD_CONST_OP = OP["LOAD_CONST"]
+_EMPTY_MAP = encode(OP["BUILD_MAP"], 0)
+_IS_TEMPORARY = operator.methodcaller("startswith", "___")
+"""A parameter named like the emitter's temporaries (`___v0`, `___ms`, ...)."""
 _PUSH_EXC_INFO = encode(OP["PUSH_EXC_INFO"])
-_CHECK_EXC_MATCH = encode(OP["CHECK_EXC_MATCH"])
-_RERAISE_0 = encode(OP["RERAISE"], 0)
-_POP_TOP = encode(OP["POP_TOP"])
+_MATCH_OR_RERAISE = (
+    encode(OP["CHECK_EXC_MATCH"])
+    + encode(_IF_TRUE, 1)  # over the RERAISE
+    + encode(OP["RERAISE"], 0)
+    + encode(OP["POP_TOP"])
+)
 _POP_EXCEPT = encode(OP["POP_EXCEPT"])
 _CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
 """Where an exception raised inside a handler goes: restore the previous one and re-raise."""
+
+
+class _LinesRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference to a dispatcher's code that drops the code's `linecache` entry."""
+
+    __slots__ = ("filename",)
+    filename: str
+
+    def __new__(cls, code: types.CodeType, filename: str) -> Self:
+        ref = super().__new__(cls, code, _drop_lines)
+        ref.filename = filename
+        return ref  # (weakref.ref's own __init__ only checks its arguments)
+
+
+def _drop_lines(ref: _LinesRef) -> None:
+    linecache.cache.pop(ref.filename, None)
 
 
 class LazyLines(tuple):  # type: ignore[type-arg]
@@ -594,12 +745,21 @@ class LazyLines(tuple):  # type: ignore[type-arg]
 
     _render: Callable[[], str]
     _lines: list[str] | None
+    _code: weakref.ref[types.CodeType] | None
 
     def __new__(cls, filename: str, render: Callable[[], str]) -> Self:
         entry = super().__new__(cls, (0, None, [], filename))
         entry._render = render
         entry._lines = None
+        entry._code = None
         return entry
+
+    def forget_with(self, code: types.CodeType) -> None:
+        """Leave `linecache` when `code` goes. The entry holds the weak reference whose
+        callback removes it, so the reference lives exactly as long as it is needed (a
+        `weakref.finalize` does the same through a registry, at several times the cost, made
+        and run, on every install)."""
+        self._code = _LinesRef(code, super().__getitem__(3))
 
     def __getitem__(self, index: Any) -> Any:
         if index == 2:

@@ -39,7 +39,8 @@ def test_every_unit_reports_its_runs_line(
     expected: list[int | None] = [None] * end
     for (start, line), stop in zip(lines, [*starts[1:], end], strict=True):
         expected[start:stop] = [line] * (stop - start)
-    assert _lines_per_unit(_line_table(lines, end), end) == expected
+    flat = [value for start, line in lines for value in (2 * start, line)]  # bytes, line
+    assert _lines_per_unit(_line_table(flat, 2 * end), end) == expected
 
 
 def test_no_lines_no_table() -> None:
@@ -128,11 +129,13 @@ def test_exception_table_short_and_long_entries() -> None:
     w = BytecodeWriter([])
     spans = [(3, 70, 100, 1, True), (0, 5, 9, 0, False), (10, 4000, 4095, 2, False)]
     spans += [(5000, 5100, 70000, 3, True), (64, 4096, 5000, 0, True)]
-    for start, end, target, depth, lasti in spans:
-        labels = Label(), Label(), Label()
-        for label, position in zip(labels, (start, end, target), strict=True):
-            label.position = position
-        w.handler(*labels, depth, lasti)
+    for i, (start, end, target, depth, lasti) in enumerate(spans):
+        if i % 2:  # a target given as a label bound by the end, or as a position
+            label = Label()
+            label.position = target
+            w.handler(start, end, label, depth, lasti)
+        else:
+            w.handler(start, end, target, depth, lasti)
     expected = bytearray()
     for start, end, target, depth, lasti in spans:
         _varint(expected, start, entry_start=True)

@@ -519,3 +519,44 @@ def test_closure_guards_read_the_live_cell() -> None:
     set_scale("ab")
     assert compiled(3) == "ababab"
     assert len(compiled.entries) >= 2
+
+
+def test_a_refresh_block_past_a_short_jump_falls_back_to_text() -> None:
+    """The defaults check jumps over the refresh call with a one-byte distance: with enough
+    keyword-only parameters it does not fit, and the dispatcher is compiled from its text."""
+    scope: dict[str, Any] = {}
+    keywords = ", ".join(f"k{i}={i}" for i in range(200))
+    exec(f"def f(x, *, {keywords}):\n    return x", scope)  # noqa: S102 - a wide signature
+    f = scope["f"]
+    guards = [Guard(K.TYPE_MATCH, LocalSource("x"), int)]
+    with pytest.raises(Unsupported, match="short jump"):
+        pair(f, entries_for(f, [guards]))
+    dispatch, _plan = build_dispatch(f, entries_for(f, [guards]), miss)  # type: ignore[arg-type]
+    assert not isinstance(linecache.cache[dispatch.__code__.co_filename], LazyLines)
+    assert dispatch(1)[:2] == ("hit", 0)
+    assert dispatch("1")[0] == "miss"
+
+
+def test_tensor_guards_of_several_kinds_in_one_entry() -> None:
+    """TENSOR_MATCH tests reuse the bytes of an earlier guard with the same class, dtype and
+    flag (`DispatchEmitter._tensor`); guards that differ in any of them get their own."""
+
+    def f(a, b, c, d):  # type: ignore[no-untyped-def]
+        return a
+
+    tensors = [
+        make_tensor((2,)),
+        make_tensor((2,), dtype=torch.float64),
+        make_tensor((3,), requires_grad=True),
+        make_tensor((2,)),
+    ]
+    guards = [
+        Guard(K.TENSOR_MATCH, LocalSource(n), _spec(t))
+        for n, t in zip("abcd", tensors, strict=True)
+    ]
+    emitted, text = pair(f, entries_for(f, [guards]))
+    assert emitted(*tensors)[:2] == text(*tensors)[:2] == ("hit", 0)
+    for i in range(4):
+        for change in (make_tensor((5,)), make_tensor((2,), requires_grad=True)):
+            args = [*tensors[:i], change, *tensors[i + 1 :]]
+            assert emitted(*args)[0] == text(*args)[0] == "miss", (i, change)
