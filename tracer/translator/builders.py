@@ -73,9 +73,11 @@ class Builders(TranslatorBase):
 
     # -- comprehension and display helpers ----------------------------------------------------
     def LIST_APPEND(self, inst: Instruction) -> None:
+        """Every item of a list comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        item = self.pop()
-        target = self.peek(inst.arg)
+        stack = self.stack
+        item = stack.pop()
+        target = stack[-inst.arg]
         assert isinstance(target, ListVariable)
         target.items.append(item)
 
@@ -107,10 +109,12 @@ class Builders(TranslatorBase):
             target._add(key_of(vt))
 
     def MAP_ADD(self, inst: Instruction) -> None:
+        """Every item of a dict comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        value = self.pop()
-        key = self.pop()
-        target = self.peek(inst.arg)
+        stack = self.stack
+        value = stack.pop()
+        key = stack.pop()
+        target = stack[-inst.arg]
         assert isinstance(target, ConstDictVariable)
         target.items[key_of(key)] = value
 

@@ -13,7 +13,7 @@ from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable, iterate
 from variables.functions import NestedUserFunctionVariable
 from variables.lists import TupleVariable
-from variables.misc import CellVariable, NullVariable
+from variables.misc import NULL, CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 
@@ -33,8 +33,9 @@ class Calls(TranslatorBase):
         items = stack[-count:]
         del stack[-count:]
         # slices rather than `first, second, *args = ...` and a list rebuilt for a method call;
-        # `call_function` inline (every call in the trace comes here)
-        if isinstance(items[0], NullVariable):
+        # `call_function` inline (every call in the trace comes here); NULL is the one
+        # NullVariable there is, so identity answers isinstance
+        if items[0] is NULL:
             fn, args = items[1], items[2:]
         else:
             fn, args = items[0], items[1:]

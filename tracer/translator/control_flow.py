@@ -69,17 +69,22 @@ class ControlFlow(TranslatorBase):
         self.push(iterate(self, self.pop()))
 
     def FOR_ITER(self, inst: Instruction) -> None:
-        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
+        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump.
+
+        Every iteration of every unrolled loop and comprehension steps this, so it advances
+        the iterator itself (ListIteratorVariable.next_item, inline), and takes the iterator's
+        type from GET_ITER, the only handler that pushes what FOR_ITER reads (`iterate`
+        returns a ListIteratorVariable), rather than asserting it at every step."""
         stack = self.stack
-        it = stack[-1]
-        assert isinstance(it, ListIteratorVariable)
-        item = it.next_item()
-        if item is None:
+        it: ListIteratorVariable = stack[-1]  # type: ignore[assignment]
+        index = it.index
+        if index < len(it.items):
+            it.index = index + 1
+            stack.append(it.items[index])
+        else:
             stack.pop()
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
-        else:
-            stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
         """Ends the step loop: the value is the frame's result, and the cursor moves past the
