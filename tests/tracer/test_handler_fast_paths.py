@@ -1,6 +1,7 @@
 """The hottest handlers are written out for speed (LOAD_FAST, FOR_ITER, CALL, LIST_APPEND,
-MAP_ADD, and the inlined call's binding and translator set-up): each case here runs through
-the plain step loop and the checked one, and must behave as eager Python and trace alike."""
+MAP_ADD, MAKE_FUNCTION, and an inlined call's frame inputs, closure cells and translator):
+each case here runs through the plain step loop and the checked one, and must behave as eager
+Python and trace alike."""
 
 import sys
 from typing import Any
@@ -74,6 +75,28 @@ def calls(x: Any, box: Box) -> Any:
     return box.times(x), box.times(x, extra=1.5), Box(2.0).times(x), abs(-3), max(1, 2, key=None)
 
 
+def made_functions(x: Any, k: int) -> Any:
+    def plain(t: Any) -> Any:
+        return t + 1
+
+    def with_defaults(t: Any, a: int = 2, *, b: float = 0.5, c: int = k) -> Any:
+        return t * a + b * c
+
+    def closure(t: Any) -> Any:
+        return t * k + x
+
+    scaled = [with_defaults(t, b=1.5) for t in (x, x * 2)]
+    return plain(x), with_defaults(x), with_defaults(x, 3, c=1), closure(x), scaled
+
+
+def inlined_helpers(x: Any, y: Any) -> Any:
+    box = Box(2.0)
+    total = x
+    for _ in range(3):
+        total = total + calls(total, box)[0] + made_functions(y, 2)[3]
+    return total
+
+
 CASES = [
     (unbound_after_del, (torch.ones(2),)),
     (unbound_on_one_branch, (torch.ones(2), False)),
@@ -83,6 +106,8 @@ CASES = [
     (loops, ([torch.ones(2), torch.arange(2), torch.ones(2) * 3],)),
     (comprehensions, ([torch.ones(2), torch.arange(2)], 1)),
     (calls, (torch.ones(2), Box(0.5))),
+    (made_functions, (torch.ones(2), 3)),
+    (inlined_helpers, (torch.ones(2), torch.arange(2))),
 ]
 
 

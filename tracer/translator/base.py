@@ -118,7 +118,9 @@ class TranslatorBase:
         self.code = code
         self.f_globals = f_globals
         self.instructions, self._locations, self._location_texts = output.code_facts(code)
-        self.symbolic_locals = dict(symbolic_locals)
+        self.symbolic_locals = symbolic_locals
+        """Taken over, not copied: every caller builds the dict for this frame alone (the bound
+        arguments of an inlined call, the wrapped locals of the compiled frame)."""
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
