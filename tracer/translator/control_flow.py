@@ -25,7 +25,7 @@ def _is_none(vt: VariableTracker) -> bool:
 
 def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
-        if test(self, self.pop()):
+        if test(self, self.stack.pop()):  # (every loop test and `if`: pop() inline)
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
 
@@ -34,11 +34,12 @@ def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Cal
 
 def _jump_or_pop(when: bool) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
-        if self.peek().realize().truthy(self) == when:
+        stack = self.stack  # (every `and`/`or`: peek() and pop() inline)
+        if stack[-1].realize().truthy(self) == when:
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
         else:
-            self.pop()
+            stack.pop()
 
     return handler
 
@@ -66,7 +67,8 @@ class ControlFlow(TranslatorBase):
     JUMP_IF_FALSE_OR_POP = _jump_or_pop(False)
 
     def GET_ITER(self, inst: Instruction) -> None:
-        self.push(iterate(self, self.pop()))
+        stack = self.stack  # (every loop and comprehension: push() and pop() inline)
+        stack.append(iterate(self, stack.pop()))
 
     def FOR_ITER(self, inst: Instruction) -> None:
         """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump.
