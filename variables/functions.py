@@ -40,6 +40,8 @@ UNSUPPORTED_CODE_FLAGS = {
 UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
 """Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
 
+_STAR_PARAMETERS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
 
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
     if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
@@ -366,6 +368,17 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         code = self.code
         if code.co_flags & UNSUPPORTED_FLAGS_MASK:
             check_code_supported(code, self)
+        if (
+            len(args) == 1
+            and not kwargs
+            and not self.defaults
+            and code.co_argcount == 1
+            and not code.co_flags & _STAR_PARAMETERS
+            and not code.co_kwonlyargcount
+            and not code.co_posonlyargcount
+            and code.co_varnames[0] == ".0"
+        ):  # a comprehension called with its iterator: what bind_with_signature binds it to
+            return code, self.f_globals, {".0": args[0]}, self.closure
         bound = bind_with_signature(
             tx, code, code.co_name, self.defaults, self.kwdefaults, args, kwargs
         )
