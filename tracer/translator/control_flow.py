@@ -75,8 +75,9 @@ class ControlFlow(TranslatorBase):
 
         Every iteration of every unrolled loop and comprehension steps this, so it advances
         the iterator itself (ListIteratorVariable.next_item, inline), and takes the iterator's
-        type from GET_ITER, the only handler that pushes what FOR_ITER reads (`iterate`
-        returns a ListIteratorVariable), rather than asserting it at every step."""
+        type from GET_ITER rather than asserting it at every step: what FOR_ITER reads is
+        always what a GET_ITER pushed (in this frame, or in the caller that passed it to a
+        comprehension as `.0`), and `iterate` returns a ListIteratorVariable."""
         stack = self.stack
         it: ListIteratorVariable = stack[-1]  # type: ignore[assignment]
         index = it.index
