@@ -40,6 +40,8 @@ UNSUPPORTED_CODE_FLAGS = {
 UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
 """Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
 
+_STAR_PARAMETERS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
 
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
     if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
@@ -205,6 +207,20 @@ class UserFunctionVariable(BaseUserFunctionVariable):
     def as_python_constant(self) -> Any:
         return self.fn
 
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """BaseUserFunctionVariable.frame_inputs with the code and globals read in place (every
+        inlined helper call comes here)."""
+        fn = self.fn
+        code = fn.__code__
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        return code, fn.__globals__, self.bind_args(tx, args, kwargs), self.closure_cells(tx)
+
     def get_code(self) -> types.CodeType:
         return self.fn.__code__
 
@@ -254,20 +270,20 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         if closure is None:
             return []
         side_effects = tx.output.side_effects
-        known_cells = side_effects.cells  # SideEffects.known_cell, inline: one per cell per call
-        cells: list[CellVariable] = []
+        # a cell met before keeps its first tracker (and source), and a helper called in a loop
+        # meets the same cells every time: look them all up at once (SideEffects.cells by id,
+        # in C-level maps), and build sources only for cells met for the first time
+        cells: list[CellVariable | None] = list(map(side_effects.cells.get, map(id, closure)))
+        if None not in cells:  # (trackers have no __eq__: `in` compares by identity)
+            return cells  # type: ignore[return-value]
         for i, cell in enumerate(closure):
-            # a cell met before keeps its first tracker (and source): build sources only for new
-            # cells, as a helper called in a loop meets the same cells every time
-            known = known_cells.get(id(cell))
-            if known is None:
+            if cells[i] is None:
                 source = None
                 if self.source:
                     closure_src = AttrSource(self.source, "__closure__")
                     source = AttrSource(ItemSource(closure_src, i), "cell_contents")
-                known = side_effects.existing_cell(cell, source)
-            cells.append(known)
-        return cells
+                cells[i] = side_effects.existing_cell(cell, source)
+        return cells  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
@@ -333,13 +349,40 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         kwdefaults: dict[str, VariableTracker] | None = None,
         closure: Sequence[CellVariable] = (),
     ) -> None:
-        super().__init__(None)
+        self.source = None  # VariableTracker.__init__, inline: every comprehension makes one
         self.code = code
         self.f_globals = f_globals
         self.qualname = qualname
         self.defaults = list(defaults)
-        self.kwdefaults = dict(kwdefaults or {})
+        self.kwdefaults = dict(kwdefaults) if kwdefaults else {}
         self.closure = list(closure)
+
+    def frame_inputs(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> FrameInputs:
+        """BaseUserFunctionVariable.frame_inputs with its parts read and bound in place: every
+        comprehension is a call of a function made by MAKE_FUNCTION."""
+        code = self.code
+        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
+            check_code_supported(code, self)
+        if (
+            len(args) == 1
+            and not kwargs
+            and not self.defaults
+            and code.co_argcount == 1
+            and not code.co_flags & _STAR_PARAMETERS
+            and not code.co_kwonlyargcount
+            and not code.co_posonlyargcount
+            and code.co_varnames[0] == ".0"
+        ):  # a comprehension called with its iterator: what bind_with_signature binds it to
+            return code, self.f_globals, {".0": args[0]}, self.closure
+        bound = bind_with_signature(
+            tx, code, code.co_name, self.defaults, self.kwdefaults, args, kwargs
+        )
+        return code, self.f_globals, bound, self.closure
 
     def get_code(self) -> types.CodeType:
         return self.code

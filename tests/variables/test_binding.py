@@ -221,3 +221,48 @@ def test_bind_with_signature_takes_the_plain_shortcut_only_where_bind_fast_agree
     assert expected is not None
     if shape.plain:
         assert list(got.items()) == list(expected.items())
+
+
+def _comprehension_codes() -> list[types.CodeType]:
+    """Every kind of comprehension code object, nested ones and closures included."""
+    source = """
+def outer(xs, k):
+    a = [x * k for x in xs]
+    b = {x for x in xs if x}
+    c = {x: k for x in xs}
+    d = [[y for y in xs] for x in xs]
+    e = [x for x in xs for y in xs]
+    return a, b, c, d, e
+"""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<comprehensions>", "exec"), namespace)  # noqa: S102 (fixed text)
+    found: list[types.CodeType] = []
+    pending = [namespace["outer"].__code__]
+    while pending:
+        code = pending.pop()
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                found.append(const)
+                pending.append(const)
+    return found
+
+
+@pytest.mark.parametrize("code", _comprehension_codes(), ids=lambda c: c.co_name)
+def test_comprehension_shortcut_binds_what_bind_with_signature_binds(
+    code: types.CodeType,
+) -> None:
+    """NestedUserFunctionVariable.frame_inputs binds a comprehension's iterator itself; the
+    result is bind_with_signature's, and any other call still goes through it."""
+    from variables.constant import ConstantVariable
+    from variables.functions import NestedUserFunctionVariable, bind_with_signature
+
+    tx: Any = types.SimpleNamespace(output=types.SimpleNamespace(parameter_shape=parameter_shape))
+    fn = NestedUserFunctionVariable(code, {}, code.co_qualname)
+    iterator = ConstantVariable(iter(()))
+    _code, _globals, bound, _cells = fn.frame_inputs(tx, [iterator], {})
+    assert bound == bind_with_signature(tx, code, code.co_name, (), {}, [iterator], {})
+    assert list(bound) == [".0"] and bound[".0"] is iterator
+    # two arguments: not the shortcut, and the inspect route's own TypeError
+    tx.raise_user_error = lambda error: (_ for _ in ()).throw(error)
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        fn.frame_inputs(tx, [iterator, iterator], {})

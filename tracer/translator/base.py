@@ -118,7 +118,9 @@ class TranslatorBase:
         self.code = code
         self.f_globals = f_globals
         self.instructions, self._locations, self._location_texts = output.code_facts(code)
-        self.symbolic_locals = dict(symbolic_locals)
+        self.symbolic_locals = symbolic_locals
+        """Taken over, not copied: every caller builds the dict for this frame alone (the bound
+        arguments of an inlined call, the wrapped locals of the compiled frame)."""
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
@@ -128,14 +130,14 @@ class TranslatorBase:
         self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
         """The next instruction to step; a jump handler repositions it with
         `self.cursor.__setstate__(inst.target)`."""
-        self.tickets: itertools.repeat[None]
-        """The steps left in the instruction budget, one item per step, shared by every frame
+        self.tickets: itertools.repeat[bool]
+        """The steps left in the instruction budget, one True per step, shared by every frame
         of the trace (see `run`)."""
         self.checked: bool
         """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
         per trace: neither changes while a trace runs)."""
         if parent is None:
-            self.tickets = itertools.repeat(None, output.budget)
+            self.tickets = itertools.repeat(True, output.budget)
             self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
             self.depth = 0
         else:  # what is fixed for the whole trace comes from the caller
@@ -181,10 +183,12 @@ class TranslatorBase:
 
         This loop is the hottest code of a trace, so a step does as little as it can: the next
         instruction comes from `self.cursor`, an iterator over the instructions that jumps
-        reposition, zipped with `self.tickets`, the budget's remaining steps shared by every
-        frame of the trace, so both the fetch and the budget count are one C-level `next`
-        each. The loop ends when either runs out: RETURN_VALUE sets `return_value` and moves
-        the cursor past the end; otherwise the budget is spent (or the frame fell off its end).
+        reposition, filtered by `self.tickets`, the budget's remaining steps shared by every
+        frame of the trace: `compress` takes the next instruction, then a ticket (as `zip`
+        would, but with no pair to unpack), so the fetch and the budget count are one C-level
+        `next` each. The loop ends when either runs out: RETURN_VALUE sets `return_value` and
+        moves the cursor past the end; otherwise the budget is spent (or the frame fell off its
+        end).
         OutputGraph.current_tx is set when a frame starts and when a call it made returns
         (inline_call), not at each step; the trace's instruction count is worked out from the
         tickets left when the trace stops. Stepping with trace_bytecode logging or
@@ -195,10 +199,8 @@ class TranslatorBase:
             return self._run_checked()
         dispatch_table = self.dispatch_table
         self.output.current_tx = self
-        # (zip without strict= on hot paths: the keyword sends the call down CPython's slower
-        # keyword-argument route)
         try:
-            for inst, _ in zip(self.cursor, self.tickets):  # noqa: B905 (strict= slows the call)
+            for inst in itertools.compress(self.cursor, self.tickets):
                 self.current_inst = inst
                 dispatch_table[inst.opcode](self, inst)
             if self.return_value is None:
@@ -216,7 +218,7 @@ class TranslatorBase:
         check_effects = config.current().debug_checks
         dispatch_table = self.dispatch_table
         self.output.current_tx = self
-        for inst, _ in zip(self.cursor, self.tickets):  # noqa: B905 (strict= slows the call)
+        for inst in itertools.compress(self.cursor, self.tickets):
             self.current_inst = inst
             if log_steps:
                 bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)

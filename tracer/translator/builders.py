@@ -17,8 +17,9 @@ from variables.tensor import TensorVariable
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
 
-_INERT_ITEMS = (ConstantVariable, TensorVariable)
-"""Trackers whose `as_python_constant` only answers (a value, or NotConstantError)."""
+_INERT_ITEMS = frozenset({ConstantVariable, TensorVariable})
+"""Trackers whose `as_python_constant` only answers (a value, or NotConstantError); exact
+types, so `_unpack` tests a tuple's items with one C-level `issuperset(map(type, items))`."""
 
 
 class Builders(TranslatorBase):
@@ -73,9 +74,11 @@ class Builders(TranslatorBase):
 
     # -- comprehension and display helpers ----------------------------------------------------
     def LIST_APPEND(self, inst: Instruction) -> None:
+        """Every item of a list comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        item = self.pop()
-        target = self.peek(inst.arg)
+        stack = self.stack
+        item = stack.pop()
+        target = stack[-inst.arg]
         assert isinstance(target, ListVariable)
         target.items.append(item)
 
@@ -107,10 +110,12 @@ class Builders(TranslatorBase):
             target._add(key_of(vt))
 
     def MAP_ADD(self, inst: Instruction) -> None:
+        """Every item of a dict comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        value = self.pop()
-        key = self.pop()
-        target = self.peek(inst.arg)
+        stack = self.stack
+        value = stack.pop()
+        key = stack.pop()
+        target = stack[-inst.arg]
         assert isinstance(target, ConstDictVariable)
         target.items[key_of(key)] = value
 
@@ -137,7 +142,7 @@ class Builders(TranslatorBase):
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        items = self._unpack(self.pop())
+        items = self._unpack(self.stack.pop())  # (every `for a, b in ...` step: pop() inline)
         if len(items) != inst.arg:
             detail = "too many" if len(items) > inst.arg else "not enough"
             expected = f"expected {inst.arg}" + (
@@ -164,8 +169,8 @@ class Builders(TranslatorBase):
 
     def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
         vt = vt.realize()
-        if (type(vt) is TupleVariable or type(vt) is ListVariable) and all(
-            type(item) in _INERT_ITEMS for item in vt.items
+        if (type(vt) is TupleVariable or type(vt) is ListVariable) and _INERT_ITEMS.issuperset(
+            map(type, vt.items)
         ):
             # (`for i, t in enumerate(ts)`): asking such a tuple is_python_constant below has no
             # effect (no lazy item to realize) and its answer is not used; it raises inside

@@ -13,7 +13,7 @@ from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable, iterate
 from variables.functions import NestedUserFunctionVariable
 from variables.lists import TupleVariable
-from variables.misc import CellVariable, NullVariable
+from variables.misc import NULL, CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 
@@ -33,8 +33,9 @@ class Calls(TranslatorBase):
         items = stack[-count:]
         del stack[-count:]
         # slices rather than `first, second, *args = ...` and a list rebuilt for a method call;
-        # `call_function` inline (every call in the trace comes here)
-        if isinstance(items[0], NullVariable):
+        # `call_function` inline (every call in the trace comes here); NULL is the one
+        # NullVariable there is, so identity answers isinstance
+        if items[0] is NULL:
             fn, args = items[1], items[2:]
         else:
             fn, args = items[0], items[1:]
@@ -70,29 +71,33 @@ class Calls(TranslatorBase):
 
     def MAKE_FUNCTION(self, inst: Instruction) -> None:
         """MAKE_FUNCTION(flags): code on top; below it, by flag, closure (8), annotations (4),
-        keyword defaults (2) and positional defaults (1)."""
-        flags = inst.arg or 0
-        code = self.pop().as_python_constant()
+        keyword defaults (2) and positional defaults (1).
+
+        Every comprehension makes its function here, with no flag or only a closure: the
+        stack is read in place, and the rest only looked at when a flag says so."""
+        flags = inst.arg
+        stack = self.stack
+        code = stack.pop().as_python_constant()
         assert isinstance(code, types.CodeType)
-        closure = self.pop() if flags & 0x08 else None
-        if flags & 0x04:
-            self.pop()
-        kwdefaults = self.pop() if flags & 0x02 else None
-        defaults = self.pop() if flags & 0x01 else None
         cells: list[CellVariable] = []
-        if closure is not None:
-            assert isinstance(closure, TupleVariable)
-            cells = [c for c in closure.items if isinstance(c, CellVariable)]
-        self.push(
+        defaults: list[VariableTracker] = []
+        kwdefaults: dict[str, VariableTracker] | None = None
+        if flags:
+            if flags & 0x08:
+                closure = stack.pop()
+                assert isinstance(closure, TupleVariable)
+                cells = [c for c in closure.items if isinstance(c, CellVariable)]
+            if flags & 0x04:
+                stack.pop()
+            if flags & 0x02:
+                kwdefaults_vt = stack.pop()
+                if isinstance(kwdefaults_vt, ConstDictVariable):
+                    kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
+            if flags & 0x01:
+                defaults = stack.pop().unpack(self)
+        stack.append(
             NestedUserFunctionVariable(
-                code,
-                self.f_globals,
-                code.co_qualname,
-                defaults.unpack(self) if defaults is not None else (),
-                {str(k): v for k, v in kwdefaults.items.items()}
-                if isinstance(kwdefaults, ConstDictVariable)
-                else None,
-                cells,
+                code, self.f_globals, code.co_qualname, defaults, kwdefaults, cells
             )
         )
 

@@ -25,7 +25,7 @@ def _is_none(vt: VariableTracker) -> bool:
 
 def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
-        if test(self, self.pop()):
+        if test(self, self.stack.pop()):  # (every loop test and `if`: pop() inline)
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
 
@@ -34,11 +34,12 @@ def _pop_jump_if(test: Callable[[TranslatorBase, VariableTracker], bool]) -> Cal
 
 def _jump_or_pop(when: bool) -> Callable[..., None]:
     def handler(self: TranslatorBase, inst: Instruction) -> None:
-        if self.peek().realize().truthy(self) == when:
+        stack = self.stack  # (every `and`/`or`: peek() and pop() inline)
+        if stack[-1].realize().truthy(self) == when:
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
         else:
-            self.pop()
+            stack.pop()
 
     return handler
 
@@ -66,20 +67,27 @@ class ControlFlow(TranslatorBase):
     JUMP_IF_FALSE_OR_POP = _jump_or_pop(False)
 
     def GET_ITER(self, inst: Instruction) -> None:
-        self.push(iterate(self, self.pop()))
+        stack = self.stack  # (every loop and comprehension: push() and pop() inline)
+        stack.append(iterate(self, stack.pop()))
 
     def FOR_ITER(self, inst: Instruction) -> None:
-        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
+        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump.
+
+        Every iteration of every unrolled loop and comprehension steps this, so it advances
+        the iterator itself (ListIteratorVariable.next_item, inline), and takes the iterator's
+        type from GET_ITER rather than asserting it at every step: what FOR_ITER reads is
+        always what a GET_ITER pushed (in this frame, or in the caller that passed it to a
+        comprehension as `.0`), and `iterate` returns a ListIteratorVariable."""
         stack = self.stack
-        it = stack[-1]
-        assert isinstance(it, ListIteratorVariable)
-        item = it.next_item()
-        if item is None:
+        it: ListIteratorVariable = stack[-1]  # type: ignore[assignment]
+        index = it.index
+        if index < len(it.items):
+            it.index = index + 1
+            stack.append(it.items[index])
+        else:
             stack.pop()
             assert inst.target is not None
             self.cursor.__setstate__(inst.target)
-        else:
-            stack.append(item)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:
         """Ends the step loop: the value is the frame's result, and the cursor moves past the
