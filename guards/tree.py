@@ -140,6 +140,9 @@ _EXPECTED = operator.attrgetter("expected")
 _CLS = operator.attrgetter("cls")
 _IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
 _IS_NONE = functools.partial(operator.is_, None)
+_IMPLIABLE = frozenset({GuardKind.TYPE_MATCH, GuardKind.LENGTH_CHECK})
+"""The kinds `_implied` may drop, when a guard of a kind in `_IMPLYING` is on the same source."""
+_IMPLYING = frozenset({GuardKind.EQUALS_MATCH, GuardKind.TENSOR_MATCH, GuardKind.DICT_KEYS_MATCH})
 
 
 def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
@@ -150,6 +153,9 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     for group in groups.values():
         if len(group) == 1:
             continue  # a guard implies only guards on its own source
+        kinds = set(map(_KIND, group))
+        if kinds.isdisjoint(_IMPLYING) or kinds.isdisjoint(_IMPLIABLE):
+            continue  # the usual case (several DICT_NOT_CONTAINS on `G`, say), told by builtins
         pinned = _pinned_types(group)
         lengths = {
             len(g.expected)
