@@ -171,6 +171,7 @@ def _fall_back(
     metrics.update(failure_metrics(e), overwrite=True)
     metrics.set("has_guarded_code", False, overwrite=True)
     guards = _build_guards(fn, output, compile_id)
+    metrics.update({"guard_count": len(guards.guards)})
     if logs.enabled("guards"):
         logs.get_logger("guards").info("%s", guards)
     return CacheEntry(
@@ -211,6 +212,7 @@ def _finish_compile(
             "traced_instruction_count": output.instruction_count,
             "inline_depth_max": output.inline_depth_max,
             "has_guarded_code": True,
+            "guard_count": len(guards.guards),
         }
     )
     _log_compiled(gm, guards, instructions, side_effects)
@@ -354,7 +356,6 @@ def _build_guards(
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
         )
-    get_metrics_context().update({"guard_count": len(guards.guards)})
     return guards
 
 
