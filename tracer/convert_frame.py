@@ -324,11 +324,15 @@ def _compile_graph(
     if not graph_outputs:
         return None, [], None
     graph.output(tuple(graph_outputs))
-    for node in graph.placeholders:
-        if not node.users:
-            graph.erase_node(node)
-    live = set(graph.placeholders)
-    inputs = [(src, node) for src, node in output.graph_inputs if node in live]
+    unused = [node for node in graph.placeholders if not node.users]
+    for node in unused:
+        graph.erase_node(node)
+    # The graph's placeholders are exactly the nodes of `graph_inputs` (OutputGraph makes both
+    # at once), so the inputs are those not just erased: usually all of them, as they are.
+    inputs = output.graph_inputs
+    if unused:
+        erased = set(unused)
+        inputs = [(src, node) for src, node in inputs if node not in erased]
     gm = GraphModule(graph)
     example_inputs = [node.meta.get("val") for _src, node in inputs]
     with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
