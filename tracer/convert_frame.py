@@ -359,6 +359,7 @@ def _build_guards(
             closure=fn.__closure__,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
+            distinct=True,  # `output.guards` is keyed by guard: one per key already
         )
     return guards
 
