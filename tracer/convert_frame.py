@@ -17,8 +17,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import tracer.runtime
 from guards.manager import CompiledGuards
-from guards.sources import ClosureSource, LocalSource
+from guards.mode_stack import mode_stack_guard
+from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer import logs, trace_log
 from tracer.backends import lookup_backend
 from tracer.cache import CacheEntry, _format_instr
@@ -267,9 +269,6 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
 
 def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
     """Read the real stack into the symbolic one and guard its length and mode types."""
-    from guards.mode_stack import mode_stack_guard
-    from guards.sources import ModeStackSource
-
     modes = list(_C._torch_function_mode_stack())
     output.initial_mode_stack = [
         output.builder.lazy(mode, ModeStackSource(i)) for i, mode in enumerate(modes)
@@ -347,8 +346,6 @@ def _compile_graph(
 def _build_guards(
     fn: types.FunctionType, output: OutputGraph, compile_id: CompileId
 ) -> CompiledGuards:
-    import tracer.runtime
-
     with timed("build_guards", metrics_column="build_guards_time_us", log_compile_event=True):
         found = fn.__globals__.get("__builtins__", builtins)
         builtins_dict = found if isinstance(found, dict) else vars(found)
