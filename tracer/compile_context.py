@@ -111,6 +111,8 @@ class compile_context:  # lower-case: used like a function (as contextlib's are)
         self._saved: tuple[CompileId | None, dict[str, str]] | None = None
 
     def __enter__(self) -> CompileId:
+        if self._saved is not None:
+            raise RuntimeError("this compile_context is already entered (make one per `with`)")
         compile_id = self._compile_id
         state = current
         self._saved = state.compile_id, state.tag
@@ -126,3 +128,4 @@ class compile_context:  # lower-case: used like a function (as contextlib's are)
         saved = self._saved
         assert saved is not None, "compile_context exited before it was entered"
         current.compile_id, current.tag = saved
+        self._saved = None

@@ -114,3 +114,21 @@ def test_a_timed_phase_stores_what_the_logger_methods_store() -> None:
             "duration_us": 0,
         }
     )
+
+
+def test_compile_context_restores_and_refuses_nested_reuse() -> None:
+    from tracer.compile_context import current_compile_id
+
+    outer = compile_context(CompileId(5, 1))
+    with outer as cid:
+        assert cid == CompileId(5, 1) and current_compile_id() == cid
+        assert current_tag() == {"compile_id": "5/1"}
+        with pytest.raises(RuntimeError, match="already entered"):
+            outer.__enter__()
+        with compile_context(CompileId(6, 0, attempt=2)):
+            assert current_tag() == {"compile_id": "6/0_2"}
+        assert current_compile_id() == CompileId(5, 1)
+    assert current_compile_id() is None and current_tag() == {}
+    with outer:  # once exited, it may be entered again
+        assert current_compile_id() == CompileId(5, 1)
+    assert current_compile_id() is None
