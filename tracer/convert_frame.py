@@ -73,10 +73,11 @@ def convert_frame(
                 "is_forward": True,
             }
         )
-        trace_log.trace_structured(
-            "dynamo_start",
-            lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
-        )
+        if trace_log._active:  # what trace_structured asks first: no closure made when off
+            trace_log.trace_structured(
+                "dynamo_start",
+                lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
+            )
         with timed(
             "compile",
             phase_name="entire_frame_compile",
