@@ -136,10 +136,7 @@ class Guard:
         compared every time a trace adds it again and whenever guard sets are built, and all
         its fields are frozen. Written out rather than generated: every guard a trace adds
         comes here, and the generated initializer's `__post_init__` was a second call."""
-        check = _EXPECTED_CHECKS.get(kind)
-        if check is not None and not check[0](expected):
-            raise TypeError(check[1](expected))
-        key = (kind, source, _EXPECTED_KEYS.get(kind, constant_key)(expected))
+        key = (kind, source, _KEY_OF[kind](expected))  # raises TypeError for a bad `expected`
         _set_kind(self, kind)
         _set_source(self, source)
         _set_expected(self, expected)
@@ -156,7 +153,7 @@ class Guard:
     def expected_key(self) -> Hashable:
         """`expected` as a hashable key: identity for objects and types, exact value for
         constants (guards.constants), so comparing guards never calls user `__eq__`."""
-        return _expected_key(self.kind, self.expected)
+        return _KEY_OF[self.kind](self.expected)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Guard) and (
@@ -188,100 +185,102 @@ _set_key = Guard.__dict__["_key"].__set__
 _set_hash = Guard.__dict__["_hash"].__set__
 
 
-def _all_of(kind: type) -> Callable[[Any], bool]:
-    return lambda v: type(v) is tuple and all(isinstance(item, kind) for item in v)
+# kind -> `expected` as a hashable key, after checking `expected` suits the kind (a TypeError
+# saying what the kind expects, otherwise). One table and one call per guard rather than a test
+# table and a key table: every guard a trace adds comes here, and where there is nothing to
+# check the key is a builtin (`id`), so most guards (ID_MATCH) run no Python frame for it.
+# Tables rather than a chain of `kind is GuardKind.X` tests: each enum member read costs a
+# metaclass lookup.
 
 
-# kind -> (test `expected` must pass, the TypeError message when it does not). Tables rather
-# than a chain of `kind is GuardKind.X` tests: each enum member read costs a metaclass lookup,
-# and every guard a trace adds goes through here.
-_EXPECTED_CHECKS: dict[GuardKind, tuple[Callable[[Any], bool], Callable[[Any], str]]] = {
-    GuardKind.TYPE_MATCH: (
-        lambda v: isinstance(v, type),
-        lambda v: f"TYPE_MATCH expects a type, got {safe_label(v)}",
-    ),
-    GuardKind.EQUALS_MATCH: (
-        is_constant,
-        lambda v: f"EQUALS_MATCH expects a constant, got {safe_label(v)}",
-    ),
-    GuardKind.LENGTH_CHECK: (
-        lambda v: type(v) is int,
-        lambda v: f"LENGTH_CHECK expects an int, got {safe_label(v)}",
-    ),
-    GuardKind.DICT_KEYS_MATCH: (
-        lambda v: type(v) is tuple and is_constant(v),
-        lambda v: f"DICT_KEYS_MATCH expects a tuple of constant keys, got {v!r}",
-    ),
-    GuardKind.TENSOR_MATCH: (
-        lambda v: isinstance(v, TensorSpec),
-        lambda v: f"TENSOR_MATCH expects a TensorSpec, got {safe_label(v)}",
-    ),
-    GuardKind.HASATTR: (
-        lambda v: type(v) is str,
-        lambda v: f"HASATTR expects an attribute name, got {safe_label(v)}",
-    ),
-    GuardKind.NO_HASATTR: (
-        lambda v: type(v) is str,
-        lambda v: f"NO_HASATTR expects an attribute name, got {safe_label(v)}",
-    ),
-    GuardKind.DICT_NOT_CONTAINS: (
-        is_constant,
-        lambda v: f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(v)}",
-    ),
-    GuardKind.OBJECT_ALIASING: (
-        lambda v: isinstance(v, Source),
-        lambda v: f"OBJECT_ALIASING expects a Source, got {safe_label(v)}",
-    ),
-    GuardKind.NO_ALIASING: (
-        _all_of(Source),
-        lambda v: f"NO_ALIASING expects a tuple of Sources, got {safe_label(v)}",
-    ),
-    GuardKind.MODE_STACK: (
-        _all_of(type),
-        lambda v: f"MODE_STACK expects a tuple of mode types, got {safe_label(v)}",
-    ),
-}
+def _type_key(expected: Any) -> Hashable:
+    if isinstance(expected, type):
+        return id(expected)
+    raise TypeError(f"TYPE_MATCH expects a type, got {safe_label(expected)}")
 
 
-def _identity_key(expected: Any) -> Hashable:
-    return id(expected)
-
-
-def _plain_key(expected: Any) -> Hashable:
-    plain: Hashable = expected
-    return plain
+def _equals_key(expected: Any) -> Hashable:
+    if is_constant(expected):
+        return constant_key(expected)
+    raise TypeError(f"EQUALS_MATCH expects a constant, got {safe_label(expected)}")
 
 
 def _closure_key(expected: Any) -> Hashable:
     return constant_key(expected) if is_constant(expected) else ("id", id(expected))
 
 
+def _length_key(expected: Any) -> Hashable:
+    if type(expected) is int:
+        return expected
+    raise TypeError(f"LENGTH_CHECK expects an int, got {safe_label(expected)}")
+
+
+def _absent_key(expected: Any) -> Hashable:
+    if is_constant(expected):
+        return constant_key(expected)
+    raise TypeError(f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(expected)}")
+
+
+def _hasattr_key(expected: Any) -> Hashable:
+    if type(expected) is str:
+        return expected
+    raise TypeError(f"HASATTR expects an attribute name, got {safe_label(expected)}")
+
+
+def _no_hasattr_key(expected: Any) -> Hashable:
+    if type(expected) is str:
+        return expected
+    raise TypeError(f"NO_HASATTR expects an attribute name, got {safe_label(expected)}")
+
+
+def _keys_key(expected: Any) -> Hashable:
+    if type(expected) is tuple and is_constant(expected):
+        return constant_key(expected)
+    raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {expected!r}")
+
+
 def _tensor_key(expected: Any) -> Hashable:
-    spec: TensorSpec = expected
-    return spec.key()
+    if isinstance(expected, TensorSpec):
+        # TensorSpec.key written out: one call less for every tensor input
+        return (id(expected.dtype), expected.shape, expected.requires_grad, id(expected.cls))
+    raise TypeError(f"TENSOR_MATCH expects a TensorSpec, got {safe_label(expected)}")
 
 
 def _mode_stack_key(expected: Any) -> Hashable:
-    return tuple(id(t) for t in expected)
+    if type(expected) is tuple and all(isinstance(item, type) for item in expected):
+        return tuple(map(id, expected))
+    raise TypeError(f"MODE_STACK expects a tuple of mode types, got {safe_label(expected)}")
 
 
-# kind -> `expected` as a hashable key; kinds not listed compare constants exactly
-_EXPECTED_KEYS: dict[GuardKind, Callable[[Any], Hashable]] = {
-    GuardKind.TYPE_MATCH: _identity_key,
-    GuardKind.ID_MATCH: _identity_key,
+def _aliasing_key(expected: Any) -> Hashable:
+    if isinstance(expected, Source):
+        return expected
+    raise TypeError(f"OBJECT_ALIASING expects a Source, got {safe_label(expected)}")
+
+
+def _no_aliasing_key(expected: Any) -> Hashable:
+    if type(expected) is tuple and all(isinstance(item, Source) for item in expected):
+        key: Hashable = expected
+        return key
+    raise TypeError(f"NO_ALIASING expects a tuple of Sources, got {safe_label(expected)}")
+
+
+_KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
+    GuardKind.TYPE_MATCH: _type_key,
+    GuardKind.ID_MATCH: id,
+    GuardKind.EQUALS_MATCH: _equals_key,
     GuardKind.CLOSURE_MATCH: _closure_key,
+    GuardKind.LENGTH_CHECK: _length_key,
+    GuardKind.DICT_NOT_CONTAINS: _absent_key,
+    GuardKind.HASATTR: _hasattr_key,
+    GuardKind.NO_HASATTR: _no_hasattr_key,
+    GuardKind.DICT_KEYS_MATCH: _keys_key,
     GuardKind.TENSOR_MATCH: _tensor_key,
     GuardKind.MODE_STACK: _mode_stack_key,
-    GuardKind.OBJECT_ALIASING: _plain_key,
-    GuardKind.NO_ALIASING: _plain_key,
-    GuardKind.LENGTH_CHECK: _plain_key,
-    GuardKind.HASATTR: _plain_key,
-    GuardKind.NO_HASATTR: _plain_key,
+    GuardKind.OBJECT_ALIASING: _aliasing_key,
+    GuardKind.NO_ALIASING: _no_aliasing_key,
 }
-
-
-def _expected_key(kind: GuardKind, expected: Any) -> Hashable:
-    return _EXPECTED_KEYS.get(kind, constant_key)(expected)
+assert set(_KEY_OF) == set(GuardKind), "every guard kind needs a key"
 
 
 def mode_types_text(types: Iterable[type]) -> str:

@@ -48,8 +48,10 @@ class CompiledGuards:
         mode_stack_fn: ModeStackFn | None = None,
         name: str = "___check_0",
         tensor_type: type | None = None,
+        distinct: bool = False,
     ) -> None:
-        self.guards: list[Guard] = plan_guards(guards, tensor_type)
+        """`distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
+        self.guards: list[Guard] = plan_guards(guards, tensor_type, distinct=distinct)
         self.reads_mode_stack: bool = needs_mode_stack(self.guards)
         """Whether the check reads the mode stack (the dispatcher asks too: answered once)."""
         if mode_stack_fn is None and self.reads_mode_stack:

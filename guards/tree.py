@@ -32,29 +32,37 @@ class GuardPlanError(ValueError):
     """The guards cannot be compiled soundly as given (a bug in whoever recorded them)."""
 
 
-def plan_guards(guards: Iterable[Guard], tensor_type: type | None = None) -> list[Guard]:
+def plan_guards(
+    guards: Iterable[Guard], tensor_type: type | None = None, *, distinct: bool = False
+) -> list[Guard]:
     """Deduplicate, drop implied guards, check preconditions and order: the list the check runs.
 
     `tensor_type` fills in TensorSpecs recorded without a class (None: resolved lazily from
-    `tracer.runtime`, only when such a spec exists).
+    `tracer.runtime`, only when such a spec exists). `distinct=True` says no two guards have
+    the same key (a trace's guards are the values of a dict keyed by guard), so the
+    deduplication, which would keep every guard in its place, is skipped.
 
     Every compile runs this, so it hashes each guard's key once and each source only a few times
     (a nested source hashes its whole chain, in Python): the steps share one grouping by source
     and work with identities after deduplication.
     """
-    unique = _dedupe(_with_tensor_type(guards, tensor_type))
+    listed = list(guards)
+    with_type = _with_tensor_type(listed, tensor_type)
+    # filling in a tensor class may make two guards one: then they are deduplicated after all
+    unique = with_type if distinct and with_type is listed else _dedupe(with_type)
     groups = _by_source(unique)
     _check_preconditions(unique, groups)
     implied = _implied(groups)
     return _order([g for g in unique if id(g) not in implied] if implied else unique)
 
 
-def _with_tensor_type(guards: Iterable[Guard], tensor_type: type | None) -> list[Guard]:
+def _with_tensor_type(guards: list[Guard], tensor_type: type | None) -> list[Guard]:
+    """`guards` itself when every TENSOR_MATCH names its class, else a list with them filled."""
+
     def fill(guard: Guard) -> Guard:
         cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
         return dataclasses.replace(guard, expected=dataclasses.replace(guard.expected, cls=cls))
 
-    guards = list(guards)
     # The usual case, told with builtins: every TENSOR_MATCH already names its class.
     specs = compress(map(_EXPECTED, guards), map(_IS_TENSOR_MATCH, map(_KIND, guards)))
     if not any(map(_IS_NONE, map(_CLS, specs))):
@@ -140,6 +148,9 @@ _EXPECTED = operator.attrgetter("expected")
 _CLS = operator.attrgetter("cls")
 _IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
 _IS_NONE = functools.partial(operator.is_, None)
+_IMPLIABLE = frozenset({GuardKind.TYPE_MATCH, GuardKind.LENGTH_CHECK})
+"""The kinds `_implied` may drop, when a guard of a kind in `_IMPLYING` is on the same source."""
+_IMPLYING = frozenset({GuardKind.EQUALS_MATCH, GuardKind.TENSOR_MATCH, GuardKind.DICT_KEYS_MATCH})
 
 
 def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
@@ -150,6 +161,9 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     for group in groups.values():
         if len(group) == 1:
             continue  # a guard implies only guards on its own source
+        kinds = set(map(_KIND, group))
+        if kinds.isdisjoint(_IMPLYING) or kinds.isdisjoint(_IMPLIABLE):
+            continue  # the usual case (several DICT_NOT_CONTAINS on `G`, say), told by builtins
         pinned = _pinned_types(group)
         lengths = {
             len(g.expected)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, init=False)
 class CompileId:
     """One compile of one frame: `frame_id` counts frames, `frame_compile_id` counts recompiles.
 
@@ -26,16 +25,21 @@ class CompileId:
     frame_id: int
     frame_compile_id: int
     attempt: int = 0
-
-    def __str__(self) -> str:
-        base = f"{self.frame_id}/{self.frame_compile_id}"
-        return f"{base}_{self.attempt}" if self.attempt else base
-
     text: str = dataclasses.field(init=False, repr=False, compare=False)
     """`str(self)`, computed once at creation: every event and metric is tagged with it."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "text", str(self))
+    def __init__(self, frame_id: int, frame_compile_id: int, attempt: int = 0) -> None:
+        """The generated initializer, written out: it set each field through
+        `object.__setattr__` (the class is frozen) and then called `__post_init__`, on every
+        compile. The slots' own setters store the same values."""
+        _set_frame_id(self, frame_id)
+        _set_frame_compile_id(self, frame_compile_id)
+        _set_attempt(self, attempt)
+        base = f"{frame_id}/{frame_compile_id}"
+        _set_text(self, f"{base}_{attempt}" if attempt else base)
+
+    def __str__(self) -> str:
+        return self.text
 
     def with_attempt(self, attempt: int) -> CompileId:
         return dataclasses.replace(self, attempt=attempt)
@@ -56,6 +60,12 @@ class CompileId:
             expected = "expected like '0/1' or '0/1_2'"
             raise ValueError(f"not a compile id: {text!r} ({expected})") from None
 
+
+# The slots' own setters, for CompileId's initializer (the class is frozen).
+_set_frame_id = CompileId.__dict__["frame_id"].__set__
+_set_frame_compile_id = CompileId.__dict__["frame_compile_id"].__set__
+_set_attempt = CompileId.__dict__["attempt"].__set__
+_set_text = CompileId.__dict__["text"].__set__
 
 _NO_TAG: dict[str, str] = {}
 
@@ -88,13 +98,34 @@ def current_tag() -> dict[str, str]:
     return current.tag
 
 
-@contextmanager
-def compile_context(compile_id: CompileId) -> Iterator[CompileId]:
-    """Make `compile_id` current on this thread for the body; the previous id comes back after."""
-    state = current
-    saved = state.compile_id, state.tag
-    state.compile_id, state.tag = compile_id, {"compile_id": compile_id.text}
-    try:
-        yield compile_id
-    finally:
-        state.compile_id, state.tag = saved
+class compile_context:  # lower-case: used like a function (as contextlib's are)
+    """Make `compile_id` current on this thread for the body; the previous id comes back after.
+
+    A class, not a generator: it is entered once per compile, and a generator-based context
+    manager costs several times more."""
+
+    __slots__ = ("_compile_id", "_saved")
+
+    def __init__(self, compile_id: CompileId) -> None:
+        self._compile_id = compile_id
+        self._saved: tuple[CompileId | None, dict[str, str]] | None = None
+
+    def __enter__(self) -> CompileId:
+        if self._saved is not None:
+            raise RuntimeError("this compile_context is already entered (make one per `with`)")
+        compile_id = self._compile_id
+        state = current
+        self._saved = state.compile_id, state.tag
+        state.compile_id, state.tag = compile_id, {"compile_id": compile_id.text}
+        return compile_id
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        saved = self._saved
+        assert saved is not None, "compile_context exited before it was entered"
+        current.compile_id, current.tag = saved
+        self._saved = None

@@ -17,8 +17,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import tracer.runtime
 from guards.manager import CompiledGuards
-from guards.sources import ClosureSource, LocalSource
+from guards.mode_stack import mode_stack_guard
+from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer import logs, trace_log
 from tracer.backends import lookup_backend
 from tracer.cache import CacheEntry, _format_instr
@@ -71,10 +73,11 @@ def convert_frame(
                 "is_forward": True,
             }
         )
-        trace_log.trace_structured(
-            "dynamo_start",
-            lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
-        )
+        if trace_log._active:  # what trace_structured asks first: no closure made when off
+            trace_log.trace_structured(
+                "dynamo_start",
+                lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
+            )
         with timed(
             "compile",
             phase_name="entire_frame_compile",
@@ -171,6 +174,7 @@ def _fall_back(
     metrics.update(failure_metrics(e), overwrite=True)
     metrics.set("has_guarded_code", False, overwrite=True)
     guards = _build_guards(fn, output, compile_id)
+    metrics.update({"guard_count": len(guards.guards)})
     if logs.enabled("guards"):
         logs.get_logger("guards").info("%s", guards)
     return CacheEntry(
@@ -211,6 +215,7 @@ def _finish_compile(
             "traced_instruction_count": output.instruction_count,
             "inline_depth_max": output.inline_depth_max,
             "has_guarded_code": True,
+            "guard_count": len(guards.guards),
         }
     )
     _log_compiled(gm, guards, instructions, side_effects)
@@ -265,9 +270,6 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
 
 def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
     """Read the real stack into the symbolic one and guard its length and mode types."""
-    from guards.mode_stack import mode_stack_guard
-    from guards.sources import ModeStackSource
-
     modes = list(_C._torch_function_mode_stack())
     output.initial_mode_stack = [
         output.builder.lazy(mode, ModeStackSource(i)) for i, mode in enumerate(modes)
@@ -322,11 +324,15 @@ def _compile_graph(
     if not graph_outputs:
         return None, [], None
     graph.output(tuple(graph_outputs))
-    for node in graph.placeholders:
-        if not node.users:
-            graph.erase_node(node)
-    live = set(graph.placeholders)
-    inputs = [(src, node) for src, node in output.graph_inputs if node in live]
+    unused = [node for node in graph.placeholders if not node.users]
+    for node in unused:
+        graph.erase_node(node)
+    # The graph's placeholders are exactly the nodes of `graph_inputs` (OutputGraph makes both
+    # at once), so the inputs are those not just erased: usually all of them, as they are.
+    inputs = output.graph_inputs
+    if unused:
+        erased = set(unused)
+        inputs = [(src, node) for src, node in inputs if node not in erased]
     gm = GraphModule(graph)
     example_inputs = [node.meta.get("val") for _src, node in inputs]
     with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
@@ -341,8 +347,6 @@ def _compile_graph(
 def _build_guards(
     fn: types.FunctionType, output: OutputGraph, compile_id: CompileId
 ) -> CompiledGuards:
-    import tracer.runtime
-
     with timed("build_guards", metrics_column="build_guards_time_us", log_compile_event=True):
         found = fn.__globals__.get("__builtins__", builtins)
         builtins_dict = found if isinstance(found, dict) else vars(found)
@@ -353,8 +357,8 @@ def _build_guards(
             closure=fn.__closure__,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
+            distinct=True,  # `output.guards` is keyed by guard: one per key already
         )
-    get_metrics_context().update({"guard_count": len(guards.guards)})
     return guards
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from tracer import config, trace_log
@@ -48,9 +49,13 @@ class Span:
     start's arguments and never change once stored (NOTE [shared args]: spans without metadata
     share their compile's one `{"compile_id": ...}` dict, so readers copy before changing
     anything); data added while the span is open goes to `added`, which only the "E" carries.
+    Data can also be added as a function that computes it (`add_later`), called only when the
+    arguments are read, as if its result had been added when `add_later` was called.
     """
 
-    __slots__ = ("added", "args", "cat", "compile_event", "end_ns", "name", "start_ns", "tid")
+    __slots__ = (
+        "added", "args", "cat", "compile_event", "end_ns", "later", "name", "start_ns", "tid"
+    )  # fmt: skip
     start_ns: int
     tid: int
     args: dict[str, Any]
@@ -61,19 +66,36 @@ class Span:
         self.cat = cat
         self.end_ns = 0
         self.added: dict[str, Any] | None = None
+        self.later: Callable[[], dict[str, Any]] | None = None
         # start_ns, tid and args are set by ChromiumEventLogger.open
 
     def __repr__(self) -> str:
         state = f"{(self.end_ns - self.start_ns) // 1000}us" if self.end_ns else "open"
         args = getattr(self, "args", None)
+        self._settle()
         return f"Span({self.name!r}, {state}, args={args}, added={self.added})"
 
     def end_args(self) -> dict[str, Any]:
         """The arguments the "E" carries: the start's, plus everything added since."""
+        self._settle()
         return {**self.args, **self.added} if self.added else self.args
 
     def add(self, data: dict[str, Any]) -> None:
+        self._settle()
         self.added = {**self.added, **data} if self.added else dict(data)
+
+    def add_later(self, compute: Callable[[], dict[str, Any]]) -> None:
+        """`add(compute())`, with `compute` called when the arguments are first read (or more
+        data is added): the compile's summary (tracer.metrics) is built only if read."""
+        self._settle()
+        self.later = compute
+
+    def _settle(self) -> None:
+        later = self.later
+        if later is not None:
+            self.later = None
+            data = later()
+            self.added = {**self.added, **data} if self.added else dict(data)
 
 
 class _ThreadState(threading.local):
@@ -216,14 +238,30 @@ class ChromiumEventLogger:
 
     def add_toplevel_event_data(self, **kwargs: Any) -> str | None:
         """Add to the outermost open event of the current compile; returns its name, or None."""
+        span = self._toplevel()
+        if span is None:
+            return None
+        span.add(kwargs)
+        return span.name
+
+    def add_toplevel_event_data_later(self, compute: Callable[[], dict[str, Any]]) -> str | None:
+        """`add_toplevel_event_data(**compute())`, with `compute` called only when the event's
+        arguments are read (`Span.add_later`)."""
+        span = self._toplevel()
+        if span is None:
+            return None
+        span.add_later(compute)
+        return span.name
+
+    def _toplevel(self) -> Span | None:
+        """The outermost open event of the current compile (None when disabled or none)."""
         if not self.enabled:
             return None
         cid = current_compile_id()
         wanted = None if cid is None else cid.text
         for opened in self._tls.stack:
             if wanted is None or opened.args.get("compile_id") == wanted:
-                opened.add(kwargs)
-                return opened.name
+                return opened
         return None
 
     def get_stack(self) -> list[str]:

@@ -303,10 +303,9 @@ class VariableBuilder:
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:
-        from variables.modes import TorchFunctionModeVariable
-
+        modes = _special_modules()[1]  # no import statement per mode wrapped
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        vt = TorchFunctionModeVariable(value, type(value), source)
+        vt = modes.TorchFunctionModeVariable(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:

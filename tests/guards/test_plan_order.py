@@ -135,3 +135,21 @@ def test_the_first_source_missing_its_container_type_is_reported() -> None:
     ]
     with pytest.raises(GuardPlanError, match=r"LENGTH_CHECK on L\['a'\]"):
         plan_guards(guards)
+
+
+@given(guard_sets)
+def test_distinct_guards_plan_as_without_the_hint(guards: list[Guard]) -> None:
+    assert plan_guards(guards, distinct=True) == plan_guards(guards)
+
+
+def test_distinct_guards_made_one_by_their_tensor_class_are_deduplicated() -> None:
+    from guards import TensorSpec
+
+    class Tensor:
+        pass
+
+    x = LocalSource("x")
+    bare = Guard(K.TENSOR_MATCH, x, TensorSpec("float32", (2,), False))
+    named = Guard(K.TENSOR_MATCH, x, TensorSpec("float32", (2,), False, Tensor))
+    assert bare != named  # distinct as recorded, the same check once the class is filled in
+    assert plan_guards([bare, named], Tensor, distinct=True) == [named]

@@ -57,6 +57,24 @@ def test_sources_names_and_exprs() -> None:
         assert (source.name, source.expr(), repr(source)) == (name, expr, name)
 
 
+def test_chained_names_are_access_of_the_base_name() -> None:
+    """AttrSource and ItemSource write `access(base.name)` out in `name`: the same text."""
+    x = LocalSource("x")
+    chained = [
+        AttrSource(x, "a"),
+        AttrSource(x, "a-b"),
+        AttrSource(AttrSource(ClosureSource("m", 0), "__closure__"), "not an identifier"),
+        ItemSource(x, 0),
+        ItemSource(x, "k"),
+        ItemSource(x, (1, None)),
+        ItemSource(x, -0.5),
+        ItemSource(AttrSource(ItemSource(x, 1), "a"), True),
+    ]
+    for source in chained:
+        assert source.base is not None
+        assert source.name == source.access(source.base.name)
+
+
 def test_sources_get_value_reads_every_root() -> None:
     def f(a: int, b: int = 5) -> int:
         return a + b

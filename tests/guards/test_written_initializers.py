@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from guards.constants import constant_key
+from guards.constants import constant_key, safe_label
 from guards.guard import Guard, GuardKind, TensorSpec
 from guards.sources import (
     AttrSource,
@@ -110,6 +110,52 @@ def test_guard_refuses_bad_expected_values() -> None:
         Guard(GuardKind.LENGTH_CHECK, LocalSource("x"), "3")
     with pytest.raises(TypeError):
         Guard(GuardKind.LENGTH_CHECK, LocalSource("x"))  # type: ignore[call-arg]
+
+
+class _Odd:
+    def __repr__(self) -> str:
+        return "<odd>"
+
+
+BAD_EXPECTED: list[tuple[GuardKind, object, str]] = [
+    (GuardKind.TYPE_MATCH, 3, "TYPE_MATCH expects a type, got "),
+    (GuardKind.EQUALS_MATCH, [1], "EQUALS_MATCH expects a constant, got "),
+    (GuardKind.LENGTH_CHECK, 3.0, "LENGTH_CHECK expects an int, got "),
+    (GuardKind.DICT_NOT_CONTAINS, _Odd(), "DICT_NOT_CONTAINS expects a constant key, got "),
+    (GuardKind.HASATTR, 1, "HASATTR expects an attribute name, got "),
+    (GuardKind.NO_HASATTR, None, "NO_HASATTR expects an attribute name, got "),
+    (GuardKind.TENSOR_MATCH, "float32", "TENSOR_MATCH expects a TensorSpec, got "),
+    (GuardKind.MODE_STACK, [int], "MODE_STACK expects a tuple of mode types, got "),
+    (GuardKind.MODE_STACK, (int, 1), "MODE_STACK expects a tuple of mode types, got "),
+    (GuardKind.OBJECT_ALIASING, "L['a']", "OBJECT_ALIASING expects a Source, got "),
+    (GuardKind.NO_ALIASING, [LocalSource("a")], "NO_ALIASING expects a tuple of Sources, got "),
+    (GuardKind.NO_ALIASING, (LocalSource("a"), 1), "NO_ALIASING expects a tuple of Sources, got "),
+]
+
+
+@pytest.mark.parametrize(("kind", "expected", "prefix"), BAD_EXPECTED)
+def test_every_kind_checks_its_expected_value(
+    kind: GuardKind, expected: object, prefix: str
+) -> None:
+    """One table checks `expected` and makes its key (guards.guard._KEY_OF): each kind that
+    constrains `expected` refuses a bad one with its own message, naming it safely."""
+    with pytest.raises(TypeError) as raised:
+        Guard(kind, LocalSource("x"), expected)
+    assert str(raised.value) == prefix + safe_label(expected)
+
+
+def test_dict_keys_match_names_its_bad_keys_with_repr() -> None:
+    for bad in (["a"], ("a", [])):
+        with pytest.raises(TypeError) as raised:
+            Guard(GuardKind.DICT_KEYS_MATCH, LocalSource("x"), bad)
+        assert str(raised.value) == f"DICT_KEYS_MATCH expects a tuple of constant keys, got {bad!r}"
+
+
+def test_kinds_without_a_check_take_any_expected_value() -> None:
+    odd = _Odd()
+    assert Guard(GuardKind.ID_MATCH, LocalSource("x"), odd).key[2] == id(odd)
+    assert Guard(GuardKind.CLOSURE_MATCH, LocalSource("x"), odd).key[2] == ("id", id(odd))
+    assert Guard(GuardKind.CLOSURE_MATCH, LocalSource("x"), 2).key[2] == constant_key(2)
 
 
 def test_tensor_spec_fields_replace_and_equality() -> None:

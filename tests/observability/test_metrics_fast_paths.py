@@ -114,3 +114,62 @@ def test_a_timed_phase_stores_what_the_logger_methods_store() -> None:
             "duration_us": 0,
         }
     )
+
+
+def test_compile_context_restores_and_refuses_nested_reuse() -> None:
+    from tracer.compile_context import current_compile_id
+
+    outer = compile_context(CompileId(5, 1))
+    with outer as cid:
+        assert cid == CompileId(5, 1) and current_compile_id() == cid
+        assert current_tag() == {"compile_id": "5/1"}
+        with pytest.raises(RuntimeError, match="already entered"):
+            outer.__enter__()
+        with compile_context(CompileId(6, 0, attempt=2)):
+            assert current_tag() == {"compile_id": "6/0_2"}
+        assert current_compile_id() == CompileId(5, 1)
+    assert current_compile_id() is None and current_tag() == {}
+    with outer:  # once exited, it may be entered again
+        assert current_compile_id() == CompileId(5, 1)
+    assert current_compile_id() is None
+
+
+def test_data_added_later_is_computed_on_read_in_the_order_added() -> None:
+    from tracer.events import Span
+
+    calls: list[int] = []
+
+    def later() -> dict[str, int]:
+        calls.append(1)
+        return {"b": 2, "a": 9}
+
+    span = Span("s", compile_event=False)
+    span.args = {"compile_id": "0/0"}
+    span.add({"a": 1})
+    span.add_later(later)
+    assert calls == []
+    span.add({"c": 3})  # more data: what came earlier is settled first
+    assert calls == [1]
+    assert list(span.end_args().items()) == [("compile_id", "0/0"), ("a", 9), ("b", 2), ("c", 3)]
+    span.end_args()
+    assert calls == [1]
+
+
+def test_a_compile_record_is_built_on_first_read_as_an_eager_build_makes_it() -> None:
+    from tracer.metrics import clear_compilation_metrics, compilation, get_compilation_metrics
+
+    clear_compilation_metrics()
+    with compile_context(CompileId(8, 1)), metrics_context() as ctx:
+        ctx.update({"co_name": "f", "guard_count": 3})
+        ctx.add_to_set("non_compliant_ops", "b")
+        ctx.add_to_set("non_compliant_ops", "a")
+    (captured,) = compilation._history
+    assert captured._record is None  # nothing built yet
+    (record,) = get_compilation_metrics()
+    assert get_compilation_metrics()[0] is record  # built once
+    eager = compilation._Captured(captured._start_ns, captured._end_ns, captured._metrics, None)
+    eager._cid, eager._overhead_us = captured._cid, captured._overhead_us
+    assert record == eager.record() and record.non_compliant_ops == ["a", "b"]
+    (end,) = [e for e in get_chromium_events() if e["ph"] == "E" and e["name"] == "compile"]
+    assert end["args"] == {"compile_id": "8/1", **compilation._chromium_summary(eager.values())}
+    assert end["args"]["guard_count"] == 3 and "co_filename" not in end["args"]

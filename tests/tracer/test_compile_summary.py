@@ -128,3 +128,23 @@ def test_op_count_counts_function_and_method_calls_only() -> None:
     assert _op_count(gm) == expected
     assert get_compilation_metrics()[-1].graph_op_count == expected
     assert _op_count(None) == 0
+
+
+def test_inputs_the_graph_never_reads_are_dropped_in_order() -> None:
+    """A tensor read only for its shape is guarded but not passed: its placeholder is erased,
+    and the other inputs keep their order (convert_frame._compile_graph)."""
+
+    def f(x, y, z):  # type: ignore[no-untyped-def]
+        return x * y.shape[0] + z
+
+    tracer.reset()
+    clear_compilation_metrics()
+    compiled = tracer.compile(f)
+    x, y, z = torch.ones(3), torch.ones(4), torch.ones(3)
+    assert compiled(x, y, z).tolist() == [5.0, 5.0, 5.0]
+    entry = compiled.entries[0]
+    assert entry.graph is not None
+    assert [n.name for n in entry.graph.graph.placeholders] == ["x", "z"]
+    assert "LOAD_FAST        'z'" in entry.bytecode_listing()
+    assert get_compilation_metrics()[-1].graph_input_count == 2
+    assert any("L['y']" in line for line in entry.guards)

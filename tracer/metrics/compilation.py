@@ -1,8 +1,10 @@
 """CompilationMetrics, one record per compile, and the single place that fills the common fields.
 
-`record_compilation_metrics` is the MetricsContext exit hook: it adds what every compile shares
+`defer_compilation_metrics` is the MetricsContext exit hook: it adds what every compile shares
 (ids, times, failure, versions, config), lets values set during the compile win, stores the record
-in a bounded history, writes it to the trace log for tlparse and onto the compile's chromium event.
+in a bounded history, writes it to the trace log for tlparse and onto the compile's chromium event;
+the record itself is built when first read (NOTE [records built on read]).
+`record_compilation_metrics` does the same and builds the record at once.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ _CHROMIUM_FIELDS = (
 _REPO = Path(__file__).resolve().parents[2]
 _OWN_PACKAGES = tuple(f"{_REPO / name}/" for name in ("tracer", "guards", "variables"))
 
-_history: deque[CompilationMetrics] = deque(maxlen=config.current().metrics_limit)
+_history: deque[_Captured] = deque(maxlen=config.current().metrics_limit)
 
 
 def record_compilation_metrics(
@@ -146,30 +148,98 @@ def record_compilation_metrics(
     exc_value: BaseException | None,
 ) -> CompilationMetrics:
     """Turn one compile's metrics into a CompilationMetrics and publish it everywhere it goes."""
-    cid = current_compile_id()
-    values: dict[str, Any] = {  # the common fields first: values set during the compile win
-        "compile_id": None if cid is None else cid.text,
-        "start_time_us": start_ns // 1000,
-        "end_time_us": end_ns // 1000,
-        "duration_us": (end_ns - start_ns) // 1000,
-        "structured_logging_overhead_us": trace_log.structured_logging_overhead_us(cid),
-        **_DEFAULT_COUNTS,
-        "restart_reasons": [],
-        **(failure_metrics(exc_value) if exc_value is not None else {}),
-        "config": dict(_snapshot(config.current())),
-        "modetrace_version": _modetrace_version(),
-        "python_version": sys.version,
-        **metrics,
-    }
-    values = _json_ready(values)
-    record = CompilationMetrics(**values)
-    _store(record)
+    return _publish(_Captured(start_ns, end_ns, metrics, exc_value)).record()
+
+
+def defer_compilation_metrics(
+    start_ns: int,
+    end_ns: int,
+    metrics: dict[str, Any],
+    exc_type: type[BaseException] | None,
+    exc_value: BaseException | None,
+) -> None:
+    """`record_compilation_metrics` as every compile's end runs it: what the record depends on
+    is captured now, the record and its chromium summary are built when first read (NOTE
+    [records built on read])."""
+    _publish(_Captured(start_ns, end_ns, metrics, exc_value))
+
+
+# NOTE [records built on read]: a compile's end captures what its CompilationMetrics depends on
+# and may change later (the compile id, the trace log's overhead so far, the config, the
+# failure), plus its metrics dict, which the MetricsContext never touches again (the next
+# compile starts a new one). Building the record, its values dict and the summary on the
+# compile's chromium event waits until someone reads them (`get_compilation_metrics`, the
+# events), or is done at once when the trace log wants the record. Built from the same inputs
+# in the same order, they are the records an eager build made; it took 15-20 µs of every
+# first call, mostly in code run once per compile and so never warm.
+
+
+class _Captured:
+    """One compile's CompilationMetrics, captured at its end and built on first read."""
+
+    __slots__ = (
+        "_cid", "_end_ns", "_failure", "_knobs", "_metrics", "_overhead_us", "_record",
+        "_start_ns", "_values",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        start_ns: int,
+        end_ns: int,
+        metrics: dict[str, Any],
+        exc_value: BaseException | None,
+    ) -> None:
+        cid = current_compile_id()
+        self._cid = cid
+        self._start_ns = start_ns
+        self._end_ns = end_ns
+        self._overhead_us = trace_log.structured_logging_overhead_us(cid)
+        self._failure = failure_metrics(exc_value) if exc_value is not None else None
+        self._knobs = config.current()
+        self._metrics = metrics
+        self._values: dict[str, Any] | None = None
+        self._record: CompilationMetrics | None = None
+
+    def values(self) -> dict[str, Any]:
+        """The record's fields: the common ones first, values set during the compile win."""
+        if self._values is None:
+            cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
+            values: dict[str, Any] = {
+                "compile_id": None if cid is None else cid.text,
+                "start_time_us": start_ns // 1000,
+                "end_time_us": end_ns // 1000,
+                "duration_us": (end_ns - start_ns) // 1000,
+                "structured_logging_overhead_us": self._overhead_us,
+                **_DEFAULT_COUNTS,
+                "restart_reasons": [],
+                **(self._failure or {}),
+                "config": dict(_snapshot(self._knobs)),
+                "modetrace_version": _modetrace_version(),
+                "python_version": sys.version,
+                **self._metrics,
+            }
+            self._values = _json_ready(values)
+        return self._values
+
+    def record(self) -> CompilationMetrics:
+        if self._record is None:
+            self._record = CompilationMetrics(**self.values())
+        return self._record
+
+    def chromium_summary(self) -> dict[str, Any]:
+        return _chromium_summary(self.values())
+
+
+def _publish(captured: _Captured) -> _Captured:
+    """Store the record, write it to the trace log, put its summary on the compile's event."""
+    _store(captured)
     if trace_log.is_enabled():
+        record = captured.record()
         trace_log.trace_structured(
             "compilation_metrics", lambda: _tlparse_view(record), record_overhead=False
         )
-    get_chromium_event_logger().add_toplevel_event_data(**_chromium_summary(values))
-    return record
+    get_chromium_event_logger().add_toplevel_event_data_later(captured.chromium_summary)
+    return captured
 
 
 def _chromium_summary(values: dict[str, Any]) -> dict[str, Any]:
@@ -245,17 +315,17 @@ def _modetrace_version() -> str:
         return "0+unknown"
 
 
-def _store(record: CompilationMetrics) -> None:
+def _store(captured: _Captured) -> None:
     global _history
     limit = config.current().metrics_limit
     if _history.maxlen != limit:
         _history = deque(_history, maxlen=limit)
-    _history.append(record)
+    _history.append(captured)
 
 
 def get_compilation_metrics() -> list[CompilationMetrics]:
     """Recorded compiles, oldest first (the newest `config.metrics_limit` are kept)."""
-    return list(_history)
+    return [captured.record() for captured in list(_history)]
 
 
 def clear_compilation_metrics() -> None:

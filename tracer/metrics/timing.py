@@ -20,7 +20,7 @@ from typing import Any
 from tracer import trace_log
 from tracer.compile_context import current
 from tracer.events import Span, get_chromium_event_logger
-from tracer.metrics.compilation import FIELD_NAMES, record_compilation_metrics
+from tracer.metrics.compilation import FIELD_NAMES, defer_compilation_metrics
 from tracer.metrics.context import MetricsContext
 
 log = logging.getLogger("modetrace.metrics")
@@ -42,7 +42,7 @@ def _record_unless_stubbed(
     if _stubbed:
         return
     try:
-        record_compilation_metrics(start_ns, end_ns, metrics, exc_type, exc_value)
+        defer_compilation_metrics(start_ns, end_ns, metrics, exc_type, exc_value)
     except Exception:
         log.exception("recording CompilationMetrics failed; metrics were %r", metrics)
 
@@ -129,6 +129,7 @@ class _Timed(Span):
         self.compile_event = compile_event
         self.end_ns = 0
         self.added = None
+        self.later = None
         self._metadata = metadata
         self._column = column
 
