@@ -370,12 +370,12 @@ def build_dispatch(
     discriminating) the dispatcher is written as bytecode (tracer.dispatch_emit) and its text
     is rendered only when read; with a key, or whatever the emitter does not cover, the text is
     compiled."""
-    import tracer.runtime
-
     if len(entries) < 2:  # one entry cannot be narrowed down by a key: plan_dispatch agrees
         everyone = list(range(len(entries)))
         plan = DispatchPlan([], {}, [everyone, everyone])
     else:
+        import tracer.runtime  # here, not per call: most installs have one entry
+
         plan = plan_dispatch([e.guard_manager.guards for e in entries], tracer.runtime.Tensor)
     serial = next(_serial)
     name = f"___dispatch_{serial}"

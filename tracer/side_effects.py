@@ -21,12 +21,15 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable, SetVariable
+from variables.lists import ListVariable
+from variables.misc import CellVariable
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
     from tracer.output_graph import OutputGraph
     from tracer.translator.base import TranslatorBase
-    from variables.misc import CellVariable
     from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
 _DELETED: Any = object()
@@ -68,8 +71,6 @@ def _where(vt: VariableTracker | None) -> str:
 
 def _value(value: Any) -> str:
     """Constants as Python would print them; other values by their tracker's repr."""
-    from variables.constant import ConstantVariable
-
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, ConstantVariable):
@@ -119,8 +120,6 @@ class SideEffects:
         own closure, or a closure of a function it calls): a store through one path must be
         seen through the other. The owners of both paths are identity-guarded functions, whose
         cells can't change, so no aliasing guard is needed."""
-        from variables.misc import CellVariable
-
         known = self.cells.get(id(cell))
         if known is None:
             known = self.cells[id(cell)] = CellVariable.existing(cell, source)
@@ -146,9 +145,6 @@ class SideEffects:
     # -- existing objects ---------------------------------------------------------------------
     def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
         """A list/dict/set that existed before the call changed; replay its final contents."""
-        from variables.dicts import ConstDictVariable, SetVariable
-        from variables.lists import ListVariable
-
         if vt.source is None:
             unimplemented("side-effect", f"{what} on {vt!r} with no known origin")
         if isinstance(vt, ListVariable):

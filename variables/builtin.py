@@ -26,7 +26,7 @@ from variables.lists import (
     TupleVariable,
     contains,
 )
-from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
+from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -486,8 +486,6 @@ def fold(
             f"call to {kind} {name.removeprefix('builtins.')} is not supported",
             hints=("only functions on the table of pure functions are folded while tracing",),
         )
-    from variables.sym import SPECIALIZING_CALLS
-
     syms = [a for a in args if isinstance(a.realize(), SymNumberVariable)]
     recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
     all_numbers = all(

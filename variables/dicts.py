@@ -4,7 +4,8 @@ that insertion order (dicts) and hash order (sets) are exactly CPython's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -36,9 +37,15 @@ def key_of(vt: VariableTracker) -> Any:
 
 
 def key_tracker(key: Any) -> VariableTracker:
+    return _wrap_constant_result()(key)
+
+
+@functools.cache  # an import statement per call (dict keys, every one) costs ten times this
+def _wrap_constant_result() -> Callable[[Any], VariableTracker]:
+    """variables.builder.wrap_constant_result (variables.builder imports this module)."""
     from variables.builder import wrap_constant_result
 
-    return wrap_constant_result(key)
+    return wrap_constant_result
 
 
 class ConstDictVariable(VariableTracker):

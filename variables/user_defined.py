@@ -12,6 +12,7 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.constant import ConstantVariable
@@ -61,13 +62,9 @@ def wrap_class_member(
 
     builder = tx.output.builder
     if isinstance(member, staticmethod):
-        from guards.sources import AttrSource
-
         src = AttrSource(source, "__func__") if source is not None else None
         return builder.lazy(member.__func__, src).realize()
     if isinstance(member, classmethod):
-        from guards.sources import AttrSource
-
         src = AttrSource(source, "__func__") if source is not None else None
         fn = builder.lazy(member.__func__, src).realize()
         assert cls_vt is not None
@@ -100,8 +97,6 @@ class UserDefinedClassVariable(VariableTracker):
         return self.value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from guards.sources import AttrSource
-
         if name == "__name__" or name == "__qualname__":
             return ConstantVariable(getattr(self.value, name))
         if type(self.value) is not type:
@@ -166,8 +161,6 @@ class UserDefinedObjectVariable(VariableTracker):
         return self.cls
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from guards.sources import AttrSource, TypeSource
-
         if has_custom_getattribute(self.cls):
             unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
         if name == "__class__":
@@ -227,8 +220,6 @@ class UserDefinedObjectVariable(VariableTracker):
             return None if found is DELETED_ATTR else found
         if self.is_new:
             return None
-        from guards.sources import AttrSource
-
         assert self.source is not None
         instance_dict = getattr(self.value, "__dict__", None)
         dict_source = AttrSource(self.source, "__dict__")
@@ -335,7 +326,6 @@ class SuperVariable(VariableTracker):
         self.obj = obj
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from guards.sources import AttrSource, ItemSource, TypeSource
         from variables.builder import wrap_class
         from variables.misc import ObjectInitVariable
 
