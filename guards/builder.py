@@ -23,7 +23,7 @@ import types
 from collections.abc import Iterable, Mapping
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import Guard, GuardKind, TensorSpec
+from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -106,6 +106,11 @@ class GuardBuilder:
         if guard.expected is None:
             return f"{v} is None"
         return f"{v} is {self.bind(guard.expected, _hint(guard.expected))}"
+
+    def FUNCTION_MATCH(self, guard: Guard, v: str) -> str:
+        spec: FunctionSpec = guard.expected
+        fn = self.bind(spec.fn, _hint(spec.fn))
+        return f"{v} is {fn} and {v}.__code__ is {self.bind(spec.code, _hint(spec.code))}"
 
     def EQUALS_MATCH(self, guard: Guard, v: str) -> str:
         return constant_match_expr(v, guard.expected, self.bind)

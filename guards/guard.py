@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import types
 from collections.abc import Callable, Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.constants import constant_key, is_constant, safe_label, type_label
 from guards.sources import Source
@@ -24,29 +25,34 @@ class GuardKind(enum.Enum):
 
     TYPE_MATCH = 0
     """`type(v) is T` (exact type, subclasses fail)."""
-    ID_MATCH = 1
+    FUNCTION_MATCH = 1
+    """`v is fn and v.__code__ is code` (a FunctionSpec): a Python function, and the code it
+    had when traced, since `__code__` is writable. Ranked before ID_MATCH though it tests one
+    thing more: the guards on a function's closure cells and defaults are read through it, and
+    a guard on an ancestor must run first (guards.tree), which rank order then gives at once."""
+    ID_MATCH = 2
     """`v is obj`; the guard holds a strong reference to `obj`."""
-    EQUALS_MATCH = 2
+    EQUALS_MATCH = 3
     """exact type, then value (see guards.constants)."""
-    CLOSURE_MATCH = 3
+    CLOSURE_MATCH = 4
     """a cell's contents: EQUALS_MATCH for constants, ID_MATCH for anything else."""
-    LENGTH_CHECK = 4
+    LENGTH_CHECK = 5
     """`len(v) == n`; needs a TYPE_MATCH to a builtin container on the same source."""
-    DICT_NOT_CONTAINS = 5
+    DICT_NOT_CONTAINS = 6
     """`key not in v` (v a dict, e.g. "the global `len` is not shadowed")."""
-    HASATTR = 6
+    HASATTR = 7
     """the instance has attribute `name` (instance `__dict__` or a filled slot)."""
-    NO_HASATTR = 7
+    NO_HASATTR = 8
     """the instance does not have attribute `name`."""
-    DICT_KEYS_MATCH = 8
+    DICT_KEYS_MATCH = 9
     """the dict's keys, in order; needs a TYPE_MATCH to dict on the same source."""
-    TENSOR_MATCH = 9
+    TENSOR_MATCH = 10
     """exact tensor type, dtype, shape and requires_grad, read from slots."""
-    MODE_STACK = 10
+    MODE_STACK = 11
     """the torch-function mode stack: its length and the exact type at each position."""
-    OBJECT_ALIASING = 11
+    OBJECT_ALIASING = 12
     """`v is <other source>`: two sources reached one mutable object while tracing."""
-    NO_ALIASING = 12
+    NO_ALIASING = 13
     """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
 
     # Members are singletons compared by identity, so identity hashing agrees with `==`; it is
@@ -100,6 +106,24 @@ _set_dtype = TensorSpec.__dict__["dtype"].__set__
 _set_shape = TensorSpec.__dict__["shape"].__set__
 _set_requires_grad = TensorSpec.__dict__["requires_grad"].__set__
 _set_cls = TensorSpec.__dict__["cls"].__set__
+
+
+class FunctionSpec(NamedTuple):
+    """What a FUNCTION_MATCH pins: a Python function and the code object it had when the trace
+    read it. The identity alone does not cover the code (`fn.__code__ = other.__code__` keeps
+    the function object), and a helper given new code must not hit a trace of the old one.
+
+    A named tuple: one per function a trace reads, built without a Python initializer."""
+
+    fn: types.FunctionType
+    code: types.CodeType
+
+    @classmethod
+    def of(cls, fn: types.FunctionType) -> FunctionSpec:
+        return cls(fn, fn.__code__)
+
+    def __repr__(self) -> str:
+        return f"FunctionSpec({safe_label(self.fn)}, {safe_label(self.code)})"
 
 
 def dtype_label(dtype: object) -> str:
@@ -199,6 +223,12 @@ def _type_key(expected: Any) -> Hashable:
     raise TypeError(f"TYPE_MATCH expects a type, got {safe_label(expected)}")
 
 
+def _function_key(expected: Any) -> Hashable:
+    if type(expected) is FunctionSpec:
+        return (id(expected.fn), id(expected.code))
+    raise TypeError(f"FUNCTION_MATCH expects a FunctionSpec, got {safe_label(expected)}")
+
+
 def _equals_key(expected: Any) -> Hashable:
     if is_constant(expected):
         return constant_key(expected)
@@ -268,6 +298,7 @@ def _no_aliasing_key(expected: Any) -> Hashable:
 _KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
     GuardKind.TYPE_MATCH: _type_key,
     GuardKind.ID_MATCH: id,
+    GuardKind.FUNCTION_MATCH: _function_key,
     GuardKind.EQUALS_MATCH: _equals_key,
     GuardKind.CLOSURE_MATCH: _closure_key,
     GuardKind.LENGTH_CHECK: _length_key,
@@ -305,6 +336,7 @@ def _keys_text(keys: Any) -> str:
 _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.TYPE_MATCH: type_label,
     GuardKind.ID_MATCH: safe_label,
+    GuardKind.FUNCTION_MATCH: lambda spec: safe_label(spec.fn),
     GuardKind.EQUALS_MATCH: repr,
     GuardKind.CLOSURE_MATCH: safe_label,
     GuardKind.LENGTH_CHECK: repr,
@@ -333,6 +365,9 @@ def _mode_stack_describe(name: str, types: tuple[type, ...]) -> str:
 _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     GuardKind.TYPE_MATCH: lambda name, t: f"type({name}) is {type_label(t)}",
     GuardKind.ID_MATCH: lambda name, obj: f"{name} is {safe_label(obj)}",
+    GuardKind.FUNCTION_MATCH: lambda name, spec: (
+        f"{name} is {safe_label(spec.fn)} and {name}.__code__ is {safe_label(spec.code)}"
+    ),
     GuardKind.EQUALS_MATCH: lambda name, value: f"{name} == {value!r}",
     GuardKind.CLOSURE_MATCH: _closure_describe,
     GuardKind.LENGTH_CHECK: lambda name, n: f"len({name}) == {n}",

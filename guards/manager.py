@@ -19,7 +19,7 @@ from typing import Any
 
 from guards.builder import CheckFunction, needs_mode_stack, render_check
 from guards.constants import safe_label, type_label
-from guards.guard import Guard, GuardKind, TensorSpec, dtype_label
+from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label
 from guards.mode_stack import ModeStackFn, mode_stack_failure, runtime_mode_stack_fn
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
 from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
@@ -176,6 +176,14 @@ def _actual(guard: Guard, actual: str) -> str:
     return f"{guard.describe()} (actual {actual})"
 
 
+def _explain_function(guard: Guard, value: Any) -> str:
+    spec: FunctionSpec = guard.expected
+    if value is not spec.fn:
+        return f"{guard.source.name} is {safe_label(spec.fn)} (actual {safe_label(value)})"
+    name, code = guard.source.name, value.__code__
+    return f"{name}.__code__ is {safe_label(spec.code)} (actual {safe_label(code)})"
+
+
 def _explain_length(guard: Guard, value: Any) -> str:
     safe = type(value) in LEN_SAFE_TYPES
     return _actual(guard, str(len(value)) if safe else type_label(type(value)))
@@ -208,6 +216,7 @@ def _explain_tensor(guard: Guard, value: Any) -> str:
 _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], str]] = {
     GuardKind.TYPE_MATCH: lambda g, v: _actual(g, type_label(type(v))),
     GuardKind.ID_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.FUNCTION_MATCH: lambda g, v: _explain_function(g, v),
     GuardKind.EQUALS_MATCH: lambda g, v: _actual(g, safe_label(v)),
     GuardKind.CLOSURE_MATCH: lambda g, v: _actual(g, safe_label(v)),
     GuardKind.LENGTH_CHECK: _explain_length,

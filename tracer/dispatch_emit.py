@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from guards.builder import has_instance_attr
 from guards.constants import constants_equal, is_constant
-from guards.guard import Guard, GuardKind, TensorSpec
+from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
 from guards.sources import (
     AttrSource,
     BuiltinSource,
@@ -495,6 +495,13 @@ class DispatchEmitter:
         else:
             self.exit_at = self.w.exit_if(False, self.exit_at, self.fail)
 
+    def _function_is(self, value: bytes, spec: FunctionSpec) -> None:
+        """`value is fn and value.__code__ is code`."""
+        w = self.w
+        self._tests(
+            value + w.const(spec.fn) + IS, value + w.attr("__code__") + w.const(spec.code) + IS
+        )
+
     def _closure(self, value: bytes, expected: Any) -> None:
         if is_constant(expected):
             self._constant(value, expected)
@@ -650,6 +657,7 @@ def _writers() -> list[Callable[[DispatchEmitter, bytes, Any], None]]:
     by_kind: dict[GuardKind, Callable[[DispatchEmitter, bytes, Any], None]] = {
         GuardKind.TYPE_MATCH: DispatchEmitter._type_is,
         GuardKind.ID_MATCH: DispatchEmitter._id_is,
+        GuardKind.FUNCTION_MATCH: DispatchEmitter._function_is,
         GuardKind.EQUALS_MATCH: DispatchEmitter._constant,
         GuardKind.CLOSURE_MATCH: DispatchEmitter._closure,
         GuardKind.LENGTH_CHECK: DispatchEmitter._len_is,

@@ -15,7 +15,7 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import GuardKind, TensorSpec
+from guards.guard import FunctionSpec, GuardKind, TensorSpec
 from guards.sources import ItemSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -282,7 +282,9 @@ class VariableBuilder:
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
-        return self._guarded_identity(UserFunctionVariable(value, source), value, source)
+        """Pinned by identity and by code (FUNCTION_MATCH): `__code__` is writable."""
+        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec.of(value))
+        return UserFunctionVariable(value, source)
 
     def wrap_module(self, value: types.ModuleType, source: Source) -> VariableTracker:
         return self._guarded_identity(ModuleVariable(value, source), value, source)

@@ -11,7 +11,6 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -181,28 +180,11 @@ def _bind_with_inspect(
 class UserFunctionVariable(BaseUserFunctionVariable):
     """`UserFunctionVariable(helper @ G['helper'])`: a Python function that exists already."""
 
-    __slots__ = ("code_guarded", "fn")
+    __slots__ = ("fn",)
 
     def __init__(self, fn: types.FunctionType, source: Source | None = None) -> None:
         super().__init__(source)
         self.fn = fn
-        self.code_guarded = source is None
-        """Whether `fn.__code__` is guarded yet (see `guard_code`); nothing to guard without
-        a source."""
-
-    def guard_code(self, tx: TranslatorBase) -> None:
-        """Guard `<source>.__code__ is <the code traced>`, once, when the function is inlined.
-
-        The identity guard on the function does not cover its code: `__code__` is writable,
-        and a helper given new code between calls must not hit a trace of the old one.
-        (Dynamo guards `__code__` only for closures, CLOSURE_MATCH; modetrace for every
-        function it traces into from a source.) Not guarded where the function is only passed
-        around, since then its code makes no difference to the trace."""
-        self.code_guarded = True
-        assert self.source is not None
-        tx.output.add_guard(
-            GuardKind.ID_MATCH, AttrSource(self.source, "__code__"), self.fn.__code__
-        )
 
     def as_python_constant(self) -> Any:
         return self.fn
@@ -236,8 +218,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
-        if not self.code_guarded:
-            self.guard_code(tx)
         fn = self.fn
         fn_defaults = fn.__defaults__
         fn_kwdefaults = fn.__kwdefaults__

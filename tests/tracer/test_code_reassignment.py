@@ -96,19 +96,27 @@ def test_the_compiled_function_given_code_with_another_signature() -> None:
     assert compiled(2, y=4) == f(2, y=4) == 8
 
 
-def test_a_helper_only_passed_around_adds_no_code_guard() -> None:
-    def f(fn: Any, x: Any) -> Any:
-        return (fn, x + 1)
-
-    explained = tracer.explain(f)(plus_one, 2)
-    assert "__code__" not in str(explained)
-
-
-def test_an_inlined_helper_guards_its_code_once() -> None:
+def test_a_function_is_pinned_by_identity_and_code_in_one_guard() -> None:
     def f(x: Any) -> Any:
         for _ in range(3):
             x = plus_one(x)
         return x
 
     explained = str(tracer.explain(f)(2))
-    assert explained.count("G['plus_one'].__code__") == 1
+    assert explained.count("G['plus_one'].__code__ is <code plus_one>") == 1
+    assert "G['plus_one'] is <function plus_one> and" in explained
+
+
+def test_the_failure_reason_names_the_code() -> None:
+    def helper(x: Any) -> Any:
+        return x + 1
+
+    def f(x: Any) -> Any:
+        return helper(x)
+
+    compiled = tracer.compile(f)
+    compiled(2)
+    helper.__code__ = times_ten.__code__
+    assert compiled(2) == 20
+    (reason,) = compiled.last_miss_reasons
+    assert "C['helper'].__code__ is <code" in reason and "(actual <code times_ten>)" in reason
