@@ -85,20 +85,10 @@ def _unary(args: tuple[Any, ...]) -> Tensor | None:
 
 
 def _sum_all(args: tuple[Any, ...]) -> Tensor | None:
-    """`x.sum()` of a float FakeTensor, every element at once: a 0-d tensor of its dtype."""
-    if len(args) != 1:
-        return None
-    (x,) = args
-    if type(x) is not FakeTensor:
-        return None
-    dtype = x._dtype
-    if not dtype.is_floating_point:
-        return None
-    result: Tensor = _object_new(FakeTensor)  # FakeTensor._make, inline (see _object_new)
-    result._data = None
-    result._shape = ()
-    result._dtype = dtype
-    result.requires_grad = bool(x.requires_grad)
+    """`x.sum()` of a float FakeTensor, every element at once: `_unary`'s answer made 0-d."""
+    result = _unary(args)
+    if result is not None:
+        result._shape = ()
     return result
 
 
