@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import linecache
+import types
 from typing import NoReturn
 
 
@@ -41,6 +42,43 @@ class UserLocation:
 
     def __str__(self) -> str:
         return UserLocation.text(self.filename, self.lineno, self.function)
+
+
+class LocationsByLine(dict[int | None, UserLocation]):
+    """One code object's `UserLocation` for each line, built the first time a line is asked
+    for (`locations[inst.lineno]`; None, no line, means the code's first line).
+
+    Every guard asks for the location of the instruction that added it: the hit is one
+    C-level dict lookup, and only a new line calls `__missing__` (and reads linecache). Lives
+    for one trace (OutputGraph.code_facts)."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: types.CodeType) -> None:  # (empty: dict.__init__ adds nothing)
+        self.code = code
+
+    def __missing__(self, lineno: int | None) -> UserLocation:
+        code = self.code
+        line = lineno or code.co_firstlineno
+        location = self[lineno] = UserLocation.at(code.co_filename, line, code.co_name)
+        return location
+
+
+class LocationTextsByLine(dict[int | None, str]):
+    """`str()` of `LocationsByLine`'s locations, built without reading the source line: every
+    recorded op stores one in its node's meta, most on lines nothing else needs a location
+    for."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: types.CodeType) -> None:  # (empty: dict.__init__ adds nothing)
+        self.code = code
+
+    def __missing__(self, lineno: int | None) -> str:
+        code = self.code
+        line = lineno or code.co_firstlineno
+        text = self[lineno] = UserLocation.text(code.co_filename, line, code.co_name)
+        return text
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

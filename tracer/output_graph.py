@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
-from tracer.exc import UserLocation, unimplemented
+from tracer.exc import LocationsByLine, LocationTextsByLine, unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op, flat_inputs
 from tracer.instructions import Instruction, instructions_of
@@ -76,7 +76,7 @@ def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
     return PAIRS
 
 
-CodeFacts = tuple[tuple[Instruction, ...], dict[int, UserLocation], dict[int, str]]
+CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
 """A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
 and location_text), shared by every translator of that code in one trace."""
 
@@ -214,7 +214,11 @@ class OutputGraph:
         caches). Lives and dies with this trace."""
         facts = self._code_facts.get(code)
         if facts is None:
-            facts = self._code_facts[code] = (instructions_of(code), {}, {})
+            facts = self._code_facts[code] = (
+                instructions_of(code),
+                LocationsByLine(code),
+                LocationTextsByLine(code),
+            )
         return facts
 
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:

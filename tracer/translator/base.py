@@ -275,27 +275,25 @@ class TranslatorBase:
 
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
-        """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per trace (see OutputGraph.code_facts)."""
-        inst = self.current_inst
-        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
-        location = self._locations.get(lineno)
-        if location is None:
-            location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
-            self._locations[lineno] = location
-        return location
+        """Where the current instruction is. Every guard asks (OutputGraph.add_guard), so each
+        line's location (a linecache read) is built once per trace, in a dict the code's
+        translators share (see OutputGraph.code_facts): asking is one lookup."""
+        try:
+            return self._locations[self.current_inst.lineno]  # type: ignore[union-attr]
+        except AttributeError:
+            if self.current_inst is not None:
+                raise
+            return self._locations[None]  # no step yet: the code's first line
 
     def location_text(self) -> str:
         """`str(self.location())`, which every recorded op stores in its node's meta: built once
-        per line, and without the source line `location()` reads."""
-        inst = self.current_inst
-        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
-        text = self._location_texts.get(lineno)
-        if text is None:
-            code = self.code
-            text = UserLocation.text(code.co_filename, lineno, code.co_name)
-            self._location_texts[lineno] = text
-        return text
+        per line, and without the source line `location()` reads (the same lookup)."""
+        try:
+            return self._location_texts[self.current_inst.lineno]  # type: ignore[union-attr]
+        except AttributeError:
+            if self.current_inst is not None:
+                raise
+            return self._location_texts[None]  # no step yet: the code's first line
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
