@@ -54,7 +54,8 @@ class LocationsByLine(dict[int | None, UserLocation]):
 
     __slots__ = ("code",)
 
-    def __init__(self, code: types.CodeType) -> None:  # (empty: dict.__init__ adds nothing)
+    def __init__(self, code: types.CodeType) -> None:
+        # (dict.__init__ is not called: it adds nothing to an empty dict)
         self.code = code
 
     def __missing__(self, lineno: int | None) -> UserLocation:
@@ -67,17 +68,19 @@ class LocationsByLine(dict[int | None, UserLocation]):
 class LocationTextsByLine(dict[int | None, str]):
     """`str()` of `LocationsByLine`'s locations, built without reading the source line: every
     recorded op stores one in its node's meta, most on lines nothing else needs a location
-    for."""
+    for. A new line only puts its number between the code's fixed prefix and suffix (what
+    `UserLocation.text` would put there)."""
 
-    __slots__ = ("code",)
+    __slots__ = ("first_line", "prefix", "suffix")
 
-    def __init__(self, code: types.CodeType) -> None:  # (empty: dict.__init__ adds nothing)
-        self.code = code
+    def __init__(self, code: types.CodeType) -> None:
+        # (dict.__init__ is not called: it adds nothing to an empty dict)
+        self.first_line = code.co_firstlineno
+        self.prefix = f"{code.co_filename.rsplit('/', 1)[-1]}:"
+        self.suffix = f" in {code.co_name}" if code.co_name else ""
 
     def __missing__(self, lineno: int | None) -> str:
-        code = self.code
-        line = lineno or code.co_firstlineno
-        text = self[lineno] = UserLocation.text(code.co_filename, line, code.co_name)
+        text = self[lineno] = f"{self.prefix}{lineno or self.first_line}{self.suffix}"
         return text
 
 

@@ -99,13 +99,14 @@ class OutputGraph:
         self.instruction_count = 0
         self.inline_depth_max = 0
         self.current_tx: TranslatorBase | None = None
-        self.budget = config.current().instruction_budget
+        knobs = config.current()
+        self.budget = knobs.instruction_budget
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
         self._code_facts: dict[types.CodeType, CodeFacts] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
-        self.inline_depth_limit = config.current().inline_depth_limit
+        self.inline_depth_limit = knobs.inline_depth_limit
         """config.inline_depth_limit, read once per trace (every inlined call compares)."""
         self.global_loads: dict[str, tuple[Any, VariableTracker, bool]] = {}
         """name -> (value, tracker, found in builtins) for LOAD_GLOBAL in the compiled

@@ -45,6 +45,10 @@ def test_line_tables_build_each_line_once_and_read_none_as_the_first_line() -> N
     assert locations[None] == first and texts[None] == str(first)
     assert locations[code.co_firstlineno + 1] is locations[code.co_firstlineno + 1]
     assert texts[code.co_firstlineno + 1] == str(locations[code.co_firstlineno + 1])
+    nameless = compile("x = 1\n", "noslash.py", "exec").replace(co_name="")
+    assert (
+        LocationTextsByLine(nameless)[None] == UserLocation.text("noslash.py", 1) == "noslash.py:1"
+    )
 
 
 def test_a_translator_before_its_first_step_is_at_the_first_line() -> None:

@@ -356,11 +356,16 @@ class TranslatorBase:
         translator; most frames have none."""
         entries = self._try_entries
         if entries is None:
-            if self.exception_entries is None:
-                self.exception_entries = exception_table(self.code)
-            entries = self._try_entries = [
-                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
-            ]
+            if not self.code.co_exceptiontable:  # no `try` or `with` at all (most helpers)
+                entries = self._try_entries = []
+            else:
+                if self.exception_entries is None:
+                    self.exception_entries = exception_table(self.code)
+                entries = self._try_entries = [
+                    entry
+                    for entry in self.exception_entries
+                    if not self._is_with_cleanup(entry.target)
+                ]
         if not entries or self.current_inst is None:
             return False
         offset = self.current_inst.offset
