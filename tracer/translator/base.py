@@ -140,10 +140,14 @@ class TranslatorBase:
             self.tickets = itertools.repeat(True, output.budget)
             self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
             self.depth = 0
+            never_in_try = False  # not known until asked (in_try_block)
         else:  # what is fixed for the whole trace comes from the caller
             self.tickets = parent.tickets
             self.checked = parent.checked
             self.depth = parent.depth + 1
+            # a caller known never to be in a `try` calling code with no `try` or `with` at all
+            # (most helpers): known at once, without in_try_block's first-time work
+            never_in_try = parent._never_in_try and not code.co_exceptiontable
         # every attribute is set here, in one order, so that all translators share one key
         # layout (attribute reads in the handlers stay specialized)
         self.exception_entries: list[ExceptionTableEntry] | None = None
@@ -152,7 +156,7 @@ class TranslatorBase:
         self.return_value: VariableTracker | None = None
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
-        self._never_in_try = False
+        self._never_in_try = never_in_try
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
