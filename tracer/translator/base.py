@@ -140,7 +140,7 @@ class TranslatorBase:
             self.tickets = itertools.repeat(True, output.budget)
             self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
             self.depth = 0
-            never_in_try = False  # not known until asked (in_try_block)
+            never_in_try: bool = False  # not known until asked (in_try_block)
         else:  # what is fixed for the whole trace comes from the caller
             self.tickets = parent.tickets
             self.checked = parent.checked
@@ -156,7 +156,7 @@ class TranslatorBase:
         self.return_value: VariableTracker | None = None
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
-        self._never_in_try = never_in_try
+        self._never_in_try: bool = never_in_try
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
