@@ -31,6 +31,7 @@ from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
+    from tracer.convert_frame import CompileOptions
     from tracer.translator.base import TranslatorBase
 
 RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
@@ -85,9 +86,11 @@ class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
     def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
-        from tracer.convert_frame import CompileOptions
+        if not options:  # (tests): imported here, since convert_frame imports this module
+            from tracer.convert_frame import CompileOptions
 
-        self.options: CompileOptions = options or CompileOptions()
+            options = CompileOptions()
+        self.options: CompileOptions = options
         self.graph = Graph()
         self.builder = VariableBuilder(self)
         self.side_effects = SideEffects(self)
