@@ -86,7 +86,7 @@ class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
     def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
-        if not options:  # (tests): imported here, since convert_frame imports this module
+        if not options:  # (tests) imported only then: convert_frame imports this module
             from tracer.convert_frame import CompileOptions
 
             options = CompileOptions()

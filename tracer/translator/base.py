@@ -344,7 +344,8 @@ class TranslatorBase:
 
         Every recorded tensor op asks. A caller stays at its call while this frame runs, so
         the callers' answer is worked out once per translator; a frame with no `try` of its own
-        under callers outside any `try` (almost all) then answers at once."""
+        under callers outside any `try` (almost all) then answers at once, from its first op
+        when its code has no exception table and its caller already knew (`__init__`)."""
         if self._never_in_try:
             return False
         if self._covered_by_try():
