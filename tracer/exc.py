@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import linecache
+import types
 from typing import NoReturn
 
 
@@ -41,6 +42,46 @@ class UserLocation:
 
     def __str__(self) -> str:
         return UserLocation.text(self.filename, self.lineno, self.function)
+
+
+class LocationsByLine(dict[int | None, UserLocation]):
+    """One code object's `UserLocation` for each line, built the first time a line is asked
+    for (`locations[inst.lineno]`; None, no line, means the code's first line).
+
+    Every guard asks for the location of the instruction that added it: the hit is one
+    C-level dict lookup, and only a new line calls `__missing__` (and reads linecache). Lives
+    for one trace (OutputGraph.code_facts)."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: types.CodeType) -> None:
+        # (dict.__init__ is not called: it adds nothing to an empty dict)
+        self.code = code
+
+    def __missing__(self, lineno: int | None) -> UserLocation:
+        code = self.code
+        line = lineno or code.co_firstlineno
+        location = self[lineno] = UserLocation.at(code.co_filename, line, code.co_name)
+        return location
+
+
+class LocationTextsByLine(dict[int | None, str]):
+    """`str()` of `LocationsByLine`'s locations, built without reading the source line: every
+    recorded op stores one in its node's meta, most on lines nothing else needs a location
+    for. A new line only puts its number between the code's fixed prefix and suffix (what
+    `UserLocation.text` would put there)."""
+
+    __slots__ = ("first_line", "prefix", "suffix")
+
+    def __init__(self, code: types.CodeType) -> None:
+        # (dict.__init__ is not called: it adds nothing to an empty dict)
+        self.first_line = code.co_firstlineno
+        self.prefix = f"{code.co_filename.rsplit('/', 1)[-1]}:"
+        self.suffix = f" in {code.co_name}" if code.co_name else ""
+
+    def __missing__(self, lineno: int | None) -> str:
+        text = self[lineno] = f"{self.prefix}{lineno or self.first_line}{self.suffix}"
+        return text
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

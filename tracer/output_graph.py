@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
-from tracer.exc import UserLocation, unimplemented
+from tracer.exc import LocationsByLine, LocationTextsByLine, unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op, flat_inputs
 from tracer.instructions import Instruction, instructions_of
@@ -31,6 +31,7 @@ from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
+    from tracer.convert_frame import CompileOptions
     from tracer.translator.base import TranslatorBase
 
 RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
@@ -76,7 +77,7 @@ def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
     return PAIRS
 
 
-CodeFacts = tuple[tuple[Instruction, ...], dict[int, UserLocation], dict[int, str]]
+CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
 """A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
 and location_text), shared by every translator of that code in one trace."""
 
@@ -85,9 +86,11 @@ class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
     def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
-        from tracer.convert_frame import CompileOptions
+        if not options:  # (tests) imported only then: convert_frame imports this module
+            from tracer.convert_frame import CompileOptions
 
-        self.options: CompileOptions = options or CompileOptions()
+            options = CompileOptions()
+        self.options: CompileOptions = options
         self.graph = Graph()
         self.builder = VariableBuilder(self)
         self.side_effects = SideEffects(self)
@@ -99,13 +102,14 @@ class OutputGraph:
         self.instruction_count = 0
         self.inline_depth_max = 0
         self.current_tx: TranslatorBase | None = None
-        self.budget = config.current().instruction_budget
+        knobs = config.current()
+        self.budget = knobs.instruction_budget
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
         self._code_facts: dict[types.CodeType, CodeFacts] = {}
         self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
-        self.inline_depth_limit = config.current().inline_depth_limit
+        self.inline_depth_limit = knobs.inline_depth_limit
         """config.inline_depth_limit, read once per trace (every inlined call compares)."""
         self.global_loads: dict[str, tuple[Any, VariableTracker, bool]] = {}
         """name -> (value, tracker, found in builtins) for LOAD_GLOBAL in the compiled
@@ -214,7 +218,11 @@ class OutputGraph:
         caches). Lives and dies with this trace."""
         facts = self._code_facts.get(code)
         if facts is None:
-            facts = self._code_facts[code] = (instructions_of(code), {}, {})
+            facts = self._code_facts[code] = (
+                instructions_of(code),
+                LocationsByLine(code),
+                LocationTextsByLine(code),
+            )
         return facts
 
     def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:

@@ -7,7 +7,9 @@ bit-identical to CPython's and errors are CPython's own.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import functools
+import operator
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
+    from variables.misc import GetAttrVariable
 
 CONSTANT_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, type(None), type(Ellipsis), type(NotImplemented)}
@@ -41,8 +44,29 @@ def is_constant_value(value: object) -> bool:
     if kind in CONSTANT_TYPES:
         return True
     if kind is tuple or kind is frozenset or kind.__name__ == "Size" and issubclass(kind, tuple):
-        return all(is_constant_value(item) for item in value)  # type: ignore[attr-defined]
+        return all(map(is_constant_value, value))  # type: ignore[call-overload]
     return False
+
+
+_IS_CONSTANT = operator.methodcaller("is_python_constant")
+_AS_CONSTANT = operator.methodcaller("as_python_constant")
+"""`vt.is_python_constant()`, `vt.as_python_constant()` for `map` (no generator frame)."""
+
+
+@functools.cache  # (an import statement at every call costs more than this lookup)
+def _wrap_constant_result() -> Callable[[Any], VariableTracker]:
+    """variables.builder.wrap_constant_result (which imports this module)."""
+    from variables.builder import wrap_constant_result
+
+    return wrap_constant_result
+
+
+@functools.cache
+def _get_attr_variable() -> type[GetAttrVariable]:
+    """variables.misc.GetAttrVariable (its package imports this module)."""
+    from variables.misc import GetAttrVariable
+
+    return GetAttrVariable
 
 
 class ConstantVariable(VariableTracker):
@@ -76,16 +100,14 @@ class ConstantVariable(VariableTracker):
         return super().unpack(tx)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-        from variables.misc import GetAttrVariable
-
-        if _has_pure_methods(self.value) and not name.startswith("__"):
-            attr = getattr(self.value, name)
+        value = self.value
+        if _has_pure_methods(value) and not name.startswith("__"):
+            attr = getattr(value, name)
             if callable(attr):
-                return GetAttrVariable(self, name)
-            return wrap_constant_result(attr)
+                return _get_attr_variable()(self, name)
+            return _wrap_constant_result()(attr)
         if name in ("real", "imag", "numerator", "denominator"):
-            return wrap_constant_result(getattr(self.value, name))
+            return _wrap_constant_result()(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def call_method(
@@ -95,23 +117,27 @@ class ConstantVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-
-        if name == "join" and type(self.value) is str and len(args) == 1 and not kwargs:
+        value = self.value
+        if name == "join" and type(value) is str and len(args) == 1 and not kwargs:
             from variables.dicts import iterate
 
             pieces = iterate(tx, args[0]).unpack(tx)
             args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
-        if not _has_pure_methods(self.value) or not all(
-            a.is_python_constant() for a in (*args, *kwargs.values())
+        # (the arguments asked in order, as `all(... for a in (*args, *kwargs.values()))`
+        # would, by C-level maps: `"k".startswith("p")` in a loop comes here every time)
+        if not (
+            _has_pure_methods(value)
+            and all(map(_IS_CONSTANT, args))
+            and all(map(_IS_CONSTANT, kwargs.values()))
         ):
             return super().call_method(tx, name, args, kwargs)
-        method = getattr(self.value, name, None)
+        method = getattr(value, name, None)
         if method is None:
             unimplemented("call-method", f"{self.type_name()} has no method {name!r}")
-        const_args = [a.as_python_constant() for a in args]
-        const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()}
-        return wrap_constant_result(tx.run_user_operation(method, *const_args, **const_kwargs))
+        const_args = list(map(_AS_CONSTANT, args))
+        const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()} if kwargs else {}
+        result = tx.run_user_operation(method, *const_args, **const_kwargs)
+        return _wrap_constant_result()(result)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         cg.load_const(self.value)

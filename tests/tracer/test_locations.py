@@ -31,3 +31,35 @@ def test_recorded_nodes_carry_their_line() -> None:
         str(UserLocation.at(__file__, first_line + offset, f.__code__.co_name)) for offset in (1, 2)
     ]
     assert texts == expected
+
+
+def test_line_tables_build_each_line_once_and_read_none_as_the_first_line() -> None:
+    from tracer.exc import LocationsByLine, LocationTextsByLine
+
+    def f() -> None:
+        pass
+
+    code = f.__code__
+    locations, texts = LocationsByLine(code), LocationTextsByLine(code)
+    first = UserLocation.at(__file__, code.co_firstlineno, "f")
+    assert locations[None] == first and texts[None] == str(first)
+    assert locations[code.co_firstlineno + 1] is locations[code.co_firstlineno + 1]
+    assert texts[code.co_firstlineno + 1] == str(locations[code.co_firstlineno + 1])
+    nameless = compile("x = 1\n", "noslash.py", "exec").replace(co_name="")
+    assert (
+        LocationTextsByLine(nameless)[None] == UserLocation.text("noslash.py", 1) == "noslash.py:1"
+    )
+
+
+def test_a_translator_before_its_first_step_is_at_the_first_line() -> None:
+    from tracer.output_graph import OutputGraph
+    from tracer.translator import InstructionTranslator
+
+    def f(x: torch.Tensor) -> torch.Tensor:
+        return x
+
+    output = OutputGraph(f.__globals__)
+    tx = InstructionTranslator(f.__code__, f.__globals__, {}, [], output)
+    expected = UserLocation.at(__file__, f.__code__.co_firstlineno, "f")
+    assert tx.current_inst is None
+    assert tx.location() == expected and tx.location_text() == str(expected)

@@ -54,3 +54,29 @@ def test_op_under_its_own_try_breaks() -> None:
     explanation = tracer.explain(own_try)(torch.ones(2))
     assert [r.kind for r in explanation.break_reasons] == ["try-block"]
     assert_same_behavior(own_try, torch.ones(2))
+
+
+def quad(x: Any) -> Any:
+    return double(double(x))
+
+
+def nested_without_try(x: Any) -> Any:
+    y = x + 1  # from here the root is known never to be in a try
+    return quad(y) + quad(y)
+
+
+def calls_a_helper_with_its_own_try(x: Any) -> Any:
+    y = x + 1
+    return double(own_try(y))
+
+
+def test_helpers_of_a_caller_never_in_a_try_are_traced() -> None:
+    """A helper without `try` or `with` called by a frame known never to be in a `try` knows
+    it at once (TranslatorBase.__init__); a helper with its own `try` still works it out."""
+    explanation = tracer.explain(nested_without_try)(torch.ones(2))
+    assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+    assert_same_behavior(nested_without_try, torch.ones(2))
+    explanation = tracer.explain(calls_a_helper_with_its_own_try)(torch.ones(2))
+    assert [r.kind for r in explanation.break_reasons] == ["try-block"]
+    assert "in own_try" in str(explanation.break_reasons[0])
+    assert_same_behavior(calls_a_helper_with_its_own_try, torch.ones(2))

@@ -140,10 +140,14 @@ class TranslatorBase:
             self.tickets = itertools.repeat(True, output.budget)
             self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
             self.depth = 0
+            never_in_try: bool = False  # not known until asked (in_try_block)
         else:  # what is fixed for the whole trace comes from the caller
             self.tickets = parent.tickets
             self.checked = parent.checked
             self.depth = parent.depth + 1
+            # a caller known never to be in a `try` calling code with no `try` or `with` at all
+            # (most helpers): known at once, without in_try_block's first-time work
+            never_in_try = parent._never_in_try and not code.co_exceptiontable
         # every attribute is set here, in one order, so that all translators share one key
         # layout (attribute reads in the handlers stay specialized)
         self.exception_entries: list[ExceptionTableEntry] | None = None
@@ -152,7 +156,7 @@ class TranslatorBase:
         self.return_value: VariableTracker | None = None
         self._try_entries: list[ExceptionTableEntry] | None = None
         self._callers_in_try: bool | None = None
-        self._never_in_try = False
+        self._never_in_try: bool = never_in_try
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -275,27 +279,25 @@ class TranslatorBase:
 
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
-        """Where the current instruction is. Every recorded op and guard asks, so each line's
-        location (a linecache read) is built once per trace (see OutputGraph.code_facts)."""
-        inst = self.current_inst
-        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
-        location = self._locations.get(lineno)
-        if location is None:
-            location = UserLocation.at(self.code.co_filename, lineno, self.code.co_name)
-            self._locations[lineno] = location
-        return location
+        """Where the current instruction is. Every guard asks (OutputGraph.add_guard), so each
+        line's location (a linecache read) is built once per trace, in a dict the code's
+        translators share (see OutputGraph.code_facts): asking is one lookup."""
+        try:
+            return self._locations[self.current_inst.lineno]  # type: ignore[union-attr]
+        except AttributeError:
+            if self.current_inst is not None:
+                raise
+            return self._locations[None]  # no step yet: the code's first line
 
     def location_text(self) -> str:
         """`str(self.location())`, which every recorded op stores in its node's meta: built once
-        per line, and without the source line `location()` reads."""
-        inst = self.current_inst
-        lineno = (inst.lineno if inst is not None else None) or self.code.co_firstlineno
-        text = self._location_texts.get(lineno)
-        if text is None:
-            code = self.code
-            text = UserLocation.text(code.co_filename, lineno, code.co_name)
-            self._location_texts[lineno] = text
-        return text
+        per line, and without the source line `location()` reads (the same lookup)."""
+        try:
+            return self._location_texts[self.current_inst.lineno]  # type: ignore[union-attr]
+        except AttributeError:
+            if self.current_inst is not None:
+                raise
+            return self._location_texts[None]  # no step yet: the code's first line
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
@@ -342,7 +344,8 @@ class TranslatorBase:
 
         Every recorded tensor op asks. A caller stays at its call while this frame runs, so
         the callers' answer is worked out once per translator; a frame with no `try` of its own
-        under callers outside any `try` (almost all) then answers at once."""
+        under callers outside any `try` (almost all) then answers at once, from its first op
+        when its code has no exception table and its caller already knew (`__init__`)."""
         if self._never_in_try:
             return False
         if self._covered_by_try():
@@ -358,11 +361,16 @@ class TranslatorBase:
         translator; most frames have none."""
         entries = self._try_entries
         if entries is None:
-            if self.exception_entries is None:
-                self.exception_entries = exception_table(self.code)
-            entries = self._try_entries = [
-                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
-            ]
+            if not self.code.co_exceptiontable:  # no `try` or `with` at all (most helpers)
+                entries = self._try_entries = []
+            else:
+                if self.exception_entries is None:
+                    self.exception_entries = exception_table(self.code)
+                entries = self._try_entries = [
+                    entry
+                    for entry in self.exception_entries
+                    if not self._is_with_cleanup(entry.target)
+                ]
         if not entries or self.current_inst is None:
             return False
         offset = self.current_inst.offset
