@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import CONSTANT_TYPES, ConstantVariable
+from variables.constant import CONSTANT_TYPES, ConstantVariable, result_wrapper
 from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
 from variables.lists import (
     BaseListVariable,
@@ -472,8 +472,6 @@ def fold(
     tx: TranslatorBase, fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
 ) -> VariableTracker:
     """Call a pure C function on constant arguments and wrap its result."""
-    from variables.builder import wrap_constant_result
-
     if fn not in PURE_FUNCTIONS:
         name = f"{getattr(fn, '__module__', None) or 'builtins'}.{getattr(fn, '__name__', fn)}"
         kind = (
@@ -501,7 +499,7 @@ def fold(
             "non-constant-args",
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
-    return wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
+    return result_wrapper()(tx.run_user_operation(fn, *const_args, **const_kwargs))
 
 
 def binary_op(

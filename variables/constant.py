@@ -54,8 +54,9 @@ _AS_CONSTANT = operator.methodcaller("as_python_constant")
 
 
 @functools.cache  # (an import statement at every call costs more than this lookup)
-def _wrap_constant_result() -> Callable[[Any], VariableTracker]:
-    """variables.builder.wrap_constant_result (which imports this module)."""
+def result_wrapper() -> Callable[[Any], VariableTracker]:
+    """variables.builder.wrap_constant_result, for the modules variables.builder imports
+    (which cannot import it at their top)."""
     from variables.builder import wrap_constant_result
 
     return wrap_constant_result
@@ -105,9 +106,9 @@ class ConstantVariable(VariableTracker):
             attr = getattr(value, name)
             if callable(attr):
                 return _get_attr_variable()(self, name)
-            return _wrap_constant_result()(attr)
+            return result_wrapper()(attr)
         if name in ("real", "imag", "numerator", "denominator"):
-            return _wrap_constant_result()(getattr(value, name))
+            return result_wrapper()(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def call_method(
@@ -137,7 +138,7 @@ class ConstantVariable(VariableTracker):
         const_args = list(map(_AS_CONSTANT, args))
         const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()} if kwargs else {}
         result = tx.run_user_operation(method, *const_args, **const_kwargs)
-        return _wrap_constant_result()(result)
+        return result_wrapper()(result)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         cg.load_const(self.value)

@@ -4,13 +4,12 @@ that insertion order (dicts) and hash order (sets) are exactly CPython's.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, result_wrapper
 from variables.lists import ListIteratorVariable, TupleVariable
 
 if TYPE_CHECKING:
@@ -37,15 +36,7 @@ def key_of(vt: VariableTracker) -> Any:
 
 
 def key_tracker(key: Any) -> VariableTracker:
-    return _wrap_constant_result()(key)
-
-
-@functools.cache  # an import statement per call (dict keys, every one) costs ten times this
-def _wrap_constant_result() -> Callable[[Any], VariableTracker]:
-    """variables.builder.wrap_constant_result (variables.builder imports this module)."""
-    from variables.builder import wrap_constant_result
-
-    return wrap_constant_result
+    return result_wrapper()(key)
 
 
 class ConstDictVariable(VariableTracker):
