@@ -11,7 +11,7 @@ from __future__ import annotations
 import dis
 import inspect
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from guards.sources import (
@@ -32,8 +32,8 @@ from tracer.assembler import (
     Assembly,
     FreeVar,
     Instr,
+    Opargs,
     const_key,
-    encoded,
 )
 from tracer.exc import unimplemented
 from tracer.runtime import _C
@@ -48,10 +48,10 @@ _instr = tuple.__new__
 """`_instr(Instr, (name, arg, lineno))` builds an Instr without the NamedTuple's Python-level
 `__new__`: the verbs below run for every instruction of every compile."""
 _OP: Final = dis.opmap
-_LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
-_STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
-_LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
-_LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
+_LOAD_FAST: Final = Opargs(_OP["LOAD_FAST"])
+_STORE_FAST: Final = Opargs(_OP["STORE_FAST"])
+_LOAD_CONST: Final = Opargs(_OP["LOAD_CONST"])
+_LOAD_ATTR: Final = Opargs(_OP["LOAD_ATTR"])
 _PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
 _POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
 _BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
@@ -145,6 +145,13 @@ class PyCodegen(Assembly):
         self._temp_count += 1
         return f"___tmp_{self._temp_count}"
 
+    def store_temp(self) -> str:
+        """Store the top of the stack into a new temporary; returns its name."""
+        self._temp_count += 1  # new_temp, inline (side-effect replay keeps every value so)
+        name = f"___tmp_{self._temp_count}"
+        self.store_fast(name)
+        return name
+
     def load_const(self, value: Any) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_CONST", value, None)))
         consts = self.consts
@@ -153,19 +160,24 @@ class PyCodegen(Assembly):
         slot = self.const_slots.setdefault(key, len(consts))
         if slot == len(consts):
             consts.append(value)
-        self.code += _LOAD_CONST[slot] if slot < 256 else encoded(_OP["LOAD_CONST"], slot)
+        self.code += _LOAD_CONST[slot]
 
     def load_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
         varnames = self.varnames
-        slot = varnames.setdefault(name, len(varnames))
-        self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
+        self.code += _LOAD_FAST[varnames.setdefault(name, len(varnames))]
 
     def store_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
         varnames = self.varnames
-        slot = varnames.setdefault(name, len(varnames))
-        self.code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
+        self.code += _STORE_FAST[varnames.setdefault(name, len(varnames))]
+
+    def store_fasts(self, names: Iterable[str]) -> None:
+        """`store_fast` of each name in turn, in one call (the graph's outputs, unpacked)."""
+        instructions, varnames, code = self.instructions, self.varnames, self.code
+        for name in names:
+            instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
+            code += _STORE_FAST[varnames.setdefault(name, len(varnames))]  # in place
 
     def load_global(self, name: str) -> None:
         self.add(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
@@ -179,8 +191,7 @@ class PyCodegen(Assembly):
     def load_attr(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_ATTR", name, None)))
         names = self.names
-        slot = names.setdefault(name, len(names))
-        self.code += _LOAD_ATTR[slot] if slot < 256 else encoded(_OP["LOAD_ATTR"], slot)
+        self.code += _LOAD_ATTR[names.setdefault(name, len(names))]
 
     def store_attr(self, name: str) -> None:
         self.add(_instr(Instr, ("STORE_ATTR", name, None)))
@@ -386,8 +397,7 @@ def assemble(
             cg.load_source(source)
         cg.call(len(graph_inputs))
         cg.counted("UNPACK_SEQUENCE", len(graph_outputs))
-        for node in graph_outputs:
-            cg.store_fast(outputs[node])
+        cg.store_fasts(map(outputs.__getitem__, graph_outputs))
     if raised is not None:
         replay(cg)
         cg(raised)
