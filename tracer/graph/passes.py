@@ -36,6 +36,7 @@ IMPURE_OP_NAMES = frozenset(
 """Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
+"""Ops CSE may merge (its sweep tests for them one by one, commonest first)."""
 _NEVER_FOLDED = frozenset({"placeholder", "output"})
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
@@ -109,17 +110,19 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
     outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
     pure = _purity_by_target()
     for node in graph.nodes:
-        op = node.op
-        if op not in _MERGEABLE:
-            continue
-        inputs = node._inputs  # read in place (`all_input_nodes` copies): every node comes here
         # The op goes without saying: a call_function's target by identity (a str target is
         # never pure), the other two's by name (a get_attr has no input, a method its receiver;
         # should a name meet a method on a constant, the full keys still tell them apart).
+        # `_inputs` is read in place (`all_input_nodes` copies): every node comes here.
+        op = node.op
         if op == "call_function":
+            inputs = node._inputs
             where = (id(node.target), inputs[0] if inputs else None)
-        else:
+        elif op == "call_method" or op == "get_attr":
+            inputs = node._inputs
             where = (node.target, inputs[0] if inputs else None)
+        else:
+            continue
         other = only.setdefault(where, node)
         if other is node:  # the first node there: nothing to compare with, no key built
             continue
