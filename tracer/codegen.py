@@ -59,6 +59,13 @@ _PUSH_NULL_INSTR: Final = Instr("PUSH_NULL")
 _POP_TOP_INSTR: Final = Instr("POP_TOP")
 _BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
 """Instructions without an argument: one shared (immutable) Instr each."""
+_CALLS: Final = [
+    ((precall, call), precall_code + call_code)
+    for (precall, precall_code), (call, call_code) in zip(COUNTED["PRECALL"], COUNTED["CALL"])
+]
+"""By argument count below 256: (the PRECALL and CALL Instrs, their bytes)."""
+_OUTPUT_NAMES: Final = tuple(f"___out_{i}" for i in range(256))
+"""The locals graph outputs are unpacked into, in order (more are named when needed)."""
 
 
 class PyCodegen(Assembly):
@@ -206,8 +213,13 @@ class PyCodegen(Assembly):
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.counted("PRECALL", argc)
-        self.counted("CALL", argc)
+        if argc < 256:  # PRECALL and CALL from one row (two `counted` calls, written out)
+            instrs, code = _CALLS[argc]
+            self.instructions += instrs
+            self.code += code
+        else:
+            self.counted("PRECALL", argc)
+            self.counted("CALL", argc)
 
     def binary_subscr(self) -> None:
         self.instructions.append(_BINARY_SUBSCR_INSTR)
@@ -382,7 +394,10 @@ def assemble(
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled function's code: graph call, return value, side effects, return (or, when
     the traced code raised, side effects made before the raise and then the raise)."""
-    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
+    names = _OUTPUT_NAMES
+    if len(graph_outputs) > len(names):
+        names = tuple(f"___out_{i}" for i in range(len(graph_outputs)))
+    outputs = dict(zip(graph_outputs, names))  # a node returned twice: named by its last place
     flags = original.co_flags
     n_args = original.co_argcount + original.co_kwonlyargcount
     n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
