@@ -61,7 +61,9 @@ _BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
 """Instructions without an argument: one shared (immutable) Instr each."""
 _CALLS: Final = [
     ((precall, call), precall_code + call_code)
-    for (precall, precall_code), (call, call_code) in zip(COUNTED["PRECALL"], COUNTED["CALL"])
+    for (precall, precall_code), (call, call_code) in zip(
+        COUNTED["PRECALL"], COUNTED["CALL"], strict=True
+    )
 ]
 """By argument count below 256: (the PRECALL and CALL Instrs, their bytes)."""
 _OUTPUT_NAMES: Final = tuple(f"___out_{i}" for i in range(256))
@@ -397,7 +399,8 @@ def assemble(
     names = _OUTPUT_NAMES
     if len(graph_outputs) > len(names):
         names = tuple(f"___out_{i}" for i in range(len(graph_outputs)))
-    outputs = dict(zip(graph_outputs, names))  # a node returned twice: named by its last place
+    # A node returned twice is named by its last place (names may outnumber the outputs).
+    outputs = dict(zip(graph_outputs, names, strict=False))
     flags = original.co_flags
     n_args = original.co_argcount + original.co_kwonlyargcount
     n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
