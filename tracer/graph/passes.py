@@ -109,6 +109,7 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
     merged = 0
     outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
     pure = _purity_by_target()
+    where: tuple[Any, Node | None]  # (target or its id, first input)
     for node in graph.nodes:
         # The op goes without saying: a call_function's target by identity (a str target is
         # never pure), the other two's by name (a get_attr has no input, a method its receiver;
