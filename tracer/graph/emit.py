@@ -134,7 +134,14 @@ class _Loads(dict[Node, bytes]):
     def __missing__(self, arg: Argument) -> bytes:
         kind = type(arg)
         if kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)) or arg is Ellipsis:
-            return _LOAD_CONST_BYTES[_const_index(self.consts, self.const_values, arg)]
+            # _const_index, inline: a literal argument comes here on every use
+            key = (kind, repr(arg)) if kind is float else (kind, arg)
+            consts = self.consts
+            index = consts.get(key)
+            if index is None:
+                index = consts[key] = len(self.const_values)
+                self.const_values.append(arg)
+            return _LOAD_CONST_BYTES[index]
         raise KeyError(arg)
 
     def __repr__(self) -> str:
