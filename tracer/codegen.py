@@ -92,9 +92,11 @@ class PyCodegen(Assembly):
         if isinstance(vt, LazyVariableTracker):
             vt.reconstruct(self)
             return
-        node = getattr(vt, "node", None)
-        if node is not None and node in self.graph_outputs:
-            self.load_fast(self.graph_outputs[node])
+        name = self.graph_outputs.get(getattr(vt, "node", None))
+        if name is not None:  # a graph output: its local (load_fast, inline: the common value)
+            self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
+            varnames = self.varnames
+            self.code += _LOAD_FAST[varnames.setdefault(name, len(varnames))]
             return
         vt.reconstruct(self)
 
