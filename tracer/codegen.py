@@ -92,7 +92,8 @@ class PyCodegen(Assembly):
         if isinstance(vt, LazyVariableTracker):
             vt.reconstruct(self)
             return
-        name = self.graph_outputs.get(getattr(vt, "node", None))
+        outputs: dict[Any, str] = self.graph_outputs  # asked by any tracker's node, or None
+        name = outputs.get(getattr(vt, "node", None))
         if name is not None:  # a graph output: its local (load_fast, inline: the common value)
             self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
             varnames = self.varnames
