@@ -46,7 +46,6 @@ SUPPORTED: Final = sys.version_info[:2] == (3, 11)
 """The bytes written here are CPython 3.11's; on any other version every graph falls back."""
 _OP: Final = dis.opmap
 _CACHES: Final[list[bytes]] = [bytes(2 * n) for n in dis._inline_cache_entries]  # type: ignore[attr-defined]
-_EXTENDED_ARG: Final = _OP["EXTENDED_ARG"]
 _LOAD_FAST: Final = _OP["LOAD_FAST"]
 _STORE_FAST: Final = _OP["STORE_FAST"]
 _LOAD_CONST: Final = _OP["LOAD_CONST"]
