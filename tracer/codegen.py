@@ -32,8 +32,8 @@ from tracer.assembler import (
     Assembly,
     FreeVar,
     Instr,
-    Opargs,
     const_key,
+    encoded,
 )
 from tracer.exc import unimplemented
 from tracer.runtime import _C
@@ -48,10 +48,12 @@ _instr = tuple.__new__
 """`_instr(Instr, (name, arg, lineno))` builds an Instr without the NamedTuple's Python-level
 `__new__`: the verbs below run for every instruction of every compile."""
 _OP: Final = dis.opmap
-_LOAD_FAST: Final = Opargs(_OP["LOAD_FAST"])
-_STORE_FAST: Final = Opargs(_OP["STORE_FAST"])
-_LOAD_CONST: Final = Opargs(_OP["LOAD_CONST"])
-_LOAD_ATTR: Final = Opargs(_OP["LOAD_ATTR"])
+_LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
+_STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
+_LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
+_LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
+"""Rows by oparg below 256, lists: indexing one is quicker than a dict subclass with
+`__missing__` (whose subscript the interpreter cannot specialize), so the verbs test the size."""
 _PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
 _POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
 _BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
@@ -97,7 +99,8 @@ class PyCodegen(Assembly):
         if name is not None:  # a graph output: its local (load_fast, inline: the common value)
             self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
             varnames = self.varnames
-            self.code += _LOAD_FAST[varnames.setdefault(name, len(varnames))]
+            slot = varnames.setdefault(name, len(varnames))
+            self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
             return
         vt.reconstruct(self)
 
@@ -172,24 +175,28 @@ class PyCodegen(Assembly):
         slot = self.const_slots.setdefault(key, len(consts))
         if slot == len(consts):
             consts.append(value)
-        self.code += _LOAD_CONST[slot]
+        self.code += _LOAD_CONST[slot] if slot < 256 else encoded(_OP["LOAD_CONST"], slot)
 
     def load_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
         varnames = self.varnames
-        self.code += _LOAD_FAST[varnames.setdefault(name, len(varnames))]
+        slot = varnames.setdefault(name, len(varnames))
+        self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
 
     def store_fast(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
         varnames = self.varnames
-        self.code += _STORE_FAST[varnames.setdefault(name, len(varnames))]
+        slot = varnames.setdefault(name, len(varnames))
+        self.code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
 
     def store_fasts(self, names: Iterable[str]) -> None:
         """`store_fast` of each name in turn, in one call (the graph's outputs, unpacked)."""
         instructions, varnames, code = self.instructions, self.varnames, self.code
         for name in names:
             instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
-            code += _STORE_FAST[varnames.setdefault(name, len(varnames))]  # in place
+            slot = varnames.setdefault(name, len(varnames))
+            # in place: `code` is self.code, a bytearray
+            code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
 
     def load_global(self, name: str) -> None:
         self.add(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
@@ -203,7 +210,8 @@ class PyCodegen(Assembly):
     def load_attr(self, name: str) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_ATTR", name, None)))
         names = self.names
-        self.code += _LOAD_ATTR[names.setdefault(name, len(names))]
+        slot = names.setdefault(name, len(names))
+        self.code += _LOAD_ATTR[slot] if slot < 256 else encoded(_OP["LOAD_ATTR"], slot)
 
     def store_attr(self, name: str) -> None:
         self.add(_instr(Instr, ("STORE_ATTR", name, None)))
@@ -402,8 +410,9 @@ def assemble(
     names = _OUTPUT_NAMES
     if len(graph_outputs) > len(names):
         names = tuple(f"___out_{i}" for i in range(len(graph_outputs)))
-    # A node returned twice is named by its last place (names may outnumber the outputs).
-    outputs = dict(zip(graph_outputs, names, strict=False))
+    # A node returned twice is named by its last place. `names` may outnumber the outputs:
+    # zip stops at the shorter (a `strict=False` keyword would cost more than the dict).
+    outputs = dict(zip(graph_outputs, names))  # noqa: B905
     flags = original.co_flags
     n_args = original.co_argcount + original.co_kwonlyargcount
     n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
