@@ -76,35 +76,6 @@ ENCODED: Final = _Encodings()
 """Shared with tracer.bytecode_writer: `ENCODED[opcode][oparg]` for opargs below 256."""
 
 
-class Opargs(dict[int, bytes]):
-    """One opcode's instruction bytes by oparg: `table[arg]` is the opcode, its argument and
-    its zeroed CACHE entries. Arguments below 256 are filled in up front (a plain dict lookup);
-    larger ones are built with their EXTENDED_ARG prefixes when asked for, so a caller needs no
-    test of the argument's size. A table of CPython's encoding, like ENCODED."""
-
-    def __init__(self, *opcodes: int) -> None:
-        self.opcodes = opcodes
-        """One or more opcodes written one after the other with the same oparg."""
-        super().__init__({arg: self.encode(arg) for arg in range(256)})
-
-    def encode(self, arg: int) -> bytes:
-        wide = [
-            b
-            for shift in (24, 16, 8)
-            if arg >> shift
-            for b in (_EXTENDED_ARG, (arg >> shift) & 0xFF)
-        ]
-        return b"".join(
-            bytes((*wide, opcode, arg & 0xFF)) + _CACHES[opcode] for opcode in self.opcodes
-        )
-
-    def __missing__(self, arg: int) -> bytes:
-        return self.encode(arg)
-
-    def __repr__(self) -> str:
-        return f"Opargs({' + '.join(dis.opname[op] for op in self.opcodes)})"
-
-
 class _Counted(dict[str, list[tuple["Instr", bytes]]]):
     """name -> (the Instr, its bytes) for each oparg 0-255 of an instruction whose argument is
     a count (CALL, BUILD_LIST, ...) or that has none (row of one, its Instr's arg None).

@@ -25,7 +25,6 @@ import sys
 import types
 from typing import Any, Final
 
-from tracer.assembler import Opargs
 from tracer.graph.codegen import (
     _LITERAL_TYPES,
     BINARY,
@@ -46,6 +45,7 @@ SUPPORTED: Final = sys.version_info[:2] == (3, 11)
 """The bytes written here are CPython 3.11's; on any other version every graph falls back."""
 _OP: Final = dis.opmap
 _CACHES: Final[list[bytes]] = [bytes(2 * n) for n in dis._inline_cache_entries]  # type: ignore[attr-defined]
+_EXTENDED_ARG: Final = _OP["EXTENDED_ARG"]
 _LOAD_FAST: Final = _OP["LOAD_FAST"]
 _STORE_FAST: Final = _OP["STORE_FAST"]
 _LOAD_CONST: Final = _OP["LOAD_CONST"]
@@ -95,17 +95,45 @@ def emit_forward(
     return _Emitter(graph, fn_name).code_object(filename)
 
 
-_LOAD_FAST_BYTES: Final = Opargs(_LOAD_FAST)
-_STORE_FAST_BYTES: Final = Opargs(_STORE_FAST)
-_LOAD_CONST_BYTES: Final = Opargs(_LOAD_CONST)
-_LOAD_GLOBAL_BYTES: Final = Opargs(_LOAD_GLOBAL)
-_LOAD_METHOD_BYTES: Final = Opargs(_LOAD_METHOD)
-_KW_NAMES_BYTES: Final = Opargs(_KW_NAMES)
-_BUILD_BYTES: Final = {op: Opargs(op) for op in (_BUILD_TUPLE, _BUILD_LIST, _BUILD_MAP)}
-_CALL_BYTES: Final = Opargs(_PRECALL, _CALL)
+class _Opargs(dict[int, bytes]):
+    """One opcode's instruction bytes by oparg: `table[arg]` is the opcode, its argument and
+    its zeroed CACHE entries. Arguments below 256 are filled in up front (a plain dict lookup);
+    larger ones are built with their EXTENDED_ARG prefixes when asked for."""
+
+    def __init__(self, *opcodes: int) -> None:
+        self.opcodes = opcodes
+        """One or more opcodes written one after the other with the same oparg."""
+        super().__init__({arg: self.encode(arg) for arg in range(256)})
+
+    def encode(self, arg: int) -> bytes:
+        wide = [
+            b
+            for shift in (24, 16, 8)
+            if arg >> shift
+            for b in (_EXTENDED_ARG, (arg >> shift) & 0xFF)
+        ]
+        return b"".join(
+            bytes((*wide, opcode, arg & 0xFF)) + _CACHES[opcode] for opcode in self.opcodes
+        )
+
+    def __missing__(self, arg: int) -> bytes:
+        return self.encode(arg)
+
+    def __repr__(self) -> str:
+        return f"_Opargs({' + '.join(dis.opname[op] for op in self.opcodes)})"
+
+
+_LOAD_FAST_BYTES: Final = _Opargs(_LOAD_FAST)
+_STORE_FAST_BYTES: Final = _Opargs(_STORE_FAST)
+_LOAD_CONST_BYTES: Final = _Opargs(_LOAD_CONST)
+_LOAD_GLOBAL_BYTES: Final = _Opargs(_LOAD_GLOBAL)
+_LOAD_METHOD_BYTES: Final = _Opargs(_LOAD_METHOD)
+_KW_NAMES_BYTES: Final = _Opargs(_KW_NAMES)
+_BUILD_BYTES: Final = {op: _Opargs(op) for op in (_BUILD_TUPLE, _BUILD_LIST, _BUILD_MAP)}
+_CALL_BYTES: Final = _Opargs(_PRECALL, _CALL)
 """PRECALL + CALL by argument count, for [NULL or self, callable, *args] on the stack."""
-_SLICE_BYTES: Final = {n: Opargs(_BUILD_SLICE)[n] for n in (2, 3)}
-_INFIX_BYTES: Final = {symbol: Opargs(op)[arg] for symbol, (op, arg) in _INFIX.items()}
+_SLICE_BYTES: Final = {n: _Opargs(_BUILD_SLICE)[n] for n in (2, 3)}
+_INFIX_BYTES: Final = {symbol: _Opargs(op)[arg] for symbol, (op, arg) in _INFIX.items()}
 _PREFIX_BYTES: Final = {symbol: bytes((op, 0)) for symbol, op in _PREFIX.items()}
 _SUBSCR_BYTES: Final = bytes((_BINARY_SUBSCR, 0)) + _CACHES[_BINARY_SUBSCR]
 _PUSH_NULL_BYTES: Final = bytes((_PUSH_NULL, 0))
