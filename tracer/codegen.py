@@ -11,7 +11,7 @@ from __future__ import annotations
 import dis
 import inspect
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from guards.sources import (
@@ -52,6 +52,8 @@ _LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
 _STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
 _LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
 _LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
+"""Rows by oparg below 256, lists: indexing one is quicker than a dict subclass with
+`__missing__` (whose subscript the interpreter cannot specialize), so the verbs test the size."""
 _PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
 _POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
 _BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
@@ -59,6 +61,15 @@ _PUSH_NULL_INSTR: Final = Instr("PUSH_NULL")
 _POP_TOP_INSTR: Final = Instr("POP_TOP")
 _BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
 """Instructions without an argument: one shared (immutable) Instr each."""
+_CALLS: Final = [
+    ((precall, call), precall_code + call_code)
+    for (precall, precall_code), (call, call_code) in zip(
+        COUNTED["PRECALL"], COUNTED["CALL"], strict=True
+    )
+]
+"""By argument count below 256: (the PRECALL and CALL Instrs, their bytes)."""
+_OUTPUT_NAMES: Final = tuple(f"___out_{i}" for i in range(256))
+"""The locals graph outputs are unpacked into, in order (more are named when needed)."""
 
 
 class PyCodegen(Assembly):
@@ -83,9 +94,13 @@ class PyCodegen(Assembly):
         if isinstance(vt, LazyVariableTracker):
             vt.reconstruct(self)
             return
-        node = getattr(vt, "node", None)
-        if node is not None and node in self.graph_outputs:
-            self.load_fast(self.graph_outputs[node])
+        outputs: dict[Any, str] = self.graph_outputs  # asked by any tracker's node, or None
+        name = outputs.get(getattr(vt, "node", None))
+        if name is not None:  # a graph output: its local (load_fast, inline: the common value)
+            self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
+            varnames = self.varnames
+            slot = varnames.setdefault(name, len(varnames))
+            self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
             return
         vt.reconstruct(self)
 
@@ -145,6 +160,13 @@ class PyCodegen(Assembly):
         self._temp_count += 1
         return f"___tmp_{self._temp_count}"
 
+    def store_temp(self) -> str:
+        """Store the top of the stack into a new temporary; returns its name."""
+        self._temp_count += 1  # new_temp, inline (side-effect replay keeps every value so)
+        name = f"___tmp_{self._temp_count}"
+        self.store_fast(name)
+        return name
+
     def load_const(self, value: Any) -> None:
         self.instructions.append(_instr(Instr, ("LOAD_CONST", value, None)))
         consts = self.consts
@@ -166,6 +188,15 @@ class PyCodegen(Assembly):
         varnames = self.varnames
         slot = varnames.setdefault(name, len(varnames))
         self.code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
+
+    def store_fasts(self, names: Iterable[str]) -> None:
+        """`store_fast` of each name in turn, in one call (the graph's outputs, unpacked)."""
+        instructions, varnames, code = self.instructions, self.varnames, self.code
+        for name in names:
+            instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
+            slot = varnames.setdefault(name, len(varnames))
+            # in place: `code` is self.code, a bytearray
+            code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
 
     def load_global(self, name: str) -> None:
         self.add(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
@@ -195,8 +226,13 @@ class PyCodegen(Assembly):
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.counted("PRECALL", argc)
-        self.counted("CALL", argc)
+        if argc < 256:  # PRECALL and CALL from one row (two `counted` calls, written out)
+            instrs, code = _CALLS[argc]
+            self.instructions += instrs
+            self.code += code
+        else:
+            self.counted("PRECALL", argc)
+            self.counted("CALL", argc)
 
     def binary_subscr(self) -> None:
         self.instructions.append(_BINARY_SUBSCR_INSTR)
@@ -371,7 +407,12 @@ def assemble(
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled function's code: graph call, return value, side effects, return (or, when
     the traced code raised, side effects made before the raise and then the raise)."""
-    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
+    names = _OUTPUT_NAMES
+    if len(graph_outputs) > len(names):
+        names = tuple(f"___out_{i}" for i in range(len(graph_outputs)))
+    # A node returned twice is named by its last place. `names` may outnumber the outputs:
+    # zip stops at the shorter (a `strict=False` keyword would cost more than the dict).
+    outputs = dict(zip(graph_outputs, names))  # noqa: B905
     flags = original.co_flags
     n_args = original.co_argcount + original.co_kwonlyargcount
     n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
@@ -386,8 +427,7 @@ def assemble(
             cg.load_source(source)
         cg.call(len(graph_inputs))
         cg.counted("UNPACK_SEQUENCE", len(graph_outputs))
-        for node in graph_outputs:
-            cg.store_fast(outputs[node])
+        cg.store_fasts(map(outputs.__getitem__, graph_outputs))
     if raised is not None:
         replay(cg)
         cg(raised)

@@ -286,29 +286,33 @@ class SideEffects:
             self._store_phase(cg, m, temps)
 
     def _load_phase(self, cg: PyCodegen, m: Mutation) -> dict[str, str]:
+        """Each value the store needs, computed now and kept in a new temporary."""
         temps: dict[str, str] = {}
-
-        def keep(key: str, emit: Any) -> None:
-            emit()
-            temps[key] = cg.new_temp()
-            cg.store_fast(temps[key])
-
-        if m.kind == "global":
+        kind = m.kind
+        if kind == "global":
             if m.value is not _DELETED:
-                keep("value", lambda: cg(m.value))
-        elif m.kind == "attr":
-            keep("target", lambda: cg.load_target(m.target))
+                cg(m.value)
+                temps["value"] = cg.store_temp()
+        elif kind == "attr":
+            cg.load_target(m.target)
+            temps["target"] = cg.store_temp()
             if m.value is not _DELETED:
-                keep("value", lambda: cg(m.value))
-        elif m.kind == "list" or m.kind == "dict":
-            keep("target", lambda: cg.load_target(m.target))
-            keep("value", lambda: cg.build_items(m.target))
-        elif m.kind == "set":
-            keep("target", lambda: cg.load_target(m.target))
-        elif m.kind == "cell":
-            keep("value", lambda: cg(m.value))
-        elif m.kind == "mode_stack":
-            keep("value", lambda: cg.build_items_of(m.value))
+                cg(m.value)
+                temps["value"] = cg.store_temp()
+        elif kind == "list" or kind == "dict":
+            cg.load_target(m.target)
+            temps["target"] = cg.store_temp()
+            cg.build_items(m.target)
+            temps["value"] = cg.store_temp()
+        elif kind == "set":
+            cg.load_target(m.target)
+            temps["target"] = cg.store_temp()
+        elif kind == "cell":
+            cg(m.value)
+            temps["value"] = cg.store_temp()
+        elif kind == "mode_stack":
+            cg.build_items_of(m.value)
+            temps["value"] = cg.store_temp()
         return temps
 
     def _store_phase(self, cg: PyCodegen, m: Mutation, temps: dict[str, str]) -> None:

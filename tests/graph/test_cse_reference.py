@@ -124,3 +124,22 @@ def _copy(graph: Graph) -> Graph:
             node.op, node.target, args, kwargs, node.name, dict(node.meta)
         )
     return g
+
+
+def test_a_constant_and_a_method_of_the_same_name_on_a_constant() -> None:
+    """Buckets leave the op out: a get_attr `upper` and `"ab".upper()` (no input node either)
+    share one, and only their full keys tell them apart; the get_attr's duplicate still merges."""
+
+    def make() -> Graph:
+        g = Graph()
+        g.constants["upper"] = "AB"
+        first = g.get_attr("upper")
+        method = g.call_method("upper", ("ab",))
+        again = g.get_attr("upper")
+        g.output((g.call_function(operator.add, (first, again)), method))
+        return g
+
+    assert_same_merges(make)
+    g = make()
+    assert passes.eliminate_common_subexpressions(g) == 1
+    assert [n.op for n in g.nodes] == ["get_attr", "call_method", "call_function", "output"]

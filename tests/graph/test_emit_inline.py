@@ -98,3 +98,27 @@ def test_op_names_worked_out_at_import_match_the_bind_time_names() -> None:
     assert "torch_add_1(torch_add, 1)" in source and "torch_scaled(torch_add)" in source
     assert_inline_calls_match_the_general_path(g)
     assert_same_forward(g, torch.tensor([1.0]))
+
+
+@pytest.mark.parametrize(
+    "returned",
+    ["nodes", "literals", "constant", "nesting", "empty", "bare"],
+)
+def test_returns_inline_match_the_general_path_and_the_text(returned: str) -> None:
+    """The usual return, a tuple of stored nodes and literals, is written by the fast loop;
+    a get_attr or a nesting in it, an empty tuple or a bare node take the general path."""
+    g = Graph()
+    x = g.placeholder("x")
+    y = g.call_function(torch.add, (x, 1))
+    weight = g.add_constant(torch.tensor([2.0]), "weight")
+    outputs: dict[str, Any] = {
+        "nodes": (y, x, y),
+        "literals": (y, 2, 1.5, None),
+        "constant": (y, weight),
+        "nesting": (y, [x, y]),
+        "empty": (),
+        "bare": y,
+    }
+    g.output(outputs[returned])
+    assert_inline_calls_match_the_general_path(g)
+    assert_same_forward(g, torch.tensor([1.0, -2.0]))

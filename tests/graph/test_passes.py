@@ -53,6 +53,32 @@ def test_dead_code_keeps_constants_still_read() -> None:
     assert g.constants == {"k": 7}
 
 
+def test_dead_code_without_a_dead_node_changes_nothing() -> None:
+    """Only the output unused: the pass answers from the users it counts, erasing nothing."""
+    g = Graph()
+    x = g.placeholder("x")
+    g.output(g.call_function(operator.neg, (g.call_function(operator.abs, (x,)),)))
+    before = str(g)
+    assert passes.eliminate_dead_code(g) == 0
+    assert str(g) == before
+
+
+def test_dead_code_when_the_output_is_not_the_only_unused_node() -> None:
+    """No output at all, or an output that is not last: the sweep still finds the dead node."""
+    g = Graph()
+    x = g.placeholder("x")
+    g.call_function(operator.neg, (x,))
+    assert passes.eliminate_dead_code(g) == 1
+    assert [n.op for n in g.nodes] == ["placeholder"]
+    g = Graph()
+    x = g.placeholder("x")
+    out = g.output(x)
+    with g.inserting_after(out):
+        g.call_function(operator.neg, (x,))
+    assert passes.eliminate_dead_code(g) == 1
+    assert [n.op for n in g.nodes] == ["placeholder", "output"]
+
+
 def test_common_subexpressions_are_merged() -> None:
     g = Graph()
     x, y = g.placeholder("x"), g.placeholder("y")

@@ -304,3 +304,38 @@ def test_codegen_verbs_past_255_slots_assemble_like_build_code() -> None:
     values, size = _run_code(code, Attrs("abc"))
     assert values == [float(i) + 0.5 for i in range(300)]
     assert size == 3
+
+
+def test_calls_and_output_stores_past_255() -> None:
+    """`call` and `store_fasts` write rows below 256 and fall back to `counted` and new names
+    above; a compiled function with 300 graph outputs unpacks each into its own local."""
+    from tracer.codegen import PyCodegen
+
+    template = _template()
+    cg = PyCodegen({}, ("x",))
+    cg.counted("RESUME", 0)
+    cg.push_null()
+    cg.load_const(max)
+    for _ in range(300):
+        cg.load_fast("x")
+    cg.call(300)
+    cg.counted("RETURN_VALUE")
+    kw: dict[str, Any] = {"argnames": ("x",), "flags": template.co_flags, "stacksize": 400}
+    code = cg.code_object(template, flags=kw["flags"], stacksize=kw["stacksize"])
+    assert_same_code(code, build_code(cg.instructions, template, **kw))
+    assert _run_code(code, 7) == 7
+
+    def many(x: Any) -> Any:
+        out = []
+        for i in range(300):
+            out.append(x + i)  # noqa: PERF401 - a loop the tracer unrolls
+        return tuple(out)
+
+    tracer.reset()
+    compiled = tracer.compile(many)
+    x = torch.ones(2)
+    assert [t.tolist() for t in compiled(x)] == [t.tolist() for t in many(x)]
+    (entry,) = compiled.entries
+    assert entry.bytecode is not None
+    stored = [i.arg for i in entry.bytecode if i.name == "STORE_FAST"]
+    assert stored[:300] == [f"___out_{i}" for i in range(300)]

@@ -161,7 +161,14 @@ class _Loads(dict[Node, bytes]):
     def __missing__(self, arg: Argument) -> bytes:
         kind = type(arg)
         if kind in _LITERAL_TYPES or (kind is float and math.isfinite(arg)) or arg is Ellipsis:
-            return _LOAD_CONST_BYTES[_const_index(self.consts, self.const_values, arg)]
+            # _const_index, inline: a literal argument comes here on every use
+            key = (kind, repr(arg)) if kind is float else (kind, arg)
+            consts = self.consts
+            index = consts.get(key)
+            if index is None:
+                index = consts[key] = len(self.const_values)
+                self.const_values.append(arg)
+            return _LOAD_CONST_BYTES[index]
         raise KeyError(arg)
 
     def __repr__(self) -> str:
@@ -230,7 +237,9 @@ class _Emitter(_Codegen):
         Each line's bytes are one chunk (RESUME the def line's): the code is their join and
         the line table their sizes."""
         placeholders = [node for node in self.nodes if node.op == "placeholder"]
-        self.loads.update({n: _LOAD_FAST_BYTES[self.local(n.name)] for n in placeholders})
+        loads, varnames = self.loads, self.varnames
+        for node in placeholders:  # `local` of each, inline
+            loads[node] = _LOAD_FAST_BYTES[varnames.setdefault(node.name, len(varnames))]
         chunks = [_RESUME_BYTES]
         if self.fast_calls:
             stacksize = self.fast_statements(chunks)
@@ -275,7 +284,8 @@ class _Emitter(_Codegen):
         NOTE [op calls inline]: the commonest statement, an op's impl (a torch function, or a
         Tensor method `plan` resolves) called on stored nodes and literals, is
         `statement_bytes`'s CALL plan written out here: the same bytes, the same names bound in
-        the same order (the impl's first, as in `plan`). The emitter tests compare the two.
+        the same order (the impl's first, as in `plan`). So is the usual return, a tuple of
+        stored nodes (its RETURN plan, which binds nothing). The emitter tests compare the two.
         `_args`/`_kwargs`: the node's slots."""
         buf, loads, varnames, find = self.buf, self.loads, self.varnames, self.loads.__getitem__
         widest = -1  # most arguments of a call written inline
@@ -296,6 +306,18 @@ class _Emitter(_Codegen):
                 if head is None:
                     head = heads[id(info)] = self.head_bytes(info)
             elif op == "output":
+                returned = node._args[0]
+                if type(returned) is tuple:  # `return (a, b)` of stored nodes: inline too
+                    try:
+                        pushed = b"".join(map(find, returned))
+                    except (KeyError, TypeError):
+                        pass
+                    else:
+                        count = len(returned)
+                        chunks.append(pushed + _BUILD_BYTES[_BUILD_TUPLE][count] + _RETURN_BYTES)
+                        if count > stacksize:  # noqa: PLR1730 - a compare, not a max() call
+                            stacksize = count
+                        continue
                 head = b""
             else:
                 continue  # parameters / inlined globals

@@ -36,6 +36,7 @@ IMPURE_OP_NAMES = frozenset(
 """Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
+"""Ops CSE may merge (its sweep tests for them one by one, commonest first)."""
 _NEVER_FOLDED = frozenset({"placeholder", "output"})
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
@@ -72,10 +73,17 @@ def _pure_op(info: Any) -> bool:
 
 def eliminate_dead_code(graph: Graph) -> int:
     """Erase pure nodes whose result nobody uses (last to first, so chains go in one sweep)."""
+    users = graph._users  # `Node.users` without its property call and weak-reference read
+    # Only a node nobody uses can go. Most graphs have one, the output (last, if there is
+    # one): counted by builtins, that answers without a sweep of the nodes in Python.
+    unused = list(users.values()).count({})
+    nodes = graph._nodes
+    if unused == 0 or (unused == 1 and nodes[-1].op == "output"):
+        return 0
     erased = 0
     dropped_keys: set[str] = set()
     for node in reversed(graph.nodes):
-        if not node.users and node.op not in ("placeholder", "output") and is_pure(node):
+        if not users[node] and node.op not in ("placeholder", "output") and is_pure(node):
             if node.op == "get_attr":
                 dropped_keys.add(str(node.target))
             graph.erase_node(node)
@@ -92,23 +100,30 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 
     Two nodes that are both graph outputs are never merged: each call of an op returns a new
     object, and returning one object twice would be visible (`a is b`) to the caller.
-    One sweep in order. Nodes are bucketed by op, target and first input node (duplicates read
+    One sweep in order. Nodes are bucketed by target and first input node (duplicates read
     the very same nodes), so full keys (`_node_key`) are built only within a bucket, and
     purity is asked only of a duplicate (it depends only on what the key holds).
     """
-    only: dict[Any, Node] = {}  # (op, target, first input) -> the first node seen there
+    only: dict[Any, Node] = {}  # (target, first input) -> the first node seen there
     keyed: dict[Any, dict[Any, Node]] = {}  # ... once a second one came: key -> first node
     merged = 0
     outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
     pure = _purity_by_target()
+    where: tuple[Any, Node | None]  # (target or its id, first input)
     for node in graph.nodes:
+        # The op goes without saying: a call_function's target by identity (a str target is
+        # never pure), the other two's by name (a get_attr has no input, a method its receiver;
+        # should a name meet a method on a constant, the full keys still tell them apart).
+        # `_inputs` is read in place (`all_input_nodes` copies): every node comes here.
         op = node.op
-        if op not in _MERGEABLE:
+        if op == "call_function":
+            inputs = node._inputs
+            where = (id(node.target), inputs[0] if inputs else None)
+        elif op == "call_method" or op == "get_attr":
+            inputs = node._inputs
+            where = (node.target, inputs[0] if inputs else None)
+        else:
             continue
-        target = node.target
-        inputs = node._inputs  # read in place (`all_input_nodes` copies): every node comes here
-        tkey = target if isinstance(target, str) else id(target)
-        where = (op, tkey, inputs[0] if inputs else None)
         other = only.setdefault(where, node)
         if other is node:  # the first node there: nothing to compare with, no key built
             continue
