@@ -225,3 +225,53 @@ def test_compile_rejects_bad_recompile_limit(limit):
         tracer.compile(add_one, recompile_limit=limit)
     with pytest.raises(tracer.UserError, match="recompile_limit"):
         tracer.compile(recompile_limit=limit)
+
+
+# --- functions given new code between calls (`__code__` is writable) ---------------------------
+
+
+def code_pool_plus_one(x):
+    return x + 1
+
+
+def code_pool_double(x):
+    return x * 2
+
+
+def code_pool_shift(x):
+    return x - 3
+
+
+CODE_POOL = [code_pool_plus_one.__code__, code_pool_double.__code__, code_pool_shift.__code__]
+
+
+def swapped_inner(x):
+    return x + 1
+
+
+def swapped_outer(x):
+    return swapped_inner(x) * 2 + swapped_inner(x + 1)
+
+
+@FAST
+@given(
+    x=tensors(dtype=torch.float32),
+    steps=st.lists(
+        st.tuples(st.sampled_from(["inner", "outer", "none"]), st.integers(0, 2)), max_size=6
+    ),
+)
+def test_functions_given_new_code_between_calls_run_the_new_code(x, steps):
+    """Each step gives the helper, or the compiled function itself, one of three bodies (or
+    leaves them), then calls: the compiled result is always the eager one."""
+    saved = swapped_inner.__code__, swapped_outer.__code__
+    try:
+        compiled = tracer.compile(swapped_outer)
+        same_as_eager(swapped_outer, compiled, x)
+        for which, body in steps:
+            if which == "inner":
+                swapped_inner.__code__ = CODE_POOL[body]
+            elif which == "outer":
+                swapped_outer.__code__ = CODE_POOL[body]
+            same_as_eager(swapped_outer, compiled, x)
+    finally:
+        swapped_inner.__code__, swapped_outer.__code__ = saved
