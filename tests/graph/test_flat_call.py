@@ -95,6 +95,21 @@ def test_flat_call_refuses_a_node_of_another_graph() -> None:
     assert not x.users and not other.users
 
 
+def test_flat_call_refuses_an_erased_node() -> None:
+    """An erased node is no longer among the graph's nodes (nor its `_users` keys): refused
+    as create_node refuses it, and nothing is left behind."""
+    graph = Graph()
+    x = graph.placeholder("x")
+    gone = graph.call_function(operator.neg, (x,))
+    graph.erase_node(gone)
+    with pytest.raises(GraphLintError, match="uses 'neg' from another graph"):
+        graph.create_flat_call("call_function", operator.add, (x, gone), [x, gone], {})
+    with pytest.raises(GraphLintError, match="uses 'neg' from another graph"):
+        graph.create_node("call_function", operator.add, (x, gone))
+    assert [n.name for n in graph.nodes] == ["x"]
+    assert not x.users
+
+
 def test_flat_node_can_be_rewired_like_any_node() -> None:
     graph = Graph()
     x, y = graph.placeholder("x"), graph.placeholder("y")

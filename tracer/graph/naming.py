@@ -117,13 +117,20 @@ class Namespace:
         each call target's name, asked for again and again)."""
         used = self._used
         if name in used:
-            counter = self._counters.get(base, 0) + 1
-            name = f"{base}_{counter}"
-            while name in used:
-                counter += 1
-                name = f"{base}_{counter}"
-            self._counters[base] = counter
+            name = self.next_name(base)
         used.add(name)
+        return name
+
+    def next_name(self, base: str) -> str:
+        """The next `<base>_<n>` not taken (not yet marked as taken: the caller does that),
+        for a name already taken."""
+        used = self._used
+        counter = self._counters.get(base, 0) + 1
+        name = f"{base}_{counter}"
+        while name in used:
+            counter += 1
+            name = f"{base}_{counter}"
+        self._counters[base] = counter
         return name
 
     def __contains__(self, name: object) -> bool:
