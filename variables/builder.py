@@ -197,13 +197,21 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
-        if kind is types.FunctionType and value.__module__ in SPECIAL_FUNCTION_MODULES:
-            if self._special_functions is None:
-                self._special_functions = SpecialFunctions()
-            special = self._special_functions.wrap(value)
-            if special is not None:
-                special.source = source
-                return self._guarded_identity(special, value, source)
+        if kind is types.FunctionType:
+            module = value.__module__
+            if module in SPECIAL_FUNCTION_MODULES:
+                if self._special_functions is None:
+                    self._special_functions = SpecialFunctions()
+                special = self._special_functions.wrap(value)
+                if special is not None:
+                    special.source = source
+                    return self._guarded_identity(special, value, source)
+            # is_runtime_callable, written out for a function (always callable, and its
+            # `__module__` read already), then wrap_function: the path of every helper and
+            # op a trace reads, taken without the lookups below
+            if hasattr(value, "__modetrace_op__") or module == "tracer.runtime.factories":
+                return self._guarded_identity(TorchOpVariable(value, source), value, source)
+            return self.wrap_function(value, source)
         runtime = runtime_module()
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
@@ -283,7 +291,8 @@ class VariableBuilder:
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
         """Pinned by identity and by code (FUNCTION_MATCH): `__code__` is writable."""
-        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec.of(value))
+        # FunctionSpec.of(value), written out: one call less per function read
+        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec(value, value.__code__))
         return UserFunctionVariable(value, source)
 
     def wrap_module(self, value: types.ModuleType, source: Source) -> VariableTracker:
