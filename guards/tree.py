@@ -101,9 +101,12 @@ def _dedupe(guards: list[Guard]) -> list[Guard]:
 
 
 def _by_source(guards: list[Guard]) -> dict[Source, list[Guard]]:
+    """The guards of each source, sources in first-guard order. A defaultdict (format_tree
+    asks for sources without guards too), filled with `setdefault`: a source hashes in
+    Python, and a new key through `__missing__` is hashed twice."""
     grouped: dict[Source, list[Guard]] = collections.defaultdict(list)
     for guard in guards:
-        grouped[guard.source].append(guard)
+        grouped.setdefault(guard.source, []).append(guard)
     return grouped
 
 
@@ -124,7 +127,8 @@ def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]])
     )
     if not needing:
         return
-    for source in [s for s in groups if s in needing]:
+    # one source (the usual case: a list input) needs no scan of the groups for the order
+    for source in list(needing) if len(needing) == 1 else [s for s in groups if s in needing]:
         group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
