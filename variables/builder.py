@@ -20,7 +20,12 @@ from guards.sources import ItemSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
-from variables.constant import ConstantVariable, EnumVariable, is_constant_value
+from variables.constant import (
+    CONSTANT_TYPES,
+    ConstantVariable,
+    EnumVariable,
+    is_constant_value,
+)
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
@@ -72,7 +77,8 @@ def wrap_class(cls: type) -> VariableTracker:
 def wrap_constant_result(value: Any) -> VariableTracker:
     """Wrap a value with no source (a folding result, a metadata read, a class attribute of an
     object created in the frame): nothing to guard, so nothing is installed."""
-    if is_constant_value(value):
+    # a scalar (most results: a metadata read, a folded number) told without a call
+    if type(value) in CONSTANT_TYPES or is_constant_value(value):
         return ConstantVariable(value)
     special = _special_function(value)
     if special is not None:
