@@ -79,6 +79,8 @@ def _runtime_tensor_type() -> type:
 
 _NONE = (1, "", 0)
 _SOURCE = operator.attrgetter("source")
+_SOURCE_NAME = operator.attrgetter("source.name")
+_KIND_VALUE = operator.attrgetter("kind._value_")
 
 
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
@@ -198,9 +200,10 @@ def _order(guards: list[Guard]) -> list[Guard]:
     # Most guarded sources are roots (`base` a class attribute there): no call for them.
     above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
     # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
-    ranks: list[tuple[Any, ...]] = [
-        (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
-    ]
+    # Built by builtins over the guards (no Python step per guard): `(kind, depth, name)`.
+    ranks: list[tuple[Any, ...]] = list(
+        zip(map(_KIND_VALUE, guards), map(len, above), map(_SOURCE_NAME, guards), strict=True)
+    )
     if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
         # Only tied ranks grow: an untied rank differs from every other in its first three
         # fields, so no comparison with it ever reaches a fourth. The expected key is the one
