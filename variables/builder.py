@@ -330,13 +330,13 @@ class VariableBuilder:
         return vt
 
 
+# (functions are handled in `_wrap` itself, which tests them for special functions and ops first)
 WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]] = {
     **dict.fromkeys((int, float, bool, str, bytes, complex), VariableBuilder.wrap_constant),
     type(None): VariableBuilder.wrap_constant,
     list: VariableBuilder.wrap_sequence,
     tuple: VariableBuilder.wrap_sequence,
     dict: VariableBuilder.wrap_dict,
-    types.FunctionType: VariableBuilder.wrap_function,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }
