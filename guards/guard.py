@@ -11,6 +11,7 @@ import dataclasses
 import enum
 import types
 from collections.abc import Callable, Hashable, Iterable
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.constants import constant_key, is_constant, safe_label, type_label
@@ -277,7 +278,8 @@ def _tensor_key(expected: Any) -> Hashable:
 
 
 def _mode_stack_key(expected: Any) -> Hashable:
-    if type(expected) is tuple and all(isinstance(item, type) for item in expected):
+    # (every compile guards the mode stack: builtins, no generator frame)
+    if type(expected) is tuple and all(map(isinstance, expected, repeat(type))):
         return tuple(map(id, expected))
     raise TypeError(f"MODE_STACK expects a tuple of mode types, got {safe_label(expected)}")
 

@@ -27,7 +27,7 @@ MODE_STACK_FN = "___mode_stack"
 class Source(abc.ABC):
     """Base of every source: a root (`base is None`) or one access step from its `base`."""
 
-    __slots__ = ("_hash",)
+    __slots__ = ("_hash", "name")
     _hash: int
     """Sources with fields hash them once, at construction (the generated hash rehashes the
     whole chain on every dict lookup, and the builder, side effects, guards and the dispatcher
@@ -38,15 +38,22 @@ class Source(abc.ABC):
         @property
         def base(self) -> Source | None: ...
 
+        @property
+        def name(self) -> str:
+            """The exact string used in guard printouts and failure reasons."""
+
     else:
         base = None
         """Roots have none: a class attribute, so reading it (every chain walk, hoist, and
         root lookup does) costs no Python call; chained sources shadow it with their field."""
 
-    @property
-    @abc.abstractmethod
-    def name(self) -> str:
-        """The exact string used in guard printouts and failure reasons."""
+    # `name`, the exact string used in guard printouts and failure reasons: the sources with
+    # written-out initializers (those a trace builds: locals, globals, builtins, closure cells,
+    # attributes, items) store it in the slot above when built, from their base's stored
+    # name; the others define it as a property. A guarded source is named several times (its
+    # guard's rank in guards.tree, the dispatcher's comments, a graph input's placeholder),
+    # and a chained name was built again on every read, by a Python call per step of the
+    # chain: stored, a read is a slot load.
 
     @abc.abstractmethod
     def access(self, base_expr: str) -> str:
@@ -110,16 +117,13 @@ class LocalSource(Source):
     def __init__(self, local_name: str) -> None:
         _set_local_name(self, local_name)
         _set_hash(self, hash((local_name,)))
+        _set_name(self, f"L[{local_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[LocalSource], tuple[str]]:
         return (LocalSource, (self.local_name,))
-
-    @property
-    def name(self) -> str:
-        return f"L[{self.local_name!r}]"
 
     def access(self, base_expr: str) -> str:
         return self.name
@@ -134,16 +138,13 @@ class GlobalSource(Source):
     def __init__(self, global_name: str) -> None:
         _set_global_name(self, global_name)
         _set_hash(self, hash((global_name,)))
+        _set_name(self, f"G[{global_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[GlobalSource], tuple[str]]:
         return (GlobalSource, (self.global_name,))
-
-    @property
-    def name(self) -> str:
-        return f"G[{self.global_name!r}]"
 
     def access(self, base_expr: str) -> str:
         return self.name
@@ -158,16 +159,13 @@ class BuiltinSource(Source):
     def __init__(self, builtin_name: str) -> None:
         _set_builtin_name(self, builtin_name)
         _set_hash(self, hash((builtin_name,)))
+        _set_name(self, f"B[{builtin_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[BuiltinSource], tuple[str]]:
         return (BuiltinSource, (self.builtin_name,))
-
-    @property
-    def name(self) -> str:
-        return f"B[{self.builtin_name!r}]"
 
     def access(self, base_expr: str) -> str:
         return self.name
@@ -200,16 +198,13 @@ class ClosureSource(Source):
         _set_freevar_name(self, freevar_name)
         _set_closure_index(self, index)
         _set_hash(self, hash((freevar_name, index)))
+        _set_name(self, f"C[{freevar_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[ClosureSource], tuple[str, int]]:
         return (ClosureSource, (self.freevar_name, self.index))
-
-    @property
-    def name(self) -> str:
-        return f"C[{self.freevar_name!r}]"
 
     def access(self, base_expr: str) -> str:
         return f"C[{self.index}].cell_contents"
@@ -264,19 +259,16 @@ class AttrSource(Source):
         _set_attr_base(self, base)
         _set_member(self, member)
         _set_hash(self, hash((base, member)))
+        name = base.name  # `access(base.name)` written out: one call less per source built
+        _set_name(
+            self, f"{name}.{member}" if member.isidentifier() else f"getattr({name}, {member!r})"
+        )
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[AttrSource], tuple[Source, str]]:
         return (AttrSource, (self.base, self.member))  # copies and pickles rebuild `_hash`
-
-    @property
-    def name(self) -> str:
-        # `access(base.name)` written out: one call less per step of every chain named (the
-        # guard order ranks every guard by its source's name)
-        base, member = self.base.name, self.member
-        return f"{base}.{member}" if member.isidentifier() else f"getattr({base}, {member!r})"
 
     def access(self, base_expr: str) -> str:
         if self.member.isidentifier():
@@ -307,16 +299,13 @@ class ItemSource(Source):
         _set_key(self, key)
         _set_exact_key(self, exact)
         _set_hash(self, hash((base, exact)))
+        _set_name(self, f"{base.name}[{key!r}]")  # `access(base.name)` written out, as above
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self) -> tuple[type[ItemSource], tuple[Source, Any]]:
         return (ItemSource, (self.base, self.key))  # copies and pickles rebuild `_hash`
-
-    @property
-    def name(self) -> str:
-        return f"{self.base.name}[{self.key!r}]"  # `access(base.name)` written out, as above
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}[{self.key!r}]"
@@ -356,6 +345,7 @@ class DefaultsSource(Source):
 # call, which took half the time of building a source (a trace builds one per input, attribute
 # and item it reads). Same stored values as the generated initializers gave.
 _set_hash = Source.__dict__["_hash"].__set__
+_set_name = Source.__dict__["name"].__set__
 _set_local_name = LocalSource.__dict__["local_name"].__set__
 _set_global_name = GlobalSource.__dict__["global_name"].__set__
 _set_builtin_name = BuiltinSource.__dict__["builtin_name"].__set__

@@ -79,6 +79,8 @@ def _runtime_tensor_type() -> type:
 
 _NONE = (1, "", 0)
 _SOURCE = operator.attrgetter("source")
+_SOURCE_NAME = operator.attrgetter("source.name")
+_KIND_VALUE = operator.attrgetter("kind._value_")
 
 
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
@@ -101,9 +103,12 @@ def _dedupe(guards: list[Guard]) -> list[Guard]:
 
 
 def _by_source(guards: list[Guard]) -> dict[Source, list[Guard]]:
+    """The guards of each source, sources in first-guard order. A defaultdict (format_tree
+    asks for sources without guards too), filled with `setdefault`: a source hashes in
+    Python, and a new key through `__missing__` is hashed twice."""
     grouped: dict[Source, list[Guard]] = collections.defaultdict(list)
     for guard in guards:
-        grouped[guard.source].append(guard)
+        grouped.setdefault(guard.source, []).append(guard)
     return grouped
 
 
@@ -124,7 +129,8 @@ def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]])
     )
     if not needing:
         return
-    for source in [s for s in groups if s in needing]:
+    # one source (the usual case: a list input) needs no scan of the groups for the order
+    for source in list(needing) if len(needing) == 1 else [s for s in groups if s in needing]:
         group = groups[source]
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
@@ -148,6 +154,7 @@ _EXPECTED = operator.attrgetter("expected")
 _CLS = operator.attrgetter("cls")
 _IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
 _IS_NONE = functools.partial(operator.is_, None)
+_MORE_THAN_ONE = (1).__lt__
 _IMPLIABLE = frozenset({GuardKind.TYPE_MATCH, GuardKind.LENGTH_CHECK})
 """The kinds `_implied` may drop, when a guard of a kind in `_IMPLYING` is on the same source."""
 _IMPLYING = frozenset({GuardKind.EQUALS_MATCH, GuardKind.TENSOR_MATCH, GuardKind.DICT_KEYS_MATCH})
@@ -158,9 +165,10 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     TYPE_MATCH that TENSOR_MATCH or EQUALS_MATCH performs first anyway; a LENGTH_CHECK that
     EQUALS_MATCH/DICT_KEYS_MATCH covers."""
     implied: set[int] = set()
-    for group in groups.values():
-        if len(group) == 1:
-            continue  # a guard implies only guards on its own source
+    # a guard implies only guards on its own source: the groups of one guard (most of them)
+    # are skipped by builtins, without a Python step each
+    shared = groups.values()
+    for group in compress(shared, map(_MORE_THAN_ONE, map(len, shared))):
         kinds = set(map(_KIND, group))
         if kinds.isdisjoint(_IMPLYING) or kinds.isdisjoint(_IMPLIABLE):
             continue  # the usual case (several DICT_NOT_CONTAINS on `G`, say), told by builtins
@@ -192,9 +200,10 @@ def _order(guards: list[Guard]) -> list[Guard]:
     # Most guarded sources are roots (`base` a class attribute there): no call for them.
     above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
     # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
-    ranks: list[tuple[Any, ...]] = [
-        (g.kind._value_, len(a), g.source.name) for g, a in zip(guards, above, strict=True)
-    ]
+    # Built by builtins over the guards (no Python step per guard): `(kind, depth, name)`.
+    ranks: list[tuple[Any, ...]] = list(
+        zip(map(_KIND_VALUE, guards), map(len, above), map(_SOURCE_NAME, guards), strict=True)
+    )
     if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
         # Only tied ranks grow: an untied rank differs from every other in its first three
         # fields, so no comparison with it ever reaches a fourth. The expected key is the one

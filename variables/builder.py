@@ -20,7 +20,12 @@ from guards.sources import ItemSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
-from variables.constant import ConstantVariable, EnumVariable, is_constant_value
+from variables.constant import (
+    CONSTANT_TYPES,
+    ConstantVariable,
+    EnumVariable,
+    is_constant_value,
+)
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
@@ -72,7 +77,8 @@ def wrap_class(cls: type) -> VariableTracker:
 def wrap_constant_result(value: Any) -> VariableTracker:
     """Wrap a value with no source (a folding result, a metadata read, a class attribute of an
     object created in the frame): nothing to guard, so nothing is installed."""
-    if is_constant_value(value):
+    # a scalar (most results: a metadata read, a folded number) told without a call
+    if type(value) in CONSTANT_TYPES or is_constant_value(value):
         return ConstantVariable(value)
     special = _special_function(value)
     if special is not None:
@@ -197,13 +203,21 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
-        if kind is types.FunctionType and value.__module__ in SPECIAL_FUNCTION_MODULES:
-            if self._special_functions is None:
-                self._special_functions = SpecialFunctions()
-            special = self._special_functions.wrap(value)
-            if special is not None:
-                special.source = source
-                return self._guarded_identity(special, value, source)
+        if kind is types.FunctionType:
+            module = value.__module__
+            if module in SPECIAL_FUNCTION_MODULES:
+                if self._special_functions is None:
+                    self._special_functions = SpecialFunctions()
+                special = self._special_functions.wrap(value)
+                if special is not None:
+                    special.source = source
+                    return self._guarded_identity(special, value, source)
+            # is_runtime_callable, written out for a function (always callable, and its
+            # `__module__` read already), then wrap_function: the path of every helper and
+            # op a trace reads, taken without the lookups below
+            if hasattr(value, "__modetrace_op__") or module == "tracer.runtime.factories":
+                return self._guarded_identity(TorchOpVariable(value, source), value, source)
+            return self.wrap_function(value, source)
         runtime = runtime_module()
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
@@ -283,7 +297,8 @@ class VariableBuilder:
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
         """Pinned by identity and by code (FUNCTION_MATCH): `__code__` is writable."""
-        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec.of(value))
+        # FunctionSpec.of(value), written out: one call less per function read
+        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec(value, value.__code__))
         return UserFunctionVariable(value, source)
 
     def wrap_module(self, value: types.ModuleType, source: Source) -> VariableTracker:
@@ -315,13 +330,13 @@ class VariableBuilder:
         return vt
 
 
+# (functions are handled in `_wrap` itself, which tests them for special functions and ops first)
 WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]] = {
     **dict.fromkeys((int, float, bool, str, bytes, complex), VariableBuilder.wrap_constant),
     type(None): VariableBuilder.wrap_constant,
     list: VariableBuilder.wrap_sequence,
     tuple: VariableBuilder.wrap_sequence,
     dict: VariableBuilder.wrap_dict,
-    types.FunctionType: VariableBuilder.wrap_function,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }

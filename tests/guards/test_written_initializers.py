@@ -15,11 +15,14 @@ from guards.sources import (
     AttrSource,
     BuiltinSource,
     ClosureSource,
+    DefaultsSource,
     GlobalsDictSource,
     GlobalSource,
     ItemSource,
     LocalSource,
+    ModeStackSource,
     Source,
+    TypeSource,
 )
 
 SOURCES: list[tuple[Source, tuple[object, ...], str]] = [
@@ -45,6 +48,32 @@ def test_sources_store_their_fields_and_hash_them(
         assert clone.name == name
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(source, dataclasses.fields(source)[0].name, None)
+
+
+def test_stored_names_are_the_access_expression_on_the_base_name() -> None:
+    """Sources with written-out initializers store their name when built (guards.sources);
+    it must be what `access(base.name)` gives, whatever the base (stored or a property) and
+    however the member or key prints, and it stays read-only."""
+    deep = ItemSource(TypeSource(AttrSource(DefaultsSource(LocalSource("x"), 0), "a")), "k")
+    assert deep.name == "type(L['x'].__defaults__[0].a)['k']"
+    cases: list[Source] = [
+        deep,
+        AttrSource(ModeStackSource(1), "mode"),
+        AttrSource(GlobalSource("cfg"), "not-an-identifier"),
+        AttrSource(ItemSource(BuiltinSource("b"), ("t", 1.5, None)), "x"),
+        ItemSource(AttrSource(ClosureSource("n", 0), "__closure__"), -1),
+        ItemSource(GlobalsDictSource(), True),
+    ]
+    for source in cases:
+        assert source.base is not None
+        assert source.name == source.access(source.base.name)
+        # (a frozen slots dataclass of 3.11 refuses a non-field with TypeError)
+        with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):
+            source.name = "other"  # type: ignore[misc]
+    assert AttrSource(GlobalSource("cfg"), "not-an-identifier").name == (
+        "getattr(G['cfg'], 'not-an-identifier')"
+    )
+    assert ItemSource(LocalSource("d"), ("t", 1.5, None)).name == "L['d'][('t', 1.5, None)]"
 
 
 def test_sources_differ_by_every_field_and_class() -> None:
