@@ -3,7 +3,7 @@ CompiledGuards turns a cache entry's guards into one straight-line check functio
 
 from guards.builder import GuardBuilder, build_check, build_check_source, has_instance_attr
 from guards.constants import constant_key, constants_equal, is_constant
-from guards.guard import Guard, GuardKind, TensorSpec
+from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
 from guards.manager import CompiledGuards
 from guards.mode_stack import mode_stack_failure, mode_stack_guard, runtime_mode_stack_fn
 from guards.sources import (
@@ -28,6 +28,7 @@ __all__ = [
     "ClosureSource",
     "CompiledGuards",
     "DefaultsSource",
+    "FunctionSpec",
     "GlobalSource",
     "GlobalsDictSource",
     "Guard",

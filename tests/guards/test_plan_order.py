@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guards import AttrSource, Guard, GuardKind, ItemSource, LocalSource, Source
+from guards import AttrSource, FunctionSpec, Guard, GuardKind, ItemSource, LocalSource, Source
 from guards.tree import _order, plan_guards
 
 K = GuardKind
@@ -46,9 +46,21 @@ def sources(depth: int = 3) -> st.SearchStrategy[Source]:
     )
 
 
+def _helper() -> None: ...
+
+
+def _other_helper() -> None: ...
+
+
 guard_sets = st.lists(
     st.one_of(
         st.builds(Guard, st.just(K.ID_MATCH), sources(), st.sampled_from([None, len, abs])),
+        st.builds(
+            Guard,
+            st.just(K.FUNCTION_MATCH),
+            sources(),
+            st.sampled_from([FunctionSpec.of(f) for f in (_helper, _other_helper)]),
+        ),
         st.builds(Guard, st.just(K.HASATTR), sources(), st.sampled_from(["x", "y"])),
         st.builds(Guard, st.just(K.NO_HASATTR), sources(), st.sampled_from(["z"])),
         st.builds(Guard, st.just(K.DICT_NOT_CONTAINS), sources(), st.sampled_from(["k"])),
@@ -64,8 +76,8 @@ def test_order_matches_the_definition(guards: list[Guard]) -> None:
 
 
 def test_a_child_waits_for_a_costlier_guard_on_its_base() -> None:
-    # Rank order alone would put the ID_MATCH on `L['a'].x` (kind 1) before the HASATTR on
-    # `L['a']` (kind 6) that makes reading `.x` safe: the waiting path must hold it back.
+    # Rank order alone would put the ID_MATCH on `L['a'].x` (kind 2) before the HASATTR on
+    # `L['a']` (kind 7) that makes reading `.x` safe: the waiting path must hold it back.
     base = LocalSource("a")
     child = Guard(K.ID_MATCH, AttrSource(base, "x"), None)
     has = Guard(K.HASATTR, base, "x")
