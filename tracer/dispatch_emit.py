@@ -30,13 +30,11 @@ coverage.
 from __future__ import annotations
 
 import builtins
-import linecache
 import math
 import operator
 import types
-import weakref
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from guards.builder import has_instance_attr
 from guards.constants import constants_equal, is_constant
@@ -222,12 +220,13 @@ class DispatchEmitter:
         self._args = args = self._args_tuple()
         self._kwargs = kwargs = self._kwargs_dict()
         # `fn.<attr>; <value>; IS_OP 1; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then the
-        # same with POP_JUMP_FORWARD_IF_FALSE after (IS_OP and the jumps are 2 bytes each, no
-        # CACHE); distances in code units, from the parts' lengths (one join, no test's bytes
-        # made apart).
-        to_refresh = (len(fn_load) + len(kw_attr) + len(kw_load) + 4) >> 1
-        over_defaults = ((len(fn_load) + len(defaults_attr) + len(defaults_load) + 4) >> 1) + to_refresh
-        over_refresh = (len(refresh_load) + len(args) + len(kwargs) + 2 + len(_CALL_2_RETURN)) >> 1
+        # same with POP_JUMP_FORWARD_IF_FALSE after; distances in code units, from the parts'
+        # lengths: the block is one join, no test's bytes made apart (cheaper on this path).
+        to_refresh = (len(fn_load) + len(kw_attr) + len(kw_load) + _IS_NOT_JUMP) >> 1
+        over_defaults = (
+            (len(fn_load) + len(defaults_attr) + len(defaults_load) + _IS_NOT_JUMP) >> 1
+        ) + to_refresh
+        over_refresh = (len(refresh_load) + len(args) + len(kwargs) + _REFRESH_FIXED) >> 1
         if over_defaults > 0xFF or over_refresh > 0xFF:
             raise TooComplex(f"short jump of {max(over_defaults, over_refresh)} units")
         self.lineno = lineno = self.lineno + 2
@@ -720,6 +719,10 @@ _FORWARD_IF_TRUE = [encode(_IF_TRUE, distance) for distance in range(256)]
 _FORWARD_IF_FALSE = [encode(_IF_FALSE, distance) for distance in range(256)]
 _CALL_2_RETURN = CALLS[2] + RETURN
 _CALL_3_RETURN = CALLS[3] + RETURN
+_IS_NOT_JUMP = len(IS_NOT) + len(_FORWARD_IF_TRUE[0])
+"""Bytes of a defaults test's `IS_OP 1` and conditional jump (neither has CACHE entries)."""
+_REFRESH_FIXED = len(NULL) + len(_CALL_2_RETURN)
+"""Bytes of the refresh call but its loads."""
 
 
 def _short_jump(opcode: int, distance: int) -> bytes:
@@ -746,57 +749,3 @@ _MATCH_OR_RERAISE = (
 _POP_EXCEPT = encode(OP["POP_EXCEPT"])
 _CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
 """Where an exception raised inside a handler goes: restore the previous one and re-raise."""
-
-
-class _LinesRef(weakref.ref):  # type: ignore[type-arg]
-    """A weak reference to a dispatcher's code that drops the code's `linecache` entry."""
-
-    __slots__ = ("filename",)
-    filename: str
-
-    def __new__(cls, code: types.CodeType, filename: str) -> Self:
-        ref = super().__new__(cls, code, _drop_lines)
-        ref.filename = filename
-        return ref  # (weakref.ref's own __init__ only checks its arguments)
-
-
-def _drop_lines(ref: _LinesRef) -> None:
-    linecache.cache.pop(ref.filename, None)
-
-
-class LazyLines(tuple):  # type: ignore[type-arg]
-    """A `linecache` entry whose lines are rendered on first read.
-
-    linecache's own lazy entries (`(get_source,)`) are never loaded for `<...>` file names,
-    which CPython's `updatecache` skips. This is a full entry instead, `(size, None, lines,
-    name)` with mtime None (so `checkcache` keeps it, without reading it), whose `[2]`, the
-    only item `getlines` reads, renders the text the first time."""
-
-    _render: Callable[[], str]
-    _lines: list[str] | None
-    _code: weakref.ref[types.CodeType] | None
-
-    def __new__(cls, filename: str, render: Callable[[], str]) -> Self:
-        entry = super().__new__(cls, (0, None, [], filename))
-        entry._render = render
-        entry._lines = None
-        entry._code = None
-        return entry
-
-    def forget_with(self, code: types.CodeType) -> None:
-        """Leave `linecache` when `code` goes. The entry holds the weak reference whose
-        callback removes it, so the reference lives exactly as long as it is needed (a
-        `weakref.finalize` does the same through a registry, at several times the cost, made
-        and run, on every install)."""
-        self._code = _LinesRef(code, super().__getitem__(3))
-
-    def __getitem__(self, index: Any) -> Any:
-        if index == 2:
-            if self._lines is None:
-                self._lines = self._render().splitlines(keepends=True)
-            return self._lines
-        return super().__getitem__(index)
-
-    def __repr__(self) -> str:
-        state = "rendered" if self._lines is not None else "not rendered yet"
-        return f"<LazyLines {super().__getitem__(3)}: {state}>"
