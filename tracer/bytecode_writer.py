@@ -106,7 +106,7 @@ class BytecodeWriter:
         """`co_consts`; holding each object keeps its id its own."""
         self.const_loads: dict[int, bytes] = {}
         """Object id -> its LOAD_CONST (the slot is the object's position in `consts`)."""
-        self.local_slots: dict[str, int] = {n: i for i, n in enumerate(argnames)}
+        self.local_slots: dict[str, int] = dict(zip(argnames, range(len(argnames)), strict=True))
         """Local name -> its slot; the keys, in order, are `co_varnames`."""
         self.lines: list[int] = []
         """Flat, in code order: the byte offset where a line's run starts, then the line (two

@@ -47,8 +47,9 @@ from guards.sources import (
     ModeStackListSource,
     Source,
 )
-from tracer.dispatch_emit import DispatchEmitter, LazyLines, Unsupported
+from tracer.dispatch_emit import DispatchEmitter, Unsupported
 from tracer.exc import InternalError
+from tracer.lazy_lines import LazyLines
 
 if TYPE_CHECKING:
     from tracer.cache import CacheEntry

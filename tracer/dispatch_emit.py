@@ -30,13 +30,11 @@ coverage.
 from __future__ import annotations
 
 import builtins
-import linecache
 import math
 import operator
 import types
-import weakref
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from guards.builder import has_instance_attr
 from guards.constants import constants_equal, is_constant
@@ -146,7 +144,7 @@ class DispatchEmitter:
         (`_tensor`)."""
         self._args = self._kwargs = b""
         """`_args_tuple()` and `_kwargs_dict()`, made once (`_defaults_check`)."""
-        self.fail = Label()
+        self.fail = _NO_LABEL  # each entry's own from `_entry` on
         self.exit_at = _NO_EXIT
         """Where the current entry's guards leave for `fail` (tracer.bytecode_writer); far
         below 0 while there is none, so that no backward distance to it is ever in reach."""
@@ -174,7 +172,9 @@ class DispatchEmitter:
         self._code += _RESUME
         if self.needs_mode_stack:
             self._next_line()
-            w.code += NULL + w.const(self.roots["___mode_stack"]) + CALLS[0] + w.store("___ms")
+            w.code += b"".join(
+                (NULL, w.const(self.roots["___mode_stack"]), CALLS[0], w.store("___ms"))
+            )
         self._defaults_check()
         self._fill_defaults()
         cleanup = Label()
@@ -199,7 +199,8 @@ class DispatchEmitter:
 
     def _next_line(self) -> None:
         self.lineno += 1
-        self._lines += (len(self._code), self.lineno)
+        self._lines.append(len(self._code))
+        self._lines.append(self.lineno)
 
     # ------------------------------------------------------------------ the frame around
 
@@ -212,34 +213,36 @@ class DispatchEmitter:
         order they appear, as the tables need."""
         w, fn, code = self.w, self.fn, self._code
         fn_load = w.const(fn)
-        test_code = fn_load + w.attr("__code__") + w.const(fn.__code__) + IS_NOT
-        test_defaults = fn_load + w.attr("__defaults__") + w.const(fn.__defaults__) + IS_NOT
-        test_kwdefaults = fn_load + w.attr("__kwdefaults__") + w.const(fn.__kwdefaults__) + IS_NOT
+        code_attr, code_load = w.attr("__code__"), w.const(fn.__code__)
+        defaults_attr, defaults_load = w.attr("__defaults__"), w.const(fn.__defaults__)
+        kw_attr, kw_load = w.attr("__kwdefaults__"), w.const(fn.__kwdefaults__)
         refresh_load = w.const(self.refresh)  # before the keyword names' constants
-        self._args = self._args_tuple()
-        self._kwargs = self._kwargs_dict()
-        refresh = b"".join((NULL, refresh_load, self._args, self._kwargs, _CALL_2_RETURN))
-        # `test; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then `test; POP_JUMP_FORWARD_IF_FALSE
-        # after` (2 bytes each, no CACHE); distances in code units.
-        to_refresh = (len(test_kwdefaults) + 2) >> 1
-        over_defaults = ((len(test_defaults) + 2) >> 1) + to_refresh
-        over_refresh = len(refresh) >> 1
+        self._args = args = self._args_tuple()
+        self._kwargs = kwargs = self._kwargs_dict()
+        # `fn.<attr>; <value>; IS_OP 1; POP_JUMP_FORWARD_IF_TRUE refresh` twice, then the
+        # same with POP_JUMP_FORWARD_IF_FALSE after; distances in code units, from the parts'
+        # lengths: the block is one join, no test's bytes made apart (cheaper on this path).
+        to_refresh = (len(fn_load) + len(kw_attr) + len(kw_load) + _IS_NOT_JUMP) >> 1
+        over_defaults = (
+            (len(fn_load) + len(defaults_attr) + len(defaults_load) + _IS_NOT_JUMP) >> 1
+        ) + to_refresh
+        over_refresh = (len(refresh_load) + len(args) + len(kwargs) + _REFRESH_FIXED) >> 1
         if over_defaults > 0xFF or over_refresh > 0xFF:
             raise TooComplex(f"short jump of {max(over_defaults, over_refresh)} units")
         self.lineno = lineno = self.lineno + 2
-        self._lines += (len(code), lineno - 1)
+        lines = self._lines
+        lines.append(len(code))
+        lines.append(lineno - 1)
         code += b"".join(
             (
-                test_code,
-                _FORWARD_IF_TRUE[over_defaults],
-                test_defaults,
-                _FORWARD_IF_TRUE[to_refresh],
-                test_kwdefaults,
-                _FORWARD_IF_FALSE[over_refresh],
+                fn_load, code_attr, code_load, IS_NOT, _FORWARD_IF_TRUE[over_defaults],
+                fn_load, defaults_attr, defaults_load, IS_NOT, _FORWARD_IF_TRUE[to_refresh],
+                fn_load, kw_attr, kw_load, IS_NOT, _FORWARD_IF_FALSE[over_refresh],
             )
-        )
-        self._lines += (len(code), lineno)
-        code += refresh
+        )  # fmt: skip
+        lines.append(len(code))
+        lines.append(lineno)
+        code += b"".join((NULL, refresh_load, args, kwargs, _CALL_2_RETURN))
 
     def _fill_defaults(self) -> None:
         """`if x is UNSET: x = <default>` for each parameter with a default."""
@@ -292,8 +295,9 @@ class DispatchEmitter:
             frame += w.const(tuple(names)) + encode(OP["BUILD_CONST_KEY_MAP"], len(names))
         else:
             frame += _EMPTY_MAP
-        w.code += b"".join((NULL, w.const(self.miss), frame, self._args, self._kwargs))
-        w.code += CALLS[3] + RETURN
+        w.code += b"".join(
+            (NULL, w.const(self.miss), frame, self._args, self._kwargs, _CALL_3_RETURN)
+        )
 
     def _run_call(self, run: Callable[..., Any]) -> None:
         """`run_i(x, y, *args, k=k, **kw)`: fn's arguments re-passed so it binds them alike."""
@@ -304,7 +308,7 @@ class DispatchEmitter:
             argc = len(sig.positional) + len(sig.kwonly)
             if sig.kwonly:
                 loads += encode(OP["KW_NAMES"], w.const_index(tuple(sig.kwonly)))
-            w.code += head + loads + call_bytes(argc) + RETURN
+            w.code += b"".join((head, loads, call_bytes(argc), RETURN))
         elif sig.kwonly or sig.starstar is not None:
             call = encode(OP["CALL_FUNCTION_EX"], 1)
             w.code += head + self._args_tuple() + self._kwargs_dict(merge=True) + call + RETURN
@@ -328,7 +332,8 @@ class DispatchEmitter:
         end = len(code)
         except_line = self.lineno + 1
         self.lineno += 3
-        lines += (end, self.lineno)
+        lines.append(end)
+        lines.append(self.lineno)
         self._run_call(entry.run)
         if end == start:
             w.bind(fail)
@@ -337,11 +342,15 @@ class DispatchEmitter:
         # RERAISE, written with its distance).
         handler = len(code)  # the exception is on the stack
         w.handler(start >> 1, end >> 1, handler >> 1, 0, False)
-        lines += (handler, except_line)
-        code += _PUSH_EXC_INFO + w.const(Exception) + _MATCH_OR_RERAISE
+        lines.append(handler)
+        lines.append(except_line)
+        code += _PUSH_EXC_INFO
+        code += w.const(Exception)
+        code += _MATCH_OR_RERAISE
         handler_end = len(code)
         w.handler(handler >> 1, handler_end >> 1, cleanup, 1, True)
-        lines += (handler_end, except_line + 1)
+        lines.append(handler_end)
+        lines.append(except_line + 1)
         code += _POP_EXCEPT
         w.bind(fail)
 
@@ -378,7 +387,9 @@ class DispatchEmitter:
         # The base's reads (and lines) come first: this read's line starts here.
         code = self._code
         self.lineno = lineno = self.lineno + 1
-        self._lines += (len(code), lineno)
+        lines = self._lines
+        lines.append(len(code))
+        lines.append(lineno)
         hoisted = self.hoisted
         self.hoisted = hoisted + 1
         name = _HOISTED[hoisted] if hoisted < 64 else f"___v{hoisted}"
@@ -390,7 +401,8 @@ class DispatchEmitter:
             store, load = STORE_FAST[slot], LOAD_FAST[slot]
         else:
             store, load = w.hoist(name)
-        code += read + store
+        code += read
+        code += store
         self.local_of[source] = load
         return load
 
@@ -411,7 +423,8 @@ class DispatchEmitter:
         tuple cannot be replaced, so `C[i]` is always this very cell (one subscript less on
         every call)."""
         w = self.w
-        return w.const(self.roots["C"][source.index]) + w.attr("cell_contents")
+        cell = w.const(self.roots["C"][source.index])
+        return cell + (w.attr_loads.get("cell_contents") or w.attr("cell_contents"))
 
     def _read_item(self, source: ItemSource, base: bytes) -> bytes:
         return base + self.w.const(source.key) + SUBSCR
@@ -453,7 +466,8 @@ class DispatchEmitter:
             kind = guard.kind._value_
             if kind == _ID_MATCH:
                 lineno += 1
-                lines += (len(code), lineno)
+                lines.append(len(code))
+                lines.append(lineno)
                 expected = guard.expected  # `w.const(expected)`, inline: mostly a new constant
                 key = id(expected)
                 load = const_loads.get(key)
@@ -462,7 +476,9 @@ class DispatchEmitter:
                     load = LOAD_CONST[slot] if slot < 0x100 else encode(_LOAD_CONST_OP, slot)
                     const_loads[key] = load
                     consts.append(expected)
-                code += v + load + IS
+                code += v
+                code += load
+                code += IS
                 back = (len(code) >> 1) + 1 - self.exit_at
                 if back <= 0xFF:
                     code += _EXIT_BACK[back]
@@ -470,7 +486,8 @@ class DispatchEmitter:
                     self.exit_at = w.exit_if(False, self.exit_at, self.fail)
             elif kind < _FIRST_ALIASING:
                 lineno += 1
-                lines += (len(code), lineno)
+                lines.append(len(code))
+                lines.append(lineno)
                 _GUARD_WRITERS[kind](self, v, guard.expected)
             else:  # the aliasing kinds read other sources first
                 self.lineno = lineno
@@ -555,11 +572,11 @@ class DispatchEmitter:
     def _type_is(self, value: bytes, kind: object) -> None:
         """`type(value) is kind`; `value` is the code that pushes the value."""
         w = self.w
-        self._test(NULL + w.const(type) + value + CALLS[1] + w.const(kind) + IS)
+        self._test(b"".join((NULL, w.const(type), value, CALLS[1], w.const(kind), IS)))
 
     def _len_is(self, value: bytes, length: int) -> None:
         w = self.w
-        self._test(NULL + w.const(len) + value + CALLS[1] + w.const(length) + EQUAL)
+        self._test(b"".join((NULL, w.const(len), value, CALLS[1], w.const(length), EQUAL)))
 
     def _constant(self, value: bytes, expected: Any) -> None:
         """guards.constants.constant_match_expr, test by test; `value` is the code that pushes
@@ -685,6 +702,8 @@ assert [kind.value for kind in GuardKind] == list(range(len(GuardKind)))
 
 
 _NO_EXIT = -0x10000
+_NO_LABEL = Label()
+"""`fail` before the first entry (never bound: no jump is written outside an entry)."""
 """`exit_at` of an entry with no exit yet: every distance to it is out of reach."""
 
 
@@ -699,6 +718,11 @@ _IF_FALSE = OP["POP_JUMP_FORWARD_IF_FALSE"]
 _FORWARD_IF_TRUE = [encode(_IF_TRUE, distance) for distance in range(256)]
 _FORWARD_IF_FALSE = [encode(_IF_FALSE, distance) for distance in range(256)]
 _CALL_2_RETURN = CALLS[2] + RETURN
+_CALL_3_RETURN = CALLS[3] + RETURN
+_IS_NOT_JUMP = len(IS_NOT) + len(_FORWARD_IF_TRUE[0])
+"""Bytes of a defaults test's `IS_OP 1` and conditional jump (neither has CACHE entries)."""
+_REFRESH_FIXED = len(NULL) + len(_CALL_2_RETURN)
+"""Bytes of the refresh call but its loads."""
 
 
 def _short_jump(opcode: int, distance: int) -> bytes:
@@ -725,57 +749,3 @@ _MATCH_OR_RERAISE = (
 _POP_EXCEPT = encode(OP["POP_EXCEPT"])
 _CLEANUP = encode(OP["COPY"], 3) + _POP_EXCEPT + encode(OP["RERAISE"], 1)
 """Where an exception raised inside a handler goes: restore the previous one and re-raise."""
-
-
-class _LinesRef(weakref.ref):  # type: ignore[type-arg]
-    """A weak reference to a dispatcher's code that drops the code's `linecache` entry."""
-
-    __slots__ = ("filename",)
-    filename: str
-
-    def __new__(cls, code: types.CodeType, filename: str) -> Self:
-        ref = super().__new__(cls, code, _drop_lines)
-        ref.filename = filename
-        return ref  # (weakref.ref's own __init__ only checks its arguments)
-
-
-def _drop_lines(ref: _LinesRef) -> None:
-    linecache.cache.pop(ref.filename, None)
-
-
-class LazyLines(tuple):  # type: ignore[type-arg]
-    """A `linecache` entry whose lines are rendered on first read.
-
-    linecache's own lazy entries (`(get_source,)`) are never loaded for `<...>` file names,
-    which CPython's `updatecache` skips. This is a full entry instead, `(size, None, lines,
-    name)` with mtime None (so `checkcache` keeps it, without reading it), whose `[2]`, the
-    only item `getlines` reads, renders the text the first time."""
-
-    _render: Callable[[], str]
-    _lines: list[str] | None
-    _code: weakref.ref[types.CodeType] | None
-
-    def __new__(cls, filename: str, render: Callable[[], str]) -> Self:
-        entry = super().__new__(cls, (0, None, [], filename))
-        entry._render = render
-        entry._lines = None
-        entry._code = None
-        return entry
-
-    def forget_with(self, code: types.CodeType) -> None:
-        """Leave `linecache` when `code` goes. The entry holds the weak reference whose
-        callback removes it, so the reference lives exactly as long as it is needed (a
-        `weakref.finalize` does the same through a registry, at several times the cost, made
-        and run, on every install)."""
-        self._code = _LinesRef(code, super().__getitem__(3))
-
-    def __getitem__(self, index: Any) -> Any:
-        if index == 2:
-            if self._lines is None:
-                self._lines = self._render().splitlines(keepends=True)
-            return self._lines
-        return super().__getitem__(index)
-
-    def __repr__(self) -> str:
-        state = "rendered" if self._lines is not None else "not rendered yet"
-        return f"<LazyLines {super().__getitem__(3)}: {state}>"

@@ -35,7 +35,8 @@ from guards.sources import (
 from tests.guards.helpers import make_tensor
 from tests.guards.test_properties import guard_everything, paths, perturbed, values
 from tracer.dispatch import UNSET, DispatchPlan, Signature, _Generator, build_dispatch
-from tracer.dispatch_emit import DispatchEmitter, LazyLines, Unsupported
+from tracer.dispatch_emit import DispatchEmitter, Unsupported
+from tracer.lazy_lines import LazyLines
 
 K = GuardKind
 
