@@ -61,17 +61,11 @@ class Operators(TranslatorBase):
         right = stack.pop()
         left = stack.pop().realize()  # binary_op's first step (left first), done here
         right = right.realize()
-        # a tensor and a tensor or number with no mode active (most traced ops): recorded by
-        # OutputGraph.plain_operator straight away, as binary_op would come to it by way of
-        # call_operator; anything else, or None from it (not its case; it did nothing),
-        # takes the general path
-        if (type(left) is TensorVariable or type(right) is TensorVariable) and not (
-            self.output.mode_stack
-        ):
-            result = self.output.plain_operator(self, BINARY_OP_PLAIN[inst.arg], left, right)
-            if result is not None:
-                stack.append(result)
-                return
+        # a tensor operand (most traced ops): binary_op's tensor case, taken straight away;
+        # OutputGraph.call_operator records the common cases in one step (plain_operator)
+        if type(left) is TensorVariable or type(right) is TensorVariable:
+            stack.append(self.output.call_operator(self, BINARY_OP_PLAIN[inst.arg], [left, right]))
+            return
         stack.append(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
 
     UNARY_NEGATIVE = _unary(operator.neg)
