@@ -518,9 +518,7 @@ def binary_op(
         value = tx.run_user_operation(fn, a.value, b.value)
         if type(value) in CONSTANT_TYPES:
             return ConstantVariable(value)
-        from variables.builder import wrap_constant_result
-
-        return wrap_constant_result(value)
+        return result_wrapper()(value)
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):

@@ -163,10 +163,8 @@ class EnumVariable(VariableTracker):
         return self.value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-
         if name in ("name", "value", "_name_", "_value_"):
-            return wrap_constant_result(getattr(self.value, name))
+            return result_wrapper()(getattr(self.value, name))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, cg: PyCodegen) -> None:

@@ -327,14 +327,12 @@ class SetVariable(VariableTracker):
     ) -> VariableTracker:
         if getattr(self, f"method_{name}", None) is None and not kwargs:
             # Non-mutating set algebra (union, issubset, ...): fold on the real values.
-            from variables.builder import wrap_constant_result
-
             others = [{key_of(v) for v in a.unpack(tx)} for a in args]
             real = self.as_python_constant()
             method = getattr(real, name, None)
             if method is None:
                 unimplemented("call-method", f"set has no method {name!r}")
-            return wrap_constant_result(tx.run_user_operation(method, *others))
+            return result_wrapper()(tx.run_user_operation(method, *others))
         return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, Source
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
+from variables.constant import result_wrapper
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -211,10 +212,8 @@ class ExceptionVariable(VariableTracker):
         return self.cls(*self.args)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-
         if name == "args":
-            return wrap_constant_result(self.args)
+            return result_wrapper()(self.args)
         return super().var_getattr(tx, name)
 
     def reconstruct(self, cg: PyCodegen) -> None:

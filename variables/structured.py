@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, result_wrapper
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, ListVariable, TupleVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr, wrap_class_member
@@ -111,13 +111,12 @@ def construct_namedtuple(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """`Point(1, y=t)`: bind like the generated `__new__` does, without running it."""
-    from variables.builder import wrap_constant_result
     from variables.functions import bind_with_signature
 
     new = cls.__new__
     if not inspect.isfunction(new):
         unimplemented("namedtuple", f"{cls.__name__} has a non-Python __new__")
-    defaults = [wrap_constant_result(d) for d in (new.__defaults__ or ())]
+    defaults = [result_wrapper()(d) for d in (new.__defaults__ or ())]
     bound = bind_with_signature(tx, new.__code__, cls.__name__, defaults, {}, [_CLS, *args], kwargs)
     fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
     return NamedTupleVariable([bound[name] for name in fields], cls)
@@ -243,10 +242,8 @@ class FieldVariable(VariableTracker):
         self.field = field
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_constant_result
-
         if name in ("name", "init", "repr", "compare", "hash", "kw_only", "type"):
-            return wrap_constant_result(getattr(self.field, name))
+            return result_wrapper()(getattr(self.field, name))
         return super().var_getattr(tx, name)
 
     def __repr__(self) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
+from variables.constant import result_wrapper
 from variables.misc import GetAttrVariable
 
 if TYPE_CHECKING:
@@ -59,9 +60,7 @@ class TensorVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in METADATA_ATTRS:
-            from variables.builder import wrap_constant_result
-
-            return wrap_constant_result(getattr(self.fake, name))
+            return result_wrapper()(getattr(self.fake, name))
         if name == "T":
             from variables.constant import ConstantVariable
 
@@ -81,10 +80,8 @@ class TensorVariable(VariableTracker):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         if name in METADATA_METHODS:
-            from variables.builder import wrap_constant_result
-
             const_args = [a.as_python_constant() for a in args]
-            return wrap_constant_result(getattr(self.fake, name)(*const_args))
+            return result_wrapper()(getattr(self.fake, name)(*const_args))
         if name in DATA_DEPENDENT_METHODS:
             unimplemented(
                 "data-dependent-op",
