@@ -212,10 +212,9 @@ class VariableBuilder:
                 if special is not None:
                     special.source = source
                     return self._guarded_identity(special, value, source)
-            # is_runtime_callable, written out for a function (always callable, and its
-            # `__module__` read already), then wrap_function: the path of every helper and
-            # op a trace reads, taken without the lookups below
-            if hasattr(value, "__modetrace_op__") or module == "tracer.runtime.factories":
+            # an op or a factory, else a user function: every helper and op a trace reads
+            # comes here, without the lookups below
+            if is_runtime_callable(value):
                 return self._guarded_identity(TorchOpVariable(value, source), value, source)
             return self.wrap_function(value, source)
         runtime = runtime_module()

@@ -32,15 +32,8 @@ class LazyVariableTracker(VariableTracker):
 
     def realize(self) -> VariableTracker:
         if self._realized is None:
-            # VariableBuilder.wrap written out (one call less for every value a trace reads):
-            # the tracker the builder holds for the source, else a new one, then held
-            source = self.source
-            assert source is not None
-            builder = self.output.builder
-            realized = builder.cache.get(source)
-            if realized is None:
-                realized = builder.cache[source] = builder._wrap(self.value, source)
-            self._realized = realized
+            assert self.source is not None
+            self._realized = self.output.builder.wrap(self.value, self.source)
         return self._realized
 
     @property
