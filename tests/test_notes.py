@@ -1,5 +1,6 @@
 """The notes stay true: the unsupported list matches the translator, file names they cite exist,
-and the sample output pasted in how-a-trace-works.md is still what the sample produces."""
+the sample output pasted in how-a-trace-works.md is still what the sample produces, and the
+notes stand alone (no file outside the repository, invariants cited from notes/design.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from tracer.translator.base import EXPLICITLY_UNSUPPORTED
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "notes"
 OWN_NOTES = (
+    "design.md",
+    "design-decisions.md",
+    "testing.md",
     "how-a-trace-works.md",
     "adding-an-opcode.md",
     "adding-a-variable-tracker.md",
@@ -75,3 +79,24 @@ def test_pasted_sample_graph_is_current() -> None:
     assert explanation.graph is not None
     pasted = "\n".join("  " + line for line in explanation.graph.code.strip().splitlines())
     assert pasted in text, f"update the pasted demo output; the graph is now:\n{pasted}"
+
+
+def _readable_docs() -> list[Path]:
+    return [*sorted(NOTES.glob("*.md")), ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+
+
+@pytest.mark.parametrize("doc", _readable_docs(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_cite_nothing_outside_the_repository(doc: Path) -> None:
+    text = doc.read_text()
+    outside = re.findall(r"\.\./shared|DESIGN(?:\.md| invariant)", text)
+    assert outside == [], "cite notes/design.md and its numbered invariants instead"
+
+
+def test_cited_invariants_exist() -> None:
+    design = (NOTES / "design.md").read_text()
+    section = design.split("## Invariants", 1)[1].split("\n## ", 1)[0]
+    numbered = {int(n) for n in re.findall(r"^(\d+)\. ", section, re.MULTILINE)}
+    assert numbered == set(range(1, len(numbered) + 1)) and len(numbered) >= 8
+    for doc in _readable_docs():
+        cited = {int(n) for n in re.findall(r"invariant (\d+) of `design\.md`", doc.read_text())}
+        assert cited <= numbered, f"{doc.name} cites an invariant design.md does not have"
