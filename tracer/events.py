@@ -168,7 +168,7 @@ class ChromiumEventLogger:
             self._resize(knobs)
 
     def open(self, span: Span, time_ns: int, metadata: dict[str, Any] | None) -> None:
-        """Start `span`: push it, store its "B" (timed phases do the same in `_Timed.__enter__`)."""
+        """Start `span`: push it, store its "B"."""
         tls = self._tls
         span.start_ns = time_ns
         span.tid = tls.tid
@@ -179,8 +179,7 @@ class ChromiumEventLogger:
             self._log(("B", span))
 
     def close(self, span: Span, time_ns: int) -> None:
-        """End `span`, which must be the innermost open one: pop it, store its "E" (timed
-        phases do the same in `_Timed.__exit__`: keep the two in step)."""
+        """End `span`, which must be the innermost open one: pop it, store its "E"."""
         stack = self._tls.stack
         if not stack or stack[-1] is not span:
             raise RuntimeError(self._unbalanced(span.name))

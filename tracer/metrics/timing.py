@@ -1,8 +1,8 @@
 """Timed phases and the per-thread MetricsContext: how a compile's time reaches its metrics.
 
-`timed` sits on the compile path, so it is a slotted object doing two clock reads, two event records
-and one counter increment. `disabled()` swaps all of it, the trace log and the recording of
-CompilationMetrics for no-ops, so a benchmark can measure what observability costs.
+`timed(...)` is a chromium span that also adds its elapsed µs to a CompilationMetrics column.
+`disabled()` swaps all of it, the trace log and the recording of CompilationMetrics for no-ops,
+so a benchmark can measure what observability costs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from types import TracebackType
 from typing import Any
 
 from tracer import trace_log
-from tracer.compile_context import current
 from tracer.events import Span, get_chromium_event_logger
 from tracer.metrics.compilation import FIELD_NAMES, defer_compilation_metrics
 from tracer.metrics.context import MetricsContext
@@ -27,7 +26,6 @@ log = logging.getLogger("modetrace.metrics")
 
 _stubbed = False
 _events = get_chromium_event_logger()
-_tls = _events._tls
 _NOOP: AbstractContextManager[None] = contextlib.nullcontext()
 
 
@@ -77,8 +75,7 @@ def metrics_context(
 
 
 class _CompileScope:
-    """The outermost MetricsContext inside its top-level span (a class, not a generator: it is
-    entered once per compile and a generator-based context manager costs several times more)."""
+    """The outermost MetricsContext inside its top-level span."""
 
     __slots__ = ("_ctx", "_span")
 
@@ -110,43 +107,28 @@ class _CompileScope:
             self._span.__exit__(exc_type, exc_value, tb)
 
 
-class _Timed(Span):
-    """A timed phase is its own chromium span: entering opens it, leaving closes it and adds
-    the elapsed µs to the metrics column (one object, no wrapper, on every compile phase).
+class _Timed:
+    """A timed phase: a chromium span, and the elapsed µs added to a metrics column.
 
-    `__enter__` and `__exit__` are `ChromiumEventLogger.open` and `close` written out for this
-    one caller (about seven phases per compile, each saving two calls); an unbalanced exit goes
-    through `close`, which raises its error.
+    Entering opens the span on this thread's event stack (`ChromiumEventLogger.open`); leaving
+    closes it (`close`, which raises when the span is not the innermost open one) and adds the
+    elapsed time to the compile's `column`, even when the body raised.
     """
 
-    __slots__ = ("_column", "_metadata")
-    cat = "dynamo_timed"  # a class constant shadowing Span's slot: one store less per phase
+    __slots__ = ("_column", "_metadata", "_span")
 
     def __init__(
         self, event: str, metadata: dict[str, Any] | None, column: str | None, compile_event: bool
     ) -> None:
-        self.name = event  # Span.__init__ written out: one call less on every phase
-        self.compile_event = compile_event
-        self.end_ns = 0
-        self.added = None
-        self.later = None
+        self._span = Span(event, compile_event)
         self._metadata = metadata
         self._column = column
 
     def __repr__(self) -> str:
-        return f"timed({self.name!r}, metrics_column={self._column!r})"
+        return f"timed({self._span.name!r}, metrics_column={self._column!r})"
 
     def __enter__(self) -> None:
-        metadata = self._metadata
-        tag = current.tag
-        self.args = {**metadata, **tag} if metadata else tag
-        tls = _tls
-        self.tid = tls.tid
-        tls.stack.append(self)
-        self.start_ns = time.time_ns()
-        _events._events.append(("B", self))
-        if trace_log._active and trace_log.is_enabled():  # no call while logging is off
-            _events._log(("B", self))
+        _events.open(self._span, time.time_ns(), self._metadata)
 
     def __exit__(
         self,
@@ -155,22 +137,9 @@ class _Timed(Span):
         tb: TracebackType | None,
     ) -> None:
         end = time.time_ns()
-        column = self._column
-        if column is not None:
-            ctx = _threads.context
-            if ctx._level:  # MetricsContext.add_time written out
-                metrics = ctx._metrics
-                metrics[column] = metrics.get(column, 0) + (end - self.start_ns) // 1000
-        stack = _tls.stack
-        if not stack or stack[-1] is not self:
-            _events.close(self, end)  # raises: the span is not the innermost open one
-        stack.pop()
-        self.end_ns = end
-        _events._events.append(("E", self))
-        if self.compile_event:
-            _events._compile_events.append(self)
-        if trace_log._active and trace_log.is_enabled():  # no call while logging is off
-            _events._log(("E", self))
+        if self._column is not None:
+            _threads.context.add_time(self._column, (end - self._span.start_ns) // 1000)
+        _events.close(self._span, end)
 
 
 def timed(
