@@ -91,8 +91,8 @@ class _Codegen:
     def __init__(self, graph: Graph, fn_name: str) -> None:
         self.graph = graph
         self.fn_name = fn_name
-        # get_attr nodes are inlined as their global, so only other names become locals (a
-        # comprehension: its attribute reads are specialized for slots, attrgetter's are not).
+        # get_attr nodes are inlined as their global, so only other names become locals; the
+        # globals' names avoid every local name.
         nodes = self.nodes = graph.nodes
         reserved = {node.name for node in nodes if node.op != "get_attr"}
         reserved.add(fn_name)
@@ -176,8 +176,6 @@ class _Codegen:
         return f"{self.bind(target, target_name(target))}({self.arguments(args, kwargs)})"
 
     def arguments(self, args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> str:
-        if not kwargs:  # the usual case
-            return ", ".join([self.render(a) for a in args])
         parts = [self.render(a) for a in args]
         named = {k: v for k, v in kwargs.items() if k.isidentifier() and not keyword.iskeyword(k)}
         parts += [f"{k}={self.render(v)}" for k, v in named.items()]
