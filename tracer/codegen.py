@@ -262,7 +262,7 @@ class PyCodegen:
     def code_object(self, template: types.CodeType, *, flags: int) -> types.CodeType:
         """The instructions as a code object with `template`'s signature, names, first line and
         free variables. Parameters are the first locals; the package numbers the rest, the
-        constants and the names in order of first use, and computes the stack size."""
+        constants and the names in order of first use."""
         bc = Bytecode(self.instructions)
         bc.argcount = template.co_argcount
         bc.posonlyargcount = template.co_posonlyargcount
@@ -274,7 +274,21 @@ class PyCodegen:
         bc.first_lineno = template.co_firstlineno
         bc.freevars = list(template.co_freevars)
         bc.flags = CompilerFlags(flags)
-        return bc.to_code()
+        if not all(isinstance(i, Instr) and not i.has_jump() for i in self.instructions):
+            return bc.to_code()  # jumps or an exception table: the package walks the flow graph
+        return bc.to_code(
+            stacksize=self.straight_line_depth(), compute_exception_stack_depths=False
+        )
+
+    def straight_line_depth(self) -> int:
+        """The deepest the value stack gets in code without jumps: the largest running sum of
+        the instructions' stack effects. (Code with jumps leaves this to the package, whose
+        control-flow walk costs several times as much; see benchmarks/README.md.)"""
+        depth = deepest = 0
+        for instr in self.instructions:
+            depth += instr.stack_effect()
+            deepest = max(deepest, depth)
+        return deepest
 
 
 def _parameter_count(code: types.CodeType) -> int:

@@ -9,7 +9,7 @@ import types
 from typing import Any
 
 import pytest
-from bytecode import Instr
+from bytecode import Instr, Label
 from bytecode.instr import FreeVar
 
 import tracer
@@ -165,3 +165,32 @@ def test_300_graph_outputs_unpack_into_their_own_locals() -> None:
     stored = [i.arg for i in entry.bytecode if i.name == "STORE_FAST"]
     assert stored[:300] == [f"___out_{i}" for i in range(300)]
     assert "LOAD_FAST        '___out_0'" in entry.bytecode_listing()
+
+
+def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
+    """`x if x else g`: a conditional jump, for which the package walks the control flow."""
+    skip = Label()
+    cg = _codegen()
+    cg.load_fast("x")
+    cg.emit(Instr("COPY", 1))
+    cg.emit(Instr("POP_JUMP_FORWARD_IF_TRUE", skip))
+    cg.pop_top()
+    cg.load_global("g")
+    cg.instructions.append(skip)  # type: ignore[arg-type]  # a Label is not an Instr
+    cg.emit(Instr("RETURN_VALUE"))
+    template = _template()
+    assert cg.code_object(template, flags=template.co_flags).co_stacksize == 2
+    assert _run(cg, template, 0) == 40
+    assert _run(cg, template, 7) == 7
+
+
+def test_straight_line_depth_is_the_deepest_running_sum() -> None:
+    cg = _codegen()
+    cg.push_null()
+    cg.load_const(max)
+    cg.load_fast("x")
+    cg.load_const(1)
+    cg.call(2)  # NULL, max, x, 1: four deep, then the result alone
+    cg.emit(Instr("RETURN_VALUE"))
+    assert cg.straight_line_depth() == 4
+    assert _run(cg, _template(), 0) == 1
