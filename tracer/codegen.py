@@ -6,8 +6,8 @@ constants and Sources, replays side effects, and returns. Objects created inside
 rebuilt once and kept in a temporary, so aliasing in the result is Python's.
 
 Each verb appends one or a few `Instr`s naming their argument by value (the constant, the local's
-or attribute's name, a `FreeVar`); the `bytecode` package numbers constants, names and locals,
-writes EXTENDED_ARG, CACHE entries, the line table and the stack size (`code_object`). Constants
+or attribute's name, a `FreeVar`); the `bytecode` package numbers constants, names and locals
+and writes EXTENDED_ARG, CACHE entries and the line table (`code_object`). Constants
 that marshal cannot write (functions, classes, modules) share a slot only with the very same
 object, so generated code loads them by identity.
 """
@@ -282,8 +282,8 @@ class PyCodegen:
 
     def straight_line_depth(self) -> int:
         """The deepest the value stack gets in code without jumps: the largest running sum of
-        the instructions' stack effects. (Code with jumps leaves this to the package, whose
-        control-flow walk costs several times as much; see benchmarks/README.md.)"""
+        the instructions' stack effects. Code with jumps needs the package's walk of its
+        control-flow graph instead (`code_object`; what each costs: benchmarks/README.md)."""
         depth = deepest = 0
         for instr in self.instructions:
             depth += instr.stack_effect()
