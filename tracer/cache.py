@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bytecode import Instr
+
     from guards.manager import CompiledGuards
-    from tracer.assembler import Instr
     from tracer.compile_context import CompileId
     from tracer.exc import BreakReason
     from tracer.graph import GraphModule
@@ -68,12 +69,12 @@ class CacheEntry:
         )
 
 
-def _format_instr(instr: Any) -> str:
-    name = getattr(instr, "name", type(instr).__name__)
-    arg = getattr(instr, "arg", None)
-    if arg is None or name in ("RETURN_VALUE", "PUSH_NULL", "POP_TOP", "BINARY_SUBSCR"):
-        return f"  {name}"
+def _format_instr(instr: Instr) -> str:
+    """`  LOAD_FAST        'z'`: the name, then the argument (a callable by its qualname)."""
+    if not instr.require_arg():
+        return f"  {instr.name}"
+    arg = instr.arg
     text = repr(arg) if not callable(arg) else getattr(arg, "__qualname__", repr(arg))
     if len(text) > 60:
         text = text[:57] + "..."
-    return f"  {name:<16} {text}"
+    return f"  {instr.name:<16} {text}"

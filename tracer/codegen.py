@@ -1,18 +1,26 @@
-"""PyCodegen: bytecode for the compiled function, built from `Instr` objects (tracer.assembler).
+"""PyCodegen: bytecode for the compiled function, as `bytecode.Instr`s (the `bytecode` package).
 
 The new code object keeps the original signature, closure and globals. It calls the compiled
 graph with its inputs (loaded from their Sources), rebuilds the return value from graph outputs,
 constants and Sources, replays side effects, and returns. Objects created inside the trace are
 rebuilt once and kept in a temporary, so aliasing in the result is Python's.
+
+Each verb appends one or a few `Instr`s naming their argument by value (the constant, the local's
+or attribute's name, a `FreeVar`); the `bytecode` package numbers constants, names and locals
+and writes EXTENDED_ARG, CACHE entries and the line table (`code_object`). Constants
+that marshal cannot write (functions, classes, modules) share a slot only with the very same
+object, so generated code loads them by identity.
 """
 
 from __future__ import annotations
 
-import dis
 import inspect
 import types
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, CompilerFlags, Instr
+from bytecode.instr import FreeVar
 
 from guards.sources import (
     AttrSource,
@@ -25,16 +33,6 @@ from guards.sources import (
     Source,
     TypeSource,
 )
-from tracer.assembler import (
-    _BY_IDENTITY,
-    COUNTED,
-    ENCODED,
-    Assembly,
-    FreeVar,
-    Instr,
-    const_key,
-    encoded,
-)
 from tracer.exc import unimplemented
 from tracer.runtime import _C
 from variables.base import VariableTracker
@@ -44,43 +42,12 @@ if TYPE_CHECKING:
     from tracer.graph import Node
 
 
-_instr = tuple.__new__
-"""`_instr(Instr, (name, arg, lineno))` builds an Instr without the NamedTuple's Python-level
-`__new__`: the verbs below run for every instruction of every compile."""
-_OP: Final = dis.opmap
-_LOAD_FAST: Final = ENCODED[_OP["LOAD_FAST"]]
-_STORE_FAST: Final = ENCODED[_OP["STORE_FAST"]]
-_LOAD_CONST: Final = ENCODED[_OP["LOAD_CONST"]]
-_LOAD_ATTR: Final = ENCODED[_OP["LOAD_ATTR"]]
-"""Rows by oparg below 256, lists: indexing one is quicker than a dict subclass with
-`__missing__` (whose subscript the interpreter cannot specialize), so the verbs test the size."""
-_PUSH_NULL: Final = ENCODED[_OP["PUSH_NULL"]][0]
-_POP_TOP: Final = ENCODED[_OP["POP_TOP"]][0]
-_BINARY_SUBSCR: Final = ENCODED[_OP["BINARY_SUBSCR"]][0]
-_PUSH_NULL_INSTR: Final = Instr("PUSH_NULL")
-_POP_TOP_INSTR: Final = Instr("POP_TOP")
-_BINARY_SUBSCR_INSTR: Final = Instr("BINARY_SUBSCR")
-"""Instructions without an argument: one shared (immutable) Instr each."""
-_CALLS: Final = [
-    ((precall, call), precall_code + call_code)
-    for (precall, precall_code), (call, call_code) in zip(
-        COUNTED["PRECALL"], COUNTED["CALL"], strict=True
-    )
-]
-"""By argument count below 256: (the PRECALL and CALL Instrs, their bytes)."""
-_OUTPUT_NAMES: Final = tuple(f"___out_{i}" for i in range(256))
-"""The locals graph outputs are unpacked into, in order (more are named when needed)."""
+class PyCodegen:
+    """Accumulates the instructions of one code object. `cg(vt)` leaves `vt`'s value on the
+    stack; the other verbs emit what their name says."""
 
-
-class PyCodegen(Assembly):
-    """Accumulates instructions, assembled as they come (tracer.assembler.Assembly). `cg(vt)`
-    leaves `vt`'s value on the stack; the other verbs emit. The common verbs number their
-    argument and append their bytes themselves (no call into the assembler)."""
-
-    def __init__(
-        self, graph_outputs: dict[Node, str] | None = None, argnames: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(argnames)
+    def __init__(self, graph_outputs: dict[Node, str] | None = None) -> None:
+        self.instructions: list[Instr] = []
         self.graph_outputs = graph_outputs or {}
         self.tempvars: dict[int, str] = {}
         self._building: set[int] = set()
@@ -96,11 +63,8 @@ class PyCodegen(Assembly):
             return
         outputs: dict[Any, str] = self.graph_outputs  # asked by any tracker's node, or None
         name = outputs.get(getattr(vt, "node", None))
-        if name is not None:  # a graph output: its local (load_fast, inline: the common value)
-            self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
-            varnames = self.varnames
-            slot = varnames.setdefault(name, len(varnames))
-            self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
+        if name is not None:  # a graph output: the local it was unpacked into
+            self.load_fast(name)
             return
         vt.reconstruct(self)
 
@@ -117,7 +81,7 @@ class PyCodegen(Assembly):
         self._building.discard(key)
         name = self.new_temp()
         self.tempvars[key] = name
-        self.counted("COPY", 1)
+        self.emit(Instr("COPY", 1))
         self.store_fast(name)
 
     def new_object(self, vt: VariableTracker, cls: type, attrs: dict[str, VariableTracker]) -> None:
@@ -144,9 +108,6 @@ class PyCodegen(Assembly):
         self.load_fast(name)
 
     def load_source(self, source: Source) -> None:
-        if type(source) is LocalSource:  # the usual graph input: no loader call
-            self.load_fast(source.local_name)
-            return
         loader = _SOURCE_LOADERS.get(type(source))
         if loader is None:
             unimplemented("reconstruct", f"cannot load {source.name} in compiled code")
@@ -154,7 +115,7 @@ class PyCodegen(Assembly):
 
     # -- verbs --------------------------------------------------------------------------------
     def emit(self, instr: Instr) -> None:
-        self.add(instr)  # the verbs below append directly: codegen's hot path
+        self.instructions.append(instr)
 
     def new_temp(self) -> str:
         self._temp_count += 1
@@ -162,100 +123,59 @@ class PyCodegen(Assembly):
 
     def store_temp(self) -> str:
         """Store the top of the stack into a new temporary; returns its name."""
-        self._temp_count += 1  # new_temp, inline (side-effect replay keeps every value so)
-        name = f"___tmp_{self._temp_count}"
+        name = self.new_temp()
         self.store_fast(name)
         return name
 
     def load_const(self, value: Any) -> None:
-        self.instructions.append(_instr(Instr, ("LOAD_CONST", value, None)))
-        consts = self.consts
-        cls = type(value)
-        key = (cls, id(value)) if cls in _BY_IDENTITY else const_key(value)
-        slot = self.const_slots.setdefault(key, len(consts))
-        if slot == len(consts):
-            consts.append(value)
-        self.code += _LOAD_CONST[slot] if slot < 256 else encoded(_OP["LOAD_CONST"], slot)
+        self.emit(Instr("LOAD_CONST", value))
 
     def load_fast(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("LOAD_FAST", name, None)))
-        varnames = self.varnames
-        slot = varnames.setdefault(name, len(varnames))
-        self.code += _LOAD_FAST[slot] if slot < 256 else encoded(_OP["LOAD_FAST"], slot)
+        self.emit(Instr("LOAD_FAST", name))
 
     def store_fast(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
-        varnames = self.varnames
-        slot = varnames.setdefault(name, len(varnames))
-        self.code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
-
-    def store_fasts(self, names: Iterable[str]) -> None:
-        """`store_fast` of each name in turn, in one call (the graph's outputs, unpacked)."""
-        instructions, varnames, code = self.instructions, self.varnames, self.code
-        for name in names:
-            instructions.append(_instr(Instr, ("STORE_FAST", name, None)))
-            slot = varnames.setdefault(name, len(varnames))
-            # in place: `code` is self.code, a bytearray
-            code += _STORE_FAST[slot] if slot < 256 else encoded(_OP["STORE_FAST"], slot)
+        self.emit(Instr("STORE_FAST", name))
 
     def load_global(self, name: str) -> None:
-        self.add(_instr(Instr, ("LOAD_GLOBAL", (False, name), None)))
+        self.emit(Instr("LOAD_GLOBAL", (False, name)))  # (push NULL first?, name)
 
     def store_global(self, name: str) -> None:
-        self.add(_instr(Instr, ("STORE_GLOBAL", name, None)))
+        self.emit(Instr("STORE_GLOBAL", name))
 
     def delete_global(self, name: str) -> None:
-        self.add(_instr(Instr, ("DELETE_GLOBAL", name, None)))
+        self.emit(Instr("DELETE_GLOBAL", name))
 
     def load_attr(self, name: str) -> None:
-        self.instructions.append(_instr(Instr, ("LOAD_ATTR", name, None)))
-        names = self.names
-        slot = names.setdefault(name, len(names))
-        self.code += _LOAD_ATTR[slot] if slot < 256 else encoded(_OP["LOAD_ATTR"], slot)
+        self.emit(Instr("LOAD_ATTR", name))
 
     def store_attr(self, name: str) -> None:
-        self.add(_instr(Instr, ("STORE_ATTR", name, None)))
+        self.emit(Instr("STORE_ATTR", name))
+
+    def delete_attr(self, name: str) -> None:
+        self.emit(Instr("DELETE_ATTR", name))
 
     def push_null(self) -> None:
-        self.instructions.append(_PUSH_NULL_INSTR)
-        self.code += _PUSH_NULL
+        self.emit(Instr("PUSH_NULL"))
 
     def pop_top(self) -> None:
-        self.instructions.append(_POP_TOP_INSTR)
-        self.code += _POP_TOP
+        self.emit(Instr("POP_TOP"))
 
     def call(self, argc: int) -> None:
         """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        if argc < 256:  # PRECALL and CALL from one row (two `counted` calls, written out)
-            instrs, code = _CALLS[argc]
-            self.instructions += instrs
-            self.code += code
-        else:
-            self.counted("PRECALL", argc)
-            self.counted("CALL", argc)
+        self.emit(Instr("PRECALL", argc))
+        self.emit(Instr("CALL", argc))
 
     def binary_subscr(self) -> None:
-        self.instructions.append(_BINARY_SUBSCR_INSTR)
-        self.code += _BINARY_SUBSCR
+        self.emit(Instr("BINARY_SUBSCR"))
 
     def build_tuple(self, n: int) -> None:
-        self.counted("BUILD_TUPLE", n)
+        self.emit(Instr("BUILD_TUPLE", n))
 
     def build_list(self, n: int) -> None:
-        self.counted("BUILD_LIST", n)
+        self.emit(Instr("BUILD_LIST", n))
 
     def build_map(self, n: int) -> None:
-        self.counted("BUILD_MAP", n)
-
-    def counted(self, name: str, arg: int | None = None) -> None:
-        """An instruction whose argument is a count (or that has none): nothing to number, and
-        its Instr and bytes are shared constants (`COUNTED`)."""
-        if arg is None or arg < 256:
-            instr, code = COUNTED[name][arg or 0]
-            self.instructions.append(instr)
-            self.code += code
-        else:
-            self.add(Instr(name, arg))
+        self.emit(Instr("BUILD_MAP", n))
 
     # -- side-effect replay (see NOTE [two-phase replay] in side_effects.py) --------------------
     def load_target(self, vt: VariableTracker | None) -> None:
@@ -291,13 +211,13 @@ class PyCodegen(Assembly):
         self.load_fast(target)
         self.load_const(None)
         self.load_const(None)
-        self.counted("BUILD_SLICE", 2)
-        self.counted("STORE_SUBSCR")
+        self.emit(Instr("BUILD_SLICE", 2))
+        self.emit(Instr("STORE_SUBSCR"))
 
     def call_method_on(self, target: str, name: str, arg: str | None = None, **const: Any) -> None:
         """`target.name(arg)` (or with one constant argument), result discarded."""
         self.load_fast(target)
-        self.add(Instr("LOAD_METHOD", name))
+        self.emit(Instr("LOAD_METHOD", name))
         argc = 0
         if arg is not None:
             self.load_fast(arg)
@@ -320,15 +240,12 @@ class PyCodegen(Assembly):
         self.call(len(args))
         self.pop_top()
 
-    def delete_attr(self, name: str) -> None:
-        self.add(Instr("DELETE_ATTR", name))
-
     def store_cell(self, cell: Any) -> None:
         """Store TOS into a closure cell: the function's own free variable, or a cell reached
         through a source (`<fn>.__closure__[i]`)."""
         source = cell.source
         if isinstance(source, ClosureSource):
-            self.add(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
+            self.emit(Instr("STORE_DEREF", FreeVar(source.freevar_name)))
             return
         assert isinstance(source, AttrSource) and source.member == "cell_contents"
         self.load_source(source.base)
@@ -340,6 +257,45 @@ class PyCodegen(Assembly):
         self.load_fast(modes)
         self.call(1)
         self.pop_top()
+
+    # -- the code object ----------------------------------------------------------------------
+    def code_object(self, template: types.CodeType, *, flags: int) -> types.CodeType:
+        """The instructions as a code object with `template`'s signature, names, first line and
+        free variables. Parameters are the first locals; the package numbers the rest, the
+        constants and the names in order of first use."""
+        bc = Bytecode(self.instructions)
+        bc.argcount = template.co_argcount
+        bc.posonlyargcount = template.co_posonlyargcount
+        bc.kwonlyargcount = template.co_kwonlyargcount
+        bc.argnames = list(template.co_varnames[: _parameter_count(template)])
+        bc.name = template.co_name
+        bc.qualname = template.co_qualname
+        bc.filename = template.co_filename
+        bc.first_lineno = template.co_firstlineno
+        bc.freevars = list(template.co_freevars)
+        bc.flags = CompilerFlags(flags)
+        if not all(isinstance(i, Instr) and not i.has_jump() for i in self.instructions):
+            return bc.to_code()  # jumps or an exception table: the package walks the flow graph
+        return bc.to_code(
+            stacksize=self.straight_line_depth(), compute_exception_stack_depths=False
+        )
+
+    def straight_line_depth(self) -> int:
+        """The deepest the value stack gets in code without jumps: the largest running sum of
+        the instructions' stack effects. Code with jumps needs the package's walk of its
+        control-flow graph instead (`code_object`; what each costs: benchmarks/README.md)."""
+        depth = deepest = 0
+        for instr in self.instructions:
+            depth += instr.stack_effect()
+            deepest = max(deepest, depth)
+        return deepest
+
+
+def _parameter_count(code: types.CodeType) -> int:
+    """How many of `code`'s locals are parameters (`*args` and `**kwargs` included)."""
+    flags = code.co_flags
+    count = code.co_argcount + code.co_kwonlyargcount
+    return count + bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
 
 
 def _load_local(cg: PyCodegen, src: Any) -> None:
@@ -407,44 +363,36 @@ def assemble(
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled function's code: graph call, return value, side effects, return (or, when
     the traced code raised, side effects made before the raise and then the raise)."""
-    names = _OUTPUT_NAMES
-    if len(graph_outputs) > len(names):
-        names = tuple(f"___out_{i}" for i in range(len(graph_outputs)))
-    # A node returned twice is named by its last place. `names` may outnumber the outputs:
-    # zip stops at the shorter (a `strict=False` keyword would cost more than the dict).
-    outputs = dict(zip(graph_outputs, names))  # noqa: B905
-    flags = original.co_flags
-    n_args = original.co_argcount + original.co_kwonlyargcount
-    n_args += bool(flags & inspect.CO_VARARGS) + bool(flags & inspect.CO_VARKEYWORDS)
-    cg = PyCodegen(outputs, original.co_varnames[:n_args])
+    # A node returned twice is named by its last place.
+    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
+    cg = PyCodegen(outputs)
     if original.co_freevars:
-        cg.counted("COPY_FREE_VARS", len(original.co_freevars))
-    cg.counted("RESUME", 0)
+        cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
+    cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.push_null()
         cg.load_const(graph_fn)
         for source in graph_inputs:
             cg.load_source(source)
         cg.call(len(graph_inputs))
-        cg.counted("UNPACK_SEQUENCE", len(graph_outputs))
-        cg.store_fasts(map(outputs.__getitem__, graph_outputs))
+        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        for node in graph_outputs:
+            cg.store_fast(outputs[node])
     if raised is not None:
         replay(cg)
         cg(raised)
-        cg.emit(Instr("RAISE_VARARGS", 1, lineno=raise_lineno or None))
+        if raise_lineno:  # reported on the line that raised; the rest is on the `def` line
+            cg.emit(Instr("RAISE_VARARGS", 1, lineno=raise_lineno))
+        else:
+            cg.emit(Instr("RAISE_VARARGS", 1))
     else:
         assert return_value is not None
         cg(return_value)
         cg.store_fast("___return_value")
         replay(cg)
         cg.load_fast("___return_value")
-        cg.counted("RETURN_VALUE")
-
+        cg.emit(Instr("RETURN_VALUE"))
     code = cg.code_object(
-        original,
-        flags=flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE),
-        # Every instruction pushes at most one value net, so the count bounds the stack depth
-        # (our code is straight-line).
-        stacksize=len(cg.instructions) + 2,
+        original, flags=original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
     )
     return code, cg.instructions

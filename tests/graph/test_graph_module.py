@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from tracer.graph import Graph, GraphModule, Interpreter, python_code
-from tracer.graph.emit import emit_forward
 
 
 def scale(v: float, factor: float = 2.0) -> float:
@@ -188,25 +187,19 @@ def test_source_is_generated_once_after_passes_change_the_graph(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """NOTE [generated on first use]: the eager backend's passes rewrite the graph before
-    anything reads `forward`, so the graph is emitted exactly once, and its text (NOTE [forward
-    without source]) only rendered when read, once."""
+    anything reads `forward`, so the source is generated exactly once, from the rewritten
+    graph, and `code` shows the very text `forward` was compiled from."""
     from tracer import backends
     from tracer.graph import graph_module
 
     generated: list[str] = []
-    emitted: list[int] = []
 
     def counting_python_code(graph: Graph, fn_name: str = "forward", comments: bool = False) -> Any:
         code = python_code(graph, fn_name, comments)
         generated.append(code.source)
         return code
 
-    def counting_emit(graph: Graph, fn_name: str, filename: str) -> Any:
-        emitted.append(len(graph))
-        return emit_forward(graph, fn_name, filename)
-
     monkeypatch.setattr(graph_module, "python_code", counting_python_code)
-    monkeypatch.setattr(graph_module, "emit_forward", counting_emit)
     g = Graph()
     x = g.placeholder("x")
     two = g.call_function(operator.add, (1, 1))
@@ -217,7 +210,6 @@ def test_source_is_generated_once_after_passes_change_the_graph(
     assert backends.run_graph_passes(gm)["fold_constants"] == 0  # the first run folded it
     assert forward is gm.forward
     assert forward(3) == 6
-    assert emitted == [3] and generated == []
     assert gm.code == gm.code == "def forward(x):\n    mul = x * 2\n    return mul\n"
     assert generated == [gm.code]
 
@@ -272,3 +264,121 @@ def test_a_backend_returning_the_module_gets_it_compiled_inside_backend_compile(
     assert result.tolist() == [2.0, 2.0]
     assert len(modules) == 1
     assert compiled_before_run == [True]
+
+
+# -- every construct the source writes, against the Interpreter ----------------------------------
+
+
+class Tagged(tuple[Any, ...]):
+    """A tuple subclass without fields: rebuilt from one iterable."""
+
+
+Span = collections.namedtuple("Span", "start stop")
+
+
+def shift_scale(v: Any, factor: Any = 2, *, shift: Any = 0) -> Any:
+    return v * factor + shift
+
+
+class Box:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def get(self, extra: Any = 0, *, times: Any = 1) -> Any:
+        return (self.value + extra) * times
+
+
+class Sliceable(int):
+    """An int whose subscripts and odd-named attribute make every construct valid."""
+
+    def __getitem__(self, key: Any) -> Any:
+        return ("item", key)
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda: ("attr", name)
+
+
+def every_construct() -> Graph:
+    """Infix and prefix operators, keyword calls, subscripts and slices in index syntax,
+    constants, method calls (also by a name that is not an identifier), and displays."""
+    g = Graph()
+    x, y = g.placeholder("x"), g.placeholder("y")
+    binary = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+              operator.mod, operator.pow, operator.lshift, operator.rshift, operator.and_,
+              operator.or_, operator.xor, operator.eq, operator.ne, operator.lt, operator.le,
+              operator.gt, operator.ge, operator.is_, operator.is_not)  # fmt: skip
+    unary = (operator.neg, operator.pos, operator.invert, operator.not_)
+    nodes: list[Any] = [x, y]
+    nodes += [g.call_function(fn, (x, y)) for fn in binary]
+    nodes += [g.call_function(fn, (x,)) for fn in unary]
+    nodes.append(g.call_function(operator.mul, (-2, x)))
+    nodes.append(g.call_function(shift_scale, (x,), {"factor": -0.0, "shift": y}))
+    nodes.append(g.call_function(math.copysign, (1.0, -0.0)))
+    table = g.add_constant({"k": [1, 2, 3]}, "table")
+    row = g.call_function(operator.getitem, (table, "k"))
+    nodes.append(g.call_function(operator.getitem, (row, slice(None, x))))
+    nodes.append(g.call_function(operator.getitem, ([[1, 2], [3, 4]], 1)))
+    nodes.append(g.call_function(operator.getitem, (x, (0,))))
+    nodes.append(g.call_function(operator.getitem, (x, ((1, 2), slice(y, None, -1), ...))))
+    nodes.append(g.call_function(operator.getitem, ({(1, 2): "t"}, (1, 2))))
+    nodes.append(g.call_method("get", (Box(5),), {"times": y}))
+    nodes.append(g.call_method("get", (Box(5), y), {"times": 2}))
+    nodes.append(g.call_method("__add__", (x, 1), {}, name="getattr"))
+    nodes.append(g.call_method("not ident", (x,), name="weird"))
+    nodes.append(g.call_method("bit_length", (7,)))
+    nodes.append(g.call_function(operator.getitem, (x, slice(None))))
+    g.output(
+        (
+            nodes,
+            {"x": x, 1: [y, ...], None: (b"b", True, None, math.inf, -math.inf)},
+            Span(x, slice(1, y, 2)),
+            Tagged((x, y)),
+            (),
+            (x,),
+        )
+    )
+    return g
+
+
+def canon(value: Any) -> Any:
+    """Comparable form keeping what `==` hides: types, float signs, NaN."""
+    if isinstance(value, tuple | list):
+        return (type(value).__name__, [canon(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(canon(k), canon(v)) for k, v in value.items()])
+    if isinstance(value, float | slice):
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__, value)
+
+
+def outcome(fn: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        return ("value", canon(fn(*args)))
+    except Exception as error:  # noqa: BLE001 - the error itself is the compared outcome
+        return (type(error).__name__, str(error))
+
+
+@pytest.mark.parametrize("y", [3, 0], ids=["value", "raises"])
+def test_every_construct_runs_as_the_interpreter_does(y: int) -> None:
+    graph = every_construct()
+    compiled = outcome(GraphModule(graph), Sliceable(6), y)
+    assert compiled == outcome(Interpreter(graph).run, Sliceable(6), y)
+    assert compiled[0] == ("value" if y else "ZeroDivisionError")
+
+
+def test_keyword_names_that_are_not_identifiers_are_passed_as_a_dict() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    g.output(g.call_method("__add__", (x,), {"not-ident": 1}))
+    gm = GraphModule(g)
+    assert "**{'not-ident': 1}" in gm.code
+    with pytest.raises(TypeError):
+        gm(1)
+    assert gm.forward.__code__.co_filename == gm.filename
+
+
+def test_300_nodes_and_constants() -> None:
+    g = Graph()
+    x = g.placeholder("x")
+    g.output(tuple(g.call_function(operator.add, (x, float(i) + 0.5)) for i in range(300)))
+    assert GraphModule(g)(1.0) == Interpreter(g).run(1.0)

@@ -1,8 +1,8 @@
 """A small FX-like IR: the tracer records tensor ops into a Graph, which prints, lints and runs.
 
-`Graph`/`Node` hold the program, `GraphModule` turns it into a function (bytecode emitted
-straight from the graph, `emit`; its Python source rendered when read), `Interpreter` runs
-it node by node, `FakeTensorProp` fills in shapes and dtypes, and `passes` clean it up.
+`Graph`/`Node` hold the program, `GraphModule` turns it into a function (its Python source,
+`codegen`, compiled with `compile()`), `Interpreter` runs it node by node, `FakeTensorProp`
+fills in shapes and dtypes, and `passes` clean it up.
 """
 
 from tracer.graph import passes

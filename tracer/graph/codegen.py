@@ -54,16 +54,7 @@ UNARY_OPERATORS: dict[Callable[..., Any], str] = {
     operator.not_: "not ",
 }
 _LITERAL_TYPES = (int, bool, str, bytes, type(None))
-"""Written as literals (and, with finite floats, loaded as constants by the emitter)."""
-Plan = tuple[Any, ...]
-"""`_Codegen.plan`'s answer: a kind, then the kind's fields (see the kinds below)."""
-CALL = 0  # (CALL, global name of the callable, args, kwargs): `fn(*args, **kwargs)`
-BINARY = 1  # (BINARY, infix symbol, left, right)
-UNARY = 2  # (UNARY, prefix symbol, operand)
-GETITEM = 3  # (GETITEM, object, index): `obj[index]`, slices and tuples in index syntax
-METHOD = 4  # (METHOD, receiver, method name, args, kwargs): `receiver.name(*args, **kwargs)`
-GETATTR_CALL = 5  # (GETATTR_CALL, getattr's global name, receiver, name, args, kwargs)
-RETURN = 6  # (RETURN, value)
+"""Written as literals (finite floats too); other values are bound as globals."""
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
 _UNDERSCORES = re.compile(r"_+")
 _OP_GLOBALS: dict[int, tuple[Any, str, str]] = {}
@@ -100,8 +91,8 @@ class _Codegen:
     def __init__(self, graph: Graph, fn_name: str) -> None:
         self.graph = graph
         self.fn_name = fn_name
-        # get_attr nodes are inlined as their global, so only other names become locals (a
-        # comprehension: its attribute reads are specialized for slots, attrgetter's are not).
+        # get_attr nodes are inlined as their global, so only other names become locals; the
+        # globals' names avoid every local name.
         nodes = self.nodes = graph.nodes
         reserved = {node.name for node in nodes if node.op != "get_attr"}
         reserved.add(fn_name)
@@ -142,77 +133,49 @@ class _Codegen:
             self.globals[name] = impl
         return name
 
-    def plan(self, node: Node) -> Plan:
-        """How `node` is computed: the one place codegen's choices are made (impl call, infix
-        operator, method call...), shared by the text below and the bytecode emitter
-        (tracer.graph.emit), so the two cannot drift. Globals the call itself needs are bound
-        here, before its arguments are rendered or emitted (the order names are handed out in)."""
+    def statement(self, node: Node) -> str:
+        """The node's line: `return ...` for the output, else `<node name> = <expression>`.
+        Globals the call itself needs are bound before its arguments are rendered (the order
+        global names are handed out in)."""
         if node.op == "output":
-            return (RETURN, node.args[0])
+            return f"return {self.render(node.args[0])}"
         if node.op == "call_function":
-            return self.plan_function(node)
-        name = str(node.target)
+            return f"{node.name} = {self.function_call(node)}"
+        name = str(node.target)  # call_method
         receiver, *rest = node.args
         info = resolve_method(receiver, name)
-        if info is not None:
-            return (CALL, self.bind_impl(info), node.args, node.kwargs)
+        if info is not None:  # the receiver's type is known: call the op's impl
+            return f"{node.name} = {self.bind_impl(info)}({self.arguments(node.args, node.kwargs)})"
         if name.isidentifier() and not keyword.iskeyword(name):
-            return (METHOD, receiver, name, tuple(rest), node.kwargs)
-        return (
-            GETATTR_CALL,
-            self.bind(getattr, "getattr"),
-            receiver,
-            name,
-            tuple(rest),
-            node.kwargs,
-        )
-
-    def plan_function(self, node: Node) -> Plan:
-        target = node.target
-        info = getattr(target, "__modetrace_op__", None)
-        if info is not None:  # the commonest plan
-            return (CALL, self.bind_impl(info), node._args, node._kwargs)
-        resolved = None if node.kwargs else resolve_operator(target, _types(node.args))
-        if resolved is not None:
-            info, reflected = resolved
-            return (CALL, self.bind_impl(info), node.args[::-1] if reflected else node.args, {})
-        infix = _lookup(BINARY_OPERATORS, target)
-        if infix is not None and not node.kwargs and len(node.args) == 2:
-            return (BINARY, infix, *node.args)
-        prefix = _lookup(UNARY_OPERATORS, target)
-        if prefix is not None and not node.kwargs and len(node.args) == 1:
-            return (UNARY, prefix, node.args[0])
-        if target is operator.getitem and not node.kwargs and len(node.args) == 2:
-            return (GETITEM, *node.args)
-        return (CALL, self.bind(target, target_name(target)), node.args, node.kwargs)
-
-    def statement(self, node: Node) -> str:
-        plan = self.plan(node)
-        kind = plan[0]
-        if kind == RETURN:
-            return f"return {self.render(plan[1])}"
-        if kind == CALL:
-            text = f"{plan[1]}({self.arguments(plan[2], plan[3])})"
-        elif kind == BINARY:
-            left = self.operand(plan[2])
-            text = f"{left} {plan[1]} {self.operand(plan[3])}"
-        elif kind == UNARY:
-            text = f"{plan[1]}{self.operand(plan[2])}"
-        elif kind == GETITEM:
-            obj = self.operand(plan[1])
-            text = f"{obj}[{self.index(plan[2])}]"
-        elif kind == METHOD:
-            obj = self.render(plan[1])
+            obj = self.render(receiver)
             obj = obj if obj.isidentifier() else f"({obj})"
-            text = f"{obj}.{plan[2]}({self.arguments(plan[3], plan[4])})"
-        else:  # GETATTR_CALL
-            method = f"{plan[1]}({self.render(plan[2])}, {plan[3]!r})"
-            text = f"{method}({self.arguments(plan[4], plan[5])})"
-        return f"{node.name} = {text}"
+            return f"{node.name} = {obj}.{name}({self.arguments(tuple(rest), node.kwargs)})"
+        method = f"{self.bind(getattr, 'getattr')}({self.render(receiver)}, {name!r})"
+        return f"{node.name} = {method}({self.arguments(tuple(rest), node.kwargs)})"
+
+    def function_call(self, node: Node) -> str:
+        """A call_function node's expression: the op's impl, an infix or prefix operator, a
+        subscript, or a call of the target bound as a global."""
+        target, args, kwargs = node.target, node.args, node.kwargs
+        info = getattr(target, "__modetrace_op__", None)
+        if info is not None:  # a runtime op
+            return f"{self.bind_impl(info)}({self.arguments(args, kwargs)})"
+        resolved = None if kwargs else resolve_operator(target, _types(args))
+        if resolved is not None:  # an operator whose operand types pick an op
+            info, reflected = resolved
+            fn = self.bind_impl(info)
+            return f"{fn}({self.arguments(args[::-1] if reflected else args, {})})"
+        infix = _lookup(BINARY_OPERATORS, target)
+        if infix is not None and not kwargs and len(args) == 2:
+            return f"{self.operand(args[0])} {infix} {self.operand(args[1])}"
+        prefix = _lookup(UNARY_OPERATORS, target)
+        if prefix is not None and not kwargs and len(args) == 1:
+            return f"{prefix}{self.operand(args[0])}"
+        if target is operator.getitem and not kwargs and len(args) == 2:
+            return f"{self.operand(args[0])}[{self.index(args[1])}]"
+        return f"{self.bind(target, target_name(target))}({self.arguments(args, kwargs)})"
 
     def arguments(self, args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> str:
-        if not kwargs:  # the usual case
-            return ", ".join([self.render(a) for a in args])
         parts = [self.render(a) for a in args]
         named = {k: v for k, v in kwargs.items() if k.isidentifier() and not keyword.iskeyword(k)}
         parts += [f"{k}={self.render(v)}" for k, v in named.items()]

@@ -5,39 +5,27 @@ a backend whose graph passes usually change the graph (and call `recompile()`); 
 eagerly meant generating every graph twice. Reading `forward` inside the backend also keeps the
 work where the metrics put it (backend_compile_time_us).
 
-NOTE [forward without source]: `forward` is written as bytecode straight from the graph
-(tracer.graph.emit), not by rendering source and running `compile()` on it (which cost ~10 µs a
-line, on every compile). The source is still the readable form: `code` renders it when read,
-and `linecache` holds a lazy entry for the synthetic filename (`<modetrace-graph-N>.py`), so a
-traceback through `forward` renders it and shows the generated line; the entry goes when the
-function is garbage collected. The filename does not end in `>`, because `linecache` ignores
-lazy entries of names in angle brackets. Graphs the emitter cannot write fall back to
-`compile()` of the text.
+NOTE [forward from source]: `forward` is the generated source (`code`) compiled with
+`compile()`, as torch.fx does, so the code a reader sees is the code that runs. The source is
+registered in `linecache` under a synthetic filename (`<modetrace-graph-N>.py`), so a traceback
+through `forward` shows the generated line; the entry goes when the function is garbage
+collected.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import linecache
-import types
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 from tracer.graph.codegen import PythonCode, python_code
-from tracer.graph.emit import NotEmittable, emit_forward
 from tracer.graph.graph import Graph
 from tracer.graph.naming import sanitize
 
 _file_ids = itertools.count()
-_alive: dict[str, weakref.ref[Callable[..., Any]]] = {}
-"""The weak reference watching each live forward (its callback drops the linecache entry)."""
-
-
-def _forget(filename: str, _ref: object) -> None:
-    linecache.cache.pop(filename, None)
-    _alive.pop(filename, None)
 
 
 class GraphModule:
@@ -62,22 +50,21 @@ class GraphModule:
     def __init__(self, graph: Graph, name: str = "forward") -> None:
         self.graph = graph
         self.name = sanitize(name)
-        self._source: _Source | None = None
+        self._python: PythonCode | None = None
+        self._filename = ""
         self._forward: Callable[..., Any] | None = None
 
     def recompile(self) -> None:
         """The graph (or its constants) changed: `code` and `forward` are generated anew on
         their next read (NOTE [generated on first use])."""
-        self._source = None
+        self._python = None
         self._forward = None
 
-    def _current_source(self) -> _Source:
-        if self._source is None:
-            self._source = _Source(self.graph, self.name, f"<modetrace-graph-{next(_file_ids)}>.py")
-        return self._source
-
     def _generated(self) -> PythonCode:
-        return self._current_source().python()
+        if self._python is None:
+            self._python = python_code(self.graph, self.name)
+            self._filename = f"<modetrace-graph-{next(_file_ids)}>.py"
+        return self._python
 
     @property
     def code(self) -> str:
@@ -86,33 +73,27 @@ class GraphModule:
 
     @property
     def filename(self) -> str:
-        """The synthetic file name `forward`'s code objects (and tracebacks) carry; `linecache`
-        holds the source under it for as long as `forward` lives (so reading it compiles)."""
+        """The synthetic file name `forward`'s code object (and tracebacks) carry; `linecache`
+        holds the source under it for as long as `forward` lives."""
         self.forward  # noqa: B018 - compiles and registers the source under the name
-        return self._current_source().filename
+        return self._filename
 
     @property
     def forward(self) -> Callable[..., Any]:
         """The generated function itself: positional graph inputs in, the output value out."""
         if self._forward is None:
-            source = self._current_source()
-            filename = source.filename
-            try:
-                code, namespace = emit_forward(self.graph, self.name, filename)
-            except NotEmittable:
-                python = source.python()
-                lines = python.source.splitlines(keepends=True)
-                # mtime None marks the entry as not backed by a file: checkcache keeps it.
-                linecache.cache[filename] = (len(python.source), None, lines, filename)
-                namespace = dict(python.globals)
-                exec(compile(python.source, filename, "exec"), namespace)  # noqa: S102 - ours
-                forward: Callable[..., Any] = namespace[self.name]
-            else:
-                # A lazy entry (NOTE [forward without source]): rendered by the first traceback.
-                linecache.cache[filename] = (source.text,)
-                forward = types.FunctionType(code, namespace)
-            # Forget the source with the function (a weakref callback: cheaper than finalize).
-            _alive[filename] = weakref.ref(forward, functools.partial(_forget, filename))
+            python = self._generated()
+            filename = self._filename
+            with warnings.catch_warnings():  # `1 is x`, `[1][0,]`: valid, and meant
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(python.source, filename, "exec")
+            namespace = dict(python.globals)
+            exec(code, namespace)  # noqa: S102 - our own generated source
+            forward: Callable[..., Any] = namespace[self.name]
+            lines = python.source.splitlines(keepends=True)
+            # mtime None marks the entry as not backed by a file: checkcache keeps it.
+            linecache.cache[filename] = (len(python.source), None, lines, filename)
+            weakref.finalize(forward, linecache.cache.pop, filename, None)
             self._forward = forward
         return self._forward
 
@@ -128,32 +109,3 @@ class GraphModule:
 
     def __repr__(self) -> str:
         return f"GraphModule({self.name}, {len(self.graph)} nodes, {self.filename})"
-
-
-class _Source:
-    """The text of one generation of a GraphModule, rendered on first use and kept.
-
-    It holds the graph, not the module: `linecache` keeps it until `forward` is collected, and
-    a reference back to the module (which holds `forward`) would keep both alive for ever.
-    """
-
-    __slots__ = ("_python", "filename", "graph", "name")
-
-    def __init__(self, graph: Graph, name: str, filename: str) -> None:
-        self.graph = graph
-        self.name = name
-        self.filename = filename
-        self._python: PythonCode | None = None
-
-    def python(self) -> PythonCode:
-        if self._python is None:
-            self._python = python_code(self.graph, self.name)
-        return self._python
-
-    def text(self) -> str:
-        """The source, for `linecache`'s lazy entries."""
-        return self.python().source
-
-    def __repr__(self) -> str:
-        state = "rendered" if self._python is not None else "not rendered"
-        return f"_Source({self.filename}, {state})"
