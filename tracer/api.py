@@ -81,15 +81,21 @@ def parameters(code: types.CodeType) -> tuple[list[str], list[str]]:
     return params, names
 
 
+def binder_source(fn: types.FunctionType) -> str:
+    """`def ___bind(x, y): return {"x": x, "y": y}` with fn's parameter list (the binder gets
+    fn's `__defaults__` and `__kwdefaults__` assigned, so `y` has fn's default)."""
+    params, names = parameters(fn.__code__)
+    frame_locals = ", ".join(f"{n!r}: {n}" for n in names)
+    return f"def ___bind({', '.join(params)}):\n    return {{{frame_locals}}}\n"
+
+
 def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
     """A generated function with `fn`'s signature that returns its bound arguments as a dict,
     the frame locals `L` every check reads. Python itself binds (and raises fn's own
     TypeErrors, under fn's name); defaults are fn's, as they are when the binder is made."""
-    params, names = parameters(fn.__code__)
-    frame_locals = ", ".join(f"{n!r}: {n}" for n in names)
-    source = f"def ___bind({', '.join(params)}):\n    return {{{frame_locals}}}\n"
+    filename = f"<modetrace-binder {fn.__qualname__}>"
     namespace: dict[str, Any] = {}
-    exec(builtins.compile(source, f"<modetrace-binder {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
+    exec(builtins.compile(binder_source(fn), filename, "exec"), namespace)  # noqa: S102
     binder: types.FunctionType = namespace.pop("___bind")  # not left in its globals: a cycle
     binder.__name__ = fn.__code__.co_name
     binder.__qualname__ = fn.__code__.co_qualname
