@@ -420,3 +420,48 @@ def test_guarded_string_that_looks_like_a_renamed_argument_is_kept() -> None:
     for label in ("___a0", "x", "___a0", "label"):
         assert compiled(x, label).tolist() == tag(x, label).tolist()
     assert compiled.compile_count == 3
+
+
+def many(a, b=2, *args, c, d=4, **kw):
+    return a
+
+
+def posonly(a, /, b, *, c=3):
+    return a
+
+
+def star_only(*args):
+    return args
+
+
+def nothing():
+    return 0
+
+
+@given(
+    st.sampled_from([many, posonly, star_only, nothing, add]),
+    st.lists(st.integers(0, 3), max_size=4),
+    st.dictionaries(
+        st.sampled_from(["a", "b", "c", "d", "e", "args", "x"]), st.integers(), max_size=3
+    ),
+)
+def test_the_binder_binds_as_python_binds_fn(
+    fn: Any, args: list[int], kwargs: dict[str, int]
+) -> None:
+    """The frame locals, with fn's defaults, or fn's own TypeError on a bad call."""
+    import inspect
+
+    from tracer.api import make_binder
+
+    binder = make_binder(fn)
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        with pytest.raises(TypeError) as eager_error:
+            fn(*args, **kwargs)
+        with pytest.raises(TypeError) as bound_error:
+            binder(*args, **kwargs)
+        assert str(bound_error.value) == str(eager_error.value)
+    else:
+        bound.apply_defaults()
+        assert binder(*args, **kwargs) == dict(bound.arguments)
