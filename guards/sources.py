@@ -44,8 +44,7 @@ class Source(abc.ABC):
 
     else:
         base = None
-        """Roots have none: a class attribute, so reading it (every chain walk, hoist, and
-        root lookup does) costs no Python call; chained sources shadow it with their field."""
+        """Roots have none; chained sources shadow this class attribute with their field."""
 
     # `name`, the exact string used in guard printouts and failure reasons: the sources a trace
     # builds (locals, globals, builtins, closure cells, attributes, items) store it in the slot
