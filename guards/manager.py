@@ -2,8 +2,8 @@
 
 `check(L)` is the generated function itself (guards.builder's text compiled with `compile()`;
 no wrapper, no per-call interpretation), generated and compiled the first time someone asks for
-it: the first call that hits this entry or the first miss that explains it. Building a
-CompiledGuards only plans the guards (guards.tree).
+it (a CompiledFunction asks when it installs the entry). Building a CompiledGuards only plans
+the guards (guards.tree).
 
 Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side:
 it runs only when a check failed or someone asked, and it evaluates the very same expressions

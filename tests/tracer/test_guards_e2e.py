@@ -389,9 +389,10 @@ def test_dispatch_when_computing_the_key_raises() -> None:
     assert str(compiled_error.value) == str(eager_error.value)
 
 
-def test_a_check_is_compiled_on_first_use() -> None:
-    """An entry's check is rendered and compiled when first needed (the first hit, or a miss
-    that explains itself), then runs on every call; one line per guard."""
+def test_a_check_is_compiled_with_its_entry() -> None:
+    """An entry's check is rendered and compiled when the entry is installed (CompiledGuards
+    renders it on first need: a standalone CompiledGuards only plans), then runs on every
+    call; one line per guard; a miss explains itself with the same guards."""
 
     def scaled(x, k):
         return x * k
@@ -400,9 +401,8 @@ def test_a_check_is_compiled_on_first_use() -> None:
     compiled = tracer.compile(scaled)
     compiled(torch.ones(2), 2)
     manager = compiled.entries[0].guard_manager
-    assert "_rendered" not in vars(manager) and "check" not in vars(manager)
-    compiled(torch.ones(2), 2)  # a hit
     assert "check" in vars(manager)
+    compiled(torch.ones(2), 2)  # a hit
     compiled(torch.ones(2), 3)  # a miss: the first entry explains itself
     [reason] = compiled.last_miss_reasons
     assert reason.endswith(": L['k'] == 2 (actual 3), from \"return x * k\" at " + where)
