@@ -5,9 +5,10 @@ a warm-up), printed in ns and as a multiple of a no-op Python call measured in t
 
 1. per-call overhead (compiled minus eager) of six small functions on 4-element tensors;
 2. the guard check alone (the entry's `check(L)` on a prebuilt dict) and ns per guard;
-3. the dispatcher alone (compiled call minus calling the entry's code directly);
+3. dispatch alone: the per-call path (binding, the key, the check) as the compiled call minus
+   calling the entry's code directly;
 4. the hit cost with N = 1, 2, 4, 8, 16 entries (N shapes compiled), hitting the newest entry and
-   the oldest one (the worst case of a linear scan), in total and dispatcher-only.
+   the oldest one (the worst case of a linear scan), in total and dispatch-only.
 
 Targets (issue "Guards at their best"): overhead <= 40x no-op for each function, check alone
 <= 10x no-op for x + y, hit cost at N=16 <= 1.25x the cost at N=1, for the oldest entry too.
@@ -238,7 +239,7 @@ def _report(
             f"{row['ns_per_guard']:>9.0f}" + ("  (fallback)" if info["fallback"] else "")
         )
     print("ovh = compiled - eager; dispatch = compiled - the entry's code called directly;")
-    print("check = the entry's check(L) on a prebuilt dict (the miss path's form)")
+    print("check = the entry's check(L) on a prebuilt dict")
     out["ratios"] = {}
     for fn, what in ((one, "x + 1"), (first_dim, "x.shape[0], no graph: dispatch-bound")):
         out["hits"][fn.__name__], ratios = _hits(m, fn.__name__, plans)

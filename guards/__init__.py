@@ -1,8 +1,10 @@
-"""Guards: Sources say where a value came from, Guards what was assumed about it, and
-CompiledGuards turns a cache entry's guards into one straight-line check function."""
+"""Guards: Sources say where a value came from, Guards what was assumed about it,
+CompiledGuards turns a cache entry's guards into one straight-line check function, and
+DispatchTable picks the entries whose checks a call runs."""
 
 from guards.builder import GuardBuilder, build_check, build_check_source, has_instance_attr
 from guards.constants import constant_key, constants_equal, is_constant
+from guards.dispatch import DispatchTable
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
 from guards.manager import CompiledGuards
 from guards.mode_stack import mode_stack_failure, mode_stack_guard, runtime_mode_stack_fn
@@ -28,6 +30,7 @@ __all__ = [
     "ClosureSource",
     "CompiledGuards",
     "DefaultsSource",
+    "DispatchTable",
     "FunctionSpec",
     "GlobalSource",
     "GlobalsDictSource",

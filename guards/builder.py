@@ -1,4 +1,7 @@
-"""Guard set -> the source of one straight-line check function, the hot path of every call.
+"""Guard set -> the source of one straight-line check function, run on every call.
+
+This is the one place a guard kind becomes Python source: the check of a cache entry
+(guards.manager) is this text compiled with `compile()`, and the per-call path calls it.
 
 `GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
 expression over a local holding the source's value. `build_check` lays those out in the plan's
@@ -8,10 +11,9 @@ changed object) is a failed guard, never a crash. No guard calls user code: type
 with `type(v) is T`, constants are compared only after their exact type, containers are measured
 only after a TYPE_MATCH to a builtin type, tensors are read through their slots.
 
-NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`. A single `return` of
-one `and` chain (hoists done with `:=`) measured slower: 2.8 us against 2.2 us for 42 passing
-guards on CPython 3.11. Separate statements also give a traceback that points at the failing
-guard's own line, which carries its kind and source in a trailing comment.
+NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`, a statement of its
+own, so a traceback or a debugger points at the failing guard's own line, which carries its
+kind and source in a trailing comment.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import builtins
 import dataclasses
 import re
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
@@ -172,24 +174,16 @@ def _hint(obj: object) -> str:
     return own_name(obj) or type_label(type(obj))
 
 
-def guard_lines(
-    ordered: list[Guard],
-    builder: GuardBuilder,
-    *,
-    roots: Mapping[Source, str] | None = None,
-    fail: str = "return False",
-) -> list[str]:
+def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     """The statements that run `ordered` (already planned) one guard per line: each source read
-    once into a hoisted local right before its first guard, `fail` when a guard is false.
-    `roots` maps root sources to names the caller already holds (`L['x']` -> `x` in a dispatcher
-    with fn's signature); other roots are read with their own expression (`L['x']`, `G['k']`)."""
+    once into a hoisted local right before its first guard, `return False` when a guard is
+    false. Roots are read with their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`)."""
     body: list[str] = []
-    local_of: dict[Source, str] = dict(roots or {})
+    local_of: dict[Source, str] = {}
     hoisted = 0
 
     def read(source: Source) -> str:
         nonlocal hoisted
-        # One lookup when the source was read before: a nested source hashes its whole chain.
         var = local_of.get(source)
         if var is None:
             base = source.base
@@ -207,14 +201,13 @@ def guard_lines(
         v = read(guard.source)
         kind = guard.kind
         if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
-            # The other sources through `roots` too: a dispatcher holds `L['x']` as `x` and
-            # has no `L` (reading it would fail the guard on every call).
+            # the other sources are read (and hoisted) like any source
             others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
             op = "is" if kind is GuardKind.OBJECT_ALIASING else "is not"
             code = " and ".join(f"{v} {op} {read(other)}" for other in others)
         else:
             code = builder.code_for(guard, v)
-        body.append(f"if not ({code}): {fail}  # {guard.kind.name} {guard.source.name}")
+        body.append(f"if not ({code}): return False  # {guard.kind.name} {guard.source.name}")
     return body
 
 

@@ -11,7 +11,6 @@ import dataclasses
 import enum
 import types
 from collections.abc import Callable, Hashable, Iterable
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.constants import constant_key, is_constant, safe_label, type_label
@@ -56,13 +55,11 @@ class GuardKind(enum.Enum):
     NO_ALIASING = 13
     """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
 
-    # Members are singletons compared by identity, so identity hashing agrees with `==`; it is
-    # CPython's own, where Enum's `hash(self._name_)` is a Python call on every table lookup
-    # and every guard key hashed (tens per compile).
+    # Members are singletons compared by identity, so identity hashing agrees with `==`.
     __hash__ = object.__hash__
 
 
-@dataclasses.dataclass(frozen=True, slots=True, init=False)
+@dataclasses.dataclass(frozen=True, slots=True)
 class TensorSpec:
     """The tensor properties a TENSOR_MATCH pins. `cls` is the exact tensor type (None: the
     runtime's `Tensor`, resolved when the check is built).
@@ -75,14 +72,6 @@ class TensorSpec:
     shape: tuple[int, ...]
     requires_grad: bool
     cls: type | None = None
-
-    def __init__(
-        self, dtype: object, shape: tuple[int, ...], requires_grad: bool, cls: type | None = None
-    ) -> None:
-        _set_dtype(self, dtype)
-        _set_shape(self, shape)
-        _set_requires_grad(self, requires_grad)
-        _set_cls(self, cls)
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
@@ -101,20 +90,12 @@ class TensorSpec:
         return f"{dtype_label(self.dtype).removeprefix('torch.')}{list(self.shape)}"
 
 
-# The slots' own setters, for TensorSpec's initializer: the class is frozen, and
-# `object.__setattr__(self, name, value)` looks the slot up by name on every call.
-_set_dtype = TensorSpec.__dict__["dtype"].__set__
-_set_shape = TensorSpec.__dict__["shape"].__set__
-_set_requires_grad = TensorSpec.__dict__["requires_grad"].__set__
-_set_cls = TensorSpec.__dict__["cls"].__set__
-
-
 class FunctionSpec(NamedTuple):
     """What a FUNCTION_MATCH pins: a Python function and the code object it had when the trace
     read it. The identity alone does not cover the code (`fn.__code__ = other.__code__` keeps
     the function object), and a helper given new code must not hit a trace of the old one.
 
-    A named tuple: one per function a trace reads, built without a Python initializer."""
+    """
 
     fn: types.FunctionType
     code: types.CodeType
@@ -132,7 +113,7 @@ def dtype_label(dtype: object) -> str:
     return dtype if isinstance(dtype, str) else repr(dtype)
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class Guard:
     """One check on one source.
 
@@ -150,24 +131,11 @@ class Guard:
     _key: Hashable = dataclasses.field(init=False, repr=False)
     _hash: int = dataclasses.field(init=False, repr=False)
 
-    def __init__(
-        self,
-        kind: GuardKind,
-        source: Source,
-        expected: Any,
-        user_location: UserLocation | None = None,
-    ) -> None:
-        """Check `expected`, then work out the key and its hash once: a guard is hashed and
-        compared every time a trace adds it again and whenever guard sets are built, and all
-        its fields are frozen. Written out rather than generated: every guard a trace adds
-        comes here, and the generated initializer's `__post_init__` was a second call."""
-        key = (kind, source, _KEY_OF[kind](expected))  # raises TypeError for a bad `expected`
-        _set_kind(self, kind)
-        _set_source(self, source)
-        _set_expected(self, expected)
-        _set_user_location(self, user_location)
-        _set_key(self, key)
-        _set_hash(self, hash(key))
+    def __post_init__(self) -> None:
+        """Check `expected`, then work out the key and its hash once (all fields are frozen)."""
+        key = (self.kind, self.source, _KEY_OF[self.kind](self.expected))  # TypeError if bad
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
 
     @property
     def key(self) -> Hashable:
@@ -200,22 +168,8 @@ class Guard:
         return f"Guard({self.kind.name} {self.source.name}: {self.expected_text()})"
 
 
-# The slots' own setters, for Guard's initializer: the class is frozen, and
-# `object.__setattr__(self, name, value)` looks the slot up by name on every call.
-_set_kind = Guard.__dict__["kind"].__set__
-_set_source = Guard.__dict__["source"].__set__
-_set_expected = Guard.__dict__["expected"].__set__
-_set_user_location = Guard.__dict__["user_location"].__set__
-_set_key = Guard.__dict__["_key"].__set__
-_set_hash = Guard.__dict__["_hash"].__set__
-
-
 # kind -> `expected` as a hashable key, after checking `expected` suits the kind (a TypeError
-# saying what the kind expects, otherwise). One table and one call per guard rather than a test
-# table and a key table: every guard a trace adds comes here, and where there is nothing to
-# check the key is a builtin (`id`), so most guards (ID_MATCH) run no Python frame for it.
-# Tables rather than a chain of `kind is GuardKind.X` tests: each enum member read costs a
-# metaclass lookup.
+# saying what the kind expects, otherwise).
 
 
 def _type_key(expected: Any) -> Hashable:
@@ -272,14 +226,12 @@ def _keys_key(expected: Any) -> Hashable:
 
 def _tensor_key(expected: Any) -> Hashable:
     if isinstance(expected, TensorSpec):
-        # TensorSpec.key written out: one call less for every tensor input
-        return (id(expected.dtype), expected.shape, expected.requires_grad, id(expected.cls))
+        return expected.key()
     raise TypeError(f"TENSOR_MATCH expects a TensorSpec, got {safe_label(expected)}")
 
 
 def _mode_stack_key(expected: Any) -> Hashable:
-    # (every compile guards the mode stack: builtins, no generator frame)
-    if type(expected) is tuple and all(map(isinstance, expected, repeat(type))):
+    if type(expected) is tuple and all(isinstance(t, type) for t in expected):
         return tuple(map(id, expected))
     raise TypeError(f"MODE_STACK expects a tuple of mode types, got {safe_label(expected)}")
 

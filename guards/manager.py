@@ -1,11 +1,14 @@
 """CompiledGuards: one cache entry's guards, compiled once, run on every call, explained on a miss.
 
-`check(L)` is the generated function itself (no wrapper, no per-call interpretation), generated
-and compiled the first time someone asks for it; building a CompiledGuards only plans the guards
-(guards.tree). Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is
-the slow side: it runs only when a check failed or someone asked, and it evaluates the very same
-expressions as the check, one guard at a time, so the explanation always names the guard that
-made the check fail.
+`check(L)` is the generated function itself (guards.builder's text compiled with `compile()`;
+no wrapper, no per-call interpretation), generated and compiled the first time someone asks for
+it (a CompiledFunction asks when it installs the entry). Building a CompiledGuards only plans
+the guards (guards.tree).
+
+Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side:
+it runs only when a check failed or someone asked, and it evaluates the very same expressions
+as the check, one guard at a time, so the explanation always names the guard that made the
+check fail.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import builtins as builtins_module
 import functools
 import itertools
 import linecache
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -53,7 +57,7 @@ class CompiledGuards:
         """`distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
         self.guards: list[Guard] = plan_guards(guards, tensor_type, distinct=distinct)
         self.reads_mode_stack: bool = needs_mode_stack(self.guards)
-        """Whether the check reads the mode stack (the dispatcher asks too: answered once)."""
+        """Whether the check reads the mode stack (then `roots` holds the accessor)."""
         if mode_stack_fn is None and self.reads_mode_stack:
             mode_stack_fn = runtime_mode_stack_fn()
         self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
@@ -67,12 +71,8 @@ class CompiledGuards:
 
     @functools.cached_property
     def _rendered(self) -> CheckFunction:
-        """The check's text, bindings and per-guard predicates, rendered on first need.
-
-        Only the check, the miss path and printouts of the source need them: the dispatcher
-        renders its own lines from `guards` (tracer.dispatch), so a compile that never misses
-        never renders them. The text depends only on the planned `guards`, so it is the same
-        whenever it is rendered."""
+        """The check's text, bindings and per-guard predicates, rendered on first need. The
+        text depends only on the planned `guards`, so it is the same whenever it is rendered."""
         return render_check(self.guards, name=self._name)
 
     @property
@@ -82,23 +82,22 @@ class CompiledGuards:
 
     @functools.cached_property
     def _scope(self) -> dict[str, Any]:
-        # The roots are the same objects for every entry of one function (tracer.dispatch
-        # relies on it to run many entries' guards in one dispatcher).
+        # The roots are the same objects for every entry of one function (guards.dispatch
+        # relies on it: one key function reads them for all entries).
         return {"__builtins__": builtins_module.__dict__, **self._rendered.bindings, **self.roots}
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
-        """The generated check, compiled on first use.
-
-        A compiled function's hot path never calls it: the dispatcher inlines the same guard
-        lines (tracer.dispatch). It serves the miss path, `explain` and tests, so a function
-        that never misses never pays for compiling it (about a sixth of a small compile)."""
+        """The generated check, compiled on first use: `check(L)` is True when every guard
+        passes on the frame locals `L`. Every call that reaches this entry runs it."""
         linecache.cache[self.filename] = (
             len(self.source),
             None,
             self.source.splitlines(keepends=True),
             self.filename,
         )
+        # the text goes from linecache when this entry's guards go
+        weakref.finalize(self, linecache.cache.pop, self.filename, None)
         exec(compile(self.source, self.filename, "exec"), self._scope)  # noqa: S102 - our source
         # Taken out of its globals: left there, the function and its globals would be a cycle
         # holding every guard's values until a garbage collection (NOTE [acyclic graph]).

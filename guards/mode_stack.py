@@ -29,7 +29,7 @@ def mode_stack_guard(modes: Sequence[object], user_location: UserLocation | None
     >>> mode_stack_guard([LoggingMode()])
     Guard(MODE_STACK ___mode_stack: [LoggingMode])
     """
-    types = tuple(map(type, modes))  # (every compile: no generator frame)
+    types = tuple(type(mode) for mode in modes)
     return Guard(GuardKind.MODE_STACK, ModeStackListSource(), types, user_location)
 
 

@@ -29,9 +29,9 @@ class Source(abc.ABC):
 
     __slots__ = ("_hash", "name")
     _hash: int
-    """Sources with fields hash them once, at construction (the generated hash rehashes the
-    whole chain on every dict lookup, and the builder, side effects, guards and the dispatcher
-    look the same sources up again and again); the value is the generated hash's."""
+    """Sources with fields hash them once, at construction (`__post_init__`): sources are dict
+    keys everywhere, and a chained source's hash covers its whole chain. The value is the
+    dataclass hash of the fields."""
 
     if TYPE_CHECKING:  # what subclasses refine: a field, or a property (ModeStackSource)
 
@@ -44,16 +44,17 @@ class Source(abc.ABC):
 
     else:
         base = None
-        """Roots have none: a class attribute, so reading it (every chain walk, hoist, and
-        root lookup does) costs no Python call; chained sources shadow it with their field."""
+        """Roots have none; chained sources shadow this class attribute with their field."""
 
-    # `name`, the exact string used in guard printouts and failure reasons: the sources with
-    # written-out initializers (those a trace builds: locals, globals, builtins, closure cells,
-    # attributes, items) store it in the slot above when built, from their base's stored
-    # name; the others define it as a property. A guarded source is named several times (its
-    # guard's rank in guards.tree, the dispatcher's comments, a graph input's placeholder),
-    # and a chained name was built again on every read, by a Python call per step of the
-    # chain: stored, a read is a slot load.
+    # `name`, the exact string used in guard printouts and failure reasons: the sources a trace
+    # builds (locals, globals, builtins, closure cells, attributes, items) store it in the slot
+    # above in `__post_init__`, from their base's stored name; the others define it as a
+    # property.
+
+    def _store(self, fields: tuple[object, ...], name: str) -> None:
+        """Store the hash of `fields` (the dataclass hash) and the name; fields are frozen."""
+        object.__setattr__(self, "_hash", hash(fields))
+        object.__setattr__(self, "name", name)
 
     @abc.abstractmethod
     def access(self, base_expr: str) -> str:
@@ -108,16 +109,14 @@ def _check_key(key: object) -> None:
             _check_key(item)
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class LocalSource(Source):
     """An argument of the compiled function: `L['x']`."""
 
     local_name: str
 
-    def __init__(self, local_name: str) -> None:
-        _set_local_name(self, local_name)
-        _set_hash(self, hash((local_name,)))
-        _set_name(self, f"L[{local_name!r}]")
+    def __post_init__(self) -> None:
+        self._store((self.local_name,), f"L[{self.local_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
@@ -129,16 +128,14 @@ class LocalSource(Source):
         return self.name
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class GlobalSource(Source):
     """A name in the function's globals: `G['y']`."""
 
     global_name: str
 
-    def __init__(self, global_name: str) -> None:
-        _set_global_name(self, global_name)
-        _set_hash(self, hash((global_name,)))
-        _set_name(self, f"G[{global_name!r}]")
+    def __post_init__(self) -> None:
+        self._store((self.global_name,), f"G[{self.global_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
@@ -150,16 +147,14 @@ class GlobalSource(Source):
         return self.name
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class BuiltinSource(Source):
     """A name in the builtins dict the function sees: `B['len']`."""
 
     builtin_name: str
 
-    def __init__(self, builtin_name: str) -> None:
-        _set_builtin_name(self, builtin_name)
-        _set_hash(self, hash((builtin_name,)))
-        _set_name(self, f"B[{builtin_name!r}]")
+    def __post_init__(self) -> None:
+        self._store((self.builtin_name,), f"B[{self.builtin_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
@@ -183,7 +178,7 @@ class GlobalsDictSource(Source):
         return "G"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ClosureSource(Source):
     """The contents of closure cell `index`, named after its free variable: `C['n']`.
 
@@ -194,11 +189,8 @@ class ClosureSource(Source):
     freevar_name: str
     index: int
 
-    def __init__(self, freevar_name: str, index: int) -> None:
-        _set_freevar_name(self, freevar_name)
-        _set_closure_index(self, index)
-        _set_hash(self, hash((freevar_name, index)))
-        _set_name(self, f"C[{freevar_name!r}]")
+    def __post_init__(self) -> None:
+        self._store((self.freevar_name, self.index), f"C[{self.freevar_name!r}]")
 
     def __hash__(self) -> int:
         return self._hash
@@ -241,7 +233,7 @@ class ModeStackSource(Source):
         return f"{base_expr}[{self.index}]"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class AttrSource(Source):
     """An attribute of the base: `L['x'].a` (or `getattr(L['x'], 'a-b')` for non-identifiers).
 
@@ -253,16 +245,10 @@ class AttrSource(Source):
     base: Source = dataclasses.field()
     member: str
 
-    def __init__(self, base: Source, member: str) -> None:
-        if "." in member:
-            raise ValueError(f"chain attributes one AttrSource at a time: {member!r}")
-        _set_attr_base(self, base)
-        _set_member(self, member)
-        _set_hash(self, hash((base, member)))
-        name = base.name  # `access(base.name)` written out: one call less per source built
-        _set_name(
-            self, f"{name}.{member}" if member.isidentifier() else f"getattr({name}, {member!r})"
-        )
+    def __post_init__(self) -> None:
+        if "." in self.member:
+            raise ValueError(f"chain attributes one AttrSource at a time: {self.member!r}")
+        self._store((self.base, self.member), self.access(self.base.name))
 
     def __hash__(self) -> int:
         return self._hash
@@ -276,7 +262,7 @@ class AttrSource(Source):
         return f"getattr({base_expr}, {self.member!r})"
 
 
-@dataclasses.dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ItemSource(Source):
     """A subscript of the base with a constant key: `L['xs'][0]`, `L['d']['k']`.
 
@@ -288,18 +274,11 @@ class ItemSource(Source):
     key: Any = dataclasses.field(compare=False)
     exact_key: Hashable = dataclasses.field(init=False, repr=False)
 
-    def __init__(self, base: Source, key: Any) -> None:
-        kind = type(key)
-        if kind is int or kind is str:  # list indexes and dict keys: always valid, keyed so
-            exact: Hashable = (kind.__name__, key)
-        else:
-            _check_key(key)
-            exact = constant_key(key)
-        _set_item_base(self, base)
-        _set_key(self, key)
-        _set_exact_key(self, exact)
-        _set_hash(self, hash((base, exact)))
-        _set_name(self, f"{base.name}[{key!r}]")  # `access(base.name)` written out, as above
+    def __post_init__(self) -> None:
+        _check_key(self.key)
+        exact = constant_key(self.key)
+        object.__setattr__(self, "exact_key", exact)
+        self._store((self.base, exact), self.access(self.base.name))
 
     def __hash__(self) -> int:
         return self._hash
@@ -338,21 +317,3 @@ class DefaultsSource(Source):
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}.__defaults__[{self.index}]"
-
-
-# The slots' own setters, for the initializers above: a frozen dataclass refuses plain
-# assignment, and `object.__setattr__(self, name, value)` looks the slot up by name on every
-# call, which took half the time of building a source (a trace builds one per input, attribute
-# and item it reads). Same stored values as the generated initializers gave.
-_set_hash = Source.__dict__["_hash"].__set__
-_set_name = Source.__dict__["name"].__set__
-_set_local_name = LocalSource.__dict__["local_name"].__set__
-_set_global_name = GlobalSource.__dict__["global_name"].__set__
-_set_builtin_name = BuiltinSource.__dict__["builtin_name"].__set__
-_set_freevar_name = ClosureSource.__dict__["freevar_name"].__set__
-_set_closure_index = ClosureSource.__dict__["index"].__set__
-_set_attr_base = AttrSource.__dict__["base"].__set__
-_set_member = AttrSource.__dict__["member"].__set__
-_set_item_base = ItemSource.__dict__["base"].__set__
-_set_key = ItemSource.__dict__["key"].__set__
-_set_exact_key = ItemSource.__dict__["exact_key"].__set__

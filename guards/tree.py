@@ -197,10 +197,8 @@ def _order(guards: list[Guard]) -> list[Guard]:
     kinds): then it is the answer, found with one pass over the ancestors; otherwise
     `_order_waiting` holds guards back.
     """
-    # Most guarded sources are roots (`base` a class attribute there): no call for them.
     above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
-    # `_value_`, the member's own attribute: `.value` is a property, a Python call per guard.
-    # Built by builtins over the guards (no Python step per guard): `(kind, depth, name)`.
+    # `(kind, depth, name)`; `_KIND_VALUE` reads the member's `_value_`.
     ranks: list[tuple[Any, ...]] = list(
         zip(map(_KIND_VALUE, guards), map(len, above), map(_SOURCE_NAME, guards), strict=True)
     )

@@ -1,9 +1,10 @@
 """The public entry points: compile, explain, trace, reset.
 
-`CompiledFunction.__call__` is the hot path: a dispatcher generated from the cache entries
-(tracer.dispatch) with fn's own signature binds the arguments, runs the guards inline and calls
-the first entry that passes, newest first. Misses compile under a per-function lock, so no thread
-ever sees a half-built entry and the same frame is not compiled twice at once.
+`CompiledFunction.__call__` is the path of every call: bind the arguments with a binder that has
+fn's own signature (`make_binder`), ask the dispatch table (guards.dispatch) for the entries that
+can pass, run each one's compiled check (guards.manager) and call the first that passes, newest
+first. Misses compile under a per-function lock, so no thread ever sees a half-built entry and the
+same frame is not compiled twice at once.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import functools
+import inspect
 import sys
 import threading
 import time
@@ -20,11 +22,12 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import tracer.runtime
+from guards.dispatch import DispatchTable
 from tracer import logs
 from tracer.cache import CacheEntry
 from tracer.compile_context import CompileId
 from tracer.convert_frame import CompileOptions, convert_frame
-from tracer.dispatch import DispatchPlan, Signature, build_dispatch
 from tracer.dynamic import changed_int_sources
 from tracer.dynamic import describe as describe_dynamic
 from tracer.events import get_chromium_event_logger
@@ -57,14 +60,42 @@ _frame_ids = _FrameIds()
 _live: weakref.WeakSet[CompiledFunction] = weakref.WeakSet()
 
 
+def parameters(code: types.CodeType) -> tuple[list[str], list[str]]:
+    """fn's parameter list as written (`x`, `/`, `*args`, `*`, `k`, `**kw`), and the names."""
+    argcount, kwonly = code.co_argcount, code.co_kwonlyargcount
+    names = list(code.co_varnames[: argcount + kwonly])
+    params = list(names)
+    star = code.co_varnames[len(names)] if code.co_flags & inspect.CO_VARARGS else None
+    starstar_at = len(names) + (1 if star else 0)
+    starstar = code.co_varnames[starstar_at] if code.co_flags & inspect.CO_VARKEYWORDS else None
+    if star:
+        params.insert(argcount, f"*{star}")
+        names.append(star)
+    elif kwonly:
+        params.insert(argcount, "*")
+    if code.co_posonlyargcount:
+        params.insert(code.co_posonlyargcount, "/")
+    if starstar:
+        params.append(f"**{starstar}")
+        names.append(starstar)
+    return params, names
+
+
+def binder_source(fn: types.FunctionType) -> str:
+    """`def ___bind(x, y): return {"x": x, "y": y}` with fn's parameter list (the binder gets
+    fn's `__defaults__` and `__kwdefaults__` assigned, so `y` has fn's default)."""
+    params, names = parameters(fn.__code__)
+    frame_locals = ", ".join(f"{n!r}: {n}" for n in names)
+    return f"def ___bind({', '.join(params)}):\n    return {{{frame_locals}}}\n"
+
+
 def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
-    """A generated function with `fn`'s signature that returns its bound arguments as a dict.
-    Python itself binds (and raises fn's own TypeErrors); defaults are fn's."""
-    sig = Signature.of(fn.__code__)
-    body = sig.locals_dict({n: n for n in sig.names})
-    source = f"def ___bind({', '.join(sig.params)}):\n    return {body}\n"
+    """A generated function with `fn`'s signature that returns its bound arguments as a dict,
+    the frame locals `L` every check reads. Python itself binds (and raises fn's own
+    TypeErrors, under fn's name); defaults are fn's, as they are when the binder is made."""
+    filename = f"<modetrace-binder {fn.__qualname__}>"
     namespace: dict[str, Any] = {}
-    exec(builtins.compile(source, f"<modetrace-binder {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
+    exec(builtins.compile(binder_source(fn), filename, "exec"), namespace)  # noqa: S102
     binder: types.FunctionType = namespace.pop("___bind")  # not left in its globals: a cycle
     binder.__name__ = fn.__code__.co_name
     binder.__qualname__ = fn.__code__.co_qualname
@@ -73,54 +104,12 @@ def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
     return binder
 
 
-class _WeakHandle:
-    """What a dispatcher calls back on a miss, or when fn's defaults change: its
-    CompiledFunction, held weakly.
-
-    The emitted dispatcher keeps its callbacks as constants of its code object, and code
-    objects are invisible to the garbage collector; a bound method there (function ->
-    dispatcher -> code -> method -> function) made every CompiledFunction, with its entries
-    and graphs, live forever, and each garbage collection slower than the last."""
-
-    __slots__ = ("_ref",)
-
-    def __init__(self, owner: CompiledFunction) -> None:
-        self._ref = weakref.ref(owner)
-
-    def _owner(self) -> CompiledFunction:
-        owner = self._ref()
-        if owner is None:
-            raise RuntimeError("this dispatcher's compiled function no longer exists")
-        return owner
-
-    def miss(
-        self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> Any:
-        return self._owner()._miss(frame_locals, args, kwargs)
-
-    def function_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return self._owner().function_changed(args, kwargs)
-
-    def __repr__(self) -> str:
-        return f"_WeakHandle({self._ref()!r})"
-
-
 class CompiledFunction:
-    """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`.
-
-    NOTE [one call per hit]: every instance gets its own subclass whose `__call__` is the
-    generated dispatcher (tracer.dispatch) as a staticmethod, so `cf(x, y)` enters the dispatcher
-    directly with fn's own signature: no `*args` packing, no dict of locals, no second Python
-    frame. The dispatcher is regenerated whenever the entries change.
-    """
+    """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`."""
 
     entries: tuple[CacheEntry, ...]
-    dispatch_plan: DispatchPlan
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> CompiledFunction:  # noqa: PYI034
-        own = type(cls.__name__, (cls,), {"__qualname__": cls.__qualname__})
-        instance: CompiledFunction = super().__new__(own)
-        return instance
+    dispatch_plan: DispatchTable[CacheEntry]
+    """The entries and how a call picks its candidates (`dispatch_plan.describe()`)."""
 
     def __init__(
         self,
@@ -135,58 +124,50 @@ class CompiledFunction:
         self.on_recompile = on_recompile
         self.compile_count = 0
         self.last_miss_reasons: list[str] = []
-        self._bind = make_binder(fn)
-        self._handle = _WeakHandle(self)
         self._lock = threading.RLock()
         self._warned_limit = False
         functools.update_wrapper(self, fn)
-        self._install(())
+        self._start_over()
         _live.add(self)
 
-    def __del__(self) -> None:
-        """The instance's own class is a reference cycle (a class is in its own `__mro__`), so
-        the collector frees it, later. Its dispatcher, and with it every entry, graph and guard
-        the dispatcher's code holds, goes now, by reference counting."""
-        try:
-            del type(self).__call__
-        except:  # noqa: E722, S110 - a finalizer never raises (at exit even names may be gone)
-            pass
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Replaced per instance by the generated dispatcher (NOTE [one call per hit]); this
-        generic form is what the dispatcher does, written out."""
+        fn = self.fn
+        # NOTE [live defaults]: the binder copied fn's defaults and signature, and every entry
+        # traced fn's code; if `fn.__code__`, `__defaults__` or `__kwdefaults__` was reassigned
+        # since, the cache was built under the old ones: start over.
+        if (
+            fn.__code__ is not self._code
+            or fn.__defaults__ is not self._defaults
+            or fn.__kwdefaults__ is not self._kwdefaults
+        ):
+            with self._lock:
+                self._start_over()
         frame_locals = self._bind(*args, **kwargs)
-        for entry in self.entries:
+        for entry in self.dispatch_plan.candidates(frame_locals):
             if entry.check(frame_locals):
                 return entry.run(*args, **kwargs)
         return self._miss(frame_locals, args, kwargs)
 
+    def _start_over(self) -> None:
+        """A binder for fn as it is now, and no entries."""
+        fn = self.fn
+        self._bind = make_binder(fn)
+        self._code = fn.__code__
+        self._defaults = fn.__defaults__
+        self._kwdefaults = fn.__kwdefaults__
+        self._install(())
+
     def _install(self, entries: tuple[CacheEntry, ...]) -> None:
-        dispatch, plan = build_dispatch(self.fn, entries, self._handle.miss)
-        self.dispatch_code = self.fn.__code__
-        """The code object the dispatcher was made for: its signature bound the arguments."""
+        """Make `entries` (newest first) the cache: one assignment, seen whole by every thread."""
+        guards = [entry.guard_manager.guards for entry in entries]
+        roots = entries[0].guard_manager.roots if entries else {}
+        for entry in entries:  # the mode-stack accessor, if any entry reads the stack
+            if entry.guard_manager.reads_mode_stack:
+                roots = entry.guard_manager.roots
+                break
+        plan = DispatchTable(entries, guards, roots=roots, tensor_type=tracer.runtime.Tensor)
         self.entries = entries
         self.dispatch_plan = plan
-        type(self).__call__ = staticmethod(dispatch)  # type: ignore[method-assign]
-
-    def function_changed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """`fn.__code__`, `__defaults__` or `__kwdefaults__` was reassigned: every entry was
-        compiled, and every argument binding made, under the old ones; start over and call
-        again, passing the arguments on as the caller gave them (bound by the old signature)."""
-        from tracer.dispatch import UNSET
-
-        code = self.dispatch_code
-        with self._lock:
-            self._bind = make_binder(self.fn)
-            self._install(())
-        names = code.co_varnames[: code.co_argcount]
-        given = [i for i, a in enumerate(args[: len(names)]) if a is not UNSET]
-        cut = min((i for i in range(len(names)) if i not in given), default=len(args))
-        positional = args[:cut]
-        by_name = {names[i]: args[i] for i in range(cut, min(len(names), len(args))) if i in given}
-        rest = args[len(names) :]  # *args, only reachable when every positional was given
-        keywords = {k: v for k, v in kwargs.items() if v is not UNSET}
-        return self(*positional, *rest, **by_name, **keywords)
 
     def _miss(
         self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -212,6 +193,9 @@ class CompiledFunction:
             return None
         reasons = reasons + self._mark_dynamic(frame_locals)
         entry = self.compile_entry(frame_locals, reasons)
+        # The new entry's check is compiled now, as part of this compile (under the lock),
+        # not by the first call that hits it.
+        entry.check  # noqa: B018
         self._install((entry, *self.entries))
         return entry
 
@@ -288,13 +272,10 @@ class CompiledFunction:
 
 
 def _user_stacklevel() -> int:
-    """The `warnings` stacklevel of the user's call: past this module and the dispatcher."""
+    """The `warnings` stacklevel of the user's call: past this module's frames."""
     frame = sys._getframe(1)
     level = 1
-    while frame.f_back is not None and (
-        frame.f_code.co_filename == __file__
-        or frame.f_code.co_filename.startswith("<modetrace-dispatch ")
-    ):
+    while frame.f_back is not None and frame.f_code.co_filename == __file__:
         frame = frame.f_back
         level += 1
     return level

@@ -8,6 +8,7 @@ collected up to the break, so the frame is not retraced on every call).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +34,10 @@ class CacheEntry:
     break_reason: BreakReason | None = None
     traced_instructions: int = 0
 
-    @property
+    @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
-        """The generated guard check (`guard_manager.check`, compiled on first use)."""
+        """The generated guard check (`guard_manager.check`), compiled on first use; after that
+        an attribute of the entry like any other."""
         return self.guard_manager.check
 
     @property

@@ -1,16 +1,15 @@
-"""Guards end to end, through `tracer.compile` and the generated dispatcher, with hypothesis.
+"""Guards end to end, through `tracer.compile` and the dispatch table, with hypothesis.
 
 (a) a guard set passes on the frame it was built from; (b) soundness: whenever a cached entry
 runs, its result equals eager, across random changes to values, dtypes, shapes, list lengths,
 dict keys, globals, attributes, class attributes and the mode stack; (c) precision: inputs equal
 in every guarded property never recompile; (d) the printouts are deterministic. Plus the
-dispatcher's own contract: fn's signature and TypeErrors, the key plan, newest-first order.
+per-call path's own contract: fn's signature and TypeErrors, the key, newest-first order.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import linecache
 from collections.abc import Iterator
 from typing import Any
 
@@ -133,7 +132,7 @@ def test_guards_pass_on_the_frame_they_were_built_from(state: State, fill: float
     finally:
         for _ in state.modes:
             _C._pop_torch_function_stack()
-    call_in(state, compiled, args)  # the dispatcher agrees: a hit
+    call_in(state, compiled, args)  # the per-call path agrees: a hit
     assert compiled.compile_count == 1
 
 
@@ -200,31 +199,25 @@ def test_printouts_are_deterministic(state: State) -> None:
         call_in(state, compiled, inputs(state, 1.0))
         entry = compiled.entries[0]
         texts.append(
-            (str(entry.guard_manager), entry.guards, entry.guard_manager.source, _source(compiled))
+            (
+                str(entry.guard_manager),
+                entry.guards,
+                entry.guard_manager.source,
+                compiled.dispatch_plan.describe(),
+            )
         )
     first, second = texts
-    assert first[:3] == second[:3]
-    assert _strip_serials(first[3]) == _strip_serials(second[3])
+    assert first == second
 
 
-def _source(compiled: Any) -> str:
-    return "".join(linecache.getlines(type(compiled).__call__.__code__.co_filename))
-
-
-def _strip_serials(text: str) -> str:
-    import re
-
-    return re.sub(r"___dispatch_\d+", "___dispatch_N", text)
-
-
-# ------------------------------------------------------------------ the dispatcher itself
+# ------------------------------------------------------------------ the per-call path itself
 
 
 def add(x, y=1):
     return x + y
 
 
-def test_dispatcher_has_fn_signature_and_type_errors() -> None:
+def test_binder_has_fn_signature_and_type_errors() -> None:
     compiled = tracer.compile(add)
     x = torch.ones(4)
     assert compiled(x).tolist() == [2.0] * 4
@@ -258,20 +251,20 @@ def test_many_shapes_use_a_key() -> None:
     for n in range(1, 17):
         compiled(torch.ones(n))
     assert compiled.dispatch_plan.describe() == (
-        "key L['x'] [Tensor:tensor(shape)]: 16 buckets, largest 1, direct"
+        "key L['x'] [Tensor:shape]: 16 keys, at most 1 candidate"
     )
     for n in range(1, 17):
         assert compiled(torch.ones(n)).tolist() == [2.0] * n
     assert compiled.compile_count == 16
 
 
-def test_direct_dispatch_checks_what_the_key_does_not_prove() -> None:
-    """NOTE [direct dispatch]: the key (the shape) picks the entry; dtype, requires_grad and
-    the mode stack are still checked, and a failure there is a miss, never another entry."""
+def test_the_key_picks_candidates_that_still_run_their_whole_check() -> None:
+    """NOTE [dispatch key]: the key (the shape) picks the candidates; dtype, requires_grad and
+    the mode stack are still checked, and a failure there is a miss."""
     compiled = tracer.compile(add, recompile_limit=16)
     for n in (1, 2, 3):
         compiled(torch.ones(n))
-    assert compiled.dispatch_plan.direct
+    assert compiled.dispatch_plan.describe().endswith("3 keys, at most 1 candidate")
     x = torch.ones(2, dtype=torch.float64)
     assert compiled(x).tolist() == add(x).tolist()
     assert compiled.compile_count == 4
@@ -280,18 +273,19 @@ def test_direct_dispatch_checks_what_the_key_does_not_prove() -> None:
     g.requires_grad = True
     assert compiled(g).tolist() == add(g).tolist()
     assert compiled.compile_count == 5
-    assert not compiled.dispatch_plan.direct  # two entries for shape (3,) now share a key
+    # two entries for shape (3,) now share a key
+    assert compiled.dispatch_plan.describe().endswith("4 keys, at most 2 candidates")
     for n in (1, 2, 3):
         assert compiled(torch.ones(n)).tolist() == [2.0] * n
     assert compiled.compile_count == 5
 
 
-def test_direct_dispatch_of_a_non_tensor_tries_every_entry() -> None:
+def test_a_value_of_another_type_has_a_key_no_entry_has() -> None:
     """A value of another type has a key no entry has: a miss, compiled for it."""
     compiled = tracer.compile(add, recompile_limit=16)
     for n in (1, 2):
         compiled(torch.ones(n))
-    assert compiled.dispatch_plan.direct
+    assert compiled.dispatch_plan.key_sources
     assert compiled(3) == 4
     assert compiled.compile_count == 3
     assert compiled(3) == 4
@@ -312,7 +306,10 @@ def test_globals_can_be_the_key() -> None:
     state = State(torch.float32, (2,), 1, ("a",), (1, 1), 1, 1.0, 0.5, 2, ())
     for gain in (1.0, 2.0, 3.0):
         call_in(dataclasses.replace(state, gain=gain), compiled, inputs(state, 1.0))
-    assert compiled.dispatch_plan.describe() == "key G['GAIN'] [float:value]: 3 buckets, largest 1"
+    assert (
+        compiled.dispatch_plan.describe()
+        == "key G['GAIN'] [float:value]: 3 keys, at most 1 candidate"
+    )
 
 
 def test_wildcard_entries_are_tried_in_every_bucket() -> None:
@@ -341,7 +338,6 @@ def test_newest_passing_entry_runs_first() -> None:
             runs.append(_id),
             _o(*a, **k),
         )[1]
-    compiled._install(compiled.entries)  # regenerate with the instrumented runners
     compiled(x, 2)
     compiled(x, 1)
     assert [str(i) for i in runs] == [
@@ -377,41 +373,13 @@ def test_hostile_argument_runs_no_user_code() -> None:
     assert calls == []
 
 
-def test_dispatcher_names_scan_covers_every_name_the_body_reads() -> None:
-    """The clash test reads names off the generated text; it must never miss one the compiled
-    body actually reads (an over-approximation only costs a wrapper call)."""
-    import dis
-    import linecache
-
-    from tracer.dispatch import _names_read
-
-    def pick(x, flag, scale=2.0, *, mode="a"):
-        return x * scale + 1 if flag and mode == "a" else x - 1
-
-    compiled = tracer.compile(pick, recompile_limit=16)
-    for n in (1, 2, 3):
-        for flag in (True, False):
-            compiled(torch.ones(n), flag, mode="a" if n % 2 else "b")
-    source = "".join(linecache.getlines(type(compiled).__call__.__code__.co_filename))
-    code = compile(source, "<scan>", "exec")
-    nested = [c for c in code.co_consts if isinstance(c, type(code))]
-    read = {
-        i.argval
-        for c in nested
-        for i in dis.get_instructions(c)
-        if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")
-    }
-    assert read
-    assert read <= _names_read(source)
-
-
-def test_direct_dispatch_when_computing_the_key_raises() -> None:
+def test_dispatch_when_computing_the_key_raises() -> None:
     """A tensor without its shape slot: reading the key raises, every entry is tried (and
     fails), and the call raises what eager raises."""
     compiled = tracer.compile(add, recompile_limit=16)
     for n in (1, 2):
         compiled(torch.ones(n))
-    assert compiled.dispatch_plan.direct
+    assert compiled.dispatch_plan.key_sources
     broken = torch.ones(2)
     del broken._shape
     with pytest.raises(AttributeError) as eager_error:
@@ -421,10 +389,10 @@ def test_direct_dispatch_when_computing_the_key_raises() -> None:
     assert str(compiled_error.value) == str(eager_error.value)
 
 
-def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
-    """The dispatcher renders its own guard lines, so an entry's check text, bindings and
-    predicates are rendered only when the miss path (or a printout) asks, and then match the
-    guards the dispatcher ran."""
+def test_a_check_is_compiled_with_its_entry() -> None:
+    """An entry's check is rendered and compiled when the entry is installed (CompiledGuards
+    renders it on first need: a standalone CompiledGuards only plans), then runs on every
+    call; one line per guard; a miss explains itself with the same guards."""
 
     def scaled(x, k):
         return x * k
@@ -433,17 +401,16 @@ def test_a_compile_renders_no_check_until_a_miss_needs_it() -> None:
     compiled = tracer.compile(scaled)
     compiled(torch.ones(2), 2)
     manager = compiled.entries[0].guard_manager
-    assert "_rendered" not in vars(manager) and "check" not in vars(manager)
+    assert "check" in vars(manager)
+    compiled(torch.ones(2), 2)  # a hit
     compiled(torch.ones(2), 3)  # a miss: the first entry explains itself
-    assert "_rendered" in vars(manager)
     [reason] = compiled.last_miss_reasons
     assert reason.endswith(": L['k'] == 2 (actual 3), from \"return x * k\" at " + where)
     assert manager.source.count("        if not (") == len(manager.guards)
 
 
 def test_guarded_string_that_looks_like_a_renamed_argument_is_kept() -> None:
-    """The dispatcher's text is written once with renamed arguments (`___a0`) and then given
-    fn's own names; a guarded string constant reading `___a0` must stay as it is."""
+    """A guarded string that reads like a generated name is compared as a value."""
 
     def tag(x, label):
         return x + 1 if label == "___a0" else x - 1
@@ -453,3 +420,48 @@ def test_guarded_string_that_looks_like_a_renamed_argument_is_kept() -> None:
     for label in ("___a0", "x", "___a0", "label"):
         assert compiled(x, label).tolist() == tag(x, label).tolist()
     assert compiled.compile_count == 3
+
+
+def many(a, b=2, *args, c, d=4, **kw):
+    return a
+
+
+def posonly(a, /, b, *, c=3):
+    return a
+
+
+def star_only(*args):
+    return args
+
+
+def nothing():
+    return 0
+
+
+@given(
+    st.sampled_from([many, posonly, star_only, nothing, add]),
+    st.lists(st.integers(0, 3), max_size=4),
+    st.dictionaries(
+        st.sampled_from(["a", "b", "c", "d", "e", "args", "x"]), st.integers(), max_size=3
+    ),
+)
+def test_the_binder_binds_as_python_binds_fn(
+    fn: Any, args: list[int], kwargs: dict[str, int]
+) -> None:
+    """The frame locals, with fn's defaults, or fn's own TypeError on a bad call."""
+    import inspect
+
+    from tracer.api import make_binder
+
+    binder = make_binder(fn)
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        with pytest.raises(TypeError) as eager_error:
+            fn(*args, **kwargs)
+        with pytest.raises(TypeError) as bound_error:
+            binder(*args, **kwargs)
+        assert str(bound_error.value) == str(eager_error.value)
+    else:
+        bound.apply_defaults()
+        assert binder(*args, **kwargs) == dict(bound.arguments)

@@ -1,7 +1,7 @@
 """What a compile leaves behind: nothing for the garbage collector, and nothing forever.
 
-A compiled function must be freed once the user drops it (its dispatcher, entries, graphs and
-linecache text with it), and a finished trace must be freed by reference counting alone: a
+A compiled function must be freed once the user drops it (its entries, graphs and their
+linecache texts with it), and a finished trace must be freed by reference counting alone: a
 trace's objects left to the collector made the collections running in later compiles cost as
 much as the tracing.
 """
@@ -54,17 +54,17 @@ def _garbage_kept() -> Iterator[list[Any]]:
         gc.enable()
 
 
-def test_a_dropped_compiled_function_is_freed_with_its_dispatcher_text() -> None:
+def test_a_dropped_compiled_function_is_freed_with_its_check_texts() -> None:
     compiled = tracer.compile(_sample)
     compiled(*_args())
-    compiled(torch.ones(3), [torch.ones(3)])  # a recompile: a second dispatcher
-    filename = type(compiled).__call__.__code__.co_filename
-    assert filename in linecache.cache
+    compiled(torch.ones(3), [torch.ones(3)])  # a miss (the first check compiles), a recompile
+    filenames = [entry.guard_manager.filename for entry in compiled.entries]
+    assert filenames[1] in linecache.cache
     ref = weakref.ref(compiled)
     del compiled
     gc.collect()
     assert ref() is None
-    assert filename not in linecache.cache
+    assert not any(filename in linecache.cache for filename in filenames)
 
 
 def test_reset_does_not_keep_dropped_functions_alive() -> None:
@@ -137,8 +137,7 @@ def test_dropping_a_compiled_function_frees_its_entries_without_the_collector() 
         compiled(torch.ones(3), [torch.ones(3)])  # a miss (explained), then a second entry
         del compiled
     kinds = {type(o).__name__ for o in garbage}
-    # What is left to the collector is small: the function's own class (a class is in its
-    # own __mro__) and closures of the miss path's explanation.
+    # What is left to the collector is small: closures of the miss path's explanation.
     heavy = {
         "Graph",
         "Node",
