@@ -23,7 +23,8 @@ from typing import Any
 from tracer import logs
 from tracer.cache import CacheEntry
 from tracer.compile_context import CompileId
-from tracer.convert_frame import CompileOptions, convert_frame
+from tracer.config import CompileOptions
+from tracer.convert_frame import convert_frame
 from tracer.dispatch import DispatchPlan, Signature, build_dispatch
 from tracer.dynamic import changed_int_sources
 from tracer.dynamic import describe as describe_dynamic
