@@ -199,7 +199,6 @@ class SideEffects:
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-
         cls = cls_vt.value
         if issubclass(cls, BaseException):
             plain = all(

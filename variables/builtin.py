@@ -345,7 +345,6 @@ class BuiltinVariable(KnownObjectVariable):
         return ConstDictVariable(items)
 
     def call_type(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-
         return builder.wrap_class(obj.realize().python_type())
 
     def call_float(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:

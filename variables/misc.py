@@ -210,7 +210,6 @@ class BreakpointVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-
         if args or kwargs:
             unimplemented("breakpoint", "tracer.breakpoint() takes no arguments")
         on_traced_breakpoint(tx)

@@ -191,7 +191,6 @@ class DataclassFunctionVariable(KnownObjectVariable):
     def call_replace(
         self, tx: TranslatorBase, obj: VariableTracker, **changes: VariableTracker
     ) -> VariableTracker:
-
         target = obj.realize()
         if not isinstance(target, UserDefinedObjectVariable) or not dataclasses.is_dataclass(
             target.cls
