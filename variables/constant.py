@@ -154,6 +154,7 @@ class EnumVariable(VariableTracker):
         return f"EnumVariable({type(self.value).__name__}.{self.value.name}){self._src()}"
 
 
-# At the bottom, as a module: it imports this module's names at its top, and this module needs
-# it only while tracing, so either of the two can be imported first.
+# At the bottom, as a module: variables.dicts imports this module's names at its top, and this
+# module reads it only while tracing (`str.join` folding iterates its argument with
+# `dicts.iterate`); so either of the two can load first.
 from variables import dicts  # noqa: E402

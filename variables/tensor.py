@@ -149,6 +149,7 @@ class TorchOpVariable(KnownObjectVariable):
         return f"TorchOpVariable(torch.{name})"
 
 
-# At the bottom, as a module: it imports this module's names at its top, and this module needs
-# it only while tracing, so either of the two can be imported first.
+# At the bottom, as a module: variables.sym imports this module's names at its top, and this
+# module reads it only while tracing (`as_graph_arg` passes a symbolic scalar's node); so either
+# of the two can load first.
 from variables import sym  # noqa: E402
