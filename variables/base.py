@@ -132,7 +132,8 @@ class KnownObjectVariable(VariableTracker):
 
 
 class GetAttrVariable(VariableTracker):
-    """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`)."""
+    """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`): what
+    `var_getattr` above gives for a method, so it lives next to it."""
 
     __slots__ = ("name", "obj")
 

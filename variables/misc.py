@@ -1,4 +1,4 @@
-"""Small trackers that do not form a family of their own: NULL, bound attributes, cells, modules."""
+"""Small trackers that are no family of their own: NULL, cells, modules, partials, exceptions."""
 
 from __future__ import annotations
 
