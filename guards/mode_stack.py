@@ -7,8 +7,6 @@ accessor bound as `___mode_stack`, because it is per-thread state (`tracer.runti
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -46,10 +44,12 @@ def mode_stack_failure(types: tuple[type, ...], live: Sequence[object]) -> str:
     return f"mode stack: expected {mode_types_text(types)} (actual {actual})"
 
 
-@functools.cache
 def runtime_mode_stack_fn() -> ModeStackFn:
-    """The runtime's accessor of the live stack, imported only when a check needs it (once:
-    `import_module` runs importlib's Python code at every call)."""
-    # Lazy, by name: guards/ imports (and type-checks) without the runtime present.
-    fn: ModeStackFn = importlib.import_module("tracer.runtime._C")._torch_function_mode_stack
-    return fn
+    """The runtime's accessor of the live stack (asked once per compiled check that reads it)."""
+    # Imported when first needed, not at the top, for a real reason: importing any tracer
+    # module first runs tracer/__init__.py, which loads the whole tracer, this package's
+    # manager among it; guards/ imports on its own without loading the tracer
+    # (tests/test_imports.py), and reads nothing else of it.
+    from tracer.runtime._C import _torch_function_mode_stack
+
+    return _torch_function_mode_stack

@@ -1,10 +1,12 @@
 """Every module of `variables` and `guards` imports on its own, in a fresh interpreter.
 
-`variables` and `tracer` import each other; a user who starts with `from variables.tensor
-import TensorVariable` (in a notebook, or a test file run alone) once got "cannot import name
-... from partially initialized module". Each import runs in its own interpreter, since within
-one process whatever was imported first hides the problem. (`tracer`'s own modules import
-the rest through the package, so they are not repeated here: each costs an interpreter.)"""
+Inside `variables` the tracker families and their builder import each other, which works only
+when the builder loads first (`tracer/__init__.py` sees to it, see variables/__init__.py); a user
+who starts with `from variables.tensor import TensorVariable` (in a notebook, or a test file run
+alone) must not get "cannot import name ... from partially initialized module". Each import runs
+in its own interpreter, since within one process whatever was imported first hides the problem.
+(`tracer`'s own modules import the rest through the package, so they are not repeated here: each
+costs an interpreter.) tests/test_import_cycles.py checks that no cycle spans two parts."""
 
 from __future__ import annotations
 

@@ -25,9 +25,11 @@ from typing import Any
 import tracer.runtime
 from guards.dispatch import DispatchTable
 from tracer import logs
+from tracer.backends import lookup_backend
 from tracer.cache import CacheEntry
 from tracer.compile_context import CompileId
-from tracer.convert_frame import CompileOptions, convert_frame
+from tracer.config import CompileOptions
+from tracer.convert_frame import convert_frame
 from tracer.dynamic import changed_int_sources
 from tracer.dynamic import describe as describe_dynamic
 from tracer.events import get_chromium_event_logger
@@ -292,8 +294,6 @@ def compile(
     on_recompile: str = "recompile",
 ) -> Any:
     """Compile `fn` (or return a decorator when called with options only)."""
-    from tracer.backends import lookup_backend
-
     lookup_backend(backend)
     if (
         not isinstance(recompile_limit, int)

@@ -21,6 +21,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+import tracer
+import tracer.runtime
+from tracer import logs
+from tracer.api import CompiledFunction
+from tracer.exc import InternalError, UserError
+from tracer.metrics import get_compilation_metrics
+
 if TYPE_CHECKING:
     from tracer.cache import CacheEntry
     from tracer.metrics import CompilationMetrics
@@ -162,8 +169,6 @@ def records_for(
 
 
 def new_records(before: Sequence[CompilationMetrics]) -> list[CompilationMetrics]:
-    from tracer.metrics import get_compilation_metrics
-
     seen = {id(r) for r in before}
     return [r for r in get_compilation_metrics() if id(r) not in seen]
 
@@ -195,7 +200,6 @@ def load_function(target: str) -> tuple[types.ModuleType, Any]:
         if not hasattr(fn, part):
             raise CliError(f"{path_text}: no function {qualname!r} in this file")
         fn = getattr(fn, part)
-    from tracer.api import CompiledFunction
 
     if isinstance(fn, CompiledFunction):
         fn = fn.fn
@@ -206,8 +210,6 @@ def load_function(target: str) -> tuple[types.ModuleType, Any]:
 
 
 def evaluate(flag: str, expression: str, module: types.ModuleType) -> Any:
-    import tracer.runtime
-
     namespace = {**vars(module), "torch": tracer.runtime}
     try:
         return eval(expression, namespace)  # the user's own expression
@@ -230,10 +232,6 @@ def _describe(e: BaseException, path: Path | None = None) -> str:
 
 
 def run_explain(args: argparse.Namespace, out: TextIO) -> int:
-    import tracer
-    from tracer import logs
-    from tracer.metrics import get_compilation_metrics
-
     module, fn = load_function(args.target)
     call_args = evaluate("--args", args.args, module) if args.args else ()
     if not isinstance(call_args, tuple):
@@ -311,6 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "demo":
+            # the gallery (every sample program) loads only for `demo`
             from samples.gallery import run_gallery
 
             return run_gallery(args.out, args.only)
@@ -319,8 +318,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"python -m tracer {args.command}: error: {e}", file=sys.stderr)
         return e.status
     except Exception as e:
-        from tracer.exc import InternalError, UserError
-
         if isinstance(e, UserError):
             print(f"python -m tracer {args.command}: error: {e}", file=sys.stderr)
             return EXIT_USAGE

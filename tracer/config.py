@@ -37,6 +37,18 @@ class Config:
         return dataclasses.asdict(self)
 
 
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    """The options of one `tracer.compile` call that shape what a compile produces."""
+
+    fullgraph: bool = False
+    backend: Any = "eager"
+    specialize_float: bool = True
+    dynamic: bool | None = None
+    dynamic_sources: frozenset[str] = frozenset()
+    """Source names (`L['n']`) marked dynamic by automatic dynamic after a value change."""
+
+
 def _from_environment() -> Config:
     env = os.environ
     return Config(

@@ -9,10 +9,10 @@ as InternalError, never silently turned into a fallback.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import functools
 import operator
 import time
+import traceback
 import types
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +26,7 @@ from tracer.backends import lookup_backend
 from tracer.cache import CacheEntry, _format_instr
 from tracer.codegen import assemble
 from tracer.compile_context import CompileId, compile_context
+from tracer.config import CompileOptions
 from tracer.events import get_chromium_event_logger
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
@@ -34,20 +35,10 @@ from tracer.output_graph import OutputGraph
 from tracer.runtime import _C
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
+from variables.constant import is_constant_value
+from variables.misc import ExceptionVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
-
-
-@dataclasses.dataclass(frozen=True)
-class CompileOptions:
-    """The options of one `tracer.compile` call that shape what a compile produces."""
-
-    fullgraph: bool = False
-    backend: Any = "eager"
-    specialize_float: bool = True
-    dynamic: bool | None = None
-    dynamic_sources: frozenset[str] = frozenset()
-    """Source names (`L['n']`) marked dynamic by automatic dynamic after a value change."""
 
 
 def convert_frame(
@@ -98,8 +89,6 @@ def _root_lineno(output: OutputGraph) -> int | None:
 
 
 def _frame_summary(fn: types.FunctionType) -> Any:
-    import traceback
-
     code = fn.__code__
     return traceback.FrameSummary(code.co_filename, code.co_firstlineno, code.co_name)
 
@@ -251,9 +240,6 @@ def _finish_trace(output: OutputGraph) -> None:
 def _compilable_raise(e: Unsupported) -> VariableTracker | None:
     """The exception the compiled code raises itself, when the trace ended in a user exception
     that no `try`/`with` of the traced frames could see, and that can be rebuilt exactly."""
-    from variables.constant import is_constant_value
-    from variables.misc import ExceptionVariable
-
     error = e.user_exception
     if error is None or not e.compilable_raise or isinstance(error, StopIteration):
         return None

@@ -11,6 +11,8 @@ import linecache
 import types
 from typing import NoReturn
 
+from tracer import config
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class UserLocation:
@@ -133,8 +135,6 @@ def unimplemented(
     kind: str, explanation: str, hints: tuple[str, ...] = (), context: str = ""
 ) -> NoReturn:
     """The one way to break a graph: raise Unsupported with a structured reason."""
-    from tracer import config
-
     if config.current().break_on == kind:
         raise AssertionError(f"MODETRACE_BREAK={kind}: {explanation}")
     raise Unsupported(BreakReason(kind, explanation, hints, context))

@@ -13,9 +13,10 @@ from typing import Any
 
 from tracer.api import CompiledFunction, make_binder
 from tracer.cache import CacheEntry
-from tracer.convert_frame import CompileOptions
+from tracer.config import CompileOptions
 from tracer.exc import BreakReason, UserError
 from tracer.graph import GraphModule
+from tracer.graph.naming import target_name
 
 
 @dataclasses.dataclass
@@ -85,8 +86,6 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
 
 
 def _ops(gm: GraphModule) -> list[str]:
-    from tracer.graph.naming import target_name
-
     return [
         target_name(n.target) for n in gm.graph.nodes if n.op in ("call_function", "call_method")
     ]

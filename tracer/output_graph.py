@@ -5,7 +5,6 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
-import functools
 import operator
 import re
 import types
@@ -13,68 +12,42 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
-from tracer import config
+from tracer import config, runtime
+from tracer.config import CompileOptions
 from tracer.exc import LocationsByLine, LocationTextsByLine, unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op, flat_inputs
 from tracer.instructions import Instruction, instructions_of
+from tracer.runtime.fake_fast import FAST_FAKE, PAIRS
 from tracer.side_effects import SideEffects
-from variables.base import NotConstantError, VariableTracker
+from variables.base import VariableTracker
 from variables.binding import ParameterShape, parameter_shape
-from variables.builder import VariableBuilder, runtime_module, wrap_constant_result
+from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
-from variables.lists import BaseListVariable, TupleVariable
+from variables.lists import TupleVariable
+from variables.modes import TorchFunctionModeVariable
+from variables.operators import OPERATOR_DUNDERS, OPERATOR_SYMBOLS
 from variables.sym import SymNumberVariable
-from variables.tensor import TensorVariable
+from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
 from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
-    from tracer.convert_frame import CompileOptions
     from tracer.translator.base import TranslatorBase
 
 RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
 """Ops that read or advance the global generator: running them while tracing would change
 state that eager code sees, so they break the graph."""
 
-# operator function -> (method on the left operand, reflected method on the right operand)
-OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
-    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
-    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
-    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
-    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
-    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
-    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
-    operator.rshift: ("__rshift__", "__rrshift__"),
-    operator.lt: ("__lt__", "__gt__"), operator.le: ("__le__", "__ge__"),
-    operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
-    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"),
-    operator.neg: ("__neg__", None), operator.pos: ("__pos__", None),
-    operator.abs: ("__abs__", None), operator.invert: ("__invert__", None),
-    operator.getitem: ("__getitem__", None),
-}  # fmt: skip
-OPERATOR_SYMBOLS = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
-    operator.floordiv: "//", operator.mod: "%", operator.pow: "** or pow()",
-    operator.matmul: "@", operator.and_: "&", operator.or_: "|", operator.xor: "^",
-    operator.lshift: "<<", operator.rshift: ">>", operator.neg: "unary -",
-    operator.pos: "unary +", operator.invert: "unary ~", operator.abs: "abs()",
-}  # fmt: skip
+
+_PAIRS: dict[Any, Callable[[Any, Any], Any]] = PAIRS
+"""fake_fast.PAIRS, looked up with None too (a method without a fast fake function)."""
 
 
-@functools.cache
-def _fast_fake() -> dict[Callable[..., Any], Callable[[tuple[Any, ...]], Any]]:
-    from tracer.runtime.fake_fast import FAST_FAKE
-
-    return FAST_FAKE
-
-
-@functools.cache
-def _fast_pairs() -> dict[Any, Callable[[Any, Any], Any]]:
-    from tracer.runtime.fake_fast import PAIRS
-
-    return PAIRS
+def runtime_module() -> types.ModuleType:
+    """The runtime package, whose Tensor and FakeTensor classes the recording path reads."""
+    return runtime
 
 
 CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
@@ -86,9 +59,7 @@ class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
     def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
-        if not options:  # (tests) imported only then: convert_frame imports this module
-            from tracer.convert_frame import CompileOptions
-
+        if not options:  # (tests)
             options = CompileOptions()
         self.options: CompileOptions = options
         self.graph = Graph()
@@ -140,8 +111,6 @@ class OutputGraph:
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
-        from variables.modes import TorchFunctionModeVariable
-
         if not isinstance(mode.realize(), TorchFunctionModeVariable):
             unimplemented("mode-stack", f"pushing {mode!r}, which is not a TorchFunctionMode")
         self.mode_stack.append(mode)
@@ -169,9 +138,6 @@ class OutputGraph:
     ) -> VariableTracker | None:
         """Trace the top mode's `__torch_function__` with the mode popped for the duration, as
         the runtime does eagerly. None means the handler answered NotImplemented."""
-        from variables.builder import wrap_class
-        from variables.tensor import TorchOpVariable
-
         mode = self.mode_stack.pop()
         try:
             handler = self._mode_handler(tx, mode.realize())
@@ -429,7 +395,7 @@ class OutputGraph:
             fake_args = (arg.fake,)
             inputs = [node]
         elif args:
-            node_args, fake_args = zip(*map(_as_graph_arg, args), strict=True)
+            node_args, fake_args = zip(*map(as_graph_arg, args), strict=True)
             inputs = flat_inputs(node_args)
         else:
             node_args = fake_args = ()
@@ -438,7 +404,7 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         if kwargs:
             for key, value in kwargs.items():
-                node_kwargs[key], fake_kwargs[key] = _as_graph_arg(value)
+                node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
         # a public op with torch functions disabled just calls its impl: call it directly;
         # the commonest ops on plain fakes give their result without even that (fake_fast)
         try:
@@ -526,9 +492,9 @@ class _OperatorPlan:
 
     def __init__(self, method: Any, reflected: Any) -> None:
         self.method = method
-        self.fast = _fast_pairs().get(_fast_fake_of(method))
+        self.fast = _PAIRS.get(_fast_fake_of(method))
         self.reflected = reflected
-        self.reflected_fast = _fast_pairs().get(_fast_fake_of(reflected))
+        self.reflected_fast = _PAIRS.get(_fast_fake_of(reflected))
 
     @classmethod
     def of(cls, fn: Callable[..., Any]) -> _OperatorPlan:
@@ -556,13 +522,13 @@ def _fake_plan(fake_fn: Any) -> tuple[Callable[..., Any], Any]:
     info = getattr(fake_fn, "__modetrace_op__", None)
     if info is None:
         return fake_fn, None
-    return info.impl, _fast_fake().get(info.impl)
+    return info.impl, FAST_FAKE.get(info.impl)
 
 
 def _fast_fake_of(method: Any) -> Callable[[tuple[Any, ...]], Any] | None:
     """fake_fast's function for a public op or Tensor method (None: none, or not an op)."""
     info = getattr(method, "__modetrace_op__", None)
-    return None if info is None else _fast_fake().get(info.impl)
+    return None if info is None else FAST_FAKE.get(info.impl)
 
 
 _NON_WORD = re.compile(r"\W+")
@@ -594,26 +560,3 @@ def _contains_tensor(value: Any) -> bool:
     if isinstance(value, tuple | list):
         return any(_contains_tensor(v) for v in value)
     return False
-
-
-def _as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
-    """(what the graph node holds, what the fake run gets) for one argument."""
-    if type(vt) is TensorVariable:  # most arguments: already real, no realize() call
-        return vt.node, vt.fake
-    vt = vt.realize()
-    if isinstance(vt, TensorVariable):
-        return vt.node, vt.fake
-    if isinstance(vt, SymNumberVariable):
-        return vt.node, vt.example
-    if isinstance(vt, BaseListVariable):
-        pairs = [_as_graph_arg(item) for item in vt.items]
-        cls = tuple if isinstance(vt, TupleVariable) else list
-        return cls(p[0] for p in pairs), cls(p[1] for p in pairs)
-    if isinstance(vt, ConstDictVariable):
-        pairs_d = {k: _as_graph_arg(v) for k, v in vt.items.items()}
-        return {k: p[0] for k, p in pairs_d.items()}, {k: p[1] for k, p in pairs_d.items()}
-    try:
-        value = vt.as_python_constant()
-    except NotConstantError:
-        unimplemented("graph-arg", f"{vt!r} cannot be passed to a tensor op")
-    return value, value

@@ -21,16 +21,25 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
+from variables.builtin import make_exception
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.lists import ListVariable
 from variables.misc import CellVariable
+from variables.modes import TorchFunctionModeVariable, is_mode_class
+from variables.structured import (
+    FrozenDataclassVariable,
+    construct_namedtuple,
+    is_frozen_dataclass,
+    is_namedtuple_class,
+)
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
     from tracer.output_graph import OutputGraph
     from tracer.translator.base import TranslatorBase
-    from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+    from variables.user_defined import UserDefinedClassVariable
 
 _DELETED: Any = object()
 
@@ -190,13 +199,8 @@ class SideEffects:
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from variables.modes import TorchFunctionModeVariable, is_mode_class
-        from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
-
         cls = cls_vt.value
         if issubclass(cls, BaseException):
-            from variables.builtin import make_exception
-
             plain = all(
                 getattr(lookup_class_attr(cls, name)[1], "__module__", None) == "builtins"
                 for name in ("__init__", "__new__", "__str__")
@@ -204,12 +208,6 @@ class SideEffects:
             if not plain:
                 unimplemented("user-exception", f"creating {cls.__name__}, which customizes it")
             return make_exception(tx, cls, args, kwargs)
-        from variables.structured import (
-            FrozenDataclassVariable,
-            construct_namedtuple,
-            is_frozen_dataclass,
-            is_namedtuple_class,
-        )
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
@@ -230,8 +228,6 @@ class SideEffects:
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         """Run (inline) `__init__` on a new object, as `type.__call__` would."""
-        from variables.user_defined import lookup_class_attr
-
         init, _owner = lookup_class_attr(obj.cls, "__init__")
         if init is object.__init__:
             if args or kwargs:

@@ -8,6 +8,7 @@ created inside the traced frame, whose contents are modeled in place (see notes/
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -50,8 +51,6 @@ class VariableTracker:
     # -- operations ---------------------------------------------------------------------------
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if getattr(self, f"method_{name}", None) is not None:
-            from variables.misc import GetAttrVariable
-
             return GetAttrVariable(self, name)
         unimplemented(
             "getattr", f"attribute {name!r} of {self.type_name()} is not supported while tracing"
@@ -130,6 +129,36 @@ class KnownObjectVariable(VariableTracker):
 
     def as_python_constant(self) -> Any:
         return self.fn
+
+
+class GetAttrVariable(VariableTracker):
+    """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`): what
+    `var_getattr` above gives for a method, so it lives next to it."""
+
+    __slots__ = ("name", "obj")
+
+    def __init__(self, obj: VariableTracker, name: str, source: Source | None = None) -> None:
+        self.source = source  # VariableTracker.__init__, inline: every `x.sin()` makes one
+        self.obj = obj
+        self.name = name
+
+    def python_type(self) -> type:
+        return types.BuiltinMethodType
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.obj.call_method(tx, self.name, args, kwargs)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg(self.obj)
+        cg.load_attr(self.name)
+
+    def __repr__(self) -> str:
+        return f"GetAttrVariable({self.obj!r}.{self.name})"
 
 
 class NotConstantError(Exception):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import builtins
 import enum
-import functools
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind, TensorSpec
 from guards.sources import ItemSource
+from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
@@ -30,10 +30,13 @@ from variables.dicts import ConstDictVariable, SetVariable
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
-from variables.misc import ModuleVariable
+from variables.misc import BreakpointVariable, ModuleVariable
+from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.structured import (
+    DataclassFunctionVariable,
     FrozenDataclassVariable,
     NamedTupleVariable,
+    dataclass_functions,
     is_frozen_dataclass,
     is_namedtuple_class,
 )
@@ -43,21 +46,10 @@ from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVa
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.output_graph import OutputGraph
-    from variables.modes import ModeStackFunctionVariable
-    from variables.structured import DataclassFunctionVariable
 
 BUILTIN_TYPES: frozenset[type] = frozenset(
     t for t in vars(builtins).values() if isinstance(t, type) and not issubclass(t, BaseException)
 )
-
-
-@functools.cache
-def runtime_module() -> types.ModuleType:
-    """`tracer.runtime`, imported late (the runtime package imports the trackers' users).
-    Every wrap and recorded op asks: an import statement per call costs more than this."""
-    import tracer.runtime
-
-    return tracer.runtime
 
 
 def is_runtime_callable(value: Any) -> bool:
@@ -102,7 +94,6 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return EnumVariable(value)
     if isinstance(value, type):
         return wrap_class(value)
-    runtime = runtime_module()
     if isinstance(value, runtime.dtype | runtime.device):
         return ConstantVariable(value)
     if is_runtime_callable(value):
@@ -131,45 +122,25 @@ other value is none of them, so the builder need not build the tables to know. M
 wrap user functions and runtime ops, and no special function at all."""
 
 
-@functools.cache  # import statements in a function cost several µs per compile
-def _special_modules() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
-    """The modules SpecialFunctions reads (imported late: they import this one)."""
-    import tracer.debug
-    import variables.modes
-    import variables.structured
-
-    return tracer.debug, variables.modes, variables.structured
-
-
 class SpecialFunctions:
     """The functions `_special_function` models, by identity. Building the tables is most of
     the cost of a lookup, so a VariableBuilder keeps one instance for its whole trace."""
 
     def __init__(self) -> None:
-        debug, modes, structured = _special_modules()
         self.breakpoint = debug.breakpoint
-        self.dataclass_functions = structured.dataclass_functions()
-        self.mode_functions = modes.mode_functions()
-        # the tracker classes too: `wrap` runs for every value wrapped, imports cost
-        self.mode_stack_function_variable: type[ModeStackFunctionVariable] = (
-            modes.ModeStackFunctionVariable
-        )
-        self.dataclass_function_variable: type[DataclassFunctionVariable] = (
-            structured.DataclassFunctionVariable
-        )
+        self.dataclass_functions = dataclass_functions()
+        self.mode_functions = mode_functions()
 
     def wrap(self, value: Any) -> VariableTracker | None:
         if value is self.breakpoint:
-            from variables.misc import BreakpointVariable
-
             return BreakpointVariable(value)
         known = self.dataclass_functions.get(id(value))
         if known is not None and known is value:
-            return self.dataclass_function_variable(known)
+            return DataclassFunctionVariable(known)
         found = self.mode_functions.get(id(value))
         if found is None or found[0] is not value:
             return None
-        return self.mode_stack_function_variable(value, found[1])
+        return ModeStackFunctionVariable(value, found[1])
 
 
 class VariableBuilder:
@@ -199,7 +170,7 @@ class VariableBuilder:
         kind = type(value)
         # tensors, constants and plain containers (most inputs) first: none of them is a
         # special function or a runtime callable, so those lookups are skipped for them
-        if kind is runtime_module().Tensor:
+        if kind is runtime.Tensor:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
@@ -217,7 +188,6 @@ class VariableBuilder:
             if is_runtime_callable(value):
                 return self._guarded_identity(TorchOpVariable(value, source), value, source)
             return self.wrap_function(value, source)
-        runtime = runtime_module()
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
         handler = WRAP_BY_TYPE.get(kind)
@@ -319,9 +289,8 @@ class VariableBuilder:
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:
-        modes = _special_modules()[1]  # no import statement per mode wrapped
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        vt = modes.TorchFunctionModeVariable(value, type(value), source)
+        vt = TorchFunctionModeVariable(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:

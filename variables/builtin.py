@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
+from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import CONSTANT_TYPES, ConstantVariable, result_wrapper
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
 from variables.lists import (
     BaseListVariable,
@@ -26,13 +27,15 @@ from variables.lists import (
     TupleVariable,
     contains,
 )
+from variables.misc import ExceptionVariable
+from variables.operators import OPERATOR_DUNDERS, identical
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
+from variables.user_defined import SuperVariable, UserDefinedObjectVariable, lookup_class_attr
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
-    from variables.user_defined import UserDefinedObjectVariable
 
 BINARY_OPERATORS: frozenset[Callable[..., Any]] = frozenset(
     {
@@ -276,8 +279,6 @@ class BuiltinVariable(KnownObjectVariable):
         return ConstantVariable(True)
 
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
-        from variables.user_defined import SuperVariable
-
         if args:
             cls = args[0].realize().as_python_constant()
             return SuperVariable(cls, args[1])
@@ -305,8 +306,6 @@ class BuiltinVariable(KnownObjectVariable):
         return ConstantVariable(None)
 
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        from variables.user_defined import UserDefinedObjectVariable
-
         target = obj.realize()
         if isinstance(target, UserDefinedObjectVariable):
             if getattr(target.cls, "__hash__", None) is None:
@@ -346,9 +345,7 @@ class BuiltinVariable(KnownObjectVariable):
         return ConstDictVariable(items)
 
     def call_type(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        from variables.builder import wrap_class
-
-        return wrap_class(obj.realize().python_type())
+        return builder.wrap_class(obj.realize().python_type())
 
     def call_float(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
         return self._scalar_conversion(tx, float, x)
@@ -443,8 +440,6 @@ Valid only while `builtins.<name>` is still that builtin (call_function checks).
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     """The user object `vt` stands for; attribute stores and deletes only trace on those."""
-    from variables.user_defined import UserDefinedObjectVariable
-
     target = vt.realize()
     if not isinstance(target, UserDefinedObjectVariable):
         unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
@@ -457,8 +452,6 @@ def make_exception(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
-    from variables.misc import ExceptionVariable
-
     if kwargs:
         unimplemented("exception", f"{cls.__name__}() with keyword arguments")
     try:
@@ -499,7 +492,7 @@ def fold(
             "non-constant-args",
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
-    return result_wrapper()(tx.run_user_operation(fn, *const_args, **const_kwargs))
+    return builder.wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
 
 
 def binary_op(
@@ -518,7 +511,7 @@ def binary_op(
         value = tx.run_user_operation(fn, a.value, b.value)
         if type(value) in CONSTANT_TYPES:
             return ConstantVariable(value)
-        return result_wrapper()(value)
+        return builder.wrap_constant_result(value)
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):
@@ -563,7 +556,6 @@ def binary_op(
         merged = ConstDictVariable(a.items)
         merged.items.update(b.items)
         return merged
-    from variables.user_defined import UserDefinedObjectVariable
 
     if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
         return user_binary_op(tx, fn, plain, a, b)
@@ -591,9 +583,6 @@ def user_binary_op(
 ) -> VariableTracker:
     """Python's protocol for user classes: `a.__op__(b)`, then `b.__rop__(a)`; `==`/`!=` fall
     back to identity. The dunders are inlined like any method."""
-    from tracer.output_graph import OPERATOR_DUNDERS
-    from tracer.translator.operators import identical
-    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
     dunder, reflected = OPERATOR_DUNDERS.get(plain, (None, None))
     attempts: list[tuple[VariableTracker, str, VariableTracker]] = []

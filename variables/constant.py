@@ -7,19 +7,18 @@ bit-identical to CPython's and errors are CPython's own.
 from __future__ import annotations
 
 import enum
-import functools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from variables import builder
+from variables.base import GetAttrVariable, VariableTracker
 
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
-    from variables.misc import GetAttrVariable
 
 CONSTANT_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, type(None), type(Ellipsis), type(NotImplemented)}
@@ -51,23 +50,6 @@ def is_constant_value(value: object) -> bool:
 _IS_CONSTANT = operator.methodcaller("is_python_constant")
 _AS_CONSTANT = operator.methodcaller("as_python_constant")
 """`vt.is_python_constant()`, `vt.as_python_constant()` for `map` (no generator frame)."""
-
-
-@functools.cache  # (an import statement at every call costs more than this lookup)
-def result_wrapper() -> Callable[[Any], VariableTracker]:
-    """variables.builder.wrap_constant_result, for the modules variables.builder imports
-    (which cannot import it at their top)."""
-    from variables.builder import wrap_constant_result
-
-    return wrap_constant_result
-
-
-@functools.cache
-def _get_attr_variable() -> type[GetAttrVariable]:
-    """variables.misc.GetAttrVariable (its package imports this module)."""
-    from variables.misc import GetAttrVariable
-
-    return GetAttrVariable
 
 
 class ConstantVariable(VariableTracker):
@@ -105,10 +87,10 @@ class ConstantVariable(VariableTracker):
         if _has_pure_methods(value) and not name.startswith("__"):
             attr = getattr(value, name)
             if callable(attr):
-                return _get_attr_variable()(self, name)
-            return result_wrapper()(attr)
+                return GetAttrVariable(self, name)
+            return builder.wrap_constant_result(attr)
         if name in ("real", "imag", "numerator", "denominator"):
-            return result_wrapper()(getattr(value, name))
+            return builder.wrap_constant_result(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def call_method(
@@ -120,9 +102,7 @@ class ConstantVariable(VariableTracker):
     ) -> VariableTracker:
         value = self.value
         if name == "join" and type(value) is str and len(args) == 1 and not kwargs:
-            from variables.dicts import iterate
-
-            pieces = iterate(tx, args[0]).unpack(tx)
+            pieces = dicts.iterate(tx, args[0]).unpack(tx)
             args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
         # (the arguments asked in order, as `all(... for a in (*args, *kwargs.values()))`
         # would, by C-level maps: `"k".startswith("p")` in a loop comes here every time)
@@ -138,7 +118,7 @@ class ConstantVariable(VariableTracker):
         const_args = list(map(_AS_CONSTANT, args))
         const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()} if kwargs else {}
         result = tx.run_user_operation(method, *const_args, **const_kwargs)
-        return result_wrapper()(result)
+        return builder.wrap_constant_result(result)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         cg.load_const(self.value)
@@ -164,7 +144,7 @@ class EnumVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in ("name", "value", "_name_", "_value_"):
-            return result_wrapper()(getattr(self.value, name))
+            return builder.wrap_constant_result(getattr(self.value, name))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -172,3 +152,9 @@ class EnumVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"EnumVariable({type(self.value).__name__}.{self.value.name}){self._src()}"
+
+
+# At the bottom, as a module: variables.dicts imports this module's names at its top, and this
+# module reads it only while tracing (`str.join` folding iterates its argument with
+# `dicts.iterate`); so either of the two can load first.
+from variables import dicts  # noqa: E402

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tracer.exc import unimplemented
+from tracer.exc import BreakReason, Unsupported, unimplemented
+from variables import builder
 from variables.base import NotConstantError, VariableTracker
-from variables.constant import ConstantVariable, result_wrapper
-from variables.lists import ListIteratorVariable, TupleVariable
+from variables.constant import ConstantVariable
+from variables.lists import ListIteratorVariable, TupleVariable, contains
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -29,14 +30,12 @@ def key_of(vt: VariableTracker) -> Any:
     try:
         hash(key)
     except TypeError as e:
-        from tracer.exc import BreakReason, Unsupported
-
         raise Unsupported(BreakReason("user-exception", f"TypeError: {e}"), e) from None
     return key
 
 
 def key_tracker(key: Any) -> VariableTracker:
-    return result_wrapper()(key)
+    return builder.wrap_constant_result(key)
 
 
 class ConstDictVariable(VariableTracker):
@@ -225,7 +224,6 @@ class DictViewVariable(VariableTracker):
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         if self.kind == "keys":
             return ConstantVariable(key_of(item) in self.dict_vt.items)
-        from variables.lists import contains
 
         return ConstantVariable(contains(tx, self.unpack(tx), item))
 
@@ -332,7 +330,7 @@ class SetVariable(VariableTracker):
             method = getattr(real, name, None)
             if method is None:
                 unimplemented("call-method", f"set has no method {name!r}")
-            return result_wrapper()(tx.run_user_operation(method, *others))
+            return builder.wrap_constant_result(tx.run_user_operation(method, *others))
         return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:

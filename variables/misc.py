@@ -1,4 +1,4 @@
-"""Small trackers that do not form a family of their own: NULL, bound attributes, cells, modules."""
+"""Small trackers that are no family of their own: NULL, cells, modules, partials, exceptions."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, Source
+from tracer.debug import on_traced_breakpoint
 from tracer.exc import unimplemented
+from variables import builder
 from variables.base import KnownObjectVariable, VariableTracker
-from variables.constant import result_wrapper
+from variables.constant import ConstantVariable
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -31,35 +33,6 @@ class NullVariable(VariableTracker):
 NULL = NullVariable()
 """The NULL every LOAD_GLOBAL, LOAD_METHOD and PUSH_NULL pushes: a NullVariable has no state,
 so one instance serves them all (a new one per push cost a Python-level initializer)."""
-
-
-class GetAttrVariable(VariableTracker):
-    """`obj.name` where calling it means `obj.call_method(name, ...)` (e.g. `xs.append`)."""
-
-    __slots__ = ("name", "obj")
-
-    def __init__(self, obj: VariableTracker, name: str, source: Source | None = None) -> None:
-        self.source = source  # VariableTracker.__init__, inline: every `x.sin()` makes one
-        self.obj = obj
-        self.name = name
-
-    def python_type(self) -> type:
-        return types.BuiltinMethodType
-
-    def call_function(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> VariableTracker:
-        return self.obj.call_method(tx, self.name, args, kwargs)
-
-    def reconstruct(self, cg: PyCodegen) -> None:
-        cg(self.obj)
-        cg.load_attr(self.name)
-
-    def __repr__(self) -> str:
-        return f"GetAttrVariable({self.obj!r}.{self.name})"
 
 
 class CellVariable(VariableTracker):
@@ -184,8 +157,6 @@ class ObjectInitVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from variables.constant import ConstantVariable
-
         if args or kwargs:
             tx.raise_user_error(TypeError("object.__init__() takes exactly one argument"))
         return ConstantVariable(None)
@@ -213,7 +184,7 @@ class ExceptionVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name == "args":
-            return result_wrapper()(self.args)
+            return builder.wrap_constant_result(self.args)
         return super().var_getattr(tx, name)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -239,9 +210,6 @@ class BreakpointVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        from tracer.debug import on_traced_breakpoint
-        from variables.constant import ConstantVariable
-
         if args or kwargs:
             unimplemented("breakpoint", "tracer.breakpoint() takes no arguments")
         on_traced_breakpoint(tx)

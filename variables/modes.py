@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
+from tracer.runtime import _C, overrides
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.lists import ListVariable
@@ -23,16 +24,8 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 
-def _overrides() -> Any:
-    # `import a.b`, not `from a import b`: the latter runs importlib's Python-level
-    # _handle_fromlist on every call for a package, and this runs for every trace
-    import tracer.runtime.overrides
-
-    return tracer.runtime.overrides
-
-
 def is_mode_class(cls: type) -> bool:
-    return issubclass(cls, _overrides().TorchFunctionMode)
+    return issubclass(cls, overrides.TorchFunctionMode)
 
 
 class TorchFunctionModeVariable(UserDefinedObjectVariable):
@@ -42,7 +35,7 @@ class TorchFunctionModeVariable(UserDefinedObjectVariable):
     __slots__ = ()
 
     def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
-        base = _overrides().TorchFunctionMode
+        base = overrides.TorchFunctionMode
         if lookup_class_attr(self.cls, "__enter__")[0] is base.__dict__["__enter__"]:
             tx.output.push_mode(tx, self)
             entered: VariableTracker = self
@@ -174,11 +167,6 @@ class _PushBack(VariableTracker):
 
 def mode_functions() -> dict[int, tuple[Any, str]]:
     """id(real function) -> (function, kind) for every stack function the tracer models."""
-    import tracer.runtime._C  # see _overrides
-
-    _C = tracer.runtime._C
-
-    overrides = _overrides()
     table = {
         _C._push_on_torch_function_stack: "push",
         overrides._push_mode: "push",

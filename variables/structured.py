@@ -14,11 +14,20 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import ConstantVariable, result_wrapper
+from variables import builder
+from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
+from variables.functions import bind_with_signature
 from variables.lists import BaseListVariable, ListVariable, TupleVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr, wrap_class_member
+from variables.sym import SymNumberVariable
+from variables.tensor import TensorVariable
+from variables.user_defined import (
+    UserDefinedClassVariable,
+    UserDefinedObjectVariable,
+    lookup_class_attr,
+    wrap_class_member,
+)
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -59,12 +68,8 @@ class NamedTupleVariable(TupleVariable):
         if name == "_fields":
             return ConstantVariable(fields)
         if name == "__class__":
-            from variables.builder import wrap_class
-
-            return wrap_class(self.tuple_cls)
+            return builder.wrap_class(self.tuple_cls)
         if name in ("_replace", "_asdict"):
-            from variables.misc import GetAttrVariable
-
             return GetAttrVariable(self, name)
         member, owner = lookup_class_attr(self.tuple_cls, name)
         if owner is None or owner in (tuple, object):
@@ -72,9 +77,8 @@ class NamedTupleVariable(TupleVariable):
         if isinstance(member, property) and member.fget is not None:
             getter = wrap_class_member(tx, member.fget, None, None, None)
             return getter.call_function(tx, [self], {})
-        from variables.builder import wrap_class
 
-        return wrap_class_member(tx, member, None, self, wrap_class(self.tuple_cls))
+        return wrap_class_member(tx, member, None, self, builder.wrap_class(self.tuple_cls))
 
     def method__replace(self, tx: TranslatorBase, **changes: VariableTracker) -> VariableTracker:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
@@ -111,12 +115,10 @@ def construct_namedtuple(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """`Point(1, y=t)`: bind like the generated `__new__` does, without running it."""
-    from variables.functions import bind_with_signature
-
     new = cls.__new__
     if not inspect.isfunction(new):
         unimplemented("namedtuple", f"{cls.__name__} has a non-Python __new__")
-    defaults = [result_wrapper()(d) for d in (new.__defaults__ or ())]
+    defaults = [builder.wrap_constant_result(d) for d in (new.__defaults__ or ())]
     bound = bind_with_signature(tx, new.__code__, cls.__name__, defaults, {}, [_CLS, *args], kwargs)
     fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
     return NamedTupleVariable([bound[name] for name in fields], cls)
@@ -189,8 +191,6 @@ class DataclassFunctionVariable(KnownObjectVariable):
     def call_replace(
         self, tx: TranslatorBase, obj: VariableTracker, **changes: VariableTracker
     ) -> VariableTracker:
-        from variables.builder import wrap_class
-
         target = obj.realize()
         if not isinstance(target, UserDefinedObjectVariable) or not dataclasses.is_dataclass(
             target.cls
@@ -217,7 +217,7 @@ class DataclassFunctionVariable(KnownObjectVariable):
                     f"argument '{unknown}'"
                 )
             )
-        cls_vt = wrap_class(target.cls)
+        cls_vt = builder.wrap_class(target.cls)
         if target.source is None and target.cls_source is not None:
             cls_vt.source = target.cls_source
         return cls_vt.call_function(tx, [], init_kwargs)
@@ -243,7 +243,7 @@ class FieldVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in ("name", "init", "repr", "compare", "hash", "kw_only", "type"):
-            return result_wrapper()(getattr(self.field, name))
+            return builder.wrap_constant_result(getattr(self.field, name))
         return super().var_getattr(tx, name)
 
     def __repr__(self) -> str:
@@ -251,8 +251,6 @@ class FieldVariable(VariableTracker):
 
 
 def _class_of(vt: VariableTracker) -> type:
-    from variables.user_defined import UserDefinedClassVariable
-
     if isinstance(vt, UserDefinedClassVariable):
         return vt.value
     return vt.python_type()
@@ -261,8 +259,6 @@ def _class_of(vt: VariableTracker) -> type:
 def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> VariableTracker:
     """asdict/astuple: recursive, and a copy all the way down (tensors are cloned, as
     `copy.deepcopy` gives a new tensor eagerly)."""
-    from variables.tensor import TensorVariable
-
     vt = vt.realize()
     if isinstance(vt, UserDefinedObjectVariable) and dataclasses.is_dataclass(vt.cls):
         pairs = {
@@ -278,7 +274,6 @@ def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> Variabl
         return ConstDictVariable({k: _as_plain(tx, v, as_dict) for k, v in vt.items.items()})
     if isinstance(vt, TensorVariable):
         return vt.call_method(tx, "clone", [], {})
-    from variables.sym import SymNumberVariable
 
     if vt.is_python_constant() or isinstance(vt, SymNumberVariable):
         return vt

@@ -15,8 +15,10 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from variables.base import VariableTracker
 from variables.constant import ConstantVariable
+from variables.tensor import as_graph_arg
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -73,8 +75,6 @@ class SymNumberVariable(VariableTracker):
     def specialize(self, tx: TranslatorBase | None) -> VariableTracker:
         """Guard on the concrete value and continue with it as a constant."""
         if self.specialized is None:
-            from guards.guard import GuardKind
-
             for source, value in self._scalar_inputs():
                 self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
             self.specialized = ConstantVariable(self.example, self.source)
@@ -116,9 +116,7 @@ class SymNumberVariable(VariableTracker):
 
 def record_scalar_op(tx: TranslatorBase, fn: Any, args: list[VariableTracker]) -> VariableTracker:
     """Arithmetic on symbolic scalars (no tensors involved) as a graph node."""
-    from tracer.output_graph import _as_graph_arg
-
-    pairs = [_as_graph_arg(a) for a in args]
+    pairs = [as_graph_arg(a) for a in args]
     example = tx.run_user_operation(fn, *(p[1] for p in pairs))
     node = tx.output.graph.call_function(fn, tuple(p[0] for p in pairs))
     node.meta["val"] = example

@@ -6,27 +6,26 @@ not, so anything that needs them (`item()`, `if t:`) breaks the graph.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables.base import KnownObjectVariable, VariableTracker
-from variables.constant import result_wrapper
-from variables.misc import GetAttrVariable
+from tracer.runtime import Tensor
+from variables import builder
+from variables.base import (
+    GetAttrVariable,
+    KnownObjectVariable,
+    NotConstantError,
+    VariableTracker,
+)
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable
+from variables.lists import BaseListVariable, TupleVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.graph import Node
     from tracer.translator.base import TranslatorBase
-
-
-@functools.cache  # `from tracer.runtime import ...` runs importlib's Python-level fromlist code
-def _tensor_class() -> type:
-    """tracer.runtime.Tensor (imported late: the runtime package imports the trackers' users)."""
-    from tracer.runtime import Tensor
-
-    return Tensor
 
 
 METADATA_ATTRS = frozenset({"shape", "dtype", "ndim", "device", "requires_grad", "is_leaf"})
@@ -45,7 +44,7 @@ class TensorVariable(VariableTracker):
         self.fake = fake
 
     def python_type(self) -> type:
-        return _tensor_class()
+        return Tensor
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""
@@ -60,10 +59,8 @@ class TensorVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in METADATA_ATTRS:
-            return result_wrapper()(getattr(self.fake, name))
+            return builder.wrap_constant_result(getattr(self.fake, name))
         if name == "T":
-            from variables.constant import ConstantVariable
-
             dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
             return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
         if callable(getattr(type(self.fake), name, None)):  # `x.sin`: the commonest read
@@ -81,7 +78,7 @@ class TensorVariable(VariableTracker):
     ) -> VariableTracker:
         if name in METADATA_METHODS:
             const_args = [a.as_python_constant() for a in args]
-            return result_wrapper()(getattr(self.fake, name)(*const_args))
+            return builder.wrap_constant_result(getattr(self.fake, name)(*const_args))
         if name in DATA_DEPENDENT_METHODS:
             unimplemented(
                 "data-dependent-op",
@@ -92,7 +89,6 @@ class TensorVariable(VariableTracker):
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         if self.fake.dim() == 0:
             unimplemented("iterate", "iteration over a 0-d tensor")
-        from variables.constant import ConstantVariable
 
         return [
             tx.output.call_tensor_method(tx, "__getitem__", [self, ConstantVariable(i)], {})
@@ -104,6 +100,29 @@ class TensorVariable(VariableTracker):
         where = self.source.name if self.source is not None else self.node.name
         dtype = str(self.fake.dtype).removeprefix("torch.")
         return f"TensorVariable({where}: {dtype}[{shape}])"
+
+
+def as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
+    """(what the graph node holds, what the fake run gets) for one argument."""
+    if type(vt) is TensorVariable:  # most arguments: already real, no realize() call
+        return vt.node, vt.fake
+    vt = vt.realize()
+    if isinstance(vt, TensorVariable):
+        return vt.node, vt.fake
+    if isinstance(vt, sym.SymNumberVariable):
+        return vt.node, vt.example
+    if isinstance(vt, BaseListVariable):
+        pairs = [as_graph_arg(item) for item in vt.items]
+        cls = tuple if isinstance(vt, TupleVariable) else list
+        return cls(p[0] for p in pairs), cls(p[1] for p in pairs)
+    if isinstance(vt, ConstDictVariable):
+        pairs_d = {k: as_graph_arg(v) for k, v in vt.items.items()}
+        return {k: p[0] for k, p in pairs_d.items()}, {k: p[1] for k, p in pairs_d.items()}
+    try:
+        value = vt.as_python_constant()
+    except NotConstantError:
+        unimplemented("graph-arg", f"{vt!r} cannot be passed to a tensor op")
+    return value, value
 
 
 class TorchOpVariable(KnownObjectVariable):
@@ -121,8 +140,6 @@ class TorchOpVariable(KnownObjectVariable):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in ("__name__", "__qualname__", "__module__", "__doc__"):
-            from variables.constant import ConstantVariable
-
             return ConstantVariable(getattr(self.fn, name, None))
         return super().var_getattr(tx, name)
 
@@ -130,3 +147,9 @@ class TorchOpVariable(KnownObjectVariable):
         info = getattr(self.fn, "__modetrace_op__", None)
         name = info.name if info is not None else getattr(self.fn, "__name__", repr(self.fn))
         return f"TorchOpVariable(torch.{name})"
+
+
+# At the bottom, as a module: variables.sym imports this module's names at its top, and this
+# module reads it only while tracing (`as_graph_arg` passes a symbolic scalar's node); so either
+# of the two can load first.
+from variables import sym  # noqa: E402

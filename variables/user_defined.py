@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
+from variables import builder
 from variables.base import VariableTracker
 from variables.constant import ConstantVariable
+from variables.functions import UserFunctionVariable, UserMethodVariable
+from variables.misc import ObjectInitVariable, PartialVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -58,24 +61,21 @@ def wrap_class_member(
     cls_vt: VariableTracker | None,
 ) -> VariableTracker:
     """What reading a class attribute gives: methods bind, static/class methods unwrap."""
-    from variables.functions import UserFunctionVariable, UserMethodVariable
-
-    builder = tx.output.builder
+    wrapper = tx.output.builder
     if isinstance(member, staticmethod):
         src = AttrSource(source, "__func__") if source is not None else None
-        return builder.lazy(member.__func__, src).realize()
+        return wrapper.lazy(member.__func__, src).realize()
     if isinstance(member, classmethod):
         src = AttrSource(source, "__func__") if source is not None else None
-        fn = builder.lazy(member.__func__, src).realize()
+        fn = wrapper.lazy(member.__func__, src).realize()
         assert cls_vt is not None
         if not isinstance(fn, UserFunctionVariable):
             unimplemented("classmethod", f"classmethod wrapping {fn!r} is not supported")
         return UserMethodVariable(fn, cls_vt)
-    value = builder.lazy(member, source).realize()
+    value = wrapper.lazy(member, source).realize()
     if bound_to is not None and isinstance(member, types.FunctionType):
         if isinstance(value, UserFunctionVariable):
             return UserMethodVariable(value, bound_to)
-        from variables.misc import PartialVariable
 
         return PartialVariable(value, [bound_to])
     return value
@@ -164,9 +164,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if has_custom_getattribute(self.cls):
             unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
         if name == "__class__":
-            from variables.builder import wrap_class
-
-            return wrap_class(self.cls)
+            return builder.wrap_class(self.cls)
         member, _owner = lookup_class_attr(self.cls, name)
         is_data_descriptor = member is not _ABSENT and (
             hasattr(type(member), "__set__") or hasattr(type(member), "__delete__")
@@ -198,9 +196,8 @@ class UserDefinedObjectVariable(VariableTracker):
         ):
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
         source = self._class_source(AttrSource, TypeSource, name)
-        from variables.builder import wrap_class
 
-        return wrap_class_member(tx, member, source, self, wrap_class(self.cls))
+        return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
     def _class_source(self, attr_src: Any, type_src: Any, name: str, *more: str) -> Source | None:
         if self.source is not None:
@@ -235,7 +232,6 @@ class UserDefinedObjectVariable(VariableTracker):
         if setattr_fn is not object.__dict__["__setattr__"]:
             if not isinstance(setattr_fn, types.FunctionType):
                 unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
-            from variables.constant import ConstantVariable
 
             self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
             return
@@ -255,7 +251,6 @@ class UserDefinedObjectVariable(VariableTracker):
         if delattr_fn is not object.__dict__["__delattr__"]:
             if not isinstance(delattr_fn, types.FunctionType):
                 unimplemented("delattr", f"{self.cls.__name__} defines a C __delattr__")
-            from variables.constant import ConstantVariable
 
             self.call_method(tx, "__delattr__", [ConstantVariable(name)], {})
             return
@@ -326,9 +321,6 @@ class SuperVariable(VariableTracker):
         self.obj = obj
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        from variables.builder import wrap_class
-        from variables.misc import ObjectInitVariable
-
         obj = self.obj.realize()
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
@@ -349,7 +341,7 @@ class SuperVariable(VariableTracker):
         else:
             mro_src = None
         source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
-        return wrap_class_member(tx, member, source, obj, wrap_class(obj.cls))
+        return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
 
     def __repr__(self) -> str:
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"

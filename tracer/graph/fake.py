@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import tracer.runtime as torch
 from tracer.graph.interpreter import Interpreter
 from tracer.graph.node import Argument, Node, Target, map_aggregate
 
@@ -22,8 +23,6 @@ class FakeTensorProp(Interpreter):
     """
 
     def propagate(self, *args: Any) -> Any:
-        import tracer.runtime as torch
-
         with torch._C.DisableTorchFunction():
             return self.run(*(self._fake(a) for a in args))
 
@@ -39,8 +38,6 @@ class FakeTensorProp(Interpreter):
 
     @staticmethod
     def _fake(value: Any) -> Any:
-        import tracer.runtime as torch
-
         if isinstance(value, torch.Tensor) and not isinstance(value, torch.FakeTensor):
             return torch.FakeTensor.from_tensor(value)
         return value

@@ -55,12 +55,10 @@ def op_info(fn: object) -> OpInfo | None:
 def _tensor_types(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[type, ...]:
     """The distinct Tensor types among the arguments, looking one level into lists and tuples
     (so `cat([a, b])` reports them), in order of first appearance."""
-    from tracer.runtime.tensor import Tensor
-
     found: dict[type, None] = {}
     for arg in (*args, *kwargs.values()):
         items = arg if isinstance(arg, list | tuple) else (arg,)
-        found.update((type(x), None) for x in items if isinstance(x, Tensor))
+        found.update((type(x), None) for x in items if isinstance(x, _tensor.Tensor))
     return tuple(found)
 
 
@@ -102,3 +100,8 @@ def function_op(impl: Callable[P, R]) -> Callable[P, R]:
 def method_op(impl: Callable[P, R]) -> Callable[P, R]:
     """Make `impl` (defined in the Tensor class body) the public method of the same name."""
     return _overridable(impl, impl.__name__, "method")
+
+
+# At the bottom, as a module: tensor.py imports this module's names at its top, and this
+# module reads the Tensor class only when an op is called.
+from tracer.runtime import tensor as _tensor  # noqa: E402

@@ -17,6 +17,9 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import tracer
+from tracer.api import CompiledFunction
+from tracer.runtime import _C
 from tracer.testing.compare import Comparison, Mismatch
 
 _MISSING = type("_Missing", (), {"__repr__": lambda self: "<unset>"})()
@@ -63,8 +66,6 @@ def _global_names(code: types.CodeType) -> set[str]:
 def _state_globals(fn: types.FunctionType) -> list[str]:
     """Globals of fn's module that fn, or a function of the same module it names, reads or
     writes, and that hold data (not modules, functions, classes); stored-only names too."""
-    from tracer.api import CompiledFunction
-
     found: set[str] = set()
     todo, seen = [fn], set()
     while todo:
@@ -150,8 +151,6 @@ def run_once(
 ) -> Outcome:
     """Call `fn` on deep copies of args, kwargs and modes (the modes pushed, bottom first),
     starting from the snapshot's state; the caller's mode stack is put back afterwards."""
-    from tracer.runtime import _C
-
     snapshot.restore()
     args, kwargs, run_modes = copy.deepcopy((args, kwargs, list(modes or [])))
     saved_stack = list(_C._torch_function_mode_stack())
@@ -218,8 +217,6 @@ def assert_same_behavior(
     it is already a CompiledFunction (its cache is kept); else `tracer.compile(fn, backend=...,
     **compile_options)`. Keyword arguments not named here are passed to `fn`.
     """
-    import tracer
-
     target = _unwrap(fn)
     if compiled is None and fn is not target and backend is None and not compile_options:
         compiled = fn

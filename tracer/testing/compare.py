@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from tracer.runtime import Tensor
+
 
 class Mismatch(AssertionError):
     """Eager and compiled differ; `path` names the first difference (`return[1]['a']`)."""
@@ -178,8 +180,6 @@ def compare(
 
 
 def _is_tensor(value: Any) -> bool:
-    from tracer.runtime import Tensor
-
     return isinstance(value, Tensor)
 
 

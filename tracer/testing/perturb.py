@@ -237,14 +237,13 @@ def variants(value: Any, *, elements: Any = None) -> st.SearchStrategy[Any]:
     """Fresh copies of `value` equal in every guarded property: same structure, types,
     constants, aliasing, tensor dtypes, shapes and requires_grad; new tensor values (drawn from
     `elements`, a strategy or dtype -> strategy, default `strategies.elements(dtype)`)."""
-    from tracer.testing.strategies import tensors
 
     @st.composite
     def build(draw: st.DrawFn) -> Any:
         memo: dict[int, Any] = {}
 
         def fresh_tensor(t: torch.Tensor) -> torch.Tensor:
-            new: torch.Tensor = draw(tensors(tuple(t.shape), t.dtype, elements))
+            new: torch.Tensor = draw(strategies.tensors(tuple(t.shape), t.dtype, elements))
             new.requires_grad = t.requires_grad
             return new
 
@@ -283,3 +282,8 @@ def _with_children(value: Any, new: list[Any]) -> Any:
     for f, child in zip(dataclasses.fields(value), new, strict=True):
         object.__setattr__(out, f.name, child)
     return out
+
+
+# At the bottom, as a module: strategies re-exports this module's names (imported at its
+# bottom), and this module draws its tensors only when a strategy runs, so either can load first.
+from tracer.testing import strategies  # noqa: E402

@@ -26,8 +26,11 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
+import tracer.runtime
 from guards.guard import Guard
+from guards.manager import CompiledGuards
 from tracer.explain import TracedEntry, trace
+from tracer.runtime import _C
 from tracer.testing.behavior import StateSnapshot, compare_outcomes, run_once
 from tracer.testing.compare import Mismatch
 from tracer.testing.perturb import perturbations, variants
@@ -74,8 +77,6 @@ def traced_entry(
 
 def with_guards(entry: TracedEntry, fn: types.FunctionType, guards: list[Guard]) -> TracedEntry:
     """The same entry checked by other guards, compiled the way convert_frame compiles them."""
-    import tracer.runtime
-    from guards.manager import CompiledGuards
 
     found = fn.__globals__.get("__builtins__", builtins)
     builtins_dict = found if isinstance(found, dict) else vars(found)
@@ -225,8 +226,6 @@ def _guard_listing(entry: TracedEntry) -> str:
 @contextlib.contextmanager
 def _mode_stack(modes: list[Any]) -> Iterator[None]:
     """Trace and check under `modes` (copies, as the runs use), then restore the stack."""
-    from tracer.runtime import _C
-
     saved = list(_C._torch_function_mode_stack())
     _C._set_torch_function_mode_stack(copy.deepcopy(modes))
     try:

@@ -9,7 +9,6 @@ dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode
 from __future__ import annotations
 
 import dis
-import functools
 import itertools
 import logging
 import types
@@ -17,8 +16,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol
 
 from tracer import config
-from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
+from tracer.exc import BreakReason, InternalError, Unsupported, UserLocation, unimplemented
 from tracer.instructions import ExceptionTableEntry, Instruction, exception_table
+from tracer.translator.inlining import inline_call
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -395,20 +395,10 @@ class TranslatorBase:
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        return _inline_call()(self, fn, args, kwargs)
-
-
-@functools.cache  # an import statement at every inlined call costs more than this lookup
-def _inline_call() -> Callable[..., VariableTracker]:
-    """tracer.translator.inlining.inline_call (which imports this module)."""
-    from tracer.translator.inlining import inline_call
-
-    return inline_call
+        return inline_call(self, fn, args, kwargs)
 
 
 def _reason(kind: str, explanation: str) -> Any:
-    from tracer.exc import BreakReason
-
     return BreakReason(kind, explanation)
 
 

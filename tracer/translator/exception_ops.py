@@ -9,6 +9,7 @@ from tracer.exc import unimplemented
 from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
 from variables.builtin import BuiltinVariable
+from variables.misc import ExceptionVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
 
@@ -31,8 +32,6 @@ class ExceptionOps(TranslatorBase):
 
 def exception_instance(exc: object) -> BaseException | None:
     """A fresh instance of what `raise exc` raises, when it is known while tracing."""
-    from variables.misc import ExceptionVariable
-
     if isinstance(exc, ExceptionVariable):
         return exc.create()
     cls = exc.fn if isinstance(exc, BuiltinVariable) else getattr(exc, "value", None)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+# the package as a module, its class read at call time: the package imports translator.base,
+# which imports this module
+from tracer import translator
 from tracer.exc import unimplemented
-from tracer.translator import InliningInstructionTranslator
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -37,7 +39,9 @@ def inline_call(
             hints=("raise config inline_depth_limit, or avoid deep recursion",),
         )
     code, f_globals, bound, cells = fn.frame_inputs(parent, args, kwargs)
-    child = InliningInstructionTranslator(code, f_globals, bound, cells, output, parent, fn)
+    child = translator.InliningInstructionTranslator(
+        code, f_globals, bound, cells, output, parent, fn
+    )
     if child.depth > output.inline_depth_max:
         output.note_inline_depth(child.depth)
     try:

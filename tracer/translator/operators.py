@@ -9,12 +9,11 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from tracer.exc import unimplemented
 from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
-from variables.base import VariableTracker
 from variables.builtin import INPLACE_TO_PLAIN, binary_op, getitem, in_op, unary_op
 from variables.constant import ConstantVariable
+from variables.operators import identical
 from variables.tensor import TensorVariable
 
 _NB_FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -107,36 +106,3 @@ class Operators(TranslatorBase):
         key = self.pop()
         container = self.pop().realize()
         container.call_method(self, "__delitem__", [key], {})
-
-
-_SINGLETONS = (type(None), bool, type(Ellipsis), type(NotImplemented))
-_VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, list, dict, set, slice, range)
-"""Types whose identity CPython does not define for equal values (`is` on them is a guess)."""
-
-
-def identical(left: VariableTracker, right: VariableTracker) -> bool:
-    """`left is right`, decided only where identity is known while tracing."""
-    if left is right:
-        return True
-    if left.is_python_constant() and right.is_python_constant():
-        a, b = left.as_python_constant(), right.as_python_constant()
-        if isinstance(a, _SINGLETONS) or isinstance(b, _SINGLETONS):
-            return a is b
-        if not isinstance(a, _VALUE_TYPES) and not isinstance(b, _VALUE_TYPES):
-            return a is b  # functions, classes, modules, dtypes: identity is their meaning
-    if getattr(left, "is_new", False) or getattr(right, "is_new", False):
-        return False  # an object created in the frame is one tracker: another can't be it
-    left_type, right_type = _known_type(left), _known_type(right)
-    if left_type is not None and right_type is not None and left_type is not right_type:
-        return False
-    tensors = isinstance(left, TensorVariable) and isinstance(right, TensorVariable)
-    if tensors and (left.source is None or right.source is None):
-        return False  # a tensor computed in the graph is a new object
-    unimplemented("identity", f"`is` between {left!r} and {right!r} depends on object identity")
-
-
-def _known_type(vt: VariableTracker) -> type | None:
-    try:
-        return vt.python_type()
-    except Exception:  # noqa: BLE001
-        return None

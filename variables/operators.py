@@ -1,0 +1,69 @@
+"""What Python's operators mean, as tables the trackers and the output graph share, and `is`
+between two trackers (`identical`), which IS_OP and `==`'s identity fallback both ask."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from tracer.exc import unimplemented
+from variables.base import VariableTracker
+from variables.tensor import TensorVariable
+
+# operator function -> (method on the left operand, reflected method on the right operand)
+OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
+    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
+    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
+    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
+    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
+    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
+    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
+    operator.rshift: ("__rshift__", "__rrshift__"),
+    operator.lt: ("__lt__", "__gt__"), operator.le: ("__le__", "__ge__"),
+    operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
+    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"),
+    operator.neg: ("__neg__", None), operator.pos: ("__pos__", None),
+    operator.abs: ("__abs__", None), operator.invert: ("__invert__", None),
+    operator.getitem: ("__getitem__", None),
+}  # fmt: skip
+OPERATOR_SYMBOLS = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
+    operator.floordiv: "//", operator.mod: "%", operator.pow: "** or pow()",
+    operator.matmul: "@", operator.and_: "&", operator.or_: "|", operator.xor: "^",
+    operator.lshift: "<<", operator.rshift: ">>", operator.neg: "unary -",
+    operator.pos: "unary +", operator.invert: "unary ~", operator.abs: "abs()",
+}  # fmt: skip
+"""operator function -> how Python's error messages spell it."""
+
+_SINGLETONS = (type(None), bool, type(Ellipsis), type(NotImplemented))
+_VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, list, dict, set, slice, range)
+"""Types whose identity CPython does not define for equal values (`is` on them is a guess)."""
+
+
+def identical(left: VariableTracker, right: VariableTracker) -> bool:
+    """`left is right`, decided only where identity is known while tracing."""
+    if left is right:
+        return True
+    if left.is_python_constant() and right.is_python_constant():
+        a, b = left.as_python_constant(), right.as_python_constant()
+        if isinstance(a, _SINGLETONS) or isinstance(b, _SINGLETONS):
+            return a is b
+        if not isinstance(a, _VALUE_TYPES) and not isinstance(b, _VALUE_TYPES):
+            return a is b  # functions, classes, modules, dtypes: identity is their meaning
+    if getattr(left, "is_new", False) or getattr(right, "is_new", False):
+        return False  # an object created in the frame is one tracker: another can't be it
+    left_type, right_type = _known_type(left), _known_type(right)
+    if left_type is not None and right_type is not None and left_type is not right_type:
+        return False
+    tensors = isinstance(left, TensorVariable) and isinstance(right, TensorVariable)
+    if tensors and (left.source is None or right.source is None):
+        return False  # a tensor computed in the graph is a new object
+    unimplemented("identity", f"`is` between {left!r} and {right!r} depends on object identity")
+
+
+def _known_type(vt: VariableTracker) -> type | None:
+    try:
+        return vt.python_type()
+    except Exception:  # noqa: BLE001
+        return None
