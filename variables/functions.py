@@ -329,7 +329,7 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         kwdefaults: dict[str, VariableTracker] | None = None,
         closure: Sequence[CellVariable] = (),
     ) -> None:
-        self.source = None  # VariableTracker.__init__, inline: every comprehension makes one
+        super().__init__()
         self.code = code
         self.f_globals = f_globals
         self.qualname = qualname
