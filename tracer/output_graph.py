@@ -7,25 +7,21 @@ from __future__ import annotations
 
 import operator
 import re
-import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config
-from tracer.exc import LocationsByLine, LocationTextsByLine, unimplemented
+from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
-from tracer.instructions import Instruction, instructions_of
 from tracer.side_effects import SideEffects
 from variables.base import NotConstantError, VariableTracker
-from variables.binding import ParameterShape, parameter_shape
 from variables.builder import VariableBuilder, runtime_module, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
-from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -61,11 +57,6 @@ OPERATOR_SYMBOLS = {
 }  # fmt: skip
 
 
-CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
-"""A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
-and location_text), shared by every translator of that code in one trace."""
-
-
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
@@ -91,18 +82,9 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self._code_facts: dict[types.CodeType, CodeFacts] = {}
-        self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
-        self.inline_depth_limit = knobs.inline_depth_limit
-        """config.inline_depth_limit, read once per trace (every inlined call compares)."""
-        self.global_loads: dict[str, tuple[Any, VariableTracker, bool]] = {}
-        """name -> (value, tracker, found in builtins) for LOAD_GLOBAL in the compiled
-        function's own globals: see Names.load_global."""
         self.module_attrs: dict[tuple[int, str], tuple[VariableTracker, Any, VariableTracker]] = {}
         """(id(module tracker), name) -> (that tracker, value, tracker of the value) for
         ModuleVariable.var_getattr."""
-        self._mode_handlers: dict[int, tuple[Any, VariableTracker]] = {}
-        """id(mode tracker) -> (that tracker, its `__torch_function__`), for this trace."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -151,7 +133,7 @@ class OutputGraph:
 
         mode = self.mode_stack.pop()
         try:
-            handler = self._mode_handler(tx, mode.realize())
+            handler = mode.realize().var_getattr(tx, "__torch_function__")
             types_vt = TupleVariable([wrap_class(runtime_module().Tensor)])
             result = handler.call_function(
                 tx,
@@ -164,52 +146,15 @@ class OutputGraph:
             return None
         return result
 
-    def _mode_handler(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
-        """`mode.__torch_function__`, looked up once per mode per trace: every op under the
-        mode asks again, and the answer (class attribute or real instance attribute, with its
-        guards) stays the same while the trace cannot change the class. A store to the
-        attribute on the instance during the trace is in the tracker's `attrs`: then it is read
-        again every time."""
-        if not isinstance(mode, UserDefinedObjectVariable):
-            return mode.var_getattr(tx, "__torch_function__")
-        cached = self._mode_handlers.get(id(mode))
-        if cached is not None and cached[0] is mode and "__torch_function__" not in mode.attrs:
-            return cached[1]
-        handler = mode.var_getattr(tx, "__torch_function__")
-        self._mode_handlers[id(mode)] = (mode, handler)
-        return handler
-
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
-        """TranslatorBase.run counts each step in `instruction_count` (inline: it is the
-        hottest loop) and calls this once the count passes the budget."""
+        """TranslatorBase.step counts each step in `instruction_count` and calls this once the
+        count passes the budget."""
         unimplemented(
             "instruction-budget",
             f"tracing passed the budget of {self.budget} instructions",
             hints=("a loop may be too long to unroll; raise config instruction_budget",),
         )
-
-    def code_facts(self, code: types.CodeType) -> CodeFacts:
-        """What every translator of `code` reads, worked out once per trace: a helper inlined
-        in a loop reuses it (translators only read the instructions and add to the line
-        caches). Lives and dies with this trace."""
-        facts = self._code_facts.get(code)
-        if facts is None:
-            facts = self._code_facts[code] = (
-                instructions_of(code),
-                LocationsByLine(code),
-                LocationTextsByLine(code),
-            )
-        return facts
-
-    def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
-        """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
-        once per trace: the same helper is usually called many times."""
-        try:
-            return self._parameter_shapes[code]
-        except KeyError:
-            shape = self._parameter_shapes[code] = parameter_shape(code)
-            return shape
 
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)

@@ -4,9 +4,7 @@ inlines its bytecode into the current trace (see tracer/translator/inlining.py).
 
 from __future__ import annotations
 
-import functools
 import inspect
-import operator
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -14,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
-from variables.binding import bind_fast
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
@@ -36,15 +33,7 @@ UNSUPPORTED_CODE_FLAGS = {
 }
 
 
-UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
-"""Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
-
-_STAR_PARAMETERS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
-
-
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
-    if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
-        return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
             unimplemented(
@@ -86,8 +75,7 @@ class BaseUserFunctionVariable(VariableTracker):
         """What inlining a call needs, in one call: code, globals, bound locals, cells. A
         function inlining does not support is refused before its arguments are bound."""
         code = self.get_code()
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
+        check_code_supported(code, self)
         return (
             code,
             self.get_globals(),
@@ -116,38 +104,10 @@ def bind_with_signature(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
-    code object (variables/binding.py); the rest, every error included, through inspect."""
-    shape = tx.output.parameter_shape(code)
-    if (
-        shape is not None
-        and shape.plain
-        and not kwargs
-        and len(args) == len(shape.positional) >= len(defaults)
-    ):  # bind_fast's commonest case, without the call
-        return dict(zip(shape.positional, args))  # noqa: B905 (same lengths; strict= is slow)
-    bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
-    if bound is None:
-        return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
-    assert shape is not None
-    if shape.varargs is not None:
-        bound[shape.varargs] = TupleVariable(list(bound[shape.varargs]))
-    if shape.varkw is not None:
-        bound[shape.varkw] = ConstDictVariable(bound[shape.varkw])
-    return bound
-
-
-def _bind_with_inspect(
-    tx: TranslatorBase,
-    code: types.CodeType,
-    name: str,
-    defaults: Sequence[VariableTracker],
-    kwdefaults: dict[str, VariableTracker],
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> dict[str, VariableTracker]:
-    """inspect's binder on a stand-in function with the same signature; a binding error is the
-    user's TypeError."""
+    """Bind trackers to parameters exactly as Python would: inspect's binder on a stand-in
+    function with the same code, defaults and keyword defaults. A binding error is the user's
+    TypeError. Returns the callee's locals by name, `*args` as a tuple tracker and `**kwargs` as
+    a dict tracker."""
     stand_in = types.FunctionType(
         code,
         {},
@@ -189,20 +149,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
     def as_python_constant(self) -> Any:
         return self.fn
 
-    def frame_inputs(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> FrameInputs:
-        """BaseUserFunctionVariable.frame_inputs with the code and globals read in place (every
-        inlined helper call comes here)."""
-        fn = self.fn
-        code = fn.__code__
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
-        return code, fn.__globals__, self.bind_args(tx, args, kwargs), self.closure_cells(tx)
-
     def get_code(self) -> types.CodeType:
         return self.fn.__code__
 
@@ -221,10 +167,7 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         fn = self.fn
         fn_defaults = fn.__defaults__
         fn_kwdefaults = fn.__kwdefaults__
-        if fn_defaults is None and fn_kwdefaults is None:  # most inlined functions
-            return bind_with_signature(tx, fn.__code__, fn.__name__, (), {}, args, kwargs)
         builder = tx.output.builder
-        # sources only for defaults that exist: most inlined functions have none
         defaults: list[VariableTracker] = []
         if fn_defaults:
             defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
@@ -249,21 +192,14 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         closure = self.fn.__closure__
         if closure is None:
             return []
-        side_effects = tx.output.side_effects
-        # a cell met before keeps its first tracker (and source), and a helper called in a loop
-        # meets the same cells every time: look them all up at once (SideEffects.cells by id,
-        # in C-level maps), and build sources only for cells met for the first time
-        cells: list[CellVariable | None] = list(map(side_effects.cells.get, map(id, closure)))
-        if None not in cells:  # (trackers have no __eq__: `in` compares by identity)
-            return cells  # type: ignore[return-value]
+        cells: list[CellVariable] = []
         for i, cell in enumerate(closure):
-            if cells[i] is None:
-                source = None
-                if self.source:
-                    closure_src = AttrSource(self.source, "__closure__")
-                    source = AttrSource(ItemSource(closure_src, i), "cell_contents")
-                cells[i] = side_effects.existing_cell(cell, source)
-        return cells  # type: ignore[return-value]
+            source = None
+            if self.source:
+                closure_src = AttrSource(self.source, "__closure__")
+                source = AttrSource(ItemSource(closure_src, i), "cell_contents")
+            cells.append(tx.output.side_effects.existing_cell(cell, source))
+        return cells
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
@@ -336,33 +272,6 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         self.defaults = list(defaults)
         self.kwdefaults = dict(kwdefaults) if kwdefaults else {}
         self.closure = list(closure)
-
-    def frame_inputs(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> FrameInputs:
-        """BaseUserFunctionVariable.frame_inputs with its parts read and bound in place: every
-        comprehension is a call of a function made by MAKE_FUNCTION."""
-        code = self.code
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
-        if (
-            len(args) == 1
-            and not kwargs
-            and not self.defaults
-            and code.co_argcount == 1
-            and not code.co_flags & _STAR_PARAMETERS
-            and not code.co_kwonlyargcount
-            and not code.co_posonlyargcount
-            and code.co_varnames[0] == ".0"
-        ):  # a comprehension called with its iterator: what bind_with_signature binds it to
-            return code, self.f_globals, {".0": args[0]}, self.closure
-        bound = bind_with_signature(
-            tx, code, code.co_name, self.defaults, self.kwdefaults, args, kwargs
-        )
-        return code, self.f_globals, bound, self.closure
 
     def get_code(self) -> types.CodeType:
         return self.code

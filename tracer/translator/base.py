@@ -17,8 +17,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
-from tracer.exc import InternalError, Unsupported, UserLocation, unimplemented
-from tracer.instructions import ExceptionTableEntry, Instruction, exception_table
+from tracer.exc import (
+    InternalError,
+    LocationsByLine,
+    LocationTextsByLine,
+    Unsupported,
+    UserLocation,
+    unimplemented,
+)
+from tracer.instructions import ExceptionTableEntry, Instruction, exception_table, instructions_of
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -77,6 +84,28 @@ _EFFECT_ADJUST: dict[str, Callable[[int | None], int]] = {
 }
 
 
+CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
+"""A code object's decoded instructions and its user locations (and their text) by line."""
+
+
+class TraceCaches:
+    """What the translators of one trace work out once and share: for each code object its
+    decoded instructions (`instructions_of`, itself kept per code object across traces) and
+    its user locations by line, which `TranslatorBase.location` reads for every guard and
+    recorded op. The root frame's translator creates it; inlined frames share their caller's.
+    """
+
+    def __init__(self) -> None:
+        self._code_facts: dict[types.CodeType, CodeFacts] = {}
+
+    def code_facts(self, code: types.CodeType) -> CodeFacts:
+        facts = self._code_facts.get(code)
+        if facts is None:
+            facts = (instructions_of(code), LocationsByLine(code), LocationTextsByLine(code))
+            self._code_facts[code] = facts
+        return facts
+
+
 class TranslatorBase:
     """Symbolic state of one frame: stack, locals, cells; shared OutputGraph with parents."""
 
@@ -107,7 +136,9 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions, self._locations, self._location_texts = output.code_facts(code)
+        self.caches: TraceCaches = parent.caches if parent is not None else TraceCaches()
+        """Shared by every frame of the trace."""
+        self.instructions, self._locations, self._location_texts = self.caches.code_facts(code)
         self.symbolic_locals = symbolic_locals
         """Taken over, not copied: every caller builds the dict for this frame alone (the bound
         arguments of an inlined call, the wrapped locals of the compiled frame)."""
