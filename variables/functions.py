@@ -4,6 +4,7 @@ inlines its bytecode into the current trace (see tracer/translator/inlining.py).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 from collections.abc import Sequence
@@ -104,26 +105,20 @@ def bind_with_signature(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would: inspect's binder on a stand-in
-    function with the same code, defaults and keyword defaults. A binding error is the user's
-    TypeError. Returns the callee's locals by name, `*args` as a tuple tracker and `**kwargs` as
-    a dict tracker."""
-    stand_in = types.FunctionType(
-        code,
-        {},
-        name,
-        tuple(defaults) or None,
-        tuple(types.CellType() for _ in code.co_freevars) or None,
-    )
-    stand_in.__kwdefaults__ = dict(kwdefaults) or None
+    """Bind trackers to parameters exactly as Python would, with inspect's binder (`_signature`).
+    A binding error is the user's TypeError. Returns the callee's locals by name, `*args` as a
+    tuple tracker and `**kwargs` as a dict tracker."""
+    signature = _signature(code, len(defaults), tuple(kwdefaults))
     try:
-        bound = inspect.signature(stand_in).bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
     except TypeError as e:
         tx.raise_user_error(TypeError(f"{name}() {e}"))
     bound.apply_defaults()
     result: dict[str, VariableTracker] = {}
     for param_name, value in bound.arguments.items():
-        kind = bound.signature.parameters[param_name].kind
+        if isinstance(value, _Default):
+            value = defaults[value.key] if isinstance(value.key, int) else kwdefaults[value.key]
+        kind = signature.parameters[param_name].kind
         # inspect renames a comprehension's implicit `.0` parameter to `implicit0`
         local_name = param_name
         if param_name not in code.co_varnames and param_name.startswith("implicit"):
@@ -135,6 +130,35 @@ def bind_with_signature(
         else:
             result[local_name] = value
     return result
+
+
+class _Default:
+    """A default value in a signature from `_signature`: which of the function's defaults it
+    stands for (an index into `__defaults__`, or a key of `__kwdefaults__`)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: int | str) -> None:
+        self.key = key
+
+
+@functools.lru_cache(maxsize=1024)
+def _signature(
+    code: types.CodeType, default_count: int, kwdefault_names: tuple[str, ...]
+) -> inspect.Signature:
+    """The signature of a function with this code, `default_count` positional defaults and
+    these keyword-only defaults, each default a `_Default`: a function of its (immutable)
+    arguments alone, so one signature serves every call of every function with that code,
+    whatever its default values are."""
+    stand_in = types.FunctionType(
+        code,
+        {},
+        code.co_name,
+        tuple(_Default(i) for i in range(default_count)) or None,
+        tuple(types.CellType() for _ in code.co_freevars) or None,
+    )
+    stand_in.__kwdefaults__ = {key: _Default(key) for key in kwdefault_names} or None
+    return inspect.signature(stand_in)
 
 
 class UserFunctionVariable(BaseUserFunctionVariable):
