@@ -200,8 +200,6 @@ class TranslatorBase:
         """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,
         and run its handler. A jump handler sets `self.ip` to its target; RETURN_VALUE sets
         `self.returned`."""
-        if self.ip >= len(self.instructions):
-            raise InternalError(f"{self.code.co_name} ran past its last instruction")
         inst = self.instructions[self.ip]
         self.current_inst = inst
         self.ip += 1
