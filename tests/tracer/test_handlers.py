@@ -131,7 +131,9 @@ def _facts(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize(("fn", "args"), CASES, ids=lambda c: getattr(c, "__name__", ""))
-def test_handlers_agree_with_eager_with_and_without_debug_checks(fn: Any, args: tuple[Any, ...]) -> None:
+def test_handlers_agree_with_eager_with_and_without_debug_checks(
+    fn: Any, args: tuple[Any, ...]
+) -> None:
     facts = []
     for checked in (False, True):
         with config.patch(debug_checks=checked):
