@@ -1,11 +1,23 @@
-"""Test-wide settings: hypothesis profiles (small in CI, larger locally) and debug checks on."""
+"""Test-wide settings: hypothesis profiles (small in CI, larger locally), and the debug checks.
+
+Tests run the step loop as users run it, with `config.debug_checks` off (unless the environment
+sets MODETRACE_DEBUG_CHECKS=1 for the whole run). The modules in DEBUG_CHECKED run with the debug
+checks on: every handler's stack effect is checked against `dis.stack_effect` there, so a
+handler that leaves the stack wrong fails them.
+"""
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
-# Every handler's stack effect is checked against dis.stack_effect in tests.
-os.environ.setdefault("MODETRACE_DEBUG_CHECKS", "1")
-
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tracer import config
+
+TESTS = Path(__file__).resolve().parent
+DEBUG_CHECKED = (TESTS / "differential", TESTS / "tracer" / "test_opcodes.py")
+"""Test modules (or directories of them) that run with `config.debug_checks` on."""
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -17,3 +29,13 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _debug_checks_in_dedicated_modules(request: pytest.FixtureRequest) -> Iterator[None]:
+    path = Path(request.path).resolve()
+    if any(path == place or place in path.parents for place in DEBUG_CHECKED):
+        with config.patch(debug_checks=True):
+            yield
+    else:
+        yield

@@ -52,7 +52,7 @@ class LocationsByLine(dict[int | None, UserLocation]):
 
     Every guard asks for the location of the instruction that added it: the hit is one
     C-level dict lookup, and only a new line calls `__missing__` (and reads linecache). Lives
-    for one trace (OutputGraph.code_facts)."""
+    for one trace (TraceCaches.code_facts)."""
 
     __slots__ = ("code",)
 

@@ -7,30 +7,24 @@ from __future__ import annotations
 
 import operator
 import re
-import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
 from tracer import config, runtime
 from tracer.config import CompileOptions
-from tracer.exc import LocationsByLine, LocationTextsByLine, unimplemented
+from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
-from tracer.graph.node import Op, flat_inputs
-from tracer.instructions import Instruction, instructions_of
-from tracer.runtime.fake_fast import FAST_FAKE, PAIRS
+from tracer.graph.node import Op
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
-from variables.binding import ParameterShape, parameter_shape
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
-from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_DUNDERS, OPERATOR_SYMBOLS
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
-from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -41,25 +35,11 @@ RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like
 state that eager code sees, so they break the graph."""
 
 
-_PAIRS: dict[Any, Callable[[Any, Any], Any]] = PAIRS
-"""fake_fast.PAIRS, looked up with None too (a method without a fast fake function)."""
-
-
-def runtime_module() -> types.ModuleType:
-    """The runtime package, whose Tensor and FakeTensor classes the recording path reads."""
-    return runtime
-
-
-CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
-"""A code object's decoded instructions and where-am-I caches by line (TranslatorBase.location
-and location_text), shared by every translator of that code in one trace."""
-
-
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
 
     def __init__(self, f_globals: dict[str, Any], options: Any = None) -> None:
-        if not options:  # (tests)
+        if not options:  # (tests) imported only then: convert_frame imports this module
             options = CompileOptions()
         self.options: CompileOptions = options
         self.graph = Graph()
@@ -78,27 +58,11 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self._code_facts: dict[types.CodeType, CodeFacts] = {}
-        self._parameter_shapes: dict[types.CodeType, ParameterShape | None] = {}
-        self.inline_depth_limit = knobs.inline_depth_limit
-        """config.inline_depth_limit, read once per trace (every inlined call compares)."""
-        self.global_loads: dict[str, tuple[Any, VariableTracker, bool]] = {}
-        """name -> (value, tracker, found in builtins) for LOAD_GLOBAL in the compiled
-        function's own globals: see Names.load_global."""
         self.module_attrs: dict[tuple[int, str], tuple[VariableTracker, Any, VariableTracker]] = {}
         """(id(module tracker), name) -> (that tracker, value, tracker of the value) for
         ModuleVariable.var_getattr."""
-        self._mode_handlers: dict[int, tuple[Any, VariableTracker]] = {}
-        """id(mode tracker) -> (that tracker, its `__torch_function__`), for this trace."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
-        self._operator_plans: dict[Callable[..., Any], _OperatorPlan] = {}
-        """operator function -> how `plain_operator` records it, worked out once per trace."""
-        self._fake_plans: dict[Any, tuple[Callable[..., Any], Any]] = {}
-        """`_record`'s fake_fn -> (what it runs on fakes, its fake_fast function or None)."""
-        self._not_random: set[Any] = set()
-        """Runtime functions called in this trace that are not random ops: a call of one again
-        (`torch.tanh` in a loop) skips working out its name."""
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -140,8 +104,8 @@ class OutputGraph:
         the runtime does eagerly. None means the handler answered NotImplemented."""
         mode = self.mode_stack.pop()
         try:
-            handler = self._mode_handler(tx, mode.realize())
-            types_vt = TupleVariable([wrap_class(runtime_module().Tensor)])
+            handler = mode.realize().var_getattr(tx, "__torch_function__")
+            types_vt = TupleVariable([wrap_class(runtime.Tensor)])
             result = handler.call_function(
                 tx,
                 [TorchOpVariable(public), types_vt, TupleVariable(args), ConstDictVariable(kwargs)],
@@ -153,52 +117,15 @@ class OutputGraph:
             return None
         return result
 
-    def _mode_handler(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
-        """`mode.__torch_function__`, looked up once per mode per trace: every op under the
-        mode asks again, and the answer (class attribute or real instance attribute, with its
-        guards) stays the same while the trace cannot change the class. A store to the
-        attribute on the instance during the trace is in the tracker's `attrs`: then it is read
-        again every time."""
-        if not isinstance(mode, UserDefinedObjectVariable):
-            return mode.var_getattr(tx, "__torch_function__")
-        cached = self._mode_handlers.get(id(mode))
-        if cached is not None and cached[0] is mode and "__torch_function__" not in mode.attrs:
-            return cached[1]
-        handler = mode.var_getattr(tx, "__torch_function__")
-        self._mode_handlers[id(mode)] = (mode, handler)
-        return handler
-
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
-        """TranslatorBase.run counts each step in `instruction_count` (inline: it is the
-        hottest loop) and calls this once the count passes the budget."""
+        """TranslatorBase.step counts each step in `instruction_count` and calls this once the
+        count passes the budget."""
         unimplemented(
             "instruction-budget",
             f"tracing passed the budget of {self.budget} instructions",
             hints=("a loop may be too long to unroll; raise config instruction_budget",),
         )
-
-    def code_facts(self, code: types.CodeType) -> CodeFacts:
-        """What every translator of `code` reads, worked out once per trace: a helper inlined
-        in a loop reuses it (translators only read the instructions and add to the line
-        caches). Lives and dies with this trace."""
-        facts = self._code_facts.get(code)
-        if facts is None:
-            facts = self._code_facts[code] = (
-                instructions_of(code),
-                LocationsByLine(code),
-                LocationTextsByLine(code),
-            )
-        return facts
-
-    def parameter_shape(self, code: types.CodeType) -> ParameterShape | None:
-        """`code`'s parameters for binding an inlined call (variables/binding.py), worked out
-        once per trace: the same helper is usually called many times."""
-        try:
-            return self._parameter_shapes[code]
-        except KeyError:
-            shape = self._parameter_shapes[code] = parameter_shape(code)
-            return shape
 
     def note_inline_depth(self, depth: int) -> None:
         self.inline_depth_max = max(self.inline_depth_max, depth)
@@ -227,7 +154,7 @@ class OutputGraph:
 
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
         name = source.name  # a chained source builds its name on every read
-        fake = runtime_module().FakeTensor.from_tensor(value)
+        fake = runtime.FakeTensor.from_tensor(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
         return TensorVariable(node, fake, source)
@@ -240,20 +167,11 @@ class OutputGraph:
         args: list[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        try:
-            known = fn in self._not_random
-        except TypeError:  # an unhashable callable: checked for this call only
-            known = False
-        if not known:
-            name = getattr(getattr(fn, "__modetrace_op__", None), "name", None)
-            if name is None:
-                name = getattr(fn, "__name__", "")
-            if name in RANDOM_OPS:
-                unimplemented("random", f"call to torch.{name} reads the global random generator")
-            try:  # (not contextlib.suppress: its three Python-level calls cost more)
-                self._not_random.add(fn)
-            except TypeError:
-                pass
+        name = getattr(getattr(fn, "__modetrace_op__", None), "name", None)
+        if name is None:
+            name = getattr(fn, "__name__", "")
+        if name in RANDOM_OPS:
+            unimplemented("random", f"call to torch.{name} reads the global random generator")
         if self.mode_stack and hasattr(fn, "__modetrace_op__"):
             result = self._dispatch_to_mode(tx, fn, args, kwargs)
             if result is not None:
@@ -284,14 +202,10 @@ class OutputGraph:
         self, tx: TranslatorBase, fn: Callable[..., Any], args: list[VariableTracker]
     ) -> VariableTracker:
         """Python's operator protocol: the left operand's method, then the right's reflected one."""
-        if len(args) == 2 and not self.mode_stack:
-            plain = self.plain_operator(tx, fn, args[0], args[1])
-            if plain is not None:
-                return plain
         if fn not in OPERATOR_DUNDERS:
             unimplemented("operator", f"operator {fn.__name__} on tensors is not supported")
         dunder, reflected = OPERATOR_DUNDERS[fn]
-        tensor_cls = runtime_module().Tensor
+        tensor_cls = runtime.Tensor
         first = args[0]
         if isinstance(first, TensorVariable):
             method = getattr(tensor_cls, dunder, None)
@@ -308,54 +222,6 @@ class OutputGraph:
         symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)
         names = " and ".join(f"'{a.type_name()}'" for a in args)
         tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
-
-    def plain_operator(
-        self, tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
-    ) -> TensorVariable | None:
-        """`x + y`, `x * 2`, `2 * x`, `x @ w` with no mode active, recorded in one step.
-
-        Most traced ops are these. For a tensor and a tensor or a Python int or float, when
-        fake_fast knows the answer, this does exactly what call_operator, _operator_call and
-        _record would (the left tensor's dunder, else the right tensor's reflected one; the
-        same node target, arguments and meta) without their general argument handling. None
-        means not that case: the caller takes the general path, which repeats nothing that
-        happened here (nothing here adds to the graph or raises before the fake result).
-        """
-        plan = self._operator_plans.get(fn)
-        if plan is None:
-            if fn not in OPERATOR_DUNDERS:
-                return None
-            plan = self._operator_plans[fn] = _OperatorPlan.of(fn)
-        if type(a) is TensorVariable:
-            tensor, other, method, fast = a, b, plan.method, plan.fast
-        elif type(b) is TensorVariable:
-            tensor, other, method, fast = b, a, plan.reflected, plan.reflected_fast
-        else:
-            return None
-        if fast is None:
-            return None
-        node = tensor.node
-        if type(other) is TensorVariable:
-            node_other, fake_other = other.node, other.fake
-            inputs = [node] if node_other is node else [node, node_other]
-        elif type(other) is ConstantVariable and type(other.value) in _PLAIN_NUMBERS:
-            node_other = fake_other = other.value
-            inputs = [node]
-        else:
-            return None
-        fake = fast(tensor.fake, fake_other)
-        if fake is None:
-            return None
-        if tx.in_try_block():
-            unimplemented(
-                "try-block",
-                f"try/except around a tensor op ({_op_name(method)}) is not supported",
-            )
-        meta = {"val": fake, "user_location": tx.location_text()}
-        return TensorVariable(
-            self.graph.create_flat_call("call_function", method, (node, node_other), inputs, meta),
-            fake,
-        )
 
     def _operator_call(
         self, tx: TranslatorBase, method: Any, args: list[VariableTracker]
@@ -384,47 +250,21 @@ class OutputGraph:
     ) -> Any:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
-        # each argument as (what the graph node holds, what the fake run gets), in one pass;
-        # one tensor (`x.sin()`, `torch.relu(x)`) is the commonest case by far
-        node_args: tuple[Any, ...]
-        fake_args: tuple[Any, ...]
-        inputs: list[Node] | None  # the nodes in node_args, when flat (create_flat_call)
-        if len(args) == 1 and type(arg := args[0]) is TensorVariable:
-            node = arg.node
-            node_args = (node,)
-            fake_args = (arg.fake,)
-            inputs = [node]
-        elif args:
+        # each argument as (what the graph node holds, what the fake run gets)
+        node_args: tuple[Any, ...] = ()
+        fake_args: tuple[Any, ...] = ()
+        if args:
             node_args, fake_args = zip(*map(as_graph_arg, args), strict=True)
-            inputs = flat_inputs(node_args)
-        else:
-            node_args = fake_args = ()
-            inputs = None
         node_kwargs: dict[str, Any] = {}
         fake_kwargs: dict[str, Any] = {}
-        if kwargs:
-            for key, value in kwargs.items():
-                node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
-        # a public op with torch functions disabled just calls its impl: call it directly;
-        # the commonest ops on plain fakes give their result without even that (fake_fast)
-        try:
-            plan = self._fake_plans.get(fake_fn)
-            if plan is None:
-                plan = self._fake_plans[fake_fn] = _fake_plan(fake_fn)
-        except TypeError:  # an unhashable callable: worked out for this call only
-            plan = _fake_plan(fake_fn)
-        fake_fn, fast = plan
-        fake_result = fast(fake_args) if fast is not None and not fake_kwargs else None
-        if fake_result is not None:
-            one_tensor = True  # a fake_fast answer is always one tensor
-        else:
-            fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
-            if fake_result is NotImplemented:
-                return None
-            one_tensor = isinstance(fake_result, runtime_module().Tensor)
+        for key, value in kwargs.items():
+            node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
+        fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
+        if fake_result is NotImplemented:
+            return None
         if dry_run:
             return fake_result
-        if not one_tensor and not _contains_tensor(fake_result):
+        if not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
             unimplemented(
@@ -432,12 +272,7 @@ class OutputGraph:
                 f"try/except around a tensor op ({_op_name(target)}) is not supported",
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
-        if inputs is not None and not node_kwargs:
-            result = self.graph.create_flat_call(op, target, node_args, inputs, meta)
-        else:
-            result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
-        if one_tensor:
-            return TensorVariable(result, fake_result)
+        result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
         return self._wrap_result(result, fake_result)
 
     def _run_fake(
@@ -450,7 +285,6 @@ class OutputGraph:
     ) -> Any:
         """`fake_fn` run on fake values with torch functions disabled (no mode sees it); its
         errors are the user's, except a need for tensor data, which breaks the graph."""
-        runtime = runtime_module()
         if self._disable_torch_function is None:
             self._disable_torch_function = runtime._C.DisableTorchFunction()
         try:
@@ -462,7 +296,7 @@ class OutputGraph:
             tx.raise_user_error(e)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
-        if isinstance(fake, runtime_module().Tensor):
+        if isinstance(fake, runtime.Tensor):
             return TensorVariable(node, fake)
         if isinstance(fake, tuple | list):
             items = []
@@ -472,63 +306,6 @@ class OutputGraph:
                 items.append(self._wrap_result(getter, item))
             return TupleVariable(items)
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
-
-
-_PLAIN_NUMBERS = (int, float)
-"""The constant operand types `plain_operator` takes (exact types: not bool)."""
-
-
-class _OperatorPlan:
-    """For one operator function (`operator.add`): the Tensor dunder and reflected dunder that
-    Python's protocol calls, each with its fake_fast answer for a tensor and another operand
-    (`fake_fast.PAIRS`; None when it has none).
-
-    >>> import operator
-    >>> _OperatorPlan.of(operator.add)
-    _OperatorPlan(Tensor.__add__ (fast), Tensor.__radd__ (fast))
-    """
-
-    __slots__ = ("fast", "method", "reflected", "reflected_fast")
-
-    def __init__(self, method: Any, reflected: Any) -> None:
-        self.method = method
-        self.fast = _PAIRS.get(_fast_fake_of(method))
-        self.reflected = reflected
-        self.reflected_fast = _PAIRS.get(_fast_fake_of(reflected))
-
-    @classmethod
-    def of(cls, fn: Callable[..., Any]) -> _OperatorPlan:
-        dunder, reflected = OPERATOR_DUNDERS[fn]
-        tensor_cls = runtime_module().Tensor
-        return cls(
-            getattr(tensor_cls, dunder, None),
-            getattr(tensor_cls, reflected, None) if reflected is not None else None,
-        )
-
-    def __repr__(self) -> str:
-        def show(method: Any, fast: Any) -> str:
-            name = getattr(method, "__name__", None)
-            return f"Tensor.{name}{' (fast)' if fast is not None else ''}" if name else "-"
-
-        return (
-            f"_OperatorPlan({show(self.method, self.fast)}, "
-            f"{show(self.reflected, self.reflected_fast)})"
-        )
-
-
-def _fake_plan(fake_fn: Any) -> tuple[Callable[..., Any], Any]:
-    """What `_record` runs for `fake_fn` and its fake_fast shortcut: a public op with torch
-    functions disabled just calls its impl, so the impl is called directly."""
-    info = getattr(fake_fn, "__modetrace_op__", None)
-    if info is None:
-        return fake_fn, None
-    return info.impl, FAST_FAKE.get(info.impl)
-
-
-def _fast_fake_of(method: Any) -> Callable[[tuple[Any, ...]], Any] | None:
-    """fake_fast's function for a public op or Tensor method (None: none, or not an op)."""
-    info = getattr(method, "__modetrace_op__", None)
-    return None if info is None else FAST_FAKE.get(info.impl)
 
 
 _NON_WORD = re.compile(r"\W+")
@@ -555,7 +332,7 @@ def _op_name(target: Any) -> str:
 
 
 def _contains_tensor(value: Any) -> bool:
-    if isinstance(value, runtime_module().Tensor):
+    if isinstance(value, runtime.Tensor):
         return True
     if isinstance(value, tuple | list):
         return any(_contains_tensor(v) for v in value)

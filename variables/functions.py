@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import operator
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -14,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
-from variables.binding import bind_fast
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 
@@ -36,15 +34,7 @@ UNSUPPORTED_CODE_FLAGS = {
 }
 
 
-UNSUPPORTED_FLAGS_MASK = functools.reduce(operator.or_, UNSUPPORTED_CODE_FLAGS)
-"""Any of UNSUPPORTED_CODE_FLAGS: every inlined call tests it before check_code_supported."""
-
-_STAR_PARAMETERS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
-
-
 def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> None:
-    if not code.co_flags & UNSUPPORTED_FLAGS_MASK:  # every inlined call asks: one test
-        return
     for flag, what in UNSUPPORTED_CODE_FLAGS.items():
         if code.co_flags & flag:
             unimplemented(
@@ -86,8 +76,7 @@ class BaseUserFunctionVariable(VariableTracker):
         """What inlining a call needs, in one call: code, globals, bound locals, cells. A
         function inlining does not support is refused before its arguments are bound."""
         code = self.get_code()
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
+        check_code_supported(code, self)
         return (
             code,
             self.get_globals(),
@@ -116,54 +105,20 @@ def bind_with_signature(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would. Plain calls bind straight from the
-    code object (variables/binding.py); the rest, every error included, through inspect."""
-    shape = tx.output.parameter_shape(code)
-    if (
-        shape is not None
-        and shape.plain
-        and not kwargs
-        and len(args) == len(shape.positional) >= len(defaults)
-    ):  # bind_fast's commonest case, without the call
-        return dict(zip(shape.positional, args))  # noqa: B905 (same lengths; strict= is slow)
-    bound = None if shape is None else bind_fast(shape, defaults, kwdefaults, args, kwargs)
-    if bound is None:
-        return _bind_with_inspect(tx, code, name, defaults, kwdefaults, args, kwargs)
-    assert shape is not None
-    if shape.varargs is not None:
-        bound[shape.varargs] = TupleVariable(list(bound[shape.varargs]))
-    if shape.varkw is not None:
-        bound[shape.varkw] = ConstDictVariable(bound[shape.varkw])
-    return bound
-
-
-def _bind_with_inspect(
-    tx: TranslatorBase,
-    code: types.CodeType,
-    name: str,
-    defaults: Sequence[VariableTracker],
-    kwdefaults: dict[str, VariableTracker],
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> dict[str, VariableTracker]:
-    """inspect's binder on a stand-in function with the same signature; a binding error is the
-    user's TypeError."""
-    stand_in = types.FunctionType(
-        code,
-        {},
-        name,
-        tuple(defaults) or None,
-        tuple(types.CellType() for _ in code.co_freevars) or None,
-    )
-    stand_in.__kwdefaults__ = dict(kwdefaults) or None
+    """Bind trackers to parameters exactly as Python would, with inspect's binder (`_signature`).
+    A binding error is the user's TypeError. Returns the callee's locals by name, `*args` as a
+    tuple tracker and `**kwargs` as a dict tracker."""
+    signature = _signature(code, len(defaults), tuple(kwdefaults))
     try:
-        bound = inspect.signature(stand_in).bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
     except TypeError as e:
         tx.raise_user_error(TypeError(f"{name}() {e}"))
     bound.apply_defaults()
     result: dict[str, VariableTracker] = {}
     for param_name, value in bound.arguments.items():
-        kind = bound.signature.parameters[param_name].kind
+        if isinstance(value, _Default):
+            value = defaults[value.key] if isinstance(value.key, int) else kwdefaults[value.key]
+        kind = signature.parameters[param_name].kind
         # inspect renames a comprehension's implicit `.0` parameter to `implicit0`
         local_name = param_name
         if param_name not in code.co_varnames and param_name.startswith("implicit"):
@@ -177,6 +132,35 @@ def _bind_with_inspect(
     return result
 
 
+class _Default:
+    """A default value in a signature from `_signature`: which of the function's defaults it
+    stands for (an index into `__defaults__`, or a key of `__kwdefaults__`)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: int | str) -> None:
+        self.key = key
+
+
+@functools.lru_cache(maxsize=1024)
+def _signature(
+    code: types.CodeType, default_count: int, kwdefault_names: tuple[str, ...]
+) -> inspect.Signature:
+    """The signature of a function with this code, `default_count` positional defaults and
+    these keyword-only defaults, each default a `_Default`: a function of its (immutable)
+    arguments alone, so one signature serves every call of every function with that code,
+    whatever its default values are."""
+    stand_in = types.FunctionType(
+        code,
+        {},
+        code.co_name,
+        tuple(_Default(i) for i in range(default_count)) or None,
+        tuple(types.CellType() for _ in code.co_freevars) or None,
+    )
+    stand_in.__kwdefaults__ = {key: _Default(key) for key in kwdefault_names} or None
+    return inspect.signature(stand_in)
+
+
 class UserFunctionVariable(BaseUserFunctionVariable):
     """`UserFunctionVariable(helper @ G['helper'])`: a Python function that exists already."""
 
@@ -188,20 +172,6 @@ class UserFunctionVariable(BaseUserFunctionVariable):
 
     def as_python_constant(self) -> Any:
         return self.fn
-
-    def frame_inputs(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> FrameInputs:
-        """BaseUserFunctionVariable.frame_inputs with the code and globals read in place (every
-        inlined helper call comes here)."""
-        fn = self.fn
-        code = fn.__code__
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
-        return code, fn.__globals__, self.bind_args(tx, args, kwargs), self.closure_cells(tx)
 
     def get_code(self) -> types.CodeType:
         return self.fn.__code__
@@ -221,10 +191,7 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         fn = self.fn
         fn_defaults = fn.__defaults__
         fn_kwdefaults = fn.__kwdefaults__
-        if fn_defaults is None and fn_kwdefaults is None:  # most inlined functions
-            return bind_with_signature(tx, fn.__code__, fn.__name__, (), {}, args, kwargs)
         builder = tx.output.builder
-        # sources only for defaults that exist: most inlined functions have none
         defaults: list[VariableTracker] = []
         if fn_defaults:
             defaults_src = AttrSource(self.source, "__defaults__") if self.source else None
@@ -249,21 +216,14 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         closure = self.fn.__closure__
         if closure is None:
             return []
-        side_effects = tx.output.side_effects
-        # a cell met before keeps its first tracker (and source), and a helper called in a loop
-        # meets the same cells every time: look them all up at once (SideEffects.cells by id,
-        # in C-level maps), and build sources only for cells met for the first time
-        cells: list[CellVariable | None] = list(map(side_effects.cells.get, map(id, closure)))
-        if None not in cells:  # (trackers have no __eq__: `in` compares by identity)
-            return cells  # type: ignore[return-value]
+        cells: list[CellVariable] = []
         for i, cell in enumerate(closure):
-            if cells[i] is None:
-                source = None
-                if self.source:
-                    closure_src = AttrSource(self.source, "__closure__")
-                    source = AttrSource(ItemSource(closure_src, i), "cell_contents")
-                cells[i] = side_effects.existing_cell(cell, source)
-        return cells  # type: ignore[return-value]
+            source = None
+            if self.source:
+                closure_src = AttrSource(self.source, "__closure__")
+                source = AttrSource(ItemSource(closure_src, i), "cell_contents")
+            cells.append(tx.output.side_effects.existing_cell(cell, source))
+        return cells
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
@@ -329,40 +289,13 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         kwdefaults: dict[str, VariableTracker] | None = None,
         closure: Sequence[CellVariable] = (),
     ) -> None:
-        self.source = None  # VariableTracker.__init__, inline: every comprehension makes one
+        super().__init__()
         self.code = code
         self.f_globals = f_globals
         self.qualname = qualname
         self.defaults = list(defaults)
         self.kwdefaults = dict(kwdefaults) if kwdefaults else {}
         self.closure = list(closure)
-
-    def frame_inputs(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> FrameInputs:
-        """BaseUserFunctionVariable.frame_inputs with its parts read and bound in place: every
-        comprehension is a call of a function made by MAKE_FUNCTION."""
-        code = self.code
-        if code.co_flags & UNSUPPORTED_FLAGS_MASK:
-            check_code_supported(code, self)
-        if (
-            len(args) == 1
-            and not kwargs
-            and not self.defaults
-            and code.co_argcount == 1
-            and not code.co_flags & _STAR_PARAMETERS
-            and not code.co_kwonlyargcount
-            and not code.co_posonlyargcount
-            and code.co_varnames[0] == ".0"
-        ):  # a comprehension called with its iterator: what bind_with_signature binds it to
-            return code, self.f_globals, {".0": args[0]}, self.closure
-        bound = bind_with_signature(
-            tx, code, code.co_name, self.defaults, self.kwdefaults, args, kwargs
-        )
-        return code, self.f_globals, bound, self.closure
 
     def get_code(self) -> types.CodeType:
         return self.code

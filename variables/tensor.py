@@ -39,7 +39,7 @@ class TensorVariable(VariableTracker):
     __slots__ = ("fake", "node")
 
     def __init__(self, node: Node, fake: Any, source: Source | None = None) -> None:
-        self.source = source  # VariableTracker.__init__, inline: one per recorded op
+        super().__init__(source)
         self.node = node
         self.fake = fake
 

@@ -1,5 +1,5 @@
-"""A mode's `__torch_function__` is looked up once per trace (OutputGraph._mode_handler); the
-ops after a change to the handler must still go where eager code sends them."""
+"""A mode's `__torch_function__` is looked up at every op, as eager code looks it up: ops after a
+change to the handler go where eager code sends them."""
 
 from __future__ import annotations
 

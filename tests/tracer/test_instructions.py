@@ -1,4 +1,4 @@
-"""`decode` reads `co_code` itself; it must agree with `dis.get_instructions` on every field.
+"""`decode` gives `dis.get_instructions` with jump targets as indices and lines carried forward.
 `instructions_of` decodes each code object once for its lifetime, and never serves another's."""
 
 import dis

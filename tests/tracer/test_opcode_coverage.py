@@ -4,7 +4,6 @@ import dis
 
 import pytest
 
-from tracer import config
 from tracer.translator import InstructionTranslator
 from tracer.translator.base import EXPLICITLY_UNSUPPORTED, TranslatorBase, _missing_opcode
 
@@ -34,7 +33,3 @@ def test_handler_names_must_be_real_opcodes() -> None:
         class Typo(TranslatorBase):
             def LOAD_FASTT(self, inst: object) -> None:
                 pass
-
-
-def test_debug_checks_are_on_in_tests() -> None:
-    assert config.current().debug_checks

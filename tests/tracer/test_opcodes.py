@@ -9,6 +9,7 @@ import pytest
 
 import tracer.runtime as torch
 from tests.tracer.opcode_samples import f_raise
+from tracer import config
 from tracer.testing import assert_same_behavior
 
 G_COUNTER = 0
@@ -265,6 +266,7 @@ def _opnames(fn: object) -> set[str]:
     ("fn", "opcodes", "make_args"), CASES, ids=lambda v: getattr(v, "__name__", "")
 )
 def test_opcode(fn, opcodes, make_args) -> None:
+    assert config.current().debug_checks, "tests/conftest.py turns the debug checks on here"
     missing = set(opcodes) - _opnames(fn)
     assert not missing, f"{fn.__name__} does not exercise {sorted(missing)}"
     assert_same_behavior(fn, *make_args(), compile_options={"fullgraph": True})

@@ -1,8 +1,8 @@
-"""The step loop has two forms: `run` (the plain one every benchmark and user compile takes) and
-`_run_checked` (trace_bytecode logging and the stack-effect check, which the test suite turns on
-everywhere else). Both must trace the same way: same results, same instruction counts, same
-break reasons at the same user lines."""
+"""The step loop (`TranslatorBase.run` / `step`): the instruction budget counts every step of
+every frame of a trace, graph breaks name the user's line, and the debug checks (stack effects,
+`config.debug_checks`) only check: with them on, a trace is the same as with them off."""
 
+import dis
 from typing import Any
 
 import pytest
@@ -58,7 +58,7 @@ def _trace_facts(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize(("fn", "args"), CASES, ids=lambda c: getattr(c, "__name__", ""))
-def test_plain_and_checked_loops_trace_alike(fn: Any, args: tuple[Any, ...]) -> None:
+def test_debug_checks_do_not_change_the_trace(fn: Any, args: tuple[Any, ...]) -> None:
     with config.patch(debug_checks=False):
         plain = _trace_facts(fn, args)
         assert_same_behavior(fn, *args)
@@ -68,14 +68,15 @@ def test_plain_and_checked_loops_trace_alike(fn: Any, args: tuple[Any, ...]) -> 
     assert plain[0] is not None and plain[0] > 0
 
 
-def test_plain_loop_break_reason_names_the_user_line() -> None:
+def test_break_reason_names_the_user_line() -> None:
     with config.patch(debug_checks=False):
         _count, reasons, _graphs, _guards = _trace_facts(breaks_on_data, (torch.ones(2),))
     [reason] = reasons
-    assert "test_run_loop.py:31 in breaks_on_data" in reason
+    line = breaks_on_data.__code__.co_firstlineno + 2  # the `if`
+    assert f"test_run_loop.py:{line} in breaks_on_data" in reason
 
 
-def test_plain_loop_keeps_the_instruction_budget() -> None:
+def test_long_loop_passes_the_instruction_budget() -> None:
     def long_loop(x: Any) -> Any:
         for _ in range(1000):
             x = x + 1
@@ -108,9 +109,10 @@ def test_budget_is_exact_across_inlined_frames() -> None:
 
 
 @pytest.mark.parametrize("fraction", [0.0, 0.1, 0.3, 0.5, 0.7, 0.9])
-def test_plain_and_checked_loops_stop_at_the_same_step(fraction: float) -> None:
+def test_budget_stops_at_the_step_that_passes_it(fraction: float) -> None:
     """Wherever the budget runs out (the root frame, a helper, a comprehension, the first step
-    of a new frame), both loops stop at the same instruction with the same count."""
+    of a new frame), the trace stops at the step that passes it, with or without the debug
+    checks."""
     args = (torch.ones(3), [torch.ones(3), torch.arange(3)])
     with config.patch(debug_checks=False):
         steps = _trace_facts(loops_and_calls, args)[0]
@@ -124,8 +126,7 @@ def test_plain_and_checked_loops_stop_at_the_same_step(fraction: float) -> None:
 
 
 def test_guards_made_after_an_inlined_call_name_the_caller() -> None:
-    """OutputGraph.current_tx goes back to the caller when an inlined call returns (it is no
-    longer set at every step)."""
+    """OutputGraph.current_tx goes back to the caller when an inlined call returns."""
     from tracer.output_graph import OutputGraph
 
     seen: list[str] = []
@@ -147,3 +148,34 @@ def test_guards_made_after_an_inlined_call_name_the_caller() -> None:
     finally:
         OutputGraph.add_guard = original  # type: ignore[method-assign]
     assert seen and seen[-1] == "after_call"
+
+
+def test_debug_checks_catch_a_handler_with_a_wrong_stack_effect() -> None:
+    """A handler that leaves one item too many on the stack passes unnoticed with the debug
+    checks off, and is an InternalError with them on (as in the modules tests/conftest.py runs
+    with them on)."""
+    from tracer.exc import InternalError
+    from tracer.translator import InstructionTranslator
+
+    def returns_a_sum(x: Any) -> Any:
+        y = x + 1
+        return y
+
+    table = InstructionTranslator.dispatch_table
+    opcode = dis.opmap["STORE_FAST"]
+    correct = table[opcode]
+
+    def leaves_the_value(tx: Any, inst: Any) -> None:
+        tx.symbolic_locals[inst.argval] = tx.peek()
+
+    table[opcode] = leaves_the_value
+    try:
+        with config.patch(debug_checks=False):
+            tracer.reset()
+            tracer.explain(returns_a_sum)(torch.ones(2))
+        with config.patch(debug_checks=True), pytest.raises(InternalError, match="STORE_FAST"):
+            tracer.reset()
+            tracer.explain(returns_a_sum)(torch.ones(2))
+    finally:
+        table[opcode] = correct
+        tracer.reset()

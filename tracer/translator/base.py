@@ -2,22 +2,30 @@
 
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
 builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a 256-entry
-dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. The step loop in
-`run()` is the one place where a graph break (`Unsupported`) gets the user's file:line attached.
+dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. `run()` calls
+`step()` until RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the
+user's file:line attached.
 """
 
 from __future__ import annotations
 
 import dis
-import itertools
 import logging
 import types
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
-from tracer.exc import BreakReason, InternalError, Unsupported, UserLocation, unimplemented
-from tracer.instructions import ExceptionTableEntry, Instruction, exception_table
+from tracer.exc import (
+    BreakReason,
+    InternalError,
+    LocationsByLine,
+    LocationTextsByLine,
+    Unsupported,
+    UserLocation,
+    unimplemented,
+)
+from tracer.instructions import ExceptionTableEntry, Instruction, exception_table, instructions_of
 from tracer.translator.inlining import inline_call
 from variables.base import VariableTracker
 
@@ -77,14 +85,26 @@ _EFFECT_ADJUST: dict[str, Callable[[int | None], int]] = {
 }
 
 
-class Cursor(Protocol):
-    """A list iterator over a frame's instructions, as the step loop uses it: `__setstate__`
-    moves it to an index in O(1) (a jump), `__length_hint__` says how many are left."""
+CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
+"""A code object's decoded instructions and its user locations (and their text) by line."""
 
-    def __iter__(self) -> Iterator[Instruction]: ...
-    def __next__(self) -> Instruction: ...
-    def __setstate__(self, index: int, /) -> None: ...
-    def __length_hint__(self) -> int: ...
+
+class TraceCaches:
+    """What the translators of one trace work out once and share: for each code object its
+    decoded instructions (`instructions_of`, itself kept per code object across traces) and
+    its user locations by line, which `TranslatorBase.location` reads for every guard and
+    recorded op. The root frame's translator creates it; inlined frames share their caller's.
+    """
+
+    def __init__(self) -> None:
+        self._code_facts: dict[types.CodeType, CodeFacts] = {}
+
+    def code_facts(self, code: types.CodeType) -> CodeFacts:
+        facts = self._code_facts.get(code)
+        if facts is None:
+            facts = (instructions_of(code), LocationsByLine(code), LocationTextsByLine(code))
+            self._code_facts[code] = facts
+        return facts
 
 
 class TranslatorBase:
@@ -117,7 +137,9 @@ class TranslatorBase:
     ) -> None:
         self.code = code
         self.f_globals = f_globals
-        self.instructions, self._locations, self._location_texts = output.code_facts(code)
+        self.caches: TraceCaches = parent.caches if parent is not None else TraceCaches()
+        """Shared by every frame of the trace."""
+        self.instructions, self._locations, self._location_texts = self.caches.code_facts(code)
         self.symbolic_locals = symbolic_locals
         """Taken over, not copied: every caller builds the dict for this frame alone (the bound
         arguments of an inlined call, the wrapped locals of the compiled frame)."""
@@ -127,40 +149,23 @@ class TranslatorBase:
         self.output = output
         self.parent = parent
         self.globals_owner = globals_owner
-        self.cursor: Cursor = iter(self.instructions)  # type: ignore[assignment]
-        """The next instruction to step; a jump handler repositions it with
-        `self.cursor.__setstate__(inst.target)`."""
-        self.tickets: itertools.repeat[bool]
-        """The steps left in the instruction budget, one True per step, shared by every frame
-        of the trace (see `run`)."""
-        self.checked: bool
-        """Step with `_run_checked` (trace_bytecode logging or config.debug_checks, decided once
-        per trace: neither changes while a trace runs)."""
-        if parent is None:
-            self.tickets = itertools.repeat(True, output.budget)
-            self.checked = config.current().debug_checks or bytecode_log.isEnabledFor(logging.DEBUG)
-            self.depth = 0
-            never_in_try: bool = False  # not known until asked (in_try_block)
-        else:  # what is fixed for the whole trace comes from the caller
-            self.tickets = parent.tickets
-            self.checked = parent.checked
-            self.depth = parent.depth + 1
-            # a caller known never to be in a `try` calling code with no `try` or `with` at all
-            # (most helpers): known at once, without in_try_block's first-time work
-            never_in_try = parent._never_in_try and not code.co_exceptiontable
-        # every attribute is set here, in one order, so that all translators share one key
-        # layout (attribute reads in the handlers stay specialized)
+        self.ip = 0
+        """The index of the next instruction to step; a jump handler sets it to the target."""
+        self.returned = False
+        """Set by RETURN_VALUE: the frame is done, and `return_value` is its result."""
+        self.debug_checks = config.current().debug_checks
+        """Check each handler's stack effect against `dis.stack_effect` (see `step`)."""
+        self.log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
+        """Log each step at trace_bytecode."""
+        self.depth: int = 0 if parent is None else parent.depth + 1
         self.exception_entries: list[ExceptionTableEntry] | None = None
         self.kw_names: tuple[str, ...] = ()
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self._try_entries: list[ExceptionTableEntry] | None = None
-        self._callers_in_try: bool | None = None
-        self._never_in_try: bool = never_in_try
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
-        # (the most frequent handlers use self.stack.append / .pop directly)
         self.stack.append(vt)
 
     def pop(self) -> VariableTracker:
@@ -177,92 +182,46 @@ class TranslatorBase:
         return self.stack[-depth]
 
     # -- the loop -----------------------------------------------------------------------------
-    @property
-    def ip(self) -> int:
-        """The index of the next instruction to step."""
-        return len(self.instructions) - self.cursor.__length_hint__()
-
     def run(self) -> VariableTracker:
         """Execute the frame symbolically, one instruction at a time, until RETURN_VALUE.
 
-        This loop is the hottest code of a trace, so a step does as little as it can: the next
-        instruction comes from `self.cursor`, an iterator over the instructions that jumps
-        reposition, filtered by `self.tickets`, the budget's remaining steps shared by every
-        frame of the trace: `compress` takes the next instruction, then a ticket (as `zip`
-        would, but with no pair to unpack), so the fetch and the budget count are one C-level
-        `next` each. The loop ends when either runs out: RETURN_VALUE sets `return_value` and
-        moves the cursor past the end; otherwise the budget is spent (or the frame fell off its
-        end).
-        OutputGraph.current_tx is set when a frame starts and when a call it made returns
-        (inline_call), not at each step; the trace's instruction count is worked out from the
-        tickets left when the trace stops. Stepping with trace_bytecode logging or
-        config.debug_checks on (`self.checked`) is the same loop with more to do at each step:
-        `_run_checked`.
+        This is the one place where a graph break (`Unsupported`) gets the user's file:line
+        attached: the innermost frame that sees it attaches its current instruction's location.
         """
-        if self.checked:
-            return self._run_checked()
-        dispatch_table = self.dispatch_table
         self.output.current_tx = self
         try:
-            for inst in itertools.compress(self.cursor, self.tickets):
-                self.current_inst = inst
-                dispatch_table[inst.opcode](self, inst)
-            if self.return_value is None:
-                self._stopped_early()
+            while not self.returned:
+                self.step()
         except Unsupported as e:
-            self._count_steps()
             raise e.with_location(self.location(), repr(self.current_inst)) from None
-        if self.parent is None:
-            self._count_steps()
+        assert self.return_value is not None
         return self.return_value
 
-    def _run_checked(self) -> VariableTracker:
-        """`run` with each step logged at trace_bytecode and/or its stack effect checked."""
-        log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
-        check_effects = config.current().debug_checks
-        dispatch_table = self.dispatch_table
-        self.output.current_tx = self
-        for inst in itertools.compress(self.cursor, self.tickets):
-            self.current_inst = inst
-            if log_steps:
-                bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-            depth_before = len(self.stack)
-            try:
-                dispatch_table[inst.opcode](self, inst)
-            except Unsupported as e:
-                self._count_steps()
-                raise e.with_location(self.location(), repr(inst)) from None
-            if check_effects:
-                self._check_stack_effect(inst, len(self.stack) - depth_before)
-        if self.return_value is None:
-            try:
-                self._stopped_early()
-            except Unsupported as e:
-                self._count_steps()
-                raise e.with_location(self.location(), repr(self.current_inst)) from None
-        if self.parent is None:
-            self._count_steps()
-        return self.return_value
-
-    def _stopped_early(self) -> NoReturn:
-        """The step loop ran out of tickets before RETURN_VALUE (the step it had fetched would
-        pass the instruction budget) or of instructions (the frame fell off its end, which
-        CPython's compiler never emits)."""
-        if self.tickets.__length_hint__():
-            raise InternalError(f"{self.code.co_name} ran past its last instruction")
-        self.current_inst = self.instructions[self.ip - 1]
-        self.output.instruction_count = self.output.budget + 1  # this step is over budget
-        self.output.over_budget()
-
-    def _count_steps(self) -> None:
-        """The trace's instruction count, from the tickets left: set where a trace can stop
-        (the compiled frame returns, or a graph break leaves a frame)."""
+    def step(self) -> None:
+        """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,
+        and run its handler. A jump handler sets `self.ip` to its target; RETURN_VALUE sets
+        `self.returned`."""
+        inst = self.instructions[self.ip]
+        self.current_inst = inst
+        self.ip += 1
         output = self.output
-        if output.instruction_count <= output.budget:
-            left = self.tickets.__length_hint__()
-            output.instruction_count = output.budget - left
+        output.instruction_count += 1  # one count for every frame of the trace
+        if output.instruction_count > output.budget:
+            output.over_budget()
+        if self.log_steps:
+            bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+        depth_before = len(self.stack)
+        self.dispatch_table[inst.opcode](self, inst)
+        if self.debug_checks:
+            self.check_stack_effect(inst, len(self.stack) - depth_before)
 
-    def _check_stack_effect(self, inst: Instruction, actual: int) -> None:
+    def jump_to(self, target: int | None) -> None:
+        """Continue at instruction index `target` (a jump's `inst.target`)."""
+        assert target is not None
+        self.ip = target
+
+    def check_stack_effect(self, inst: Instruction, actual: int) -> None:
+        """The handler changed the stack by `actual`: CPython's compiler must agree."""
         jumped = self.ip != inst.index + 1
         adjust = _EFFECT_ADJUST.get(inst.opname)
         if adjust is not None:
@@ -279,25 +238,14 @@ class TranslatorBase:
 
     # -- locations and user errors ------------------------------------------------------------
     def location(self) -> UserLocation:
-        """Where the current instruction is. Every guard asks (OutputGraph.add_guard), so each
-        line's location (a linecache read) is built once per trace, in a dict the code's
-        translators share (see OutputGraph.code_facts): asking is one lookup."""
-        try:
-            return self._locations[self.current_inst.lineno]  # type: ignore[union-attr]
-        except AttributeError:
-            if self.current_inst is not None:
-                raise
-            return self._locations[None]  # no step yet: the code's first line
+        """Where the current instruction is (the code's first line before any step)."""
+        lineno = self.current_inst.lineno if self.current_inst is not None else None
+        return self._locations[lineno]
 
     def location_text(self) -> str:
-        """`str(self.location())`, which every recorded op stores in its node's meta: built once
-        per line, and without the source line `location()` reads (the same lookup)."""
-        try:
-            return self._location_texts[self.current_inst.lineno]  # type: ignore[union-attr]
-        except AttributeError:
-            if self.current_inst is not None:
-                raise
-            return self._location_texts[None]  # no step yet: the code's first line
+        """`str(self.location())`, which every recorded op stores in its node's meta."""
+        lineno = self.current_inst.lineno if self.current_inst is not None else None
+        return self._location_texts[lineno]
 
     def user_stack(self) -> list[UserLocation]:
         frames: list[UserLocation] = []
@@ -340,44 +288,24 @@ class TranslatorBase:
             self.raise_user_error(e)
 
     def in_try_block(self) -> bool:
-        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?
-
-        Every recorded tensor op asks. A caller stays at its call while this frame runs, so
-        the callers' answer is worked out once per translator; a frame with no `try` of its own
-        under callers outside any `try` (almost all) then answers at once, from its first op
-        when its code has no exception table and its caller already knew (`__init__`)."""
-        if self._never_in_try:
-            return False
+        """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
         if self._covered_by_try():
             return True
-        callers = self._callers_in_try
-        if callers is None:
-            callers = self._callers_in_try = self.parent is not None and self.parent.in_try_block()
-        self._never_in_try = not callers and not self._try_entries
-        return callers
+        return self.parent is not None and self.parent.in_try_block()
 
     def _covered_by_try(self) -> bool:
         """The entries that belong to a `try` (not to a `with` cleanup) are picked out once per
-        translator; most frames have none."""
-        entries = self._try_entries
-        if entries is None:
-            if not self.code.co_exceptiontable:  # no `try` or `with` at all (most helpers)
-                entries = self._try_entries = []
-            else:
-                if self.exception_entries is None:
-                    self.exception_entries = exception_table(self.code)
-                entries = self._try_entries = [
-                    entry
-                    for entry in self.exception_entries
-                    if not self._is_with_cleanup(entry.target)
-                ]
-        if not entries or self.current_inst is None:
+        translator."""
+        if self._try_entries is None:
+            if self.exception_entries is None:
+                self.exception_entries = exception_table(self.code)
+            self._try_entries = [
+                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
+            ]
+        if self.current_inst is None:
             return False
         offset = self.current_inst.offset
-        for entry in entries:
-            if entry.start <= offset < entry.end:
-                return True
-        return False
+        return any(entry.start <= offset < entry.end for entry in self._try_entries)
 
     def _is_with_cleanup(self, target_offset: int) -> bool:
         by_offset = {inst.offset: inst for inst in self.instructions}

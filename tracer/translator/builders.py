@@ -12,14 +12,8 @@ from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of
 from variables.lists import ListVariable, TupleVariable
-from variables.tensor import TensorVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
-
-
-_INERT_ITEMS = frozenset({ConstantVariable, TensorVariable})
-"""Trackers whose `as_python_constant` only answers (a value, or NotConstantError); exact
-types, so `_unpack` tests a tuple's items with one C-level `issuperset(map(type, items))`."""
 
 
 class Builders(TranslatorBase):
@@ -74,11 +68,9 @@ class Builders(TranslatorBase):
 
     # -- comprehension and display helpers ----------------------------------------------------
     def LIST_APPEND(self, inst: Instruction) -> None:
-        """Every item of a list comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        stack = self.stack
-        item = stack.pop()
-        target = stack[-inst.arg]
+        item = self.pop()
+        target = self.peek(inst.arg)
         assert isinstance(target, ListVariable)
         target.items.append(item)
 
@@ -110,12 +102,10 @@ class Builders(TranslatorBase):
             target._add(key_of(vt))
 
     def MAP_ADD(self, inst: Instruction) -> None:
-        """Every item of a dict comprehension: pop() and peek() inline."""
         assert inst.arg is not None
-        stack = self.stack
-        value = stack.pop()
-        key = stack.pop()
-        target = stack[-inst.arg]
+        value = self.pop()
+        key = self.pop()
+        target = self.peek(inst.arg)
         assert isinstance(target, ConstDictVariable)
         target.items[key_of(key)] = value
 
@@ -142,7 +132,7 @@ class Builders(TranslatorBase):
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        items = self._unpack(self.stack.pop())  # (every `for a, b in ...` step: pop() inline)
+        items = self._unpack(self.pop())
         if len(items) != inst.arg:
             detail = "too many" if len(items) > inst.arg else "not enough"
             expected = f"expected {inst.arg}" + (
@@ -169,12 +159,6 @@ class Builders(TranslatorBase):
 
     def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
         vt = vt.realize()
-        if (type(vt) is TupleVariable or type(vt) is ListVariable) and _INERT_ITEMS.issuperset(
-            map(type, vt.items)
-        ):
-            # (`for i, t in enumerate(ts)`): asking such a tuple is_python_constant below has no
-            # effect (no lazy item to realize) and its answer is not used; it raises inside
-            return vt.unpack(self)
         if vt.is_python_constant() and not isinstance(vt, TupleVariable | ListVariable):
             return [wrap_constant_result(v) for v in vt.as_python_constant()]
         return vt.unpack(self)

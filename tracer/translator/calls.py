@@ -13,7 +13,7 @@ from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable, iterate
 from variables.functions import NestedUserFunctionVariable
 from variables.lists import TupleVariable
-from variables.misc import NULL, CellVariable, NullVariable
+from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 
@@ -27,25 +27,21 @@ class Calls(TranslatorBase):
         self.kw_names = tuple(self.code.co_consts[inst.arg])
 
     def CALL(self, inst: Instruction) -> None:
-        """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]."""
+        """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]; the last
+        len(kw_names) arguments are keywords (KW_NAMES)."""
         assert inst.arg is not None
-        stack, count = self.stack, inst.arg + 2
-        items = stack[-count:]
-        del stack[-count:]
-        # slices rather than `first, second, *args = ...` and a list rebuilt for a method call;
-        # `call_function` inline (every call in the trace comes here); NULL is the one
-        # NullVariable there is, so identity answers isinstance
-        if items[0] is NULL:
-            fn, args = items[1], items[2:]
-        else:
-            fn, args = items[0], items[1:]
+        args = self.popn(inst.arg)
+        fn = self.pop()
+        first = self.pop()
+        if not isinstance(first, NullVariable):  # [callable, self, *args]: a method call
+            fn, args = first, [fn, *args]
         kwargs: dict[str, VariableTracker] = {}
-        kw_names = self.kw_names
-        if kw_names:
+        if self.kw_names:
+            count = len(self.kw_names)
+            kwargs = dict(zip(self.kw_names, args[-count:], strict=True))
+            args = args[:-count]
             self.kw_names = ()
-            kwargs = dict(zip(kw_names, args[-len(kw_names) :]))  # noqa: B905 (strict= slows the call)
-            args = args[: -len(kw_names)]
-        stack.append(fn.realize().call_function(self, args, kwargs))
+        self.push(self.call_function(fn, args, kwargs))
 
     def CALL_FUNCTION_EX(self, inst: Instruction) -> None:
         """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]."""
@@ -71,31 +67,27 @@ class Calls(TranslatorBase):
 
     def MAKE_FUNCTION(self, inst: Instruction) -> None:
         """MAKE_FUNCTION(flags): code on top; below it, by flag, closure (8), annotations (4),
-        keyword defaults (2) and positional defaults (1).
-
-        Every comprehension makes its function here, with no flag or only a closure: the
-        stack is read in place, and the rest only looked at when a flag says so."""
+        keyword defaults (2) and positional defaults (1)."""
+        assert inst.arg is not None
         flags = inst.arg
-        stack = self.stack
-        code = stack.pop().as_python_constant()
+        code = self.pop().as_python_constant()
         assert isinstance(code, types.CodeType)
         cells: list[CellVariable] = []
         defaults: list[VariableTracker] = []
         kwdefaults: dict[str, VariableTracker] | None = None
-        if flags:
-            if flags & 0x08:
-                closure = stack.pop()
-                assert isinstance(closure, TupleVariable)
-                cells = [c for c in closure.items if isinstance(c, CellVariable)]
-            if flags & 0x04:
-                stack.pop()
-            if flags & 0x02:
-                kwdefaults_vt = stack.pop()
-                if isinstance(kwdefaults_vt, ConstDictVariable):
-                    kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
-            if flags & 0x01:
-                defaults = stack.pop().unpack(self)
-        stack.append(
+        if flags & 0x08:
+            closure = self.pop()
+            assert isinstance(closure, TupleVariable)
+            cells = [c for c in closure.items if isinstance(c, CellVariable)]
+        if flags & 0x04:
+            self.pop()
+        if flags & 0x02:
+            kwdefaults_vt = self.pop()
+            if isinstance(kwdefaults_vt, ConstDictVariable):
+                kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
+        if flags & 0x01:
+            defaults = self.pop().unpack(self)
+        self.push(
             NestedUserFunctionVariable(
                 code, self.f_globals, code.co_qualname, defaults, kwdefaults, cells
             )

@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-# the package as a module, its class read at call time: the package imports translator.base,
-# which imports this module
-from tracer import translator
+from tracer import config, translator
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 
@@ -24,15 +22,10 @@ def inline_call(
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
-    """Run `fn(*args, **kwargs)` symbolically and return what it returns.
-
-    Every inlined call comes through here (a helper in a loop, each comprehension), so the
-    per-call work is kept to what depends on the call: the callee's instructions, line caches
-    and parameter shape are worked out once per trace (OutputGraph.code_facts and
-    parameter_shape), the depth limit is read once per trace."""
+    """Run `fn(*args, **kwargs)` symbolically and return what it returns."""
     output = parent.output
-    if parent.depth >= output.inline_depth_limit:
-        limit = output.inline_depth_limit
+    limit = config.current().inline_depth_limit
+    if parent.depth >= limit:
         unimplemented(
             "inline-depth",
             f"inlining {fn.get_name()} would pass the depth limit of {limit}",
@@ -42,8 +35,7 @@ def inline_call(
     child = translator.InliningInstructionTranslator(
         code, f_globals, bound, cells, output, parent, fn
     )
-    if child.depth > output.inline_depth_max:
-        output.note_inline_depth(child.depth)
+    output.note_inline_depth(child.depth)
     try:
         return child.run()
     finally:

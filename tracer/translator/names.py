@@ -21,39 +21,29 @@ from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
-from variables.constant import CONSTANT_TYPES, ConstantVariable
-from variables.lazy import LazyVariableTracker
+from variables.constant import ConstantVariable
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedObjectVariable
 
 _GLOBALS_DICT = GlobalsDictSource()
-"""One `G` source for every "not a global" guard: the guards, plans and dispatcher that look
-it up then find it by identity, before any call of the generated `__eq__`."""
-
-_ABSENT = object()
-"""What a dict lookup gives for a missing name (never the value of a global)."""
+"""The `G` source of every "not a global" guard (a builtin the globals do not shadow)."""
 
 
 class Names(TranslatorBase):
     # -- fast locals --------------------------------------------------------------------------
     def LOAD_FAST(self, inst: Instruction) -> None:
-        # the most frequent opcode: push() inline, and the bound case costs no test (a `try`
-        # is free in 3.11); the error is raised after the `except`, so it chains no KeyError
-        try:
-            self.stack.append(self.symbolic_locals[inst.argval])
-            return
-        except KeyError:
-            pass
-        self.raise_user_error(
-            UnboundLocalError(
-                f"cannot access local variable '{inst.argval}' where it is not associated with "
-                "a value"
+        if inst.argval not in self.symbolic_locals:
+            self.raise_user_error(
+                UnboundLocalError(
+                    f"cannot access local variable '{inst.argval}' where it is not associated "
+                    "with a value"
+                )
             )
-        )
+        self.push(self.symbolic_locals[inst.argval])
 
     def STORE_FAST(self, inst: Instruction) -> None:
-        self.symbolic_locals[inst.argval] = self.stack.pop()
+        self.symbolic_locals[inst.argval] = self.pop()
 
     def DELETE_FAST(self, inst: Instruction) -> None:
         if self.symbolic_locals.pop(inst.argval, None) is None:
@@ -66,9 +56,7 @@ class Names(TranslatorBase):
 
     def LOAD_CONST(self, inst: Instruction) -> None:
         value = inst.argval
-        if type(value) in CONSTANT_TYPES:  # what wrap_constant_result does first, inline
-            self.stack.append(ConstantVariable(value))
-        elif isinstance(value, types.CodeType):
+        if isinstance(value, types.CodeType):  # MAKE_FUNCTION's code object
             self.push(ConstantVariable(value))
         else:
             self.push(wrap_constant_result(value))
@@ -78,52 +66,12 @@ class Names(TranslatorBase):
         """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
         assert inst.arg is not None
         if inst.arg & 1:
-            self.stack.append(NULL)
-        self.stack.append(self.load_global(inst.argval))
+            self.push(NULL)
+        self.push(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
         """The global (or builtin) `name`: a stored value if the trace assigned it, else the
-        real value wrapped lazily at its source.
-
-        A helper called in a loop reads the same globals again and again, so in the compiled
-        function's own globals each name's tracker is kept for the rest of the trace
-        (`OutputGraph.global_loads`) and handed out again while the real dict still holds the
-        same object: the tracker the slow path would give (the builder keeps one tracker per
-        source, and its guards were added when it was first realized), without building and
-        hashing a source for every read."""
-        output = self.output
-        f_globals = self.f_globals
-        if f_globals is output.root_globals:
-            stored = output.side_effects.globals.get(name)
-            if stored is not None:
-                return stored
-            known = output.global_loads.get(name)
-            if known is not None:
-                value, vt, from_builtins = known
-                if not from_builtins:
-                    now = f_globals.get(name, _ABSENT)
-                elif name in f_globals:  # a global now shadows the builtin
-                    now = _ABSENT
-                else:
-                    now = self._builtins_dict().get(name, _ABSENT)
-                if now is value:
-                    if type(vt) is not LazyVariableTracker or not vt.is_realized:
-                        return vt
-                    # realized since: from now on hand out what it realized to, as the
-                    # builder's cache (one tracker per source) would
-                    vt = vt.realize()
-                    output.global_loads[name] = (value, vt, from_builtins)
-                    return vt
-            vt = self._load_global_slow(name)
-            value = f_globals.get(name, _ABSENT)
-            if value is _ABSENT:
-                output.global_loads[name] = (self._builtins_dict()[name], vt, True)
-            else:
-                output.global_loads[name] = (value, vt, False)
-            return vt
-        return self._load_global_slow(name)
-
-    def _load_global_slow(self, name: str) -> VariableTracker:
+        real value wrapped lazily at its source (the builder keeps one tracker per source)."""
         stored = self.output.side_effects.load_global(self.f_globals, name)
         if stored is not None:
             return stored
@@ -159,29 +107,28 @@ class Names(TranslatorBase):
         self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
 
     def COPY_FREE_VARS(self, inst: Instruction) -> None:
-        self.cells.update(zip(self.code.co_freevars, self.closure))  # noqa: B905 (strict= slows the call)
+        self.cells.update(zip(self.code.co_freevars, self.closure, strict=True))
 
     def LOAD_CLOSURE(self, inst: Instruction) -> None:
         self.push(self.cells[inst.argval])
 
     def LOAD_DEREF(self, inst: Instruction) -> None:
         name = inst.argval
-        self.stack.append(self.cells[name].load(self, name))
+        self.push(self.cells[name].load(self, name))
 
     def STORE_DEREF(self, inst: Instruction) -> None:
         self.cells[inst.argval].store(self, self.pop())
 
     # -- attributes ---------------------------------------------------------------------------
     def LOAD_ATTR(self, inst: Instruction) -> None:
-        stack = self.stack
-        stack.append(stack.pop().realize().var_getattr(self, inst.argval))
+        obj = self.pop().realize()
+        self.push(obj.var_getattr(self, inst.argval))
 
     def LOAD_METHOD(self, inst: Instruction) -> None:
         """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
-        stack = self.stack
-        obj = stack.pop().realize()
-        stack.append(NULL)
-        stack.append(obj.var_getattr(self, inst.argval))
+        obj = self.pop().realize()
+        self.push(NULL)
+        self.push(obj.var_getattr(self, inst.argval))
 
     def DELETE_ATTR(self, inst: Instruction) -> None:
         obj = self.pop().realize()

@@ -11,10 +11,9 @@ from typing import Any
 
 from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
-from variables.builtin import INPLACE_TO_PLAIN, binary_op, getitem, in_op, unary_op
+from variables.builtin import binary_op, getitem, in_op, unary_op
 from variables.constant import ConstantVariable
 from variables.operators import identical
-from variables.tensor import TensorVariable
 
 _NB_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "NB_ADD": operator.add, "NB_AND": operator.and_, "NB_FLOOR_DIVIDE": operator.floordiv,
@@ -35,10 +34,6 @@ BINARY_OP_TABLE: list[Callable[..., Any]] = [
     for name, _symbol in dis._nb_ops  # type: ignore[attr-defined]
 ]
 """BINARY_OP's argument indexes this table (the order of dis._nb_ops)."""
-BINARY_OP_PLAIN: list[Callable[..., Any]] = [INPLACE_TO_PLAIN.get(fn, fn) for fn in BINARY_OP_TABLE]
-"""BINARY_OP_TABLE with each in-place operator as its plain one, as binary_op passes a tensor
-operation on (a tensor has no in-place dunders here: `x += y` rebinds `x` to `x + y`)."""
-
 COMPARE_TABLE: dict[str, Callable[..., Any]] = {
     "<": operator.lt, "<=": operator.le, "==": operator.eq,
     "!=": operator.ne, ">": operator.gt, ">=": operator.ge,
@@ -56,16 +51,9 @@ def _unary(fn: Callable[..., Any]) -> Callable[[Any, Instruction], None]:
 class Operators(TranslatorBase):
     def BINARY_OP(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        stack = self.stack
-        right = stack.pop()
-        left = stack.pop().realize()  # binary_op's first step (left first), done here
-        right = right.realize()
-        # a tensor operand (most traced ops): binary_op's tensor case, taken straight away;
-        # OutputGraph.call_operator records the common cases in one step (plain_operator)
-        if type(left) is TensorVariable or type(right) is TensorVariable:
-            stack.append(self.output.call_operator(self, BINARY_OP_PLAIN[inst.arg], [left, right]))
-            return
-        stack.append(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
+        right = self.pop()
+        left = self.pop()
+        self.push(binary_op(self, BINARY_OP_TABLE[inst.arg], left, right))
 
     UNARY_NEGATIVE = _unary(operator.neg)
     UNARY_POSITIVE = _unary(operator.pos)
@@ -73,10 +61,9 @@ class Operators(TranslatorBase):
     UNARY_NOT = _unary(operator.not_)
 
     def COMPARE_OP(self, inst: Instruction) -> None:
-        stack = self.stack
-        right = stack.pop()
-        left = stack.pop()
-        stack.append(binary_op(self, COMPARE_TABLE[inst.argval], left, right))
+        right = self.pop()
+        left = self.pop()
+        self.push(binary_op(self, COMPARE_TABLE[inst.argval], left, right))
 
     def IS_OP(self, inst: Instruction) -> None:
         right = self.pop().realize()
@@ -90,10 +77,9 @@ class Operators(TranslatorBase):
         self.push(ConstantVariable(in_op(self, item, container) != bool(inst.arg)))
 
     def BINARY_SUBSCR(self, inst: Instruction) -> None:
-        stack = self.stack
-        index = stack.pop()
-        obj = stack.pop()
-        stack.append(getitem(self, obj, index))
+        index = self.pop()
+        obj = self.pop()
+        self.push(getitem(self, obj, index))
 
     def STORE_SUBSCR(self, inst: Instruction) -> None:
         """STORE_SUBSCR: TOS1[TOS] = TOS2."""

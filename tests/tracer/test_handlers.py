@@ -1,7 +1,6 @@
-"""The hottest handlers are written out for speed (LOAD_FAST, FOR_ITER, CALL, LIST_APPEND,
-MAP_ADD, MAKE_FUNCTION, and an inlined call's frame inputs, closure cells and translator):
-each case here runs through the plain step loop and the checked one, and must behave as eager
-Python and trace alike."""
+"""Handlers that most traces step through (LOAD_FAST, FOR_ITER, CALL, LIST_APPEND, MAP_ADD,
+MAKE_FUNCTION, and an inlined call's binding and closure cells): each case must behave as eager
+Python, and trace alike with the debug checks on and off."""
 
 import sys
 from typing import Any
@@ -132,7 +131,9 @@ def _facts(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize(("fn", "args"), CASES, ids=lambda c: getattr(c, "__name__", ""))
-def test_plain_and_checked_loops_agree_with_eager(fn: Any, args: tuple[Any, ...]) -> None:
+def test_handlers_agree_with_eager_with_and_without_debug_checks(
+    fn: Any, args: tuple[Any, ...]
+) -> None:
     facts = []
     for checked in (False, True):
         with config.patch(debug_checks=checked):
@@ -144,8 +145,8 @@ def test_plain_and_checked_loops_agree_with_eager(fn: Any, args: tuple[Any, ...]
 def test_unbound_local_is_the_users_error_raised_outside_the_lookups_except(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """LOAD_FAST finds an unbound local by KeyError; the UnboundLocalError it reports says what
-    Python says, and is reported after the `except`, so nothing chains the KeyError."""
+    """The UnboundLocalError LOAD_FAST reports says what Python says, and chains no
+    exception of the tracer's own."""
     from tracer.translator.base import TranslatorBase
 
     handling: list[object] = []
