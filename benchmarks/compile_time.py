@@ -161,7 +161,7 @@ class ModetraceBench(_Bench):
 
     def __init__(self, target_ns: int, only: Sequence[str] = ()) -> None:
         import tracer.runtime
-        from tracer import trace_log
+        from tracer.observability import trace_log
 
         trace_log.disable()  # measured on its own below, never by accident (MODETRACE_TRACE)
         workloads = [w for w in make_workloads(tracer.runtime) if not only or w.name in only]
@@ -175,7 +175,7 @@ class ModetraceBench(_Bench):
 
     def reset(self) -> None:
         import tracer
-        from tracer.metrics import clear_compilation_metrics
+        from tracer.observability.metrics import clear_compilation_metrics
 
         tracer.reset()
         clear_compilation_metrics()
@@ -229,7 +229,7 @@ class ModetraceBench(_Bench):
 
         self.reset()
         compiled = self.compile(workload.fn)
-        with tracer.metrics.disabled():
+        with tracer.observability.metrics.disabled():
             off, _ = once_us(caller(compiled, workload.make_args(), workload.context))
         return off
 
@@ -239,8 +239,8 @@ class ModetraceBench(_Bench):
         The trace log sums its overhead per compile id and `tracer.reset()` does not clear those
         sums, while every compile after a reset is `0/0` again: subtract what the id had before.
         """
-        from tracer import trace_log
-        from tracer.compile_context import CompileId
+        from tracer.observability import trace_log
+        from tracer.observability.compile_context import CompileId
 
         first = CompileId(0, 0)
         before = {str(first): trace_log.structured_logging_overhead_us(first)}

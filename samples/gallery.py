@@ -18,7 +18,6 @@ from typing import Any
 import tracer
 from samples import SAMPLES
 from samples.spec import Sample
-from tracer import trace_log
 from tracer.cli import (
     WIDTH,
     Style,
@@ -30,7 +29,8 @@ from tracer.cli import (
     section,
     wrap,
 )
-from tracer.metrics import get_compilation_metrics
+from tracer.observability import trace_log
+from tracer.observability.metrics import get_compilation_metrics
 
 
 def source_lines(sample: Sample) -> list[str]:

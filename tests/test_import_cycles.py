@@ -19,8 +19,7 @@ PACKAGES = ("tracer", "guards", "variables")
 
 PARTS: tuple[tuple[str, str, str], ...] = (
     # (path prefix, part, why these modules form one part); the longest matching prefix wins,
-    # so a module moved into a package of its part (tracer/cache.py -> tracer/cache/...) needs
-    # no new row, and a new package needs one.
+    # so a module moved into a package of its part needs no new row, and a new package needs one.
     ("tracer/exc.py", "base", "the errors every layer raises; imports only config"),
     ("tracer/config.py", "base", "knobs and compile options, read by every layer"),
     ("tracer/runtime", "runtime", "the torch-like tensor library; knows nothing of tracing"),
@@ -29,24 +28,13 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("variables", "variables", "the trackers and the builder that makes them"),
     ("guards", "guards", "sources, guards and their compiled checks"),
     ("tracer/translator", "translator", "bytecode translated with trackers"),
-    ("tracer/instructions.py", "translator", "the decoded instructions the translator steps"),
     ("tracer/output_graph.py", "translator", "what one trace produces"),
     ("tracer/side_effects.py", "translator", "mutations a trace records and replays"),
-    ("tracer/codegen", "codegen", "bytecode modetrace generates, and its assembly"),
-    ("tracer/assembler.py", "codegen", "bytecode assembly"),
-    ("tracer/bytecode_writer.py", "codegen", "bytecode assembly"),
-    ("tracer/cache", "cache", "cache entries and the choice among them per call"),
-    ("tracer/dispatch", "cache", "the choice among cache entries per call"),
-    ("tracer/lazy_lines.py", "cache", "source text of the dispatcher"),
+    ("tracer/codegen", "codegen", "the compiled frame's bytecode, through the bytecode package"),
+    ("tracer/cache", "cache", "cache entries and what changed between compiles"),
     ("tracer/api.py", "cache", "CompiledFunction: holds the entries, compiles on a miss"),
     ("tracer/convert_frame.py", "cache", "a compile on a miss: trace, guards, code -> an entry"),
-    ("tracer/dynamic.py", "cache", "automatic dynamic: what changed between compiles"),
-    ("tracer/observability", "observability", "what a compile reports"),
-    ("tracer/metrics", "observability", "compile metrics"),
-    ("tracer/events.py", "observability", "chromium events"),
-    ("tracer/trace_log.py", "observability", "the structured trace log"),
-    ("tracer/logs.py", "observability", "logging set-up"),
-    ("tracer/compile_context.py", "observability", "which compile is running"),
+    ("tracer/observability", "observability", "metrics, events, logs: what a compile reports"),
     ("tracer/debug.py", "observability", "tracer.breakpoint(): a look at the translator"),
     ("tracer/__init__.py", "frontend", "the public names; imports the parts, none imports it"),
     ("tracer/__main__.py", "frontend", "`python -m tracer`"),

@@ -5,11 +5,14 @@
 import variables.builder  # noqa: F401
 from tracer.api import CompiledFunction, RecompileError, compile, reset
 from tracer.debug import breakpoint, set_breakpoint_hook
-from tracer.events import export_chrome_trace, get_chromium_events, get_compile_events
 from tracer.exc import BreakReason, InternalError, Unsupported, UserError
 from tracer.explain import Explanation, explain, trace
-from tracer.metrics import get_compilation_metrics
+from tracer.observability import logs, metrics, trace_log
+from tracer.observability.events import export_chrome_trace, get_chromium_events, get_compile_events
+from tracer.observability.metrics import get_compilation_metrics
 
+# `logs`, `metrics` and `trace_log` keep their public paths: `tracer.trace_log.enable(dir)`,
+# `tracer.logs.set_logs(...)`, `tracer.metrics.disabled()`.
 __all__ = [
     "BreakReason",
     "CompiledFunction",
@@ -25,7 +28,10 @@ __all__ = [
     "get_chromium_events",
     "get_compilation_metrics",
     "get_compile_events",
+    "logs",
+    "metrics",
     "reset",
     "set_breakpoint_hook",
     "trace",
+    "trace_log",
 ]

@@ -24,16 +24,16 @@ from typing import Any
 
 import tracer.runtime
 from guards.dispatch import DispatchTable
-from tracer import logs
 from tracer.backends import lookup_backend
-from tracer.cache import CacheEntry
-from tracer.compile_context import CompileId
+from tracer.cache.dynamic import changed_int_sources
+from tracer.cache.dynamic import describe as describe_dynamic
+from tracer.cache.entry import CacheEntry
 from tracer.config import CompileOptions
 from tracer.convert_frame import convert_frame
-from tracer.dynamic import changed_int_sources
-from tracer.dynamic import describe as describe_dynamic
-from tracer.events import get_chromium_event_logger
 from tracer.exc import UserError
+from tracer.observability import logs
+from tracer.observability.compile_context import CompileId
+from tracer.observability.events import get_chromium_event_logger
 
 _ON_RECOMPILE = ("recompile", "error")
 
@@ -324,8 +324,8 @@ def reset() -> None:
     """Forget every compiled entry of every compiled function, and the frame ids.
 
     Every cache that holds an assumption about inputs goes. Decoded instructions stay
-    (`tracer.instructions.instructions_of`: a pure function of a code object, kept as Dynamo
-    keeps its own across `torch._dynamo.reset()`; notes/design-decisions.md)."""
+    (`tracer.translator.instructions.instructions_of`: a pure function of a code object,
+    kept as Dynamo keeps its own across `torch._dynamo.reset()`; notes/design-decisions.md)."""
     for compiled in list(_live):
         compiled.reset()
     _frame_ids.clear()

@@ -12,8 +12,8 @@ from typing import Any
 
 from tracer import runtime
 from tracer.exc import UserError
-from tracer.graph import GraphModule, Interpreter, codegen, naming, passes
-from tracer.metrics import timed
+from tracer.graph import GraphModule, Interpreter, naming, passes, python_source
+from tracer.observability.metrics import timed
 
 Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
 
@@ -54,7 +54,7 @@ _RUNTIME_OPS = [
     for op in (*runtime.OPS.values(), *vars(runtime.Tensor).values())
     if getattr(op, "__modetrace_op__", None) is not None
 ]
-codegen.name_ops(op.__modetrace_op__ for op in _RUNTIME_OPS)
+python_source.name_ops(op.__modetrace_op__ for op in _RUNTIME_OPS)
 naming.name_targets(_RUNTIME_OPS)
 """The runtime's ops and Tensor methods get their node names and their generated-code global
 names at import, once (static data: the same on every compile, and after `tracer.reset()`)."""

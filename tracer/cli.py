@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import tracer
 import tracer.runtime
-from tracer import logs
 from tracer.api import CompiledFunction
 from tracer.exc import InternalError, UserError
-from tracer.metrics import get_compilation_metrics
+from tracer.observability import logs
+from tracer.observability.metrics import get_compilation_metrics
 
 if TYPE_CHECKING:
-    from tracer.cache import CacheEntry
-    from tracer.metrics import CompilationMetrics
+    from tracer.cache.entry import CacheEntry
+    from tracer.observability.metrics import CompilationMetrics
 
 WIDTH = 80
 EXIT_USAGE, EXIT_USER_CODE, EXIT_INTERNAL = 2, 1, 3

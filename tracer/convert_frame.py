@@ -21,16 +21,21 @@ import tracer.runtime
 from guards.manager import CompiledGuards
 from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
-from tracer import logs, trace_log
 from tracer.backends import lookup_backend
-from tracer.cache import CacheEntry, _format_instr
+from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.codegen import assemble
-from tracer.compile_context import CompileId, compile_context
 from tracer.config import CompileOptions
-from tracer.events import get_chromium_event_logger
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
-from tracer.metrics import failure_metrics, get_metrics_context, metrics_context, timed
+from tracer.observability import logs, trace_log
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import get_chromium_event_logger
+from tracer.observability.metrics import (
+    failure_metrics,
+    get_metrics_context,
+    metrics_context,
+    timed,
+)
 from tracer.output_graph import OutputGraph
 from tracer.runtime import _C
 from tracer.translator import InstructionTranslator

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tracer.api import CompiledFunction, make_binder
-from tracer.cache import CacheEntry
+from tracer.cache.entry import CacheEntry
 from tracer.config import CompileOptions
 from tracer.exc import BreakReason, UserError
 from tracer.graph import GraphModule

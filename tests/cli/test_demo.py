@@ -93,7 +93,7 @@ def test_demo_exit_status_is_1_only_for_internal_errors(
 ) -> None:
     import tracer
     from samples.gallery import run_gallery
-    from tracer import trace_log
+    from tracer.observability import trace_log
 
     with trace_log.tracing_to(tmp_path / "log"):
         _one_sample(monkeypatch, ValueError("sample bug"))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.observability.tlparse_checks import write_simulated_compiles
-from tracer import logs, trace_log
-from tracer.events import get_chromium_event_logger
-from tracer.metrics import clear_compilation_metrics
+from tracer.observability import logs, trace_log
+from tracer.observability.events import get_chromium_event_logger
+from tracer.observability.metrics import clear_compilation_metrics
 
 
 @pytest.fixture(autouse=True)

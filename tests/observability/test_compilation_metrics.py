@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from tracer import config
-from tracer.compile_context import CompileId, compile_context
-from tracer.events import get_chromium_events
 from tracer.exc import BreakReason, Unsupported, UserLocation
-from tracer.metrics import (
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import get_chromium_events
+from tracer.observability.metrics import (
     CompilationMetrics,
     clear_compilation_metrics,
     disabled,
@@ -151,7 +151,7 @@ def test_disabled_stubs_events_and_recording_but_keeps_mutators() -> None:
 
 
 def test_chromium_summary_keeps_set_fields_in_order() -> None:
-    from tracer.metrics.compilation import _CHROMIUM_FIELDS, _chromium_summary
+    from tracer.observability.metrics.compilation import _CHROMIUM_FIELDS, _chromium_summary
 
     values = {name: i for i, name in enumerate(_CHROMIUM_FIELDS)}
     values[_CHROMIUM_FIELDS[1]] = None

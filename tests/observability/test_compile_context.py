@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tracer.compile_context import CompileId, compile_context, current_compile_id
+from tracer.observability.compile_context import CompileId, compile_context, current_compile_id
 
 
 def test_compile_id_str_and_parse() -> None:

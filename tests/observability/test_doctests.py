@@ -7,8 +7,8 @@ from types import ModuleType
 
 import pytest
 
-from tracer import compile_context, events
-from tracer.metrics import context
+from tracer.observability import compile_context, events
+from tracer.observability.metrics import context
 
 
 @pytest.mark.parametrize("module", [compile_context, events, context], ids=lambda m: m.__name__)

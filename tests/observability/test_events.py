@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tracer import config
-from tracer.compile_context import CompileId, compile_context
-from tracer.events import (
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import (
     ChromiumEventLogger,
     clear_compile_events,
     export_chrome_trace,
@@ -18,7 +18,7 @@ from tracer.events import (
     get_chromium_events,
     get_compile_events,
 )
-from tracer.metrics import metrics_context, timed
+from tracer.observability.metrics import metrics_context, timed
 
 
 def assert_valid_chrome_trace(document: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tracer import logs
+from tracer.observability import logs
 
 
 def test_parse_topics() -> None:

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from tracer.metrics import MetricsContext, get_metrics_context, metrics_context
+from tracer.observability.metrics import MetricsContext, get_metrics_context, metrics_context
 
 Recorded = list[tuple[int, int, dict[str, Any], Any, Any]]
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from tracer.compile_context import CompileId, compile_context, current_tag
-from tracer.events import get_chromium_event_logger, get_chromium_events, get_compile_events
-from tracer.metrics import MetricsContext, metrics_context, timed
+from tracer.observability.compile_context import CompileId, compile_context, current_tag
+from tracer.observability.events import (
+    get_chromium_event_logger,
+    get_chromium_events,
+    get_compile_events,
+)
+from tracer.observability.metrics import MetricsContext, metrics_context, timed
 
 
 def test_spans_of_one_compile_share_args_that_readers_cannot_change() -> None:
@@ -117,7 +121,7 @@ def test_a_timed_phase_stores_what_the_logger_methods_store() -> None:
 
 
 def test_compile_context_restores_and_refuses_nested_reuse() -> None:
-    from tracer.compile_context import current_compile_id
+    from tracer.observability.compile_context import current_compile_id
 
     outer = compile_context(CompileId(5, 1))
     with outer as cid:
@@ -135,7 +139,7 @@ def test_compile_context_restores_and_refuses_nested_reuse() -> None:
 
 
 def test_data_added_later_is_computed_on_read_in_the_order_added() -> None:
-    from tracer.events import Span
+    from tracer.observability.events import Span
 
     calls: list[int] = []
 
@@ -156,7 +160,11 @@ def test_data_added_later_is_computed_on_read_in_the_order_added() -> None:
 
 
 def test_a_compile_record_is_built_on_first_read_as_an_eager_build_makes_it() -> None:
-    from tracer.metrics import clear_compilation_metrics, compilation, get_compilation_metrics
+    from tracer.observability.metrics import (
+        clear_compilation_metrics,
+        compilation,
+        get_compilation_metrics,
+    )
 
     clear_compilation_metrics()
     with compile_context(CompileId(8, 1)), metrics_context() as ctx:

@@ -7,9 +7,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tests.observability.test_events import assert_valid_chrome_trace
-from tracer.compile_context import CompileId, compile_context
-from tracer.events import get_chromium_event_logger, get_chromium_events
-from tracer.metrics import get_compilation_metrics, get_metrics_context, metrics_context, timed
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import get_chromium_event_logger, get_chromium_events
+from tracer.observability.metrics import (
+    get_compilation_metrics,
+    get_metrics_context,
+    metrics_context,
+    timed,
+)
 
 
 def test_two_threads_compile_at_once() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tracer import trace_log
-from tracer.compile_context import CompileId, compile_context
+from tracer.observability import trace_log
+from tracer.observability.compile_context import CompileId, compile_context
 
 PREFIX = re.compile(r"^V\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+ [^:]+:\d+\] ")
 

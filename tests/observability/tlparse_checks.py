@@ -16,10 +16,10 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from tracer import trace_log
-from tracer.compile_context import CompileId, compile_context
-from tracer.events import get_chromium_event_logger
-from tracer.metrics import get_metrics_context, metrics_context, timed
+from tracer.observability import trace_log
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import get_chromium_event_logger
+from tracer.observability.metrics import get_metrics_context, metrics_context, timed
 
 GRAPH = "def forward(self, x):\n    add = x + 1\n    mul = add * 2\n    return (mul,)\n"
 

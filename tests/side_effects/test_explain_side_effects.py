@@ -10,7 +10,7 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
-from tracer import logs
+from tracer.observability import logs
 from tracer.runtime.overrides import TorchFunctionMode
 
 COUNTER = 0

@@ -12,7 +12,7 @@ from typing import Any
 import tracer
 import tracer.runtime as torch
 from tracer.convert_frame import _op_count, location_of
-from tracer.metrics import clear_compilation_metrics, get_compilation_metrics
+from tracer.observability.metrics import clear_compilation_metrics, get_compilation_metrics
 
 
 def _decorated(fn):  # type: ignore[no-untyped-def]

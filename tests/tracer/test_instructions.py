@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import tracer
-from tracer import instructions
-from tracer.instructions import JUMP_OPCODES, Instruction, decode, instructions_of
+from tracer.translator import instructions
+from tracer.translator.instructions import JUMP_OPCODES, Instruction, decode, instructions_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STDLIB = Path(dis.__file__).parent

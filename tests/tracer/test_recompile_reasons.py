@@ -12,8 +12,8 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
-from tracer import logs
-from tracer.metrics import get_compilation_metrics
+from tracer.observability import logs
+from tracer.observability.metrics import get_compilation_metrics
 from tracer.runtime import _C
 from tracer.runtime.overrides import TorchFunctionMode
 

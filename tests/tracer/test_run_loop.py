@@ -10,7 +10,7 @@ import pytest
 import tracer
 import tracer.runtime as torch
 from tracer import config
-from tracer.metrics import clear_compilation_metrics, get_compilation_metrics
+from tracer.observability.metrics import clear_compilation_metrics, get_compilation_metrics
 from tracer.testing import assert_same_behavior
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import tracer
 import tracer.runtime as torch
 from tests.observability.tlparse_checks import check_report, run_tlparse
-from tracer import trace_log
+from tracer.observability import trace_log
 
 
 def add_one(x):

@@ -21,9 +21,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from tracer.graph.codegen import PythonCode, python_code
 from tracer.graph.graph import Graph
 from tracer.graph.naming import sanitize
+from tracer.graph.python_source import PythonCode, python_code
 
 _file_ids = itertools.count()
 

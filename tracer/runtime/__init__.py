@@ -7,7 +7,7 @@ and `aten`, mode dispatch in `dispatch`, `_C` and `overrides`.
 from tracer.runtime.metadata import Size, device  # noqa: I001  (Tensor before its users)
 from tracer.runtime.tensor import Tensor
 from tracer.runtime import _C, overrides
-from tracer.runtime.dispatch import OpInfo
+from tracer.runtime.overridable import OpInfo
 from tracer.runtime.dtypes import (
     bool_ as bool,
     dtype,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.runtime import aten, factories
-from tracer.runtime.dispatch import function_op
+from tracer.runtime.overridable import function_op
 
 add = function_op(aten.add)
 sub = function_op(aten.sub)

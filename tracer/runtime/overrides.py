@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any
 
 from tracer.runtime import _C
-from tracer.runtime.dispatch import OpInfo, op_info
+from tracer.runtime.overridable import OpInfo, op_info
 
 __all__ = [
     "BaseTorchFunctionMode",

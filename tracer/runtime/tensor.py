@@ -14,10 +14,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tracer.runtime import dtypes as dt
-from tracer.runtime.dispatch import method_op
 from tracer.runtime.dtypes import Scalar
 from tracer.runtime.metadata import CPU, Size
 from tracer.runtime.metadata import device as _Device
+from tracer.runtime.overridable import method_op
 from tracer.runtime.printing import tensor_repr
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, Self
 
-from tracer.metrics import CompilationMetrics, get_compilation_metrics
+from tracer.observability.metrics import CompilationMetrics, get_compilation_metrics
 
 
 class CompileCounter:

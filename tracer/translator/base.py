@@ -25,8 +25,13 @@ from tracer.exc import (
     UserLocation,
     unimplemented,
 )
-from tracer.instructions import ExceptionTableEntry, Instruction, exception_table, instructions_of
 from tracer.translator.inlining import inline_call
+from tracer.translator.instructions import (
+    ExceptionTableEntry,
+    Instruction,
+    exception_table,
+    instructions_of,
+)
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
 from __future__ import annotations
 
 from tracer.exc import unimplemented
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.base import NotConstantError, VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable

@@ -7,8 +7,8 @@ from __future__ import annotations
 import types
 
 from tracer.exc import unimplemented
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable, iterate
 from variables.functions import NestedUserFunctionVariable

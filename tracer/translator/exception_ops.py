@@ -6,8 +6,8 @@ notes/graph-breaks.md). Exception handlers themselves are not traced.
 from __future__ import annotations
 
 from tracer.exc import unimplemented
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.builtin import BuiltinVariable
 from variables.misc import ExceptionVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable

@@ -17,8 +17,8 @@ from guards.sources import (
     Source,
 )
 from tracer.exc import unimplemented
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable

@@ -9,8 +9,8 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.builtin import binary_op, getitem, in_op, unary_op
 from variables.constant import ConstantVariable
 from variables.operators import identical

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tracer.instructions import Instruction
 from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
 from variables.misc import NULL
 
 

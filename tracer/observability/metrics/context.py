@@ -175,7 +175,7 @@ class MetricsContext:
         if self._fields is not None and key not in self._fields:
             raise ValueError(
                 f"unknown metric {key!r}: not a CompilationMetrics field "
-                "(add the field, with a docstring, in tracer/metrics/compilation.py)"
+                "(add the field, with a docstring, in tracer/observability/metrics/compilation.py)"
             )
 
     @staticmethod

@@ -16,8 +16,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from tracer import config, trace_log
-from tracer.compile_context import current_compile_id, current_tag
+from tracer import config
+from tracer.observability import trace_log
+from tracer.observability.compile_context import current_compile_id, current_tag
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,7 +87,8 @@ class Span:
 
     def add_later(self, compute: Callable[[], dict[str, Any]]) -> None:
         """`add(compute())`, with `compute` called when the arguments are first read (or more
-        data is added): the compile's summary (tracer.metrics) is built only if read."""
+        data is added): the compile's summary (tracer.observability.metrics) is built only if
+        read."""
         self._settle()
         self.later = compute
 

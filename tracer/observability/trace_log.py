@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
 
-from tracer.compile_context import CompileId, current_compile_id
+from tracer.observability.compile_context import CompileId, current_compile_id
 
 ENV_VAR = "MODETRACE_TRACE"
 _ROOT = Path(__file__).resolve().parent.parent

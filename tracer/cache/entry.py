@@ -16,9 +16,9 @@ if TYPE_CHECKING:
     from bytecode import Instr
 
     from guards.manager import CompiledGuards
-    from tracer.compile_context import CompileId
     from tracer.exc import BreakReason
     from tracer.graph import GraphModule
+    from tracer.observability.compile_context import CompileId
 
 
 @dataclasses.dataclass(eq=False)

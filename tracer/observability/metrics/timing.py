@@ -17,10 +17,10 @@ from contextlib import AbstractContextManager, contextmanager
 from types import TracebackType
 from typing import Any
 
-from tracer import trace_log
-from tracer.events import Span, get_chromium_event_logger
-from tracer.metrics.compilation import FIELD_NAMES, defer_compilation_metrics
-from tracer.metrics.context import MetricsContext
+from tracer.observability import trace_log
+from tracer.observability.events import Span, get_chromium_event_logger
+from tracer.observability.metrics.compilation import FIELD_NAMES, defer_compilation_metrics
+from tracer.observability.metrics.context import MetricsContext
 
 log = logging.getLogger("modetrace.metrics")
 

@@ -4,7 +4,7 @@ Split by concept: `context` (the re-entrant dict), `compilation` (the record and
 filling), `timing` (timed spans, the thread's context, the benchmark stub).
 """
 
-from tracer.metrics.compilation import (
+from tracer.observability.metrics.compilation import (
     FIELD_NAMES,
     CompilationMetrics,
     clear_compilation_metrics,
@@ -12,8 +12,13 @@ from tracer.metrics.compilation import (
     get_compilation_metrics,
     record_compilation_metrics,
 )
-from tracer.metrics.context import MetricsContext
-from tracer.metrics.timing import disabled, get_metrics_context, metrics_context, timed
+from tracer.observability.metrics.context import MetricsContext
+from tracer.observability.metrics.timing import (
+    disabled,
+    get_metrics_context,
+    metrics_context,
+    timed,
+)
 
 __all__ = [
     "FIELD_NAMES",

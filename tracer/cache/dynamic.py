@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import GuardKind
 
 if TYPE_CHECKING:
-    from tracer.cache import CacheEntry
+    from tracer.cache.entry import CacheEntry
 
 
 def changed_int_sources(

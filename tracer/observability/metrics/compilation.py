@@ -19,9 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from tracer import config, trace_log
-from tracer.compile_context import current_compile_id
-from tracer.events import get_chromium_event_logger
+from tracer import config
+from tracer.observability import trace_log
+from tracer.observability.compile_context import current_compile_id
+from tracer.observability.events import get_chromium_event_logger
 
 log = logging.getLogger("modetrace.metrics")
 
