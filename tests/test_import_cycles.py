@@ -32,7 +32,7 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("tracer/side_effects.py", "translator", "mutations a trace records and replays"),
     ("tracer/codegen", "codegen", "the compiled frame's bytecode, through the bytecode package"),
     ("tracer/cache", "cache", "cache entries and what changed between compiles"),
-    ("tracer/api.py", "cache", "CompiledFunction: holds the entries, compiles on a miss"),
+    ("tracer/api.py", "frontend", "compile() and reset(): options checked, then the cache"),
     ("tracer/convert_frame.py", "cache", "a compile on a miss: trace, guards, code -> an entry"),
     ("tracer/observability", "observability", "metrics, events, logs: what a compile reports"),
     ("tracer/debug.py", "observability", "tracer.breakpoint(): a look at the translator"),

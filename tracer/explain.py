@@ -11,8 +11,8 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tracer.api import CompiledFunction, make_binder
 from tracer.cache.entry import CacheEntry
+from tracer.cache.function import CompiledFunction, make_binder
 from tracer.config import CompileOptions
 from tracer.exc import BreakReason, UserError
 from tracer.graph import GraphModule

@@ -9,7 +9,7 @@ from typing import Any
 
 import tracer
 import tracer.runtime as torch
-from tracer.api import binder_source
+from tracer.cache.function import binder_source
 
 NOTE = Path(__file__).resolve().parents[2] / "notes" / "guards.md"
 

@@ -451,7 +451,7 @@ def test_the_binder_binds_as_python_binds_fn(
     """The frame locals, with fn's defaults, or fn's own TypeError on a bad call."""
     import inspect
 
-    from tracer.api import make_binder
+    from tracer.cache.function import make_binder
 
     binder = make_binder(fn)
     try:
