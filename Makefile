@@ -28,7 +28,13 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-bench: $(STAMP)
+TORCH_STAMP := $(VENV)/.installed-torch
+
+$(TORCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[torch]'
+	touch $(TORCH_STAMP)
+
+bench: $(TORCH_STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
