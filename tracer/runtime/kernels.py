@@ -213,26 +213,21 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
-# name -> (the math module function, which may raise; the per-element version that does not)
-UNARY_FLOAT: dict[str, tuple[Callable[[float], float], Callable[[float], float]]] = {
-    "exp": (math.exp, _exp),
-    "log": (math.log, _log),
-    "sqrt": (math.sqrt, _sqrt),
-    "sin": (math.sin, _periodic(math.sin)),
-    "cos": (math.cos, _periodic(math.cos)),
-    "tanh": (math.tanh, math.tanh),
-    "sigmoid": (sigmoid, sigmoid),
+# name -> the per-element function: the math module's value, and torch's nan/inf where math
+# would raise a domain or range error
+UNARY_FLOAT: dict[str, Callable[[float], float]] = {
+    "exp": _exp,
+    "log": _log,
+    "sqrt": _sqrt,
+    "sin": _periodic(math.sin),
+    "cos": _periodic(math.cos),
+    "tanh": math.tanh,
+    "sigmoid": sigmoid,
 }
 
 
 def unary_float(name: str, data: Values) -> Values:
-    """The math module's function over the list; where it raises (a domain or range error),
-    the whole list again with the nan/inf-aware version, which gives torch's value there."""
-    fast, safe = UNARY_FLOAT[name]
-    try:
-        return list(map(fast, data))
-    except (ValueError, OverflowError):
-        return list(map(safe, data))
+    return list(map(UNARY_FLOAT[name], data))
 
 
 def relu(data: Values, zero: Scalar) -> Values:
