@@ -30,7 +30,7 @@ _STATE = _ModeState()
 
 
 def _torch_function_mode_stack() -> list[Any]:
-    """The live stack list of this thread, bottom first (modetrace's guard hot path reads it)."""
+    """The live stack list of this thread, bottom first (modetrace's guards read it)."""
     return _STATE.stack
 
 

@@ -8,9 +8,7 @@ input is fake, and otherwise converts operands to the compute dtype and calls `k
 from __future__ import annotations
 
 import operator
-from array import array as _array
 from collections.abc import Callable, Sequence
-from itertools import repeat
 from typing import Any
 
 from tracer.runtime import dtypes as dt
@@ -19,14 +17,7 @@ from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
 from tracer.runtime.meta import Operand, Shape
-from tracer.runtime.tensor import Tensor, _new
-
-_object_new = object.__new__
-# read by the plain paths as plain globals (they run for most ops a model makes)
-_FLOAT32 = dt.float32
-_FLOAT64 = dt.float64
-_convert_scalar = kernels.convert_scalar
-_PACKED_FROM = kernels.PACKED_FROM
+from tracer.runtime.tensor import Tensor
 
 Dims = int | Sequence[int] | None
 
@@ -35,8 +26,7 @@ Dims = int | Sequence[int] | None
 
 
 def _grad(out: dtype, *inputs: Any) -> bool:
-    """Outputs of float ops on inputs that require grad require grad too (metadata only).
-    (A loop, not any() over a generator: every op, fake or real, asks.)"""
+    """Outputs of float ops on inputs that require grad require grad too (metadata only)."""
     if not out.is_floating_point:
         return False
     for x in inputs:
@@ -85,58 +75,6 @@ def _elementwise(
     return Tensor._make(_store(values, out, out is not compute), shape, out, _grad(out, a, b))
 
 
-# ---------------------------------------------------------------- the plain cases
-
-
-def _plain_binary(fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tensor | None:
-    """`fn` (one of add, sub, mul, div's kernels) on a real float Tensor and a Tensor of the
-    same shape and dtype, or a Python int or float, in either order: most arithmetic a model
-    runs. What the general path (meta function, `_elementwise`) computes, bit for bit: the
-    dtype is the tensor's, values are computed in double from the same operands (the number
-    stored as that dtype by `convert_scalar`), float32 rounded once. None: not this case, for
-    the general path. The general path's checks all pass in these cases; the one error left,
-    a number too large for the dtype, comes from the same `convert_scalar` call. The values
-    are left as a lazy `map`: float32 ones (always floats) are rounded straight from it."""
-    if type(a) is Tensor:
-        dtype = a._dtype
-        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
-            return None
-        if type(b) is Tensor:
-            if b._dtype is not dtype or b._shape != a._shape:
-                return None
-            values = map(fn, a._data, b._data)  # type: ignore[arg-type]
-            grad = True if a.requires_grad or b.requires_grad else False  # noqa: SIM210
-        elif type(b) is float or type(b) is int:
-            values = map(fn, a._data, repeat(_convert_scalar(b, dtype)))  # type: ignore[arg-type]
-            grad = True if a.requires_grad else False  # noqa: SIM210
-        else:
-            return None
-        data = a._data
-        shape = a._shape
-    elif type(b) is Tensor and (type(a) is float or type(a) is int):
-        dtype = b._dtype
-        if dtype is not _FLOAT32 and dtype is not _FLOAT64:
-            return None
-        values = map(fn, repeat(_convert_scalar(a, dtype)), b._data)  # type: ignore[arg-type]
-        grad = True if b.requires_grad else False  # noqa: SIM210
-        data = b._data
-        shape = b._shape
-    else:
-        return None
-    # the result built inline, as `_new` builds it (a call less on the hottest path)
-    result: Tensor = _object_new(Tensor)
-    if dtype is _FLOAT64:
-        result._data = list(values)
-    elif len(data) < _PACKED_FROM:  # type: ignore[arg-type]
-        result._data = _array("f", list(values)).tolist()  # `round_f32_floats`, inline
-    else:
-        result._data = kernels.round_f32_floats(len(data), values)  # type: ignore[arg-type]
-    result._shape = shape
-    result._dtype = dtype
-    result.requires_grad = grad
-    return result
-
-
 # ---------------------------------------------------------------- binary arithmetic
 
 
@@ -148,37 +86,21 @@ def _scaled(op: Callable[[Any, Any], Any], alpha: Scalar, compute: dtype) -> Cal
 
 
 def add(input: Operand, other: Operand, *, alpha: Scalar = 1) -> Tensor:
-    if (
-        type(alpha) is int
-        and alpha == 1
-        and (plain := _plain_binary(operator.add, input, other)) is not None
-    ):
-        return plain
     shape, common = meta.add(input, other, alpha)
     return _elementwise(_scaled(operator.add, alpha, common), input, other, shape, common, common)
 
 
 def sub(input: Operand, other: Operand, *, alpha: Scalar = 1) -> Tensor:
-    if (
-        type(alpha) is int
-        and alpha == 1
-        and (plain := _plain_binary(operator.sub, input, other)) is not None
-    ):
-        return plain
     shape, common = meta.sub(input, other, alpha)
     return _elementwise(_scaled(operator.sub, alpha, common), input, other, shape, common, common)
 
 
 def mul(input: Operand, other: Operand) -> Tensor:
-    if (plain := _plain_binary(operator.mul, input, other)) is not None:
-        return plain
     shape, common = meta.binary(input, other)
     return _elementwise(operator.mul, input, other, shape, common, common)
 
 
 def div(input: Operand, other: Operand) -> Tensor:
-    if (plain := _plain_binary(kernels.div, input, other)) is not None:
-        return plain
     shape, common = meta.binary(input, other)
     compute = meta.div_compute_dtype(common)
     return _elementwise(kernels.div, input, other, shape, compute, compute)
@@ -259,24 +181,7 @@ def _unary(x: Tensor, out: dtype, compute: Callable[[list[Any]], list[Any]]) -> 
     return Tensor._make(compute(data), x._shape, out, _grad(out, x))
 
 
-def _plain_unary_float(name: str, x: Tensor) -> Tensor | None:
-    """A real float tensor (the plain case): what `_unary_float` computes, with nothing to
-    convert and no meta function to ask. None: not this case."""
-    if type(x) is not Tensor:
-        return None
-    dtype = x._dtype
-    if dtype is not _FLOAT32 and dtype is not _FLOAT64:
-        return None
-    values = kernels.unary_float(name, x._data)  # type: ignore[arg-type]
-    if dtype is _FLOAT32:
-        values = kernels.round_f32(values)
-    result: Tensor = _new(Tensor, values, x._shape, dtype, bool(x.requires_grad))
-    return result
-
-
 def _unary_float(name: str, x: Tensor) -> Tensor:
-    if (plain := _plain_unary_float(name, x)) is not None:
-        return plain
     _, out = meta.unary_float(x)
     exact = out is not dt.float32
     return _unary(x, out, lambda d: _store(kernels.unary_float(name, d), out, exact))
@@ -322,12 +227,6 @@ def abs(input: Tensor) -> Tensor:
 
 def relu(input: Tensor) -> Tensor:
     out = input._dtype
-    if type(input) is Tensor and (out is _FLOAT32 or out is _FLOAT64):
-        # the plain case, a real float tensor: what `_unary` computes (nothing to convert,
-        # values kept or 0.0), without its closure and calls
-        values = kernels.relu(input._data, 0.0)  # type: ignore[arg-type]
-        result: Tensor = _new(Tensor, values, input._shape, out, bool(input.requires_grad))
-        return result
     if out is dt.bool_:
         return _unary(input, out, lambda d: d)
     zero = 0.0 if out.is_floating_point else 0
@@ -358,16 +257,6 @@ def _reduce(
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    if dim is None and not keepdim and type(input) is Tensor:
-        # the plain case, a real float tensor summed whole: what `_reduce` computes (one
-        # group of every element, in order; an empty tensor sums to 0), without its walk
-        dtype = input._dtype
-        if dtype is dt.float32 or dtype is dt.float64:
-            value = [kernels.total(input._data)]  # type: ignore[arg-type]
-            if dtype is dt.float32:
-                value = kernels.round_f32(value)
-            result: Tensor = _new(Tensor, value, (), dtype, bool(input.requires_grad))
-            return result
     dims = meta.reduction_dims(input._shape, dim)
     return _reduce(input, dims, meta.sum(input, dims, keepdim), kernels.total, True)
 
@@ -386,31 +275,7 @@ def amax(input: Tensor, dim: int | Sequence[int] = (), keepdim: bool = False) ->
 # ---------------------------------------------------------------- matmul
 
 
-def _plain_matmul(input: Tensor, other: Tensor) -> Tensor | None:
-    """Two real 2-D float matrices that fit (the plain case): what the general path in
-    `matmul` computes, without the meta function's checks, which all pass here. None: not
-    this case."""
-    if type(input) is not Tensor or type(other) is not Tensor:
-        return None
-    sa, sb, dtype = input._shape, other._shape, input._dtype
-    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or other._dtype is not dtype:
-        return None
-    if dtype is not dt.float32 and dtype is not dt.float64:
-        return None
-    if dtype is dt.float32:
-        values = kernels.round_f32(
-            kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1], 0.0)  # type: ignore[arg-type]
-        )
-    else:
-        values = kernels.matmul(input._data, other._data, sa[0], sa[1], sb[1])  # type: ignore[arg-type]
-    grad = bool(input.requires_grad or other.requires_grad)
-    result: Tensor = _new(Tensor, values, (sa[0], sb[1]), dtype, grad)
-    return result
-
-
 def matmul(input: Tensor, other: Tensor) -> Tensor:
-    if (plain := _plain_matmul(input, other)) is not None:
-        return plain
     shape, out = meta.matmul(input, other)
     if is_fake(input, other):
         return _fake(shape, out, input, other)

@@ -57,8 +57,7 @@ class FakeTensor(Tensor):
 
 
 def is_fake(*values: Any) -> builtins.bool:
-    """True if any argument is a tensor without data. (A loop, not any() over a generator:
-    every op asks.)"""
+    """True if any argument is a tensor without data."""
     for v in values:
         if isinstance(v, Tensor) and v._data is None:
             return True

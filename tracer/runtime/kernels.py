@@ -11,10 +11,8 @@ from __future__ import annotations
 import math
 import operator
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
-from struct import error as StructError
-from struct import pack, unpack
 from typing import Any
 
 from tracer.runtime import dtypes as dt
@@ -31,37 +29,11 @@ _INT64_MIN = -(2**63)
 # ---------------------------------------------------------------- conversions
 
 
-PACKED_FROM = 32
-"""From this many values on, float32 rounding packs them with `struct` (about 15% cheaper at 64
-values, 25% at 256); below it `array` is cheaper. Both store each value with the same C cast
-from double to float (round to nearest even, inf on overflow) and read it back exactly. The
-`f"{n}f"` formats are parsed once per size by `struct`'s own module-level cache (CPython's; it
-holds no compile state, and `tracer.reset()` does not clear it)."""
-
-
 def round_f32(values: Sequence[Any]) -> Values:
-    """Each number rounded to the nearest float32, as a Python float.
-
-    A value struct cannot pack (a huge int, a non-number) makes it redo the work with `array`,
-    so such input raises exactly what it always raised."""
-    n = len(values)
-    if n < PACKED_FROM:
-        return array("f", values).tolist()
-    form = f"{n}f"
-    try:
-        return list(unpack(form, pack(form, *values)))
-    except StructError:
-        return array("f", values).tolist()
-
-
-def round_f32_floats(n: int, floats: Iterable[float]) -> Values:
-    """`round_f32` of `n` Python floats given as an iterable (usually a `map` over a kernel's
-    operands), without building the intermediate list when they are packed. Only for values
-    that are certainly floats: an iterator cannot be replayed after a packing error."""
-    if n < PACKED_FROM:
-        return array("f", list(floats)).tolist()
-    form = f"{n}f"
-    return list(unpack(form, pack(form, *floats)))
+    """Each number rounded to the nearest float32, as a Python float: `array` stores each
+    value with C's cast from double to float (round to nearest even, inf on overflow) and
+    reads it back exactly. A value it cannot store raises its TypeError or OverflowError."""
+    return array("f", values).tolist()
 
 
 def _to_int(x: Any) -> int:
@@ -105,25 +77,8 @@ def convert(values: Values, src: dtype, dst: dtype) -> Values:
     return values if src is dst else _CONVERT[dst](values, src)
 
 
-_F32_EXACT_INT = 2**24
-"""Every int of at most this magnitude is a float32 exactly (24-bit significand)."""
-
-
 def convert_scalar(value: Scalar, dst: dtype) -> Scalar:
-    """A Python number as a `dst` element (float32 scalars are rounded like stored data).
-    The commonest cases answer at once: a float for a float dtype (rounded through a one-slot
-    array, no list), and a small int for a float dtype (`x + 1`, `x * 2`), whose `float` is
-    exact in float32 and float64 alike, so it is what rounding would give."""
-    if type(value) is float:
-        if dst is dt.float32:
-            rounded: float = array("f", (value,))[0]
-            return rounded
-        if dst is dt.float64:
-            return value
-    elif (
-        type(value) is int and dst.is_floating_point and -_F32_EXACT_INT <= value <= _F32_EXACT_INT
-    ):
-        return float(value)
+    """A Python number as a `dst` element (float32 scalars are rounded like stored data)."""
     result: Scalar = _COERCE[dst]([value])[0]
     return result
 
@@ -176,8 +131,8 @@ def concat(chunks: list[tuple[Values, int]], outer: int) -> Values:
 
 
 def elementwise(fn: Callable[[Any, Any], Any], a: Any, b: Any, n: int) -> Values:
-    """fn over two operands, each a full-length list or a single broadcast value (repeated
-    by `itertools.repeat`, so a tensor-and-number op runs no bytecode per element)."""
+    """fn over two operands, each a full-length list or a single value that stands for
+    every element (a broadcast 1-element tensor, or a Python number)."""
     if isinstance(a, list):
         if isinstance(b, list):
             return list(map(fn, a, b))
@@ -258,40 +213,21 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
-def sigmoid_all(data: Values) -> Values:
-    """`sigmoid` over a list, inline (no call per element). `exp` cannot fail here: its
-    argument is never positive (`-x` for x >= 0, x itself below 0; NaN takes the second arm
-    and gives NaN, as `sigmoid` does)."""
-    exp = math.exp
-    return [1.0 / (1.0 + exp(-x)) if x >= 0 else (e := exp(x)) / (1.0 + e) for x in data]
-
-
-# name -> (fast math function that may raise, safe per-element function)
-UNARY_FLOAT: dict[str, tuple[Callable[[float], float], Callable[[float], float]]] = {
-    "exp": (math.exp, _exp),
-    "log": (math.log, _log),
-    "sqrt": (math.sqrt, _sqrt),
-    "sin": (math.sin, _periodic(math.sin)),
-    "cos": (math.cos, _periodic(math.cos)),
-    "tanh": (math.tanh, math.tanh),
-    "sigmoid": (sigmoid, sigmoid),
+# name -> the per-element function: the math module's value, and torch's nan/inf where math
+# would raise a domain or range error
+UNARY_FLOAT: dict[str, Callable[[float], float]] = {
+    "exp": _exp,
+    "log": _log,
+    "sqrt": _sqrt,
+    "sin": _periodic(math.sin),
+    "cos": _periodic(math.cos),
+    "tanh": math.tanh,
+    "sigmoid": sigmoid,
 }
 
 
-UNARY_FLOAT_LISTS: dict[str, Callable[[Values], Values]] = {"sigmoid": sigmoid_all}
-"""name -> a whole-list kernel that gives `UNARY_FLOAT[name]` per element, but faster."""
-
-
 def unary_float(name: str, data: Values) -> Values:
-    """Try the plain math function over the list; redo with the nan/inf-aware one on error."""
-    whole = UNARY_FLOAT_LISTS.get(name)
-    if whole is not None:
-        return whole(data)
-    fast, safe = UNARY_FLOAT[name]
-    try:
-        return list(map(fast, data))
-    except (ValueError, OverflowError):
-        return list(map(safe, data))
+    return list(map(UNARY_FLOAT[name], data))
 
 
 def relu(data: Values, zero: Scalar) -> Values:
@@ -336,19 +272,9 @@ def mean(values: Values) -> float:
     return total(values) / len(values) if values else _NAN
 
 
-def matmul(a: Values, b: Values, n: int, k: int, m: int, start: Scalar = 0) -> Values:
-    """(n x k) @ (k x m) on row-major lists; accumulation in double (or exact ints).
-
-    Each element is `sum` of its products left to right from `start`. When the products are
-    floats, a `start` of 0.0 gives the same bits as 0 (`0 + p` is computed as `0.0 + p`, then
-    every step is the same double addition) and lets `sum` skip its int phase (about 5% of the
-    kernel); int products it would sum in double, not exactly: callers pass 0.0 only for
-    float32 data (always Python floats)."""
-    if k == 0:
-        return [0] * (n * m)  # sums of nothing
-    # rows of a and columns of b sliced by map (no bytecode per slice), then one dot product
-    # per output element in row-major order, each a left-to-right sum as before
-    rows = list(map(a.__getitem__, map(slice, range(0, n * k, k), range(k, n * k + 1, k))))
-    cols = list(map(b.__getitem__, map(slice, range(m), repeat(None), repeat(m))))
-    mul = operator.mul
-    return [sum(map(mul, row, col), start) for row in rows for col in cols]
+def matmul(a: Values, b: Values, n: int, k: int, m: int) -> Values:
+    """(n x k) @ (k x m) on row-major lists: each element is the left-to-right `sum` of its
+    products, accumulated in double (or exactly, for ints); an empty sum is 0."""
+    rows = [a[i * k : (i + 1) * k] for i in range(n)]
+    cols = [b[j::m] for j in range(m)]
+    return [sum(map(operator.mul, row, col)) for row in rows for col in cols]

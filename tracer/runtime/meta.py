@@ -89,15 +89,6 @@ def shape_of(x: Operand) -> Shape:
 def result_type(*operands: Operand) -> dtype:
     """torch.result_type: promotion within each priority group (tensors with dims, 0-dim
     tensors, Python scalars), then a lower group wins only by bringing a higher category."""
-    if len(operands) == 2:  # fast paths: two tensors of one dtype; a tensor and a scalar
-        a, b = operands
-        if isinstance(a, Tensor):
-            if not isinstance(b, Tensor):
-                return _tensor_and_scalar(a, b)
-            if a._dtype is b._dtype:
-                return a._dtype
-        elif isinstance(b, Tensor):
-            return _tensor_and_scalar(b, a)
     dims: list[dtype] = []
     zeros: list[dtype] = []
     scalars: list[dtype] = []
@@ -111,14 +102,6 @@ def result_type(*operands: Operand) -> dtype:
     if result is None:
         raise TypeError("result_type() needs at least one Tensor or number")
     return result
-
-
-def _tensor_and_scalar(tensor: Tensor, scalar: Scalar) -> dtype:
-    """result_type of one tensor and one Python scalar: the scalar's group is the lower one,
-    whether or not the tensor has dims, so it wins only by bringing a higher category."""
-    found = dt.combine_categories(tensor._dtype, dt.scalar_dtype(scalar))
-    assert found is not None
-    return found
 
 
 def dtype_of(x: Operand) -> dtype:

@@ -21,21 +21,6 @@ from tracer.runtime.overridable import method_op
 from tracer.runtime.printing import tensor_repr
 
 
-def _new(
-    cls: type[Tensor],
-    data: list[Any] | None,
-    shape: tuple[int, ...],
-    dtype: dt.dtype,
-    requires_grad: builtins.bool = False,
-) -> Any:
-    t = object.__new__(cls)
-    t._data = data
-    t._shape = shape
-    t._dtype = dtype
-    t.requires_grad = requires_grad
-    return t
-
-
 def _nest(data: list[Any], shape: tuple[int, ...]) -> list[Any]:
     if len(shape) == 1:
         return list(data)
@@ -81,8 +66,8 @@ class Tensor:
         dtype: dt.dtype,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """Wrap already-converted data without checks (the ops' fast path): `_new`'s body
-        inline, a call less per op."""
+        """Wrap data already in `dtype`'s stored form, without the checks and conversion of
+        `__init__` (ops build their results this way)."""
         result: Tensor = object.__new__(cls)
         result._data = data
         result._shape = shape
