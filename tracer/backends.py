@@ -12,7 +12,7 @@ from typing import Any
 
 from tracer import runtime
 from tracer.exc import UserError
-from tracer.graph import GraphModule, Interpreter, naming, passes, python_source
+from tracer.graph import GraphModule, Interpreter, naming, passes
 from tracer.observability.metrics import timed
 
 Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
@@ -54,10 +54,9 @@ _RUNTIME_OPS = [
     for op in (*runtime.OPS.values(), *vars(runtime.Tensor).values())
     if getattr(op, "__modetrace_op__", None) is not None
 ]
-python_source.name_ops(op.__modetrace_op__ for op in _RUNTIME_OPS)
 naming.name_targets(_RUNTIME_OPS)
-"""The runtime's ops and Tensor methods get their node names and their generated-code global
-names at import, once (static data: the same on every compile, and after `tracer.reset()`)."""
+"""The runtime's ops and Tensor methods get their node names at import, once (static data:
+the same on every compile, and after `tracer.reset()`)."""
 
 _REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
 

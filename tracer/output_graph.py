@@ -58,9 +58,6 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self.module_attrs: dict[tuple[int, str], tuple[VariableTracker, Any, VariableTracker]] = {}
-        """(id(module tracker), name) -> (that tracker, value, tracker of the value) for
-        ModuleVariable.var_getattr."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 

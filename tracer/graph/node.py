@@ -118,19 +118,6 @@ _NESTINGS = (tuple, list, dict, slice)
 """The argument types `map_aggregate` walks into; anything else is a leaf."""
 
 
-def flat_inputs(args: tuple[Argument, ...]) -> list[Node] | None:
-    """The distinct nodes of `args` in first-use order, when `args` holds nodes and leaves
-    only, as Graph.create_flat_call takes them (`torch.matmul(x, w)`, `x.pow(2)`); None when
-    an argument is a nesting (a list of tensors), which only create_node walks."""
-    seen: dict[Node, None] = {}
-    for arg in args:
-        if isinstance(arg, Node):
-            seen[arg] = None
-        elif isinstance(arg, _NESTINGS):
-            return None
-    return list(seen)
-
-
 class Node:
     """One operation in a Graph; its `name` is also its variable name in generated code.
 
