@@ -16,13 +16,14 @@ from tracer.config import CompileOptions
 from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
+from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 from variables.modes import TorchFunctionModeVariable
-from variables.operators import OPERATOR_DUNDERS, OPERATOR_SYMBOLS
+from variables.operators import OPERATOR_SYMBOLS
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
 
