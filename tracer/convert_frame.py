@@ -346,6 +346,7 @@ def _build_guards(
             f_globals=fn.__globals__,
             builtins=builtins_dict,
             closure=fn.__closure__,
+            mode_stack_fn=_C._torch_function_mode_stack,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # `output.guards` is keyed by guard: one per key already
