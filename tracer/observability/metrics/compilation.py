@@ -170,9 +170,9 @@ def defer_compilation_metrics(
 # failure), plus its metrics dict, which the MetricsContext never touches again (the next
 # compile starts a new one). Building the record, its values dict and the summary on the
 # compile's chromium event waits until someone reads them (`get_compilation_metrics`, the
-# events), or is done at once when the trace log wants the record. Built from the same inputs
-# in the same order, they are the records an eager build made; it took 15-20 µs of every
-# first call, mostly in code run once per compile and so never warm.
+# events), or is done at once when the trace log wants the record. Since every input was
+# captured at the compile's end, a record read later is the record of that moment: later
+# compiles, config changes or trace-log writes do not show in it.
 
 
 class _Captured:
