@@ -26,7 +26,7 @@ GRAPH_PASSES: tuple[tuple[str, Callable[..., int]], ...] = (
 
 def run_graph_passes(gm: GraphModule) -> dict[str, int]:
     """The passes in order, as one span adding to graph_pass_time_us; returns nodes changed by
-    each. One span, not one per pass: on a small graph, three spans cost more than the passes."""
+    each."""
     with timed("graph_passes", metrics_column="graph_pass_time_us"):
         changed = {name: graph_pass(gm.graph) for name, graph_pass in GRAPH_PASSES}
     if any(changed.values()):

@@ -8,9 +8,7 @@ every invariant and names the first node that breaks one.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import keyword
-import operator
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -24,8 +22,6 @@ from tracer.graph.naming import (
     split_sanitized,
 )
 from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
-
-_op_of = operator.attrgetter("op")
 
 
 class GraphLintError(InternalError):
@@ -73,9 +69,8 @@ class Graph:
 
     @property
     def placeholders(self) -> list[Node]:
-        """The input nodes in order (filtered by builtins: every compile asks several times)."""
-        ops = map(_op_of, self._nodes)
-        return list(itertools.compress(self._nodes, map("placeholder".__eq__, ops)))
+        """The input nodes in order."""
+        return [node for node in self._nodes if node.op == "placeholder"]
 
     @property
     def output_node(self) -> Node:
