@@ -66,9 +66,8 @@ class OutputGraph:
         """Called once the compile is over (built or fallen back), after which nothing reads
         this object. The builder, the side effects, every lazy tracker and cell point back
         here, and the translator, the mode stacks and the caches are pointed at from here, so
-        a whole trace is one reference cycle. Emptying this object frees the trace the moment
-        the compile returns; left to the garbage collector, those objects made the collections
-        that ran during the next compiles cost as much as the tracing itself."""
+        a whole trace is one reference cycle. Emptying this object frees the trace by reference
+        counting the moment the compile returns, not at some later garbage collection."""
         self.__dict__.clear()
 
     # -- the mode stack ---------------------------------------------------------------------------

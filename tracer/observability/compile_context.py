@@ -89,8 +89,7 @@ def current_tag() -> dict[str, str]:
 class compile_context:  # lower-case: used like a function (as contextlib's are)
     """Make `compile_id` current on this thread for the body; the previous id comes back after.
 
-    A class, not a generator: it is entered once per compile, and a generator-based context
-    manager costs several times more."""
+    One instance may be entered again once exited, but not while it is entered."""
 
     __slots__ = ("_compile_id", "_saved")
 
