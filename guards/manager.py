@@ -5,8 +5,8 @@ no wrapper, no per-call interpretation), generated and compiled the first time s
 it (a CompiledFunction asks when it installs the entry). Building a CompiledGuards only plans
 the guards (guards.tree).
 
-Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side:
-it runs only when a check failed or someone asked, and it evaluates the very same expressions
+Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) explains: it runs
+only when a check failed or someone asked, and it evaluates the very same expressions
 as the check, one guard at a time, so the explanation always names the guard that made the
 check fail.
 """

@@ -32,7 +32,7 @@ class NullVariable(VariableTracker):
 
 NULL = NullVariable()
 """The NULL every LOAD_GLOBAL, LOAD_METHOD and PUSH_NULL pushes: a NullVariable has no state,
-so one instance serves them all (a new one per push cost a Python-level initializer)."""
+so one instance serves them all."""
 
 
 class CellVariable(VariableTracker):

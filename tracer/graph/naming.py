@@ -20,13 +20,9 @@ _QUALIFIED_MODULES = frozenset({"operator", "math", "os"})
 
 def sanitize(candidate: str) -> str:
     """Turn any string into a plain identifier that is not a keyword (`<lambda>` -> `lambda_`)."""
-    if candidate.isascii() and candidate.isidentifier() and not candidate.startswith("_"):
-        # the common case (`add`, `x`): no character to replace, so skip the regex
-        name = candidate.rstrip("_")
-    else:
-        name = _NON_WORD.sub("_", candidate).strip("_") or "v"
-        if name[0].isdigit():
-            name = f"_{name}"
+    name = _NON_WORD.sub("_", candidate).strip("_") or "v"
+    if name[0].isdigit():
+        name = f"_{name}"
     return f"{name}_" if keyword.iskeyword(name) else name
 
 
@@ -67,7 +63,7 @@ def base_name(target: Any) -> str:
 TARGET_NAMES: dict[int, tuple[Any, str, str]] = {}
 """id(call target) -> (the target, kept alive so its id is never reused, and
 `split_sanitized(base_name(target))`): static, filled at import for the runtime's ops
-(`name_targets`), so a trace does not work out the same node names on every compile."""
+(`name_targets`); other targets are named when a graph first calls them."""
 
 
 def name_targets(targets: Iterable[Any]) -> None:
