@@ -169,12 +169,7 @@ class OutputGraph:
             name = getattr(fn, "__name__", "")
         if name in RANDOM_OPS:
             unimplemented("random", f"call to torch.{name} reads the global random generator")
-        if self.mode_stack and hasattr(fn, "__modetrace_op__"):
-            result = self._dispatch_to_mode(tx, fn, args, kwargs)
-            if result is not None:
-                return result
-        recorded: VariableTracker = self._record(tx, "call_function", fn, fn, args, kwargs)
-        return recorded
+        return self._call_op(tx, "call_function", fn, fn, args, kwargs)
 
     def call_tensor_method(
         self,
@@ -188,11 +183,24 @@ class OutputGraph:
         method = getattr(type(self_vt.fake), name, None)
         if method is None:
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
-        if self.mode_stack and hasattr(method, "__modetrace_op__"):
-            result = self._dispatch_to_mode(tx, method, args, kwargs)
+        return self._call_op(tx, "call_method", name, method, args, kwargs)
+
+    def _call_op(
+        self,
+        tx: TranslatorBase,
+        op: Op,
+        target: Any,
+        impl: Any,
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """A runtime op's call: handed to the innermost torch-function mode if one is active
+        and handles it, else recorded as a graph node."""
+        if self.mode_stack and hasattr(impl, "__modetrace_op__"):
+            result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
-        recorded: VariableTracker = self._record(tx, "call_method", name, method, args, kwargs)
+        recorded: VariableTracker = self._record(tx, op, target, impl, args, kwargs)
         return recorded
 
     def call_operator(

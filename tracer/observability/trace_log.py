@@ -278,7 +278,7 @@ def _jsonable(value: object) -> object:
 
 
 def _prefix(caller: FrameType) -> str:
-    """`V1202 15:20:07.889123 4242 tracer/metrics.py:120] `: glog shape, 6-digit fraction."""
+    """`V1202 15:20:07.889123 4242 tracer/convert_frame.py:120] `: glog shape, 6-digit fraction."""
     now = time.time_ns()
     seconds, nanos = divmod(now, 1_000_000_000)
     stamp = time.strftime("%m%d %H:%M:%S", time.localtime(seconds))
