@@ -91,9 +91,11 @@ def test_timed_columns_add_up_and_an_unbalanced_exit_still_counts() -> None:
 
 def test_a_timed_phase_stores_its_span_and_compile_event() -> None:
     log = get_chromium_event_logger()
-    with compile_context(CompileId(7, 0)):
-        with timed("codegen", metadata={"n": 1}, log_compile_event=True):
-            log.add_event_data("codegen", extra=2)
+    with (
+        compile_context(CompileId(7, 0)),
+        timed("codegen", metadata={"n": 1}, log_compile_event=True),
+    ):
+        log.add_event_data("codegen", extra=2)
 
     def shape(event: dict[str, object]) -> tuple[object, ...]:
         return event["name"], event["ph"], event["cat"], event["args"]
