@@ -369,7 +369,7 @@ def _log_compiled(
     if not trace_log._active and not logs._enabled:  # nothing logs: no closures, no calls
         return
 
-    def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
+    def graph_text() -> str:  # rendered only when logged
         return gm.code if gm is not None else "(no graph)"
 
     trace_log.trace_structured("dynamo_output_graph", payload=graph_text)
