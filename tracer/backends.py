@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tracer import runtime
 from tracer.exc import UserError
-from tracer.graph import GraphModule, Interpreter, naming, passes
+from tracer.graph import GraphModule, Interpreter, passes
 from tracer.observability.metrics import timed
 
 Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
@@ -48,15 +47,6 @@ def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     """The generated code as traced, without graph passes (for tests of the passes)."""
     return gm.forward
 
-
-_RUNTIME_OPS = [
-    op
-    for op in (*runtime.OPS.values(), *vars(runtime.Tensor).values())
-    if getattr(op, "__modetrace_op__", None) is not None
-]
-naming.name_targets(_RUNTIME_OPS)
-"""The runtime's ops and Tensor methods get their node names at import, once (static data:
-the same on every compile, and after `tracer.reset()`)."""
 
 _REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
 

@@ -15,11 +15,9 @@ from typing import Any
 
 from tracer.exc import InternalError
 from tracer.graph.naming import (
-    TARGET_NAMES,
     Namespace,
     base_name,
     sanitize,
-    split_sanitized,
 )
 from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
 
@@ -50,9 +48,6 @@ class Graph:
         """Each node's users (`Node.users`), kept here so nodes never refer back to users."""
         self._nodes: list[Node] = []
         self._namespace = Namespace()
-        self._base_names: dict[int, tuple[Target, str, str]] = {}
-        """`split_name(base_name(target))` by `id(target)`, the target kept alive beside it so
-        its id is never reused: a trace calls the same few ops again and again."""
         self._insert_point: tuple[Node, bool] | None = None  # (anchor, insert before anchor?)
         self.constants: dict[str, Any] = {}
         """Values that `get_attr` nodes read, by target; GraphModule binds them at codegen."""
@@ -105,19 +100,7 @@ class Graph:
 
     def _unique_name(self, target: Target) -> str:
         """A fresh name for a node calling `target`, from its target's name hint."""
-        known = self._base_names.get(id(target))
-        if known is None:
-            known = self._base_name_of(target)
-        _, name, base = known
-        return self._namespace.create_split(name, base)
-
-    def _base_name_of(self, target: Target) -> tuple[Target, str, str]:
-        """`_base_names[id(target)]`, worked out the first time this graph calls `target`."""
-        known = TARGET_NAMES.get(id(target))  # a runtime op's, worked out at import
-        if known is None:
-            known = (target, *split_sanitized(base_name(target)))
-        self._base_names[id(target)] = known
-        return known
+        return self._namespace.create(base_name(target))
 
     def _insert(self, node: Node) -> None:
         """Put a new node at the insertion point of `inserting_before/after`."""
