@@ -5,9 +5,9 @@ than CPU instructions, so it needs no perf counters and is the same on every mac
 
 What is counted, for each workload (`count_workload`):
 - `tracer.reset()`, a fresh `tracer.compile(fn)`, then exactly its first call, which compiles it;
-- only while `CompiledFunction._recompile` is on the stack: the compile (`convert_frame`) and the
-  install of the new dispatcher (emitted bytecode, written in Python, so it counts here), but not
-  the binder, the guard check or the run of the compiled code after it;
+- only while `CompiledFunction._recompile` is on the stack: the compile (`convert_frame`), the
+  new entry's compiled check and the install of the new dispatch table (guards.dispatch), but
+  not the binder, the guard check or the run of the compiled code after it;
 - only frames whose code lives under `tracer/`, `guards/` or `variables/` (tracer/runtime included,
   since fake-tensor propagation is compile work), so the standard library, the `bytecode` package
   and the user's own code (a mode's `__torch_function__`, say) are out. The count then depends only

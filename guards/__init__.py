@@ -7,7 +7,7 @@ from guards.constants import constant_key, constants_equal, is_constant
 from guards.dispatch import DispatchTable
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
 from guards.manager import CompiledGuards
-from guards.mode_stack import mode_stack_failure, mode_stack_guard, runtime_mode_stack_fn
+from guards.mode_stack import mode_stack_failure, mode_stack_guard
 from guards.sources import (
     AttrSource,
     BuiltinSource,
@@ -55,5 +55,4 @@ __all__ = [
     "mode_stack_failure",
     "mode_stack_guard",
     "plan_guards",
-    "runtime_mode_stack_fn",
 ]

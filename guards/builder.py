@@ -246,22 +246,6 @@ def build_check_source(
 
 
 def needs_mode_stack(guards: Iterable[Guard]) -> bool:
-    """Whether the check reads the mode stack (then an accessor must be bound). The stack is a
-    root source, so only each guard's root needs a look (every compile asks). Planned guards
-    are looked at last first: a trace's MODE_STACK guard ranks after every kind but aliasing,
-    so the answer usually comes within a few guards."""
-    ordered = guards if isinstance(guards, list) else list(guards)
-    for guard in reversed(ordered):
-        source = guard.source
-        if source.base is not None:
-            source = _root(source)
-        if type(source) is ModeStackListSource:
-            return True
-    return False
-
-
-def _root(source: Source) -> Source:
-    base = source.base
-    while base is not None:
-        source, base = base, base.base
-    return source
+    """Whether the check reads the mode stack (then an accessor must be bound): whether some
+    guard's source is read from it (the stack is a root source)."""
+    return any(type(guard.source.chain()[0]) is ModeStackListSource for guard in guards)

@@ -93,7 +93,7 @@ def constant_match_expr(expr: str, value: Any, bind: Bind) -> str:
     if kind is tuple:
         items = [constant_match_expr(f"{expr}[{i}]", item, bind) for i, item in enumerate(value)]
         return " and ".join([f"type({expr}) is tuple and len({expr}) == {len(items)}", *items])
-    if is_constant(value):  # complex, frozenset: one helper call instead of unrolled code
+    if is_constant(value):  # complex, frozenset: compared by a helper
         return f"___constants_equal({expr}, {bind(value, 'const')})"
     raise TypeError(f"EQUALS_MATCH needs a constant, got {safe_label(value)}")
 

@@ -5,8 +5,8 @@ no wrapper, no per-call interpretation), generated and compiled the first time s
 it (a CompiledFunction asks when it installs the entry). Building a CompiledGuards only plans
 the guards (guards.tree).
 
-Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) is the slow side:
-it runs only when a check failed or someone asked, and it evaluates the very same expressions
+Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) explains: it runs
+only when a check failed or someone asked, and it evaluates the very same expressions
 as the check, one guard at a time, so the explanation always names the guard that made the
 check fail.
 """
@@ -24,7 +24,7 @@ from typing import Any
 from guards.builder import CheckFunction, needs_mode_stack, render_check
 from guards.constants import safe_label, type_label
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label
-from guards.mode_stack import ModeStackFn, mode_stack_failure, runtime_mode_stack_fn
+from guards.mode_stack import ModeStackFn, mode_stack_failure
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
 from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
 
@@ -54,12 +54,13 @@ class CompiledGuards:
         tensor_type: type | None = None,
         distinct: bool = False,
     ) -> None:
-        """`distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
+        """`mode_stack_fn` returns the live torch-function mode stack; a MODE_STACK guard
+        needs it. `distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
         self.guards: list[Guard] = plan_guards(guards, tensor_type, distinct=distinct)
         self.reads_mode_stack: bool = needs_mode_stack(self.guards)
         """Whether the check reads the mode stack (then `roots` holds the accessor)."""
         if mode_stack_fn is None and self.reads_mode_stack:
-            mode_stack_fn = runtime_mode_stack_fn()
+            raise ValueError("a MODE_STACK guard needs mode_stack_fn, the live stack's accessor")
         self.filename = f"<modetrace-guards {name} #{next(_serial)}>"
         self.roots: dict[str, Any] = {
             "G": f_globals,

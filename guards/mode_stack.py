@@ -2,7 +2,9 @@
 
 Like Dynamo's TORCH_FUNCTION_MODE_STACK leaf it ignores mode identity: a compiled entry traced under
 `with LoggingMode():` serves any later `LoggingMode()` instance. The stack is read live, through an
-accessor bound as `___mode_stack`, because it is per-thread state (`tracer.runtime._C`).
+accessor bound as `___mode_stack`, because it is per-thread state. The accessor is the caller's to
+give (`CompiledGuards(mode_stack_fn=...)`; the compiler passes the runtime's), so guards/ needs
+nothing of the tracer.
 """
 
 from __future__ import annotations
@@ -42,14 +44,3 @@ def mode_stack_failure(types: tuple[type, ...], live: Sequence[object]) -> str:
     """`mode stack: expected [LoggingMode] (actual [])`."""
     actual = mode_types_text([type(mode) for mode in live])
     return f"mode stack: expected {mode_types_text(types)} (actual {actual})"
-
-
-def runtime_mode_stack_fn() -> ModeStackFn:
-    """The runtime's accessor of the live stack (asked once per compiled check that reads it)."""
-    # Imported when first needed, not at the top, for a real reason: importing any tracer
-    # module first runs tracer/__init__.py, which loads the whole tracer, this package's
-    # manager among it; guards/ imports on its own without loading the tracer
-    # (tests/test_imports.py), and reads nothing else of it.
-    from tracer.runtime._C import _torch_function_mode_stack
-
-    return _torch_function_mode_stack

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import functools
 import heapq
 import importlib
-import operator
 from collections.abc import Iterable
-from itertools import compress, count
 from typing import Any
 
 from guards.constants import type_label
@@ -39,21 +36,17 @@ def plan_guards(
 
     `tensor_type` fills in TensorSpecs recorded without a class (None: resolved lazily from
     `tracer.runtime`, only when such a spec exists). `distinct=True` says no two guards have
-    the same key (a trace's guards are the values of a dict keyed by guard), so the
-    deduplication, which would keep every guard in its place, is skipped.
-
-    Every compile runs this, so it hashes each guard's key once and each source only a few times
-    (a nested source hashes its whole chain, in Python): the steps share one grouping by source
-    and work with identities after deduplication.
+    the same key (a trace's guards are the values of a dict keyed by guard): there is nothing
+    to deduplicate.
     """
     listed = list(guards)
     with_type = _with_tensor_type(listed, tensor_type)
     # filling in a tensor class may make two guards one: then they are deduplicated after all
     unique = with_type if distinct and with_type is listed else _dedupe(with_type)
     groups = _by_source(unique)
-    _check_preconditions(unique, groups)
+    _check_preconditions(groups)
     implied = _implied(groups)
-    return _order([g for g in unique if id(g) not in implied] if implied else unique)
+    return _order([g for g in unique if id(g) not in implied])
 
 
 def _with_tensor_type(guards: list[Guard], tensor_type: type | None) -> list[Guard]:
@@ -63,12 +56,12 @@ def _with_tensor_type(guards: list[Guard], tensor_type: type | None) -> list[Gua
         cls = tensor_type if tensor_type is not None else _runtime_tensor_type()
         return dataclasses.replace(guard, expected=dataclasses.replace(guard.expected, cls=cls))
 
-    # The usual case, told with builtins: every TENSOR_MATCH already names its class.
-    specs = compress(map(_EXPECTED, guards), map(_IS_TENSOR_MATCH, map(_KIND, guards)))
-    if not any(map(_IS_NONE, map(_CLS, specs))):
+    def unfilled(guard: Guard) -> bool:
+        return guard.kind is GuardKind.TENSOR_MATCH and guard.expected.cls is None
+
+    if not any(map(unfilled, guards)):
         return guards
-    tensor = _TENSOR_MATCH
-    return [fill(g) if g.kind is tensor and g.expected.cls is None else g for g in guards]
+    return [fill(g) if unfilled(g) else g for g in guards]
 
 
 def _runtime_tensor_type() -> type:
@@ -78,9 +71,6 @@ def _runtime_tensor_type() -> type:
 
 
 _NONE = (1, "", 0)
-_SOURCE = operator.attrgetter("source")
-_SOURCE_NAME = operator.attrgetter("source.name")
-_KIND_VALUE = operator.attrgetter("kind._value_")
 
 
 def _location_rank(guard: Guard) -> tuple[int, str, int]:
@@ -91,9 +81,8 @@ def _location_rank(guard: Guard) -> tuple[int, str, int]:
 def _dedupe(guards: list[Guard]) -> list[Guard]:
     """One guard per key; of duplicates, the one from the earliest user line is kept.
 
-    Without duplicates (the usual case, told by one dict built by CPython) the guards stay in
-    record order: `_order` breaks what its rank leaves tied by user line itself, so the plan
-    is the same as from guards sorted by user line first."""
+    Without duplicates the guards stay in record order: `_order` breaks ties of its rank by
+    user line itself, so the plan is the same as from guards sorted by user line first."""
     if len(dict.fromkeys(guards)) == len(guards):
         return guards
     kept: dict[Guard, Guard] = {}  # a guard hashes and compares by its key, hashed once
@@ -103,10 +92,8 @@ def _dedupe(guards: list[Guard]) -> list[Guard]:
 
 
 def _by_source(guards: list[Guard]) -> dict[Source, list[Guard]]:
-    """The guards of each source, sources in first-guard order. A defaultdict (format_tree
-    asks for sources without guards too), filled with `setdefault`: a source hashes in
-    Python, and a new key through `__missing__` is hashed twice."""
-    grouped: dict[Source, list[Guard]] = collections.defaultdict(list)
+    """The guards of each source, sources in first-guard order."""
+    grouped: dict[Source, list[Guard]] = {}
     for guard in guards:
         grouped.setdefault(guard.source, []).append(guard)
     return grouped
@@ -119,19 +106,12 @@ def _pinned_types(guards: list[Guard]) -> set[type]:
     return pinned
 
 
-def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]]) -> None:
+def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
     """LENGTH_CHECK and DICT_KEYS_MATCH call `len`/`list` on the value: only safe once its exact
     type is a builtin container, so a TYPE_MATCH to one must be on the same source."""
-    # The sources to look at, found with builtins (kinds hash by identity); looked at in
-    # `groups` order, so the first error reported does not depend on how they were found.
-    needing = set(
-        compress(map(_SOURCE, guards), map(_NEEDS_EXACT.__contains__, map(_KIND, guards)))
-    )
-    if not needing:
-        return
-    # one source (the usual case: a list input) needs no scan of the groups for the order
-    for source in list(needing) if len(needing) == 1 else [s for s in groups if s in needing]:
-        group = groups[source]
+    for source, group in groups.items():
+        if not any(g.kind in _NEEDS_EXACT for g in group):
+            continue
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
         for guard in group:
@@ -147,14 +127,7 @@ def _check_preconditions(guards: list[Guard], groups: dict[Source, list[Guard]])
                 )
 
 
-_TENSOR_MATCH = GuardKind.TENSOR_MATCH
 _NEEDS_EXACT = frozenset({GuardKind.LENGTH_CHECK, GuardKind.DICT_KEYS_MATCH})
-_KIND = operator.attrgetter("kind")
-_EXPECTED = operator.attrgetter("expected")
-_CLS = operator.attrgetter("cls")
-_IS_TENSOR_MATCH = functools.partial(operator.is_, _TENSOR_MATCH)
-_IS_NONE = functools.partial(operator.is_, None)
-_MORE_THAN_ONE = (1).__lt__
 _IMPLIABLE = frozenset({GuardKind.TYPE_MATCH, GuardKind.LENGTH_CHECK})
 """The kinds `_implied` may drop, when a guard of a kind in `_IMPLYING` is on the same source."""
 _IMPLYING = frozenset({GuardKind.EQUALS_MATCH, GuardKind.TENSOR_MATCH, GuardKind.DICT_KEYS_MATCH})
@@ -165,13 +138,10 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     TYPE_MATCH that TENSOR_MATCH or EQUALS_MATCH performs first anyway; a LENGTH_CHECK that
     EQUALS_MATCH/DICT_KEYS_MATCH covers."""
     implied: set[int] = set()
-    # a guard implies only guards on its own source: the groups of one guard (most of them)
-    # are skipped by builtins, without a Python step each
-    shared = groups.values()
-    for group in compress(shared, map(_MORE_THAN_ONE, map(len, shared))):
-        kinds = set(map(_KIND, group))
+    for group in groups.values():  # a guard implies only guards on its own source
+        kinds = {g.kind for g in group}
         if kinds.isdisjoint(_IMPLYING) or kinds.isdisjoint(_IMPLIABLE):
-            continue  # the usual case (several DICT_NOT_CONTAINS on `G`, say), told by builtins
+            continue
         pinned = _pinned_types(group)
         lengths = {
             len(g.expected)
@@ -191,48 +161,8 @@ def _order(guards: list[Guard]) -> list[Guard]:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
     The rank is (kind, source depth, source name, repr of the expected key, user line), ties
-    kept in input order. The last two only break ties of the first three, so they are rendered
-    only for guards that share them (rarely any). Usually rank order already runs every guard
-    after the guards on its source's ancestors (those are shallower and mostly of cheaper
-    kinds): then it is the answer, found with one pass over the ancestors; otherwise
-    `_order_waiting` holds guards back.
-    """
-    above = [() if g.source.base is None else _ancestors(g.source) for g in guards]
-    # `(kind, depth, name)`; `_KIND_VALUE` reads the member's `_value_`.
-    ranks: list[tuple[Any, ...]] = list(
-        zip(map(_KIND_VALUE, guards), map(len, above), map(_SOURCE_NAME, guards), strict=True)
-    )
-    if len(set(ranks)) < len(ranks):  # ties: the expected key's repr, then the user line
-        # Only tied ranks grow: an untied rank differs from every other in its first three
-        # fields, so no comparison with it ever reaches a fourth. The expected key is the one
-        # the guard computed once (`Guard.key`), not computed again.
-        tied = {p for p, n in collections.Counter(ranks).items() if n > 1}
-        ranks = [(*p, repr(g.key[2]), _location_rank(g)) if p in tied else p  # type: ignore[index]
-                 for g, p in zip(guards, ranks, strict=True)]  # fmt: skip
-    by_rank = sorted(range(len(guards)), key=ranks.__getitem__)
-    pending = list(map(guards.__getitem__, by_rank))
-    waits = list(map(above.__getitem__, by_rank))
-    last = dict(zip(map(_SOURCE, pending), count()))  # where each source's last guard is
-    for at, ancestors in compress(enumerate(waits), waits):  # roots have no ancestors
-        for ancestor in ancestors:
-            if last.get(ancestor, -1) > at:
-                return _order_waiting(pending, waits)
-    return pending
-
-
-def _ancestors(source: Source) -> tuple[Source, ...]:
-    """The sources `source` is read through, root first (not itself)."""
-    found = []
-    base = source.base
-    while base is not None:
-        found.append(base)
-        base = base.base
-    return tuple(reversed(found))
-
-
-def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> list[Guard]:
-    """`_order` when some guard must wait for a guard on an ancestor that ranks after it;
-    `pending` is in rank order, `waits[i]` the ancestors of `pending[i]`'s source.
+    kept in input order. Usually rank order already runs every guard after the guards on its
+    source's ancestors (those are shallower and mostly of cheaper kinds), and is the answer.
 
     One scan in rank order: a guard whose ancestors have no guard left runs when reached,
     one whose ancestors do is held back until their last guard ran, then released into a
@@ -240,7 +170,14 @@ def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> lis
     ranks before the scan's position, so taking released guards first, smallest first, and
     the scan's next guard otherwise always takes the first ready guard in rank order.
     """
-    remaining = collections.Counter([g.source for g in pending])  # read with .get: no __missing__
+
+    def rank(guard: Guard) -> tuple[Any, ...]:
+        depth = len(_ancestors(guard.source))
+        expected = repr(guard.key[2])  # type: ignore[index]
+        return (guard.kind.value, depth, guard.source.name, expected, _location_rank(guard))
+
+    pending = sorted(guards, key=rank)
+    remaining = collections.Counter(g.source for g in pending)
     held_by: dict[Source, list[int]] = {}  # source -> positions it still holds back
     blockers: dict[int, int] = {}  # held position -> ancestors with guards left
     released: list[int] = []
@@ -251,8 +188,7 @@ def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> lis
             position = heapq.heappop(released)
         else:
             position, at = at, at + 1
-            ancestors = waits[position]
-            held = [a for a in ancestors if remaining.get(a)] if ancestors else None
+            held = [a for a in _ancestors(pending[position].source) if remaining[a]]
             if held:
                 blockers[position] = len(held)
                 for ancestor in held:
@@ -270,6 +206,16 @@ def _order_waiting(pending: list[Guard], waits: list[tuple[Source, ...]]) -> lis
     return ordered
 
 
+def _ancestors(source: Source) -> tuple[Source, ...]:
+    """The sources `source` is read through, root first (not itself)."""
+    found = []
+    base = source.base
+    while base is not None:
+        found.append(base)
+        base = base.base
+    return tuple(reversed(found))
+
+
 def format_tree(guards: list[Guard]) -> str:
     """Dynamo-like TREE_GUARD_MANAGER printout: a manager per source, nested by base, with its
     leaf guards (and their user lines) above its children. The mode stack hangs off the root."""
@@ -284,7 +230,8 @@ def format_tree(guards: list[Guard]) -> str:
     def visit(source: Source, depth: int) -> None:
         pad = "| " * depth
         if not isinstance(source, ModeStackListSource):
-            lines.append(f"{pad}+- GuardManager: {_manager_text(source, by_source[source])}")
+            manager = _manager_text(source, by_source.get(source, []))
+            lines.append(f"{pad}+- GuardManager: {manager}")
             depth += 1
             pad = "| " * depth
         lines.extend(f"{pad}+- {_leaf_text(g)}" for g in by_source.get(source, []))

@@ -250,7 +250,6 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     assert "tracer.translator.base" in files and "variables.builder" in files
     graph = import_graph(files)
     assert "variables.builder" in graph["tracer.output_graph"]
-    assert "tracer.runtime._C" in graph["guards.mode_stack"]  # imported inside a function
     tree = ast.parse("def f():\n    from variables import misc\n    import tracer.exc\n")
     targets = {
         t for node in _imports(tree) for t in _targets("variables.x", False, node, set(files))

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tracer import runtime
 from tracer.exc import UserError
-from tracer.graph import GraphModule, Interpreter, naming, passes, python_source
+from tracer.graph import GraphModule, Interpreter, passes
 from tracer.observability.metrics import timed
 
 Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
@@ -26,7 +25,7 @@ GRAPH_PASSES: tuple[tuple[str, Callable[..., int]], ...] = (
 
 def run_graph_passes(gm: GraphModule) -> dict[str, int]:
     """The passes in order, as one span adding to graph_pass_time_us; returns nodes changed by
-    each. One span, not one per pass: on a small graph, three spans cost more than the passes."""
+    each."""
     with timed("graph_passes", metrics_column="graph_pass_time_us"):
         changed = {name: graph_pass(gm.graph) for name, graph_pass in GRAPH_PASSES}
     if any(changed.values()):
@@ -48,16 +47,6 @@ def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     """The generated code as traced, without graph passes (for tests of the passes)."""
     return gm.forward
 
-
-_RUNTIME_OPS = [
-    op
-    for op in (*runtime.OPS.values(), *vars(runtime.Tensor).values())
-    if getattr(op, "__modetrace_op__", None) is not None
-]
-python_source.name_ops(op.__modetrace_op__ for op in _RUNTIME_OPS)
-naming.name_targets(_RUNTIME_OPS)
-"""The runtime's ops and Tensor methods get their node names and their generated-code global
-names at import, once (static data: the same on every compile, and after `tracer.reset()`)."""
 
 _REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
 

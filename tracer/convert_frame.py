@@ -9,8 +9,6 @@ as InternalError, never silently turned into a fallback.
 from __future__ import annotations
 
 import builtins
-import functools
-import operator
 import time
 import traceback
 import types
@@ -280,10 +278,6 @@ def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node
     pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), return_vt]
     while pending:
         vt = pending.pop()
-        if type(vt) is TensorVariable:  # the commonest, taken at once (`needed` dedupes)
-            if vt.source is None:
-                needed.setdefault(vt.node)
-            continue
         if id(vt) in seen:
             continue
         seen.add(id(vt))
@@ -329,7 +323,7 @@ def _compile_graph(
     with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
         graph_fn = lookup_backend(options.backend)(gm, example_inputs)
         if graph_fn is gm:
-            # NOTE [generated on first use]: compile it here, inside backend_compile, not on
+            # NOTE [generated on first use]: generate it here, inside backend_compile, not on
             # the first run of the compiled code.
             gm.forward  # noqa: B018
     return gm, [src for src, _node in inputs], graph_fn
@@ -346,6 +340,7 @@ def _build_guards(
             f_globals=fn.__globals__,
             builtins=builtins_dict,
             closure=fn.__closure__,
+            mode_stack_fn=_C._torch_function_mode_stack,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # `output.guards` is keyed by guard: one per key already
@@ -356,11 +351,7 @@ def _build_guards(
 def _op_count(gm: GraphModule | None) -> int:
     if gm is None:
         return 0
-    ops = list(map(_OP_OF, gm.graph.nodes))  # builtins over the nodes: no Python loop
-    return ops.count("call_function") + ops.count("call_method")
-
-
-_OP_OF = operator.attrgetter("op")
+    return sum(node.op in ("call_function", "call_method") for node in gm.graph.nodes)
 
 
 def _log_break(e: Unsupported, compile_id: CompileId) -> None:
@@ -378,7 +369,7 @@ def _log_compiled(
     if not trace_log._active and not logs._enabled:  # nothing logs: no closures, no calls
         return
 
-    def graph_text() -> str:  # rendered only when logged (NOTE [forward without source])
+    def graph_text() -> str:  # rendered only when logged
         return gm.code if gm is not None else "(no graph)"
 
     trace_log.trace_structured("dynamo_output_graph", payload=graph_text)
@@ -400,15 +391,8 @@ def _log_compiled(
 
 
 def location_of(fn: types.FunctionType) -> UserLocation:
-    """The `def` line (past any decorators): the smallest line with code, which is the line of
-    the first instruction with one (the prologue, RESUME and what precedes it, carries the
-    `def` line). Only the first of `co_lines()` ranges is read: going through all of them took
-    ~40 µs on a 200-instruction function, on every compile (tests check it against the
-    minimum over every range, for functions of every shape)."""
+    """The `def` line (past any decorators): the smallest line with code (the prologue, RESUME
+    and what precedes it, carries the `def` line)."""
     code = fn.__code__
-    lines = filter(_IS_A_LINE, map(_LINE_OF, code.co_lines()))
-    return UserLocation.at(code.co_filename, next(lines, code.co_firstlineno), code.co_name)
-
-
-_LINE_OF = operator.itemgetter(2)
-_IS_A_LINE = functools.partial(operator.is_not, None)
+    lines = [line for _start, _end, line in code.co_lines() if line is not None]
+    return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)

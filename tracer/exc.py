@@ -50,14 +50,13 @@ class LocationsByLine(dict[int | None, UserLocation]):
     """One code object's `UserLocation` for each line, built the first time a line is asked
     for (`locations[inst.lineno]`; None, no line, means the code's first line).
 
-    Every guard asks for the location of the instruction that added it: the hit is one
-    C-level dict lookup, and only a new line calls `__missing__` (and reads linecache). Lives
-    for one trace (TraceCaches.code_facts)."""
+    A line's location (and its source line, from linecache) is worked out once per trace
+    (TraceCaches.code_facts)."""
 
     __slots__ = ("code",)
 
     def __init__(self, code: types.CodeType) -> None:
-        # (dict.__init__ is not called: it adds nothing to an empty dict)
+        super().__init__()
         self.code = code
 
     def __missing__(self, lineno: int | None) -> UserLocation:
@@ -68,21 +67,20 @@ class LocationsByLine(dict[int | None, UserLocation]):
 
 
 class LocationTextsByLine(dict[int | None, str]):
-    """`str()` of `LocationsByLine`'s locations, built without reading the source line: every
-    recorded op stores one in its node's meta, most on lines nothing else needs a location
-    for. A new line only puts its number between the code's fixed prefix and suffix (what
-    `UserLocation.text` would put there)."""
+    """`str()` of `LocationsByLine`'s locations (`UserLocation.text`), built without reading
+    the source line: every recorded op stores one in its node's meta, most on lines nothing
+    else needs a location for."""
 
-    __slots__ = ("first_line", "prefix", "suffix")
+    __slots__ = ("code",)
 
     def __init__(self, code: types.CodeType) -> None:
-        # (dict.__init__ is not called: it adds nothing to an empty dict)
-        self.first_line = code.co_firstlineno
-        self.prefix = f"{code.co_filename.rsplit('/', 1)[-1]}:"
-        self.suffix = f" in {code.co_name}" if code.co_name else ""
+        super().__init__()
+        self.code = code
 
     def __missing__(self, lineno: int | None) -> str:
-        text = self[lineno] = f"{self.prefix}{lineno or self.first_line}{self.suffix}"
+        code = self.code
+        line = lineno or code.co_firstlineno
+        text = self[lineno] = UserLocation.text(code.co_filename, line, code.co_name)
         return text
 
 

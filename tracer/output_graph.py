@@ -16,13 +16,14 @@ from tracer.config import CompileOptions
 from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
+from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 from variables.modes import TorchFunctionModeVariable
-from variables.operators import OPERATOR_DUNDERS, OPERATOR_SYMBOLS
+from variables.operators import OPERATOR_SYMBOLS
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
 
@@ -58,9 +59,6 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self.module_attrs: dict[tuple[int, str], tuple[VariableTracker, Any, VariableTracker]] = {}
-        """(id(module tracker), name) -> (that tracker, value, tracker of the value) for
-        ModuleVariable.var_getattr."""
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
 
@@ -68,9 +66,8 @@ class OutputGraph:
         """Called once the compile is over (built or fallen back), after which nothing reads
         this object. The builder, the side effects, every lazy tracker and cell point back
         here, and the translator, the mode stacks and the caches are pointed at from here, so
-        a whole trace is one reference cycle. Emptying this object frees the trace the moment
-        the compile returns; left to the garbage collector, those objects made the collections
-        that ran during the next compiles cost as much as the tracing itself."""
+        a whole trace is one reference cycle. Emptying this object frees the trace by reference
+        counting the moment the compile returns, not at some later garbage collection."""
         self.__dict__.clear()
 
     # -- the mode stack ---------------------------------------------------------------------------
@@ -172,12 +169,7 @@ class OutputGraph:
             name = getattr(fn, "__name__", "")
         if name in RANDOM_OPS:
             unimplemented("random", f"call to torch.{name} reads the global random generator")
-        if self.mode_stack and hasattr(fn, "__modetrace_op__"):
-            result = self._dispatch_to_mode(tx, fn, args, kwargs)
-            if result is not None:
-                return result
-        recorded: VariableTracker = self._record(tx, "call_function", fn, fn, args, kwargs)
-        return recorded
+        return self._call_op(tx, "call_function", fn, fn, args, kwargs)
 
     def call_tensor_method(
         self,
@@ -191,11 +183,24 @@ class OutputGraph:
         method = getattr(type(self_vt.fake), name, None)
         if method is None:
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
-        if self.mode_stack and hasattr(method, "__modetrace_op__"):
-            result = self._dispatch_to_mode(tx, method, args, kwargs)
+        return self._call_op(tx, "call_method", name, method, args, kwargs)
+
+    def _call_op(
+        self,
+        tx: TranslatorBase,
+        op: Op,
+        target: Any,
+        impl: Any,
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """A runtime op's call: handed to the innermost torch-function mode if one is active
+        and handles it, else recorded as a graph node."""
+        if self.mode_stack and hasattr(impl, "__modetrace_op__"):
+            result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
-        recorded: VariableTracker = self._record(tx, "call_method", name, method, args, kwargs)
+        recorded: VariableTracker = self._record(tx, op, target, impl, args, kwargs)
         return recorded
 
     def call_operator(

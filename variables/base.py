@@ -26,8 +26,6 @@ class VariableTracker:
     __slots__ = ("source",)
 
     def __init__(self, source: Source | None = None) -> None:
-        # ConstantVariable and TensorVariable, built most, set `source` themselves: keep this
-        # the only thing the base initializer does (or call it from them again)
         self.source = source
 
     # -- what the value is --------------------------------------------------------------------
@@ -138,7 +136,7 @@ class GetAttrVariable(VariableTracker):
     __slots__ = ("name", "obj")
 
     def __init__(self, obj: VariableTracker, name: str, source: Source | None = None) -> None:
-        self.source = source  # VariableTracker.__init__, inline: every `x.sin()` makes one
+        super().__init__(source)
         self.obj = obj
         self.name = name
 

@@ -118,13 +118,12 @@ SPECIAL_FUNCTION_MODULES = frozenset(
     {"tracer.debug", "dataclasses", "tracer.runtime._C", "tracer.runtime.overrides"}
 )
 """The modules of the plain Python functions SpecialFunctions models (a test checks): any
-other value is none of them, so the builder need not build the tables to know. Most traces
-wrap user functions and runtime ops, and no special function at all."""
+other value is none of them, so the builder builds the tables only for a function from one."""
 
 
 class SpecialFunctions:
     """The functions `_special_function` models, by identity. Building the tables is most of
-    the cost of a lookup, so a VariableBuilder keeps one instance for its whole trace."""
+    the work of a lookup, so a VariableBuilder keeps one instance for its whole trace."""
 
     def __init__(self) -> None:
         self.breakpoint = debug.breakpoint
@@ -168,8 +167,8 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
-        # tensors, constants and plain containers (most inputs) first: none of them is a
-        # special function or a runtime callable, so those lookups are skipped for them
+        # tensors, constants and plain containers first: none of them is a special function
+        # or a runtime callable
         if kind is runtime.Tensor:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
@@ -183,8 +182,7 @@ class VariableBuilder:
                 if special is not None:
                     special.source = source
                     return self._guarded_identity(special, value, source)
-            # an op or a factory, else a user function: every helper and op a trace reads
-            # comes here, without the lookups below
+            # a runtime op or factory, else a user function
             if is_runtime_callable(value):
                 return self._guarded_identity(TorchOpVariable(value, source), value, source)
             return self.wrap_function(value, source)
@@ -266,8 +264,7 @@ class VariableBuilder:
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
         """Pinned by identity and by code (FUNCTION_MATCH): `__code__` is writable."""
-        # FunctionSpec.of(value), written out: one call less per function read
-        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec(value, value.__code__))
+        self.output.add_guard(GuardKind.FUNCTION_MATCH, source, FunctionSpec.of(value))
         return UserFunctionVariable(value, source)
 
     def wrap_module(self, value: types.ModuleType, source: Source) -> VariableTracker:

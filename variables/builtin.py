@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
+from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
@@ -28,7 +29,7 @@ from variables.lists import (
     contains,
 )
 from variables.misc import ExceptionVariable
-from variables.operators import OPERATOR_DUNDERS, identical
+from variables.operators import identical
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import SuperVariable, UserDefinedObjectVariable, lookup_class_attr

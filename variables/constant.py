@@ -58,7 +58,7 @@ class ConstantVariable(VariableTracker):
     __slots__ = ("value",)
 
     def __init__(self, value: Any, source: Source | None = None) -> None:
-        self.source = source  # VariableTracker.__init__, inline: the most built tracker
+        super().__init__(source)
         self.value = value
 
     @classmethod

@@ -25,7 +25,7 @@ class LazyVariableTracker(VariableTracker):
     __slots__ = ("_realized", "output", "value")
 
     def __init__(self, value: Any, source: Source, output: OutputGraph) -> None:
-        self.source = source  # VariableTracker.__init__, inline: every global load makes one
+        super().__init__(source)
         self.value = value
         self.output = output
         self._realized: VariableTracker | None = None

@@ -32,7 +32,7 @@ class NullVariable(VariableTracker):
 
 NULL = NullVariable()
 """The NULL every LOAD_GLOBAL, LOAD_METHOD and PUSH_NULL pushes: a NullVariable has no state,
-so one instance serves them all (a new one per push cost a Python-level initializer)."""
+so one instance serves them all."""
 
 
 class CellVariable(VariableTracker):
@@ -99,26 +99,15 @@ class ModuleVariable(VariableTracker):
         return self.module
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        """The attribute, wrapped at its source. `torch.relu` in a loop or a helper reads the
-        same attribute again and again: its tracker is kept for the trace
-        (`OutputGraph.module_attrs`) and handed out again while the module still holds the
-        same object, which is what the builder (one tracker per source) would give, without
-        building and hashing the source again."""
+        """The attribute, wrapped at its source (the builder keeps one tracker per source)."""
         try:
             value = getattr(self.module, name)
         except AttributeError as e:
             tx.raise_user_error(e)
-        output = tx.output
+        builder = tx.output.builder
         if self.source is None:
-            return output.builder.lazy(value, None).realize()
-        key = (id(self), name)
-        known = output.module_attrs.get(key)
-        if known is not None and known[1] is value and known[0] is self:
-            return known[2]
-        # what lazy(...).realize() would give, without the throwaway lazy tracker
-        vt = output.builder.wrap(value, AttrSource(self.source, name))
-        output.module_attrs[key] = (self, value, vt)
-        return vt
+            return builder.lazy(value, None).realize()
+        return builder.wrap(value, AttrSource(self.source, name))
 
     def __repr__(self) -> str:
         return f"ModuleVariable({self.module.__name__}{self._src()})"

@@ -1,32 +1,15 @@
-"""What Python's operators mean, as tables the trackers and the output graph share, and `is`
-between two trackers (`identical`), which IS_OP and `==`'s identity fallback both ask."""
+"""How Python's error messages spell operators (the methods they call are
+`tracer.graph.resolve.OPERATOR_DUNDERS`), and `is` between two trackers (`identical`), which
+IS_OP and `==`'s identity fallback both ask."""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
-from typing import Any
 
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.tensor import TensorVariable
 
-# operator function -> (method on the left operand, reflected method on the right operand)
-OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
-    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
-    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
-    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
-    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
-    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
-    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
-    operator.rshift: ("__rshift__", "__rrshift__"),
-    operator.lt: ("__lt__", "__gt__"), operator.le: ("__le__", "__ge__"),
-    operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
-    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"),
-    operator.neg: ("__neg__", None), operator.pos: ("__pos__", None),
-    operator.abs: ("__abs__", None), operator.invert: ("__invert__", None),
-    operator.getitem: ("__getitem__", None),
-}  # fmt: skip
 OPERATOR_SYMBOLS = {
     operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
     operator.floordiv: "//", operator.mod: "%", operator.pow: "** or pow()",

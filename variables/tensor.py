@@ -63,7 +63,7 @@ class TensorVariable(VariableTracker):
         if name == "T":
             dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
             return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
-        if callable(getattr(type(self.fake), name, None)):  # `x.sin`: the commonest read
+        if callable(getattr(type(self.fake), name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
         if not hasattr(type(self.fake), name):
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))

@@ -238,3 +238,24 @@ def test_node_names_from_the_same_target_count_up() -> None:
     assert [n.name for n in adds] == ["add", "add_1", "add_2"]
     assert [n.name for n in sins] == ["sin", "sin_1"]
     assert lam.name == "lambda_"
+
+
+def test_an_erased_node_is_refused_on_creation() -> None:
+    """An erased node is no longer the graph's: using it is refused, and nothing is left behind."""
+    graph = Graph()
+    x = graph.placeholder("x")
+    gone = graph.call_function(operator.neg, (x,))
+    graph.erase_node(gone)
+    with pytest.raises(GraphLintError, match="uses 'neg' from another graph"):
+        graph.create_node("call_function", operator.add, (x, gone))
+    assert [n.name for n in graph.nodes] == ["x"]
+    assert not x.users
+
+
+def test_replace_input_rewires_args_users_and_inputs() -> None:
+    graph = Graph()
+    x, y = graph.placeholder("x"), graph.placeholder("y")
+    add = graph.call_function(operator.add, (x, x))
+    add.replace_input_with(x, y)
+    assert add.args == (y, y) and add.all_input_nodes == [y]
+    assert not x.users and list(y.users) == [add]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
 from guards import CompiledGuards, ModeStackSource, mode_stack_guard
@@ -59,11 +57,6 @@ def test_mode_stack_entries_are_read_after_the_stack_guard() -> None:
     assert compiled.check({})
 
 
-def test_mode_stack_defaults_to_the_runtime_accessor() -> None:
-    try:
-        c_module = importlib.import_module("tracer.runtime._C")
-    except ImportError:
-        pytest.skip("tracer.runtime is not there yet")
-    live = c_module._torch_function_mode_stack()
-    compiled = CompiledGuards([mode_stack_guard([])], f_globals={}, builtins={}, closure=None)
-    assert compiled.check({}) is (len(live) == 0)
+def test_a_mode_stack_guard_needs_the_accessor() -> None:
+    with pytest.raises(ValueError, match="needs mode_stack_fn"):
+        CompiledGuards([mode_stack_guard([])], f_globals={}, builtins={}, closure=None)

@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import functools
-import inspect
-import sys
-import types
 from typing import Any
 
 import tracer
@@ -76,40 +73,11 @@ def _shapes() -> list[Any]:
     ]
 
 
-def _code_objects() -> list[types.CodeType]:
-    """Every code object of this module and of the benchmark workloads (comprehensions,
-    lambdas, closures, generators), nested ones included."""
-    import benchmarks.workloads
-
-    found: list[types.CodeType] = []
-    pending = [
-        compile(inspect.getsource(module), module.__file__ or "", "exec")
-        for module in (sys.modules[__name__], benchmarks.workloads)
-    ]
-    while pending:
-        code = pending.pop()
-        found.append(code)
-        pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-    return found
-
-
 def test_location_of_is_the_first_line_with_code() -> None:
     for fn in (plain, under_decorators.__wrapped__.__wrapped__, lambda: None, *_shapes()):
         where = location_of(fn)
         assert where.lineno == _definition(fn), fn
         assert where.filename == fn.__code__.co_filename
-
-
-def test_the_first_line_with_code_is_the_smallest_for_every_code_object() -> None:
-    """What `location_of` relies on, over every function, lambda and comprehension here and in
-    the benchmark workloads."""
-    codes = [c for c in _code_objects() if c.co_name != "<module>"]
-    assert len(codes) > 40 and {"<listcomp>", "<dictcomp>", "<lambda>"} <= {
-        c.co_name for c in codes
-    }
-    for code in codes:
-        lines = [line for _s, _e, line in code.co_lines() if line is not None]
-        assert lines[0] == min(lines), code
 
 
 def test_op_count_counts_function_and_method_calls_only() -> None:

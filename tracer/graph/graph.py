@@ -8,25 +8,18 @@ every invariant and names the first node that breaks one.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import keyword
-import operator
 import weakref
 from collections.abc import Iterator
 from typing import Any
 
 from tracer.exc import InternalError
 from tracer.graph.naming import (
-    TARGET_NAMES,
     Namespace,
     base_name,
     sanitize,
-    split_sanitized,
 )
 from tracer.graph.node import OPS, Argument, Node, Op, Target, _detached, collect_nodes
-
-_op_of = operator.attrgetter("op")
-_new_node = object.__new__
 
 
 class GraphLintError(InternalError):
@@ -55,12 +48,6 @@ class Graph:
         """Each node's users (`Node.users`), kept here so nodes never refer back to users."""
         self._nodes: list[Node] = []
         self._namespace = Namespace()
-        self._used_names = self._namespace._used
-        """The namespace's taken names, read by `create_flat_call` (which inlines
-        `create_split`)."""
-        self._base_names: dict[int, tuple[Target, str, str]] = {}
-        """`split_name(base_name(target))` by `id(target)`, the target kept alive beside it so
-        its id is never reused: a trace calls the same few ops again and again."""
         self._insert_point: tuple[Node, bool] | None = None  # (anchor, insert before anchor?)
         self.constants: dict[str, Any] = {}
         """Values that `get_attr` nodes read, by target; GraphModule binds them at codegen."""
@@ -77,9 +64,8 @@ class Graph:
 
     @property
     def placeholders(self) -> list[Node]:
-        """The input nodes in order (filtered by builtins: every compile asks several times)."""
-        ops = map(_op_of, self._nodes)
-        return list(itertools.compress(self._nodes, map("placeholder".__eq__, ops)))
+        """The input nodes in order."""
+        return [node for node in self._nodes if node.op == "placeholder"]
 
     @property
     def output_node(self) -> Node:
@@ -112,72 +98,9 @@ class Graph:
             self._insert(node)
         return node
 
-    def create_flat_call(
-        self,
-        op: Op,
-        target: Target,
-        args: tuple[Argument, ...],
-        inputs: list[Node],
-        meta: dict[str, Any],
-    ) -> Node:
-        """`create_node(op, target, args, meta=meta)` for `args` of nodes and constants only,
-        whose distinct nodes, in first-use order, are `inputs`: the same node (name, users,
-        position), without walking the arguments. The tracer records most ops this way, so
-        `_unique_name` and the node's construction are written out here (one frame instead
-        of three), and one pass over `inputs` both checks them and records the new user."""
-        known = self._base_names.get(id(target))  # _unique_name, inline
-        if known is None:
-            known = self._base_name_of(target)
-        # Namespace.create_split, inline (the same names handed out in the same order)
-        _, unique, base = known
-        used_names = self._used_names
-        if unique in used_names:
-            unique = self._namespace.next_name(base)
-        used_names.add(unique)
-        # Node.__init__ for flat arguments: the same slots, set directly
-        node: Node = _new_node(Node)
-        node._graph = self._ref
-        node.name = unique
-        node.op = op
-        node.target = target
-        node.meta = meta
-        node._args = args
-        node._kwargs = {}
-        node._inputs = inputs
-        users = self._users
-        users[node] = {}
-        # Each input must be a node of this graph: exactly the nodes `_users` has as keys (an
-        # erased node leaves it, another graph's node was never in it), so recording the new
-        # user is the check; the KeyError names the stranger.
-        try:
-            for used in inputs:
-                users[used][node] = None
-        except KeyError:
-            for done in inputs:  # undo: the node must not stay among any users
-                users.get(done, {}).pop(node, None)
-            del users[node]
-            raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph") from None
-        if self._insert_point is None:
-            self._nodes.append(node)
-        else:
-            self._insert(node)
-        return node
-
     def _unique_name(self, target: Target) -> str:
         """A fresh name for a node calling `target`, from its target's name hint."""
-        known = self._base_names.get(id(target))
-        if known is None:
-            known = self._base_name_of(target)
-        _, name, base = known
-        return self._namespace.create_split(name, base)
-
-    def _base_name_of(self, target: Target) -> tuple[Target, str, str]:
-        """`_base_names[id(target)]`, worked out the first time this graph calls `target`."""
-        known = TARGET_NAMES.get(id(target))  # a runtime op's, worked out at import
-        if known is None:
-            known = (target, *split_sanitized(base_name(target)))
-        self._base_names[id(target)] = known
-        return known
+        return self._namespace.create(base_name(target))
 
     def _insert(self, node: Node) -> None:
         """Put a new node at the insertion point of `inserting_before/after`."""

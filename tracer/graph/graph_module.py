@@ -1,9 +1,9 @@
 """GraphModule: a Graph compiled to a real Python function whose source tracebacks can show.
 
 NOTE [generated on first use]: nothing is generated in `__init__`. A compile hands the module to
-a backend whose graph passes usually change the graph (and call `recompile()`); generating
-eagerly meant generating every graph twice. Reading `forward` inside the backend also keeps the
-work where the metrics put it (backend_compile_time_us).
+a backend whose graph passes usually change the graph (and call `recompile()`), so `forward` is
+generated from the graph they leave, when first read. The compiler reads it inside the backend,
+so the work is counted where the metrics put it (backend_compile_time_us).
 
 NOTE [forward from source]: `forward` is the generated source (`code`) compiled with
 `compile()`, as torch.fx does, so the code a reader sees is the code that runs. The source is

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Iterable
 from typing import Any
 
 _NON_WORD = re.compile(r"\W+")
@@ -20,13 +19,9 @@ _QUALIFIED_MODULES = frozenset({"operator", "math", "os"})
 
 def sanitize(candidate: str) -> str:
     """Turn any string into a plain identifier that is not a keyword (`<lambda>` -> `lambda_`)."""
-    if candidate.isascii() and candidate.isidentifier() and not candidate.startswith("_"):
-        # the common case (`add`, `x`): no character to replace, so skip the regex
-        name = candidate.rstrip("_")
-    else:
-        name = _NON_WORD.sub("_", candidate).strip("_") or "v"
-        if name[0].isdigit():
-            name = f"_{name}"
+    name = _NON_WORD.sub("_", candidate).strip("_") or "v"
+    if name[0].isdigit():
+        name = f"_{name}"
     return f"{name}_" if keyword.iskeyword(name) else name
 
 
@@ -64,27 +59,9 @@ def base_name(target: Any) -> str:
     return sanitize(str(name))
 
 
-TARGET_NAMES: dict[int, tuple[Any, str, str]] = {}
-"""id(call target) -> (the target, kept alive so its id is never reused, and
-`split_sanitized(base_name(target))`): static, filled at import for the runtime's ops
-(`name_targets`), so a trace does not work out the same node names on every compile."""
-
-
-def name_targets(targets: Iterable[Any]) -> None:
-    """Work out once the node name hint (split) of each of these call targets."""
-    TARGET_NAMES.update(
-        (id(target), (target, *split_sanitized(base_name(target)))) for target in targets
-    )
-
-
 def split_name(candidate: str) -> tuple[str, str]:
     """(the candidate sanitized, that name without a trailing `_<n>`): `add_1` -> `add`."""
-    return split_sanitized(sanitize(candidate))
-
-
-def split_sanitized(name: str) -> tuple[str, str]:
-    """`split_name` of a name `sanitize` already gave (`base_name`'s): sanitizing again would
-    change nothing."""
+    name = sanitize(candidate)
     match = _TRAILING_COUNTER.match(name)
     return name, match.group(1) if match else name
 
@@ -103,18 +80,13 @@ class Namespace:
         self._used: set[str] = set(reserved)
         self._counters: dict[str, int] = {}
         self._known: dict[str, tuple[str, str]] = {}
-        """candidate -> (its sanitized name, that name without a trailing `_<n>`): a graph
-        asks for the same few candidates (`add`, `mul`) over and over."""
+        """candidate -> `split_name(candidate)`, worked out once per candidate."""
 
     def create(self, candidate: str) -> str:
         known = self._known.get(candidate)
         if known is None:
             known = self._known[candidate] = split_name(candidate)
-        return self.create_split(*known)
-
-    def create_split(self, name: str, base: str) -> str:
-        """`create` for a candidate already split by `split_name` (a graph keeps the split of
-        each call target's name, asked for again and again)."""
+        name, base = known
         used = self._used
         if name in used:
             name = self.next_name(base)

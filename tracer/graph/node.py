@@ -7,10 +7,9 @@ checks it).
 NOTE [acyclic graph]: a node refers to its graph weakly, and its `users` live in the graph
 (`Graph._users`), not in the node. References then only point one way (graph -> nodes ->
 the nodes they read), so a graph nobody holds is freed by reference counting the moment its
-cache entry goes, instead of waiting as a cycle of a few hundred objects (nodes, users dicts,
-metadata, fake tensors) for the garbage collector, whose pass over them landed in some later,
-unrelated compile. A node outlives its graph only if something else holds it: its `graph` is
-then None and it has no users.
+cache entry goes: its nodes, metadata and fake tensors (and whatever they hold) are released
+then, not at some later garbage collection. A node outlives its graph only if something else
+holds it: its `graph` is then None and it has no users.
 """
 
 from __future__ import annotations
@@ -72,8 +71,7 @@ def map_aggregate(arg: Argument, fn: Callable[[Any], Any]) -> Argument:
 def collect_nodes(arg: Argument) -> list[Node]:
     """The distinct nodes inside `arg`, in first-use order.
 
-    Walks the same structure in the same order as `map_arg`, without rebuilding it: this runs
-    for every node a trace creates.
+    Walks the same structure in the same order as `map_arg`, without rebuilding it.
     """
     seen: dict[Node, None] = {}
     _collect_into(arg, seen)
@@ -106,7 +104,7 @@ def _collect_into(arg: Argument, seen: dict[Node, None]) -> None:
 
 
 def _inputs_of(args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> list[Node]:
-    """`collect_nodes((args, kwargs))`, without walking the pair or an empty kwargs dict."""
+    """`collect_nodes((args, kwargs))`: the distinct nodes of `args`, then of `kwargs`."""
     seen: dict[Node, None] = {}
     _collect_into(args, seen)
     if kwargs:
@@ -116,19 +114,6 @@ def _inputs_of(args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> list[
 
 _NESTINGS = (tuple, list, dict, slice)
 """The argument types `map_aggregate` walks into; anything else is a leaf."""
-
-
-def flat_inputs(args: tuple[Argument, ...]) -> list[Node] | None:
-    """The distinct nodes of `args` in first-use order, when `args` holds nodes and leaves
-    only, as Graph.create_flat_call takes them (`torch.matmul(x, w)`, `x.pow(2)`); None when
-    an argument is a nesting (a list of tensors), which only create_node walks."""
-    seen: dict[Node, None] = {}
-    for arg in args:
-        if isinstance(arg, Node):
-            seen[arg] = None
-        elif isinstance(arg, _NESTINGS):
-            return None
-    return list(seen)
 
 
 class Node:
@@ -173,23 +158,8 @@ class Node:
         self.target = target
         graph._users[self] = {}
         self.meta: dict[str, Any] = {} if meta is None else meta
-        # _set_arguments(args, kwargs), minus dropping old inputs a new node does not have,
-        # with _inputs_of's walk of the (exact) args tuple inline: every traced op gets here
-        args = self._args = tuple(args)
-        seen: dict[Node, None] = {}
-        for item in args:
-            if isinstance(item, Node):
-                seen[item] = None
-            elif isinstance(item, _NESTINGS):
-                _collect_into(item, seen)
-        if kwargs:
-            self._kwargs: dict[str, Argument] = dict(kwargs)
-            _collect_into(self._kwargs, seen)
-        else:
-            self._kwargs = {}
-        inputs = self._inputs = list(seen)
-        for new in inputs:
-            new.users[self] = None  # through each input's own graph (create_node checks)
+        self._inputs: list[Node] = []
+        self._set_arguments(args, kwargs)  # records this node among its inputs' users
 
     @property
     def graph(self) -> Graph | None:

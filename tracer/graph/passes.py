@@ -36,7 +36,7 @@ IMPURE_OP_NAMES = frozenset(
 """Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
-"""Ops CSE may merge (its sweep tests for them one by one, commonest first)."""
+"""Ops CSE may merge."""
 _NEVER_FOLDED = frozenset({"placeholder", "output"})
 _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 
@@ -73,17 +73,10 @@ def _pure_op(info: Any) -> bool:
 
 def eliminate_dead_code(graph: Graph) -> int:
     """Erase pure nodes whose result nobody uses (last to first, so chains go in one sweep)."""
-    users = graph._users  # `Node.users` without its property call and weak-reference read
-    # Only a node nobody uses can go. Most graphs have one, the output (last, if there is
-    # one): counted by builtins, that answers without a sweep of the nodes in Python.
-    unused = list(users.values()).count({})
-    nodes = graph._nodes
-    if unused == 0 or (unused == 1 and nodes[-1].op == "output"):
-        return 0
     erased = 0
     dropped_keys: set[str] = set()
     for node in reversed(graph.nodes):
-        if not users[node] and node.op not in ("placeholder", "output") and is_pure(node):
+        if not node.users and node.op not in ("placeholder", "output") and is_pure(node):
             if node.op == "get_attr":
                 dropped_keys.add(str(node.target))
             graph.erase_node(node)
@@ -150,10 +143,8 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
 def _node_key(node: Node) -> Any:
     """What two nodes must share to compute the same value: op, target, argument keys."""
     target = node.target if isinstance(node.target, str) else id(node.target)
-    kwargs = node._kwargs  # the slots behind `kwargs` and `args`, read without a property call
-    # _key of the arguments, with node arguments (the usual case) inline.
-    args = tuple([a if type(a) is Node else _key(a) for a in node._args])
-    return (node.op, target, args, _key(kwargs) if kwargs else None)
+    kwargs = node.kwargs
+    return (node.op, target, _key(node.args), _key(kwargs) if kwargs else None)
 
 
 def _purity_by_target() -> Callable[[Node], bool]:
@@ -245,7 +236,7 @@ def _evaluate_constant_nodes(graph: Graph) -> dict[Node, Any]:
         op = node.op
         if op == "get_attr":
             values[node] = graph.constants[str(node.target)]
-        # The input test first: it is cheap, and fails for almost every node of a real graph.
+        # foldable: a pure call whose inputs all have values
         elif op in _CALLS and all(map(values.__contains__, node._inputs)) and pure(node):
             args = map_arg(node.args, values.__getitem__)
             kwargs = map_arg(node.kwargs, values.__getitem__)

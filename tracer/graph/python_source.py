@@ -15,11 +15,11 @@ import keyword
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from tracer.graph.graph import Graph
-from tracer.graph.naming import Namespace, sanitize, split_name, target_name
+from tracer.graph.naming import Namespace, sanitize, target_name
 from tracer.graph.node import Argument, Node
 from tracer.graph.resolve import resolve_method, resolve_operator, static_type
 
@@ -57,16 +57,6 @@ _LITERAL_TYPES = (int, bool, str, bytes, type(None))
 """Written as literals (finite floats too); other values are bound as globals."""
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
 _UNDERSCORES = re.compile(r"_+")
-_OP_GLOBALS: dict[int, tuple[Any, str, str]] = {}
-"""id(OpInfo) -> (the OpInfo, kept alive so its id is never reused, and `split_name` of its
-impl's global name hint): static, filled when the runtime's ops are known (`name_ops`), so
-binding an op's impl does not sanitize and split the same hint on every compile."""
-
-
-def name_ops(infos: Iterable[Any]) -> None:
-    """Work out once the global name each op's impl is bound under (`_impl_hint`, split).
-    Ops not named here (defined later, e.g. by tests) are named at bind time, alike."""
-    _OP_GLOBALS.update((id(info), (info, *split_name(_impl_hint(info)))) for info in infos)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,16 +112,8 @@ class _Codegen:
         return name
 
     def bind_impl(self, info: Any) -> str:
-        """`bind(info.impl, _impl_hint(info))`, the hint's split looked up in `_OP_GLOBALS`."""
-        impl = info.impl
-        name = self._bound.get(id(impl))
-        if name is None:
-            known = _OP_GLOBALS.get(id(info))
-            if known is None:
-                return self.bind(impl, _impl_hint(info))
-            name = self._bound[id(impl)] = self.names.create_split(known[1], known[2])
-            self.globals[name] = impl
-        return name
+        """The global name of an op's implementation."""
+        return self.bind(info.impl, _impl_hint(info))
 
     def statement(self, node: Node) -> str:
         """The node's line: `return ...` for the output, else `<node name> = <expression>`.

@@ -26,6 +26,8 @@ OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
     operator.and_: ("__and__", "__rand__"),
     operator.or_: ("__or__", "__ror__"),
     operator.xor: ("__xor__", "__rxor__"),
+    operator.lshift: ("__lshift__", "__rlshift__"),
+    operator.rshift: ("__rshift__", "__rrshift__"),
     operator.eq: ("__eq__", "__eq__"),
     operator.ne: ("__ne__", "__ne__"),
     operator.lt: ("__lt__", "__gt__"),
@@ -38,7 +40,9 @@ OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
     operator.abs: ("__abs__", None),
     operator.invert: ("__invert__", None),
 }
-"""operator function -> (method on the left operand, reflected method on the right operand)."""
+"""operator function -> (method on the left operand, reflected method on the right operand).
+The one table of what Python's operators call: graph codegen resolves with it, the trackers
+(variables/) and the output graph dispatch user-defined operators with it."""
 _UNARY = frozenset({operator.neg, operator.pos, operator.abs, operator.invert})
 _PLAIN_SCALARS = (int, float, bool, complex)
 _NO_VAL = object()

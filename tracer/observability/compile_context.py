@@ -12,7 +12,7 @@ import threading
 from types import TracebackType
 
 
-@dataclasses.dataclass(frozen=True, slots=True, init=False)
+@dataclasses.dataclass(frozen=True, slots=True)
 class CompileId:
     """One compile of one frame: `frame_id` counts frames, `frame_compile_id` counts recompiles.
 
@@ -28,15 +28,9 @@ class CompileId:
     text: str = dataclasses.field(init=False, repr=False, compare=False)
     """`str(self)`, computed once at creation: every event and metric is tagged with it."""
 
-    def __init__(self, frame_id: int, frame_compile_id: int, attempt: int = 0) -> None:
-        """The generated initializer, written out: it set each field through
-        `object.__setattr__` (the class is frozen) and then called `__post_init__`, on every
-        compile. The slots' own setters store the same values."""
-        _set_frame_id(self, frame_id)
-        _set_frame_compile_id(self, frame_compile_id)
-        _set_attempt(self, attempt)
-        base = f"{frame_id}/{frame_compile_id}"
-        _set_text(self, f"{base}_{attempt}" if attempt else base)
+    def __post_init__(self) -> None:
+        base = f"{self.frame_id}/{self.frame_compile_id}"
+        object.__setattr__(self, "text", f"{base}_{self.attempt}" if self.attempt else base)
 
     def __str__(self) -> str:
         return self.text
@@ -61,18 +55,12 @@ class CompileId:
             raise ValueError(f"not a compile id: {text!r} ({expected})") from None
 
 
-# The slots' own setters, for CompileId's initializer (the class is frozen).
-_set_frame_id = CompileId.__dict__["frame_id"].__set__
-_set_frame_compile_id = CompileId.__dict__["frame_compile_id"].__set__
-_set_attempt = CompileId.__dict__["attempt"].__set__
-_set_text = CompileId.__dict__["text"].__set__
-
 _NO_TAG: dict[str, str] = {}
 
 
 class _Current(threading.local):
     """This thread's compile: its id and its tag, set only by `compile_context` (read them through
-    the functions below; the hot path of timed phases reads `current.tag` directly)."""
+    the functions below, or `current.tag` as timed phases do)."""
 
     compile_id: CompileId | None = None
     tag: dict[str, str] = _NO_TAG
@@ -101,8 +89,7 @@ def current_tag() -> dict[str, str]:
 class compile_context:  # lower-case: used like a function (as contextlib's are)
     """Make `compile_id` current on this thread for the body; the previous id comes back after.
 
-    A class, not a generator: it is entered once per compile, and a generator-based context
-    manager costs several times more."""
+    One instance may be entered again once exited, but not while it is entered."""
 
     __slots__ = ("_compile_id", "_saved")
 

@@ -126,7 +126,7 @@ class ChromiumEventLogger:
         limit = self._knobs.chromium_event_limit
         # NOTE [lazy events]: the compile path stores ("B", span), ("E", span) and ("i", ...)
         # records; the Chrome dicts and the CompileEvent rows are built only when someone reads
-        # them. A span costs two clock reads, two appends and a stack push and pop.
+        # them, so every read builds fresh dicts that the reader may change.
         self._events: deque[tuple[str, Any]] = deque(maxlen=limit)
         self._compile_events: deque[Span | tuple[Any, ...]] = deque(maxlen=limit)
 

@@ -68,7 +68,7 @@ def set_logs(*topics: str) -> None:
 
 
 def enabled(topic: str) -> bool:
-    """Is `topic` on? One set lookup when it is; a misspelt topic raises instead of staying off."""
+    """Is `topic` on? A misspelt topic raises instead of staying off."""
     if topic in _enabled:
         return True
     if topic not in _loggers:

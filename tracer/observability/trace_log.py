@@ -1,7 +1,7 @@
 """The structured trace log: one JSON record per line, in the format the real `tlparse` reads.
 
 Off unless `MODETRACE_TRACE=<dir>` is set (read at first use) or `enable(dir)` is called; while off,
-every call returns after one boolean check, so call sites need no guard of their own. Records carry
+every call returns at once, doing nothing, so call sites need no guard of their own. Records carry
 the current compile id; the time spent writing them is summed per compile for the metrics.
 The line grammar, envelope and string table are described in TLPARSE_FORMAT.md (shared notes).
 """
@@ -63,7 +63,7 @@ class _Writer:
         return f"_Writer({str(self.path)!r}, {len(self.strings)} strings)"
 
 
-# `_active` is the one check on the fast path. It starts True meaning "not decided yet": the first
+# `_active` is what every call checks first. It starts True meaning "not decided yet": the first
 # call reads the environment and settles it; afterwards it is exactly "enabled and not suspended".
 _active = True
 _decided = False
@@ -278,7 +278,7 @@ def _jsonable(value: object) -> object:
 
 
 def _prefix(caller: FrameType) -> str:
-    """`V1202 15:20:07.889123 4242 tracer/metrics.py:120] `: glog shape, 6-digit fraction."""
+    """`V1202 15:20:07.889123 4242 tracer/convert_frame.py:120] `: glog shape, 6-digit fraction."""
     now = time.time_ns()
     seconds, nanos = divmod(now, 1_000_000_000)
     stamp = time.strftime("%m%d %H:%M:%S", time.localtime(seconds))

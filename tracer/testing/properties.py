@@ -85,6 +85,7 @@ def with_guards(entry: TracedEntry, fn: types.FunctionType, guards: list[Guard])
         f_globals=fn.__globals__,
         builtins=builtins_dict,
         closure=fn.__closure__,
+        mode_stack_fn=_C._torch_function_mode_stack,
         name="___check_planted",
         tensor_type=tracer.runtime.Tensor,
     )

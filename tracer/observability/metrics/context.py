@@ -22,8 +22,7 @@ _THIS_FILE = __file__
 
 
 class _Site:
-    """Where a metric was set, kept as (code, line) and formatted only for an error message:
-    setting metrics is on every compile, reporting a double set is rare."""
+    """Where a metric was set, kept as (code, line) and formatted only for an error message."""
 
     __slots__ = ("code", "line")
 
@@ -106,10 +105,8 @@ class MetricsContext:
 
     def update(self, values: dict[str, Any], overwrite: bool = False) -> None:
         """`set` for several keys at once; nothing is written if any key is refused."""
-        fields = self._fields
-        if self._level == 0 or (fields is not None and not fields.issuperset(values)):
-            for key in values:  # the slow path names the first key refused
-                self._check(key, "update")
+        for key in values:  # refused: the first key `set` would refuse
+            self._check(key, "update")
         metrics = self._metrics
         if not overwrite and not metrics.keys().isdisjoint(values):
             clashes = [key for key in values if key in metrics]
@@ -164,8 +161,8 @@ class MetricsContext:
         self._metrics[key][subkey] = value
 
     def _where(self, key: str) -> str:
-        """Where `key` was first set, for an error message; `add_time` keeps no site (it runs on
-        every phase of every compile), so a time column names the phase kind instead."""
+        """Where `key` was first set, for an error message; `add_time` keeps no site, so a time
+        column names the phase kind instead."""
         site = self._set_at.get(key)
         return "a timed phase's exit" if site is None else str(site)
 
