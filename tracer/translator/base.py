@@ -307,10 +307,11 @@ class TranslatorBase:
         if self._try_covered is None:
             if self.exception_entries is None:
                 self.exception_entries = exception_table(self.code)
-            by_offset = {inst.offset: inst for inst in self.instructions}
+            entries = self.exception_entries
+            by_offset = {inst.offset: inst for inst in self.instructions} if entries else {}
             self._try_covered = frozenset(
                 offset
-                for entry in self.exception_entries
+                for entry in entries
                 if not self._is_with_cleanup(by_offset.get(entry.target))
                 for offset in range(entry.start, entry.end)
             )
