@@ -17,6 +17,7 @@ from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
 from tracer.graph.resolve import OPERATOR_DUNDERS
+from tracer.runtime.overridable import op_info
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
@@ -288,11 +289,15 @@ class OutputGraph:
         fake_args: tuple[Any, ...],
         fake_kwargs: dict[str, Any],
     ) -> Any:
-        """`fake_fn` run on fake values with torch functions disabled (no mode sees it); its
+        """`fake_fn` run on fake values where no mode sees it: a runtime op's mode-free `impl`
+        (what the graph's forward calls), anything else with torch functions disabled. Its
         errors are the user's, except a need for tensor data, which breaks the graph."""
-        if self._disable_torch_function is None:
-            self._disable_torch_function = runtime._C.DisableTorchFunction()
+        info = op_info(fake_fn)
         try:
+            if info is not None:
+                return info.impl(*fake_args, **fake_kwargs)
+            if self._disable_torch_function is None:
+                self._disable_torch_function = runtime._C.DisableTorchFunction()
             with self._disable_torch_function:
                 return fake_fn(*fake_args, **fake_kwargs)
         except runtime.DataDependentError as e:

@@ -52,11 +52,12 @@ def target_name(target: Any) -> str:
 
 
 def base_name(target: Any) -> str:
-    """The name hint a call node gets from its target: `operator.__add__` -> `add`."""
+    """The name hint a call node gets from its target: `operator.__add__` -> `add`. It may be
+    any string (`<lambda>`): `Namespace.create` makes an identifier of it."""
     if isinstance(target, str):
-        return sanitize(target)
+        return target
     name = op_name(target) or getattr(target, "__name__", None) or type(target).__name__
-    return sanitize(str(name))
+    return str(name)
 
 
 def split_name(candidate: str) -> tuple[str, str]:

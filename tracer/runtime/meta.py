@@ -89,16 +89,16 @@ def shape_of(x: Operand) -> Shape:
 def result_type(*operands: Operand) -> dtype:
     """torch.result_type: promotion within each priority group (tensors with dims, 0-dim
     tensors, Python scalars), then a lower group wins only by bringing a higher category."""
-    dims: list[dtype] = []
-    zeros: list[dtype] = []
-    scalars: list[dtype] = []
+    groups: list[dtype | None] = [None, None, None]  # dims, 0-dim, scalars: each one's dtype
     for x in operands:
         if isinstance(x, Tensor):
-            (dims if x._shape else zeros).append(x._dtype)
+            group, found = (0 if x._shape else 1), x._dtype
         else:
-            scalars.append(dt.scalar_dtype(x))
-    lower = dt.combine_categories(dt.promote_all(zeros), dt.promote_all(scalars))
-    result = dt.combine_categories(dt.promote_all(dims), lower)
+            group, found = 2, dt.scalar_dtype(x)
+        so_far = groups[group]
+        groups[group] = found if so_far is None else dt.promote_types(so_far, found)
+    dims, zeros, scalars = groups
+    result = dt.combine_categories(dims, dt.combine_categories(zeros, scalars))
     if result is None:
         raise TypeError("result_type() needs at least one Tensor or number")
     return result

@@ -167,7 +167,7 @@ class TranslatorBase:
         self.kw_names: tuple[str, ...] = ()
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
-        self._try_entries: list[ExceptionTableEntry] | None = None
+        self._try_covered: frozenset[int] | None = None
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -294,30 +294,34 @@ class TranslatorBase:
 
     def in_try_block(self) -> bool:
         """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
-        if self._covered_by_try():
-            return True
-        return self.parent is not None and self.parent.in_try_block()
+        tx: TranslatorBase | None = self
+        while tx is not None:
+            if tx.current_inst is not None and tx.current_inst.offset in tx._try_offsets():
+                return True
+            tx = tx.parent
+        return False
 
-    def _covered_by_try(self) -> bool:
-        """The entries that belong to a `try` (not to a `with` cleanup) are picked out once per
-        translator."""
-        if self._try_entries is None:
+    def _try_offsets(self) -> frozenset[int]:
+        """The offsets that the exception-table entries of a `try` (not of a `with` cleanup)
+        cover, worked out once per translator."""
+        if self._try_covered is None:
             if self.exception_entries is None:
                 self.exception_entries = exception_table(self.code)
-            self._try_entries = [
-                entry for entry in self.exception_entries if not self._is_with_cleanup(entry.target)
-            ]
-        if self.current_inst is None:
-            return False
-        offset = self.current_inst.offset
-        return any(entry.start <= offset < entry.end for entry in self._try_entries)
+            entries = self.exception_entries
+            by_offset = {inst.offset: inst for inst in self.instructions} if entries else {}
+            self._try_covered = frozenset(
+                offset
+                for entry in entries
+                if not self._is_with_cleanup(by_offset.get(entry.target))
+                for offset in range(entry.start, entry.end)
+            )
+        return self._try_covered
 
-    def _is_with_cleanup(self, target_offset: int) -> bool:
-        by_offset = {inst.offset: inst for inst in self.instructions}
-        first = by_offset.get(target_offset)
-        if first is None:
+    def _is_with_cleanup(self, handler: Instruction | None) -> bool:
+        """Does the handler starting at `handler` run a `with` statement's `__exit__`?"""
+        if handler is None:
             return False
-        following = self.instructions[first.index : first.index + 2]
+        following = self.instructions[handler.index : handler.index + 2]
         names = [inst.opname for inst in following]
         return names == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
 

@@ -159,6 +159,6 @@ class Builders(TranslatorBase):
 
     def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
         vt = vt.realize()
-        if vt.is_python_constant() and not isinstance(vt, TupleVariable | ListVariable):
+        if not isinstance(vt, TupleVariable | ListVariable) and vt.is_python_constant():
             return [wrap_constant_result(v) for v in vt.as_python_constant()]
         return vt.unpack(self)
