@@ -89,14 +89,6 @@ class BuiltinVariable(KnownObjectVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         fn = self.fn
-        name = _HANDLERS.get(fn)
-        if name is not None and getattr(builtins, name[5:], None) is fn:
-            # a builtin with a handler (`len`, `range`, `enumerate`): what the lookup at the
-            # end finds for it, without testing the cases before it first (none is one of them)
-            try:
-                return getattr(self, name)(tx, *args, **kwargs)  # type: ignore[no-any-return]
-            except NotConstantError:
-                return fold(tx, fn, args, kwargs)
         if fn in BINARY_OPERATORS and len(args) == 2 and not kwargs:
             return binary_op(tx, fn, args[0], args[1])
         if fn in UNARY_OPERATORS and len(args) == 1 and not kwargs:
@@ -428,15 +420,6 @@ class BuiltinVariable(KnownObjectVariable):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
-
-
-_HANDLERS: dict[Any, str] = {
-    value: f"call_{name}"
-    for name, value in vars(builtins).items()
-    if hasattr(BuiltinVariable, f"call_{name}") and getattr(value, "__name__", None) == name
-}
-"""A builtin -> its `BuiltinVariable.call_<name>` handler, for the builtins that have one.
-Valid only while `builtins.<name>` is still that builtin (call_function checks)."""
 
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
