@@ -181,19 +181,26 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     hoisted = 0
 
     def read(source: Source) -> str:
+        """The name holding `source`'s value, reading first whatever of its chain is not read
+        yet, root first. A loop, not recursion: a closure that calls itself is a reference
+        cycle, left for the garbage collector after every compile."""
         nonlocal hoisted
-        var = local_of.get(source)
-        if var is None:
-            base = source.base
-            access = source.access(read(base) if base is not None else "")
+        known = local_of.get(source)
+        if known is not None:
+            return known
+        for step in source.chain():
+            if step in local_of:
+                continue
+            base = step.base
+            access = step.access(local_of[base] if base is not None else "")
             if access.isidentifier():  # a root that is already a name (`G`): nothing to hoist
                 var = access
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1
                 body.append(f"{var} = {access}")
-            local_of[source] = var
-        return var
+            local_of[step] = var
+        return local_of[source]
 
     for guard in ordered:
         v = read(guard.source)
