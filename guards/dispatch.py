@@ -166,10 +166,11 @@ def choose_key(
     entry_guards: Sequence[Sequence[Guard]], tensor_type: type | None
 ) -> tuple[list[KeySource], list[dict[Source, Facts]]]:
     """Key sources chosen greedily (at most MAX_KEY_SOURCES), each added only while it lowers
-    the largest number of candidates one call may get; and every entry's facts."""
+    the largest number of candidates one call may get; and every entry's facts (none when
+    there is a single entry, which cannot be narrowed down)."""
+    if len(entry_guards) < 2:
+        return [], []
     facts = [entry_facts(guards) for guards in entry_guards]
-    if len(facts) < 2:  # one entry cannot be narrowed down
-        return [], facts
     options = []
     for source in sorted({s for f in facts for s in f}, key=lambda s: s.name):
         by_type: dict[type, list[Facts]] = {}

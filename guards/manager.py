@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from guards.builder import CheckFunction, needs_mode_stack, render_check
+from guards.builder import CheckFunction, needs_mode_stack, render_check, render_predicates
 from guards.constants import safe_label, type_label
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label
 from guards.mode_stack import ModeStackFn, mode_stack_failure
@@ -130,10 +130,10 @@ class CompiledGuards:
     @functools.cached_property
     def _predicates(self) -> list[Callable[[object], bool]]:
         """One compiled predicate per guard, for the miss path only."""
-        return [
-            eval(compile(text, self.filename + " (explain)", "eval"), self._scope)
-            for text in self._rendered.predicates
-        ]
+        predicates, bindings = render_predicates(self.guards)
+        scope = {"__builtins__": builtins_module.__dict__, **bindings, **self.roots}
+        filename = self.filename + " (explain)"
+        return [eval(compile(text, filename, "eval"), scope) for text in predicates]
 
     def _explain(self, guard: Guard, value: object) -> str:
         if guard.kind is GuardKind.HASATTR:

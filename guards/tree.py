@@ -172,9 +172,9 @@ def _order(guards: list[Guard]) -> list[Guard]:
     """
 
     def rank(guard: Guard) -> tuple[Any, ...]:
-        depth = len(_ancestors(guard.source))
         expected = repr(guard.key[2])  # type: ignore[index]
-        return (guard.kind.value, depth, guard.source.name, expected, _location_rank(guard))
+        source = guard.source
+        return (guard.kind.value, source.depth, source.name, expected, _location_rank(guard))
 
     pending = sorted(guards, key=rank)
     remaining = collections.Counter(g.source for g in pending)

@@ -89,7 +89,9 @@ class GraphModule:
                 code = compile(python.source, filename, "exec")
             namespace = dict(python.globals)
             exec(code, namespace)  # noqa: S102 - our own generated source
-            forward: Callable[..., Any] = namespace[self.name]
+            # Taken out of its globals: left there, the function and its globals would be a
+            # reference cycle, freed only by a garbage collection.
+            forward: Callable[..., Any] = namespace.pop(self.name)
             lines = python.source.splitlines(keepends=True)
             # mtime None marks the entry as not backed by a file: checkcache keeps it.
             linecache.cache[filename] = (len(python.source), None, lines, filename)

@@ -56,7 +56,6 @@ UNARY_OPERATORS: dict[Callable[..., Any], str] = {
 _LITERAL_TYPES = (int, bool, str, bytes, type(None))
 """Written as literals (finite floats too); other values are bound as globals."""
 _SIMPLE_TEXT = re.compile(r"[\w.]{1,40}")
-_UNDERSCORES = re.compile(r"_+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,10 +157,14 @@ class _Codegen:
         return f"{self.bind(target, target_name(target))}({self.arguments(args, kwargs)})"
 
     def arguments(self, args: tuple[Argument, ...], kwargs: dict[str, Argument]) -> str:
+        """`a, b, k=c`; keywords that are not identifiers go in a `**{...}` dict at the end."""
         parts = [self.render(a) for a in args]
-        named = {k: v for k, v in kwargs.items() if k.isidentifier() and not keyword.iskeyword(k)}
-        parts += [f"{k}={self.render(v)}" for k, v in named.items()]
-        odd = {k: v for k, v in kwargs.items() if k not in named}
+        odd: dict[str, Argument] = {}
+        for k, v in kwargs.items():
+            if k.isidentifier() and not keyword.iskeyword(k):
+                parts.append(f"{k}={self.render(v)}")
+            else:
+                odd[k] = v
         if odd:
             parts.append(f"**{self.render(odd)}")
         return ", ".join(parts)
@@ -219,8 +222,7 @@ def _types(args: tuple[Argument, ...]) -> list[type | None]:
 def _impl_hint(info: Any) -> str:
     """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__."""
     owner = "tensor" if getattr(info, "kind", "function") == "method" else "torch"
-    hint = f"{owner}_{info.name}"
-    return _UNDERSCORES.sub("_", hint) if "__" in hint else hint
+    return f"{owner}_{info.name.strip('_')}"
 
 
 def _lookup(table: dict[Callable[..., Any], str], target: Any) -> str | None:
