@@ -1,4 +1,4 @@
-"""notes/guards.md shows the binder, key function and check that modetrace generates for its
+"""notes/guards.md shows the binder, candidates function and check that modetrace generates for its
 example; they must stay the text it generates."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_the_note_shows_what_runs_on_every_call() -> None:
         "key L['x'] [Tensor:shape]: 2 keys, at most 1 candidate"
     )
     assert binder_source(scale) == _shown("___bind")
-    assert compiled.dispatch_plan.key_source == _shown("___key")
+    assert compiled.dispatch_plan.key_source == _shown("___candidates")
     check = compiled.entries[0].guard_manager.source
     # the check's name carries the frame id, which depends on what this process compiled first
     check = re.sub(r"^def ___check_\d+_1\(", "def ___check_0_1(", check)
