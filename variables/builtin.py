@@ -18,7 +18,7 @@ from tracer.exc import Unsupported, unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.constant import CONSTANT_TYPES, ConstantVariable
+from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
 from variables.lists import (
     BaseListVariable,
@@ -484,18 +484,6 @@ def binary_op(
 ) -> VariableTracker:
     """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
     a, b = a.realize(), b.realize()
-    if (
-        type(a) is ConstantVariable
-        and type(b) is ConstantVariable
-        and type(a.value) in CONSTANT_TYPES
-        and type(b.value) in CONSTANT_TYPES
-    ):
-        # two plain scalars (`i + 1`, `n > 1`): every case below but the folding one is about
-        # tensors, symbolic numbers or containers, so fold here (operators are all pure)
-        value = tx.run_user_operation(fn, a.value, b.value)
-        if type(value) in CONSTANT_TYPES:
-            return ConstantVariable(value)
-        return builder.wrap_constant_result(value)
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):
