@@ -461,12 +461,9 @@ def fold(
             f"call to {kind} {name.removeprefix('builtins.')} is not supported",
             hints=("only functions on the table of pure functions are folded while tracing",),
         )
-    syms = [a for a in args if isinstance(a.realize(), SymNumberVariable)]
-    recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
-    all_numbers = all(
-        isinstance(a.realize(), SymNumberVariable) or a.is_python_constant() for a in args
-    )
-    if syms and not kwargs and fn not in SPECIALIZING_CALLS and recordable and all_numbers:
+    if any(isinstance(a.realize(), SymNumberVariable) for a in args) and _records_symbolically(
+        fn, args, kwargs
+    ):
         return record_scalar_op(tx, fn, [a.realize() for a in args])
     try:
         const_args = [a.realize().as_python_constant() for a in args]
@@ -477,6 +474,24 @@ def fold(
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
     return builder.wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
+
+
+def _records_symbolically(
+    fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> bool:
+    """A call with a symbolic number among `args` becomes a graph node (rather than
+    specializing the number) for `math` functions and `abs`/`pow`/`min`/`max` on numbers."""
+    recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
+    return (
+        recordable
+        and not kwargs
+        and fn not in SPECIALIZING_CALLS
+        and all(isinstance(a.realize(), SymNumberVariable) or a.is_python_constant() for a in args)
+    )
+
+
+_CONTAINERS = frozenset({list, tuple, dict, set, frozenset, range, str})
+"""Builtin container types: two of different types never compare equal."""
 
 
 def binary_op(
@@ -511,9 +526,8 @@ def binary_op(
     if plain in (operator.eq, operator.ne) and same_kind:
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)
-    containers = {list, tuple, dict, set, frozenset, range, str}
     types_ab = {a.python_type(), b.python_type()}
-    if plain in (operator.eq, operator.ne) and len(types_ab) == 2 and types_ab <= containers:
+    if plain in (operator.eq, operator.ne) and len(types_ab) == 2 and types_ab <= _CONTAINERS:
         return ConstantVariable(plain is operator.ne)
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
