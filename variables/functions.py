@@ -4,7 +4,6 @@ inlines its bytecode into the current trace (see tracer/translator/inlining.py).
 
 from __future__ import annotations
 
-import functools
 import inspect
 import types
 from collections.abc import Sequence
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ItemSource, Source
 from tracer.exc import unimplemented
+from variables import binding
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
@@ -99,66 +99,29 @@ class BaseUserFunctionVariable(VariableTracker):
 def bind_with_signature(
     tx: TranslatorBase,
     code: types.CodeType,
-    name: str,
+    qualname: str,
     defaults: Sequence[VariableTracker],
     kwdefaults: dict[str, VariableTracker],
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
 ) -> dict[str, VariableTracker]:
-    """Bind trackers to parameters exactly as Python would, with inspect's binder (`_signature`).
-    A binding error is the user's TypeError. Returns the callee's locals by name, `*args` as a
-    tuple tracker and `**kwargs` as a dict tracker."""
-    signature = _signature(code, len(defaults), tuple(kwdefaults))
+    """Bind trackers to parameters as CPython does, by CPython (variables/binding.py): a
+    binding error is the user's TypeError, with CPython's message. Returns the callee's locals
+    by name, `*args` as a tuple tracker and `**kwargs` as a dict tracker."""
     try:
-        bound = signature.bind(*args, **kwargs)
+        bound = binding.bind(code, qualname, defaults, kwdefaults, args, kwargs)
     except TypeError as e:
-        tx.raise_user_error(TypeError(f"{name}() {e}"))
-    bound.apply_defaults()
-    result: dict[str, VariableTracker] = {}
-    for param_name, value in bound.arguments.items():
-        if isinstance(value, _Default):
-            value = defaults[value.key] if isinstance(value.key, int) else kwdefaults[value.key]
-        kind = signature.parameters[param_name].kind
-        # inspect renames a comprehension's implicit `.0` parameter to `implicit0`
-        local_name = param_name
-        if param_name not in code.co_varnames and param_name.startswith("implicit"):
-            local_name = "." + param_name.removeprefix("implicit")
-        if kind is inspect.Parameter.VAR_POSITIONAL:
-            result[local_name] = TupleVariable(list(value))
-        elif kind is inspect.Parameter.VAR_KEYWORD:
-            result[local_name] = ConstDictVariable(dict(value))
-        else:
-            result[local_name] = value
-    return result
-
-
-class _Default:
-    """A default value in a signature from `_signature`: which of the function's defaults it
-    stands for (an index into `__defaults__`, or a key of `__kwdefaults__`)."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, key: int | str) -> None:
-        self.key = key
-
-
-@functools.lru_cache(maxsize=1024)
-def _signature(
-    code: types.CodeType, default_count: int, kwdefault_names: tuple[str, ...]
-) -> inspect.Signature:
-    """The signature of a function with this code, `default_count` positional defaults and
-    these keyword-only defaults, each default a `_Default`: a function of its (immutable)
-    arguments alone, so one signature serves every call of every function with that code,
-    whatever its default values are."""
-    stand_in = types.FunctionType(
-        code,
-        {},
-        code.co_name,
-        tuple(_Default(i) for i in range(default_count)) or None,
-        tuple(types.CellType() for _ in code.co_freevars) or None,
-    )
-    stand_in.__kwdefaults__ = {key: _Default(key) for key in kwdefault_names} or None
-    return inspect.signature(stand_in)
+        tx.raise_user_error(e)
+    flags = code.co_flags
+    star_at = code.co_argcount + code.co_kwonlyargcount
+    if flags & inspect.CO_VARARGS:
+        star = code.co_varnames[star_at]
+        bound[star] = TupleVariable(list(bound[star]))
+        star_at += 1
+    if flags & inspect.CO_VARKEYWORDS:
+        starstar = code.co_varnames[star_at]
+        bound[starstar] = ConstDictVariable(dict(bound[starstar]))
+    return bound
 
 
 class UserFunctionVariable(BaseUserFunctionVariable):
@@ -209,7 +172,7 @@ class UserFunctionVariable(BaseUserFunctionVariable):
                 for key, value in fn_kwdefaults.items()
             }
         return bind_with_signature(
-            tx, self.fn.__code__, self.fn.__name__, defaults, kwdefaults, args, kwargs
+            tx, self.fn.__code__, self.fn.__qualname__, defaults, kwdefaults, args, kwargs
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
@@ -313,7 +276,7 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         kwargs: dict[str, VariableTracker],
     ) -> dict[str, VariableTracker]:
         return bind_with_signature(
-            tx, self.code, self.code.co_name, self.defaults, self.kwdefaults, args, kwargs
+            tx, self.code, self.qualname, self.defaults, self.kwdefaults, args, kwargs
         )
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:

@@ -119,7 +119,9 @@ def construct_namedtuple(
     if not inspect.isfunction(new):
         unimplemented("namedtuple", f"{cls.__name__} has a non-Python __new__")
     defaults = [builder.wrap_constant_result(d) for d in (new.__defaults__ or ())]
-    bound = bind_with_signature(tx, new.__code__, cls.__name__, defaults, {}, [_CLS, *args], kwargs)
+    bound = bind_with_signature(
+        tx, new.__code__, new.__qualname__, defaults, {}, [_CLS, *args], kwargs
+    )
     fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
     return NamedTupleVariable([bound[name] for name in fields], cls)
 

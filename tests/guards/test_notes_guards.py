@@ -9,7 +9,7 @@ from typing import Any
 
 import tracer
 import tracer.runtime as torch
-from tracer.cache.function import binder_source
+from variables.binding import binder_source
 
 NOTE = Path(__file__).resolve().parents[2] / "notes" / "guards.md"
 
@@ -33,7 +33,7 @@ def test_the_note_shows_what_runs_on_every_call() -> None:
     assert compiled.dispatch_plan.describe() == (
         "key L['x'] [Tensor:shape]: 2 keys, at most 1 candidate"
     )
-    assert binder_source(scale) == _shown("___bind")
+    assert binder_source(scale.__code__) == _shown("___bind")
     assert compiled.dispatch_plan.key_source == _shown("___candidates")
     check = compiled.entries[0].guard_manager.source
     # the check's name carries the frame id, which depends on what this process compiled first

@@ -9,10 +9,8 @@ and the same frame is not compiled twice at once.
 
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import functools
-import inspect
 import sys
 import threading
 import time
@@ -32,6 +30,7 @@ from tracer.convert_frame import convert_frame
 from tracer.observability import logs
 from tracer.observability.compile_context import CompileId
 from tracer.observability.events import get_chromium_event_logger
+from variables import binding
 
 
 class RecompileError(RuntimeError):
@@ -58,48 +57,12 @@ _frame_ids = _FrameIds()
 _live: weakref.WeakSet[CompiledFunction] = weakref.WeakSet()
 
 
-def parameters(code: types.CodeType) -> tuple[list[str], list[str]]:
-    """fn's parameter list as written (`x`, `/`, `*args`, `*`, `k`, `**kw`), and the names."""
-    argcount, kwonly = code.co_argcount, code.co_kwonlyargcount
-    names = list(code.co_varnames[: argcount + kwonly])
-    params = list(names)
-    star = code.co_varnames[len(names)] if code.co_flags & inspect.CO_VARARGS else None
-    starstar_at = len(names) + (1 if star else 0)
-    starstar = code.co_varnames[starstar_at] if code.co_flags & inspect.CO_VARKEYWORDS else None
-    if star:
-        params.insert(argcount, f"*{star}")
-        names.append(star)
-    elif kwonly:
-        params.insert(argcount, "*")
-    if code.co_posonlyargcount:
-        params.insert(code.co_posonlyargcount, "/")
-    if starstar:
-        params.append(f"**{starstar}")
-        names.append(starstar)
-    return params, names
-
-
-def binder_source(fn: types.FunctionType) -> str:
-    """`def ___bind(x, y): return {"x": x, "y": y}` with fn's parameter list (the binder gets
-    fn's `__defaults__` and `__kwdefaults__` assigned, so `y` has fn's default)."""
-    params, names = parameters(fn.__code__)
-    frame_locals = ", ".join(f"{n!r}: {n}" for n in names)
-    return f"def ___bind({', '.join(params)}):\n    return {{{frame_locals}}}\n"
-
-
 def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
-    """A generated function with `fn`'s signature that returns its bound arguments as a dict,
-    the frame locals `L` every check reads. Python itself binds (and raises fn's own
-    TypeErrors, under fn's name); defaults are fn's, as they are when the binder is made."""
-    filename = f"<modetrace-binder {fn.__qualname__}>"
-    namespace: dict[str, Any] = {}
-    exec(builtins.compile(binder_source(fn), filename, "exec"), namespace)  # noqa: S102
-    binder: types.FunctionType = namespace.pop("___bind")  # not left in its globals: a cycle
-    binder.__name__ = fn.__code__.co_name
-    binder.__qualname__ = fn.__code__.co_qualname
-    binder.__defaults__ = fn.__defaults__
-    binder.__kwdefaults__ = fn.__kwdefaults__
-    return binder
+    """A function with `fn`'s signature that returns its bound arguments as a dict, the frame
+    locals `L` every check reads (variables/binding.py): Python itself binds, and raises fn's
+    own TypeErrors; defaults are fn's, as they are when the binder is made."""
+    code = fn.__code__
+    return binding.make_binder(code, code.co_qualname, fn.__defaults__, fn.__kwdefaults__)
 
 
 class CompiledFunction:
