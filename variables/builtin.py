@@ -29,7 +29,7 @@ from variables.lists import (
     contains,
 )
 from variables.misc import ExceptionVariable
-from variables.operators import identical
+from variables.operators import identical, operator_type_error
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import SuperVariable, UserDefinedObjectVariable, lookup_class_attr
@@ -589,12 +589,7 @@ def user_binary_op(
     if plain is operator.eq or plain is operator.ne:
         same = identical(a, b)
         return ConstantVariable(same if plain is operator.eq else not same)
-    symbol = getattr(plain, "__name__", "?")
-    tx.raise_user_error(
-        TypeError(
-            f"unsupported operand type(s) for {symbol}: '{a.type_name()}' and '{b.type_name()}'"
-        )
-    )
+    tx.raise_user_error(operator_type_error(fn, plain, a.type_name(), b.type_name()))
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:

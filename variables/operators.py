@@ -19,6 +19,23 @@ OPERATOR_SYMBOLS = {
 }  # fmt: skip
 """operator function -> how Python's error messages spell it."""
 
+_COMPARISON_SYMBOLS = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">="}
+
+
+def operator_type_error(fn: object, plain: object, left: str, right: str) -> TypeError:
+    """The TypeError CPython raises when no operand handles `fn` (`plain` is its non-in-place
+    form; `left` and `right` are the operands' type names)."""
+    comparison = _COMPARISON_SYMBOLS.get(plain)  # type: ignore[call-overload]
+    if comparison is not None:
+        return TypeError(
+            f"'{comparison}' not supported between instances of '{left}' and '{right}'"
+        )
+    symbol = OPERATOR_SYMBOLS.get(plain, getattr(plain, "__name__", "?"))  # type: ignore[call-overload]
+    if fn is not plain:  # `a += b`: CPython names the in-place operator
+        symbol = symbol.split(" ")[0] + "="
+    return TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
+
+
 _SINGLETONS = (type(None), bool, type(Ellipsis), type(NotImplemented))
 _VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, list, dict, set, slice, range)
 """Types whose identity CPython does not define for equal values (`is` on them is a guess)."""
