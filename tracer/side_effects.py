@@ -135,9 +135,10 @@ class SideEffects:
         return known
 
     def _record(self, kind: str, target: VariableTracker | None, name: str, value: Any) -> None:
-        key = (kind, id(target), name)
-        self.log.pop(key, None)
-        self.log[key] = Mutation(kind, target, name, value)
+        """The latest value of one target, replayed where its first write was: a name set
+        twice keeps its first place, as it does in a dict (an instance's attributes, a
+        module's globals)."""
+        self.log[(kind, id(target), name)] = Mutation(kind, target, name, value)
 
     # -- globals ------------------------------------------------------------------------------
     def load_global(self, f_globals: dict[str, Any], name: str) -> VariableTracker | None:
