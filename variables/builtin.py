@@ -491,7 +491,9 @@ def _records_symbolically(
 
 
 _CONTAINERS = frozenset({list, tuple, dict, set, frozenset, range, str})
-"""Builtin container types: two of different types never compare equal."""
+"""Builtin container types: two of different types never compare equal, except a set and a
+frozenset, which compare by their elements."""
+_SET_TYPES = frozenset({set, frozenset})
 
 
 def binary_op(
@@ -527,7 +529,8 @@ def binary_op(
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)
     types_ab = {a.python_type(), b.python_type()}
-    if plain in (operator.eq, operator.ne) and len(types_ab) == 2 and types_ab <= _CONTAINERS:
+    unequal_types = len(types_ab) == 2 and types_ab <= _CONTAINERS and types_ab != _SET_TYPES
+    if plain in (operator.eq, operator.ne) and unequal_types:
         return ConstantVariable(plain is operator.ne)
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
