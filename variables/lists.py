@@ -288,12 +288,14 @@ class ListIteratorVariable(VariableTracker):
 
 
 def constant_equal(vt: VariableTracker, target: object) -> bool:
-    """`vt == target` for a constant tracker; anything else cannot be compared while tracing."""
+    """`vt == target` for a constant tracker as a list's `index`, `count` and `remove` ask it:
+    identity first, then `==` (so a NaN finds itself); anything else cannot be compared while
+    tracing."""
     try:
         value = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"comparing {vt!r} with a constant needs its runtime value")
-    return bool(value == target)
+    return value is target or bool(value == target)
 
 
 def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: VariableTracker) -> bool:
