@@ -4,6 +4,7 @@ that insertion order (dicts) and hash order (sets) are exactly CPython's.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -175,8 +176,12 @@ class ConstDictVariable(VariableTracker):
         cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k!r}: {v!r}" for k, v in self.items.items())
-        return f"ConstDictVariable({{{inner}}}){self._src()}"
+        return f"ConstDictVariable({{{self._items_repr()}}}){self._src()}"
+
+    @reprlib.recursive_repr("{...}")
+    def _items_repr(self) -> str:
+        """The items, with a dict that holds itself shown as `{...}` (as `repr(dict)` does)."""
+        return ", ".join(f"{k!r}: {v!r}" for k, v in self.items.items())
 
 
 def pairs_of(tx: TranslatorBase, other: VariableTracker) -> dict[Any, VariableTracker]:
