@@ -32,7 +32,13 @@ from variables.misc import ExceptionVariable
 from variables.operators import identical, operator_type_error
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
-from variables.user_defined import SuperVariable, UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import (
+    SuperVariable,
+    UserDefinedObjectVariable,
+    hash_result,
+    len_result,
+    lookup_class_attr,
+)
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -126,6 +132,8 @@ class BuiltinVariable(KnownObjectVariable):
             return ConstantVariable(obj.fake.shape[0])
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
+        if isinstance(obj, UserDefinedObjectVariable):
+            return len_result(tx, obj.call_method(tx, "__len__", [], {}))
         return obj.call_method(tx, "__len__", [], {})
 
     def call_isinstance(
@@ -303,7 +311,7 @@ class BuiltinVariable(KnownObjectVariable):
         if isinstance(target, UserDefinedObjectVariable):
             if getattr(target.cls, "__hash__", None) is None:
                 tx.raise_user_error(TypeError(f"unhashable type: '{target.cls.__name__}'"))
-            return target.call_method(tx, "__hash__", [], {})
+            return hash_result(tx, target.call_method(tx, "__hash__", [], {}))
         if isinstance(target, TensorVariable):
             unimplemented("builtin-nondeterministic", "hash() of a tensor is its identity")
         return fold(tx, hash, [target], {})

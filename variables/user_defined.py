@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
 from variables import builder
-from variables.base import VariableTracker
+from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import ObjectInitVariable, PartialVariable
@@ -287,16 +287,13 @@ class UserDefinedObjectVariable(VariableTracker):
         return self.call_method(tx, "__call__", args, kwargs)
 
     def truthy(self, tx: TranslatorBase) -> bool:
-        if (
-            lookup_class_attr(self.cls, "__bool__")[1] is None
-            and lookup_class_attr(self.cls, "__len__")[1] is None
-        ):
-            return True
-        return bool(
-            self.call_method(
-                tx, "__bool__" if lookup_class_attr(self.cls, "__bool__")[1] else "__len__", [], {}
-            ).as_python_constant()
-        )
+        if lookup_class_attr(self.cls, "__bool__")[1] is not None:
+            return bool(
+                protocol_result(tx, bool, _Truthy, self.call_method(tx, "__bool__", [], {}))
+            )
+        if lookup_class_attr(self.cls, "__len__")[1] is not None:
+            return bool(protocol_result(tx, bool, _Sized, self.call_method(tx, "__len__", [], {})))
+        return True
 
     def reconstruct(self, cg: PyCodegen) -> None:
         if self.source is not None:
@@ -345,3 +342,52 @@ class SuperVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
+
+
+class _Sized:
+    """Stand-ins whose `__len__`, `__hash__` or `__bool__` returns a given value: CPython's own
+    `len`, `hash` and `bool` on one check and convert that value exactly as they would a user
+    method's result (`__len__` returning -1 or 2.0, `__hash__` returning 2**70 or -1,
+    `__bool__` returning 0), errors included."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __len__(self) -> Any:
+        return self.value
+
+
+class _Hashed(_Sized):
+    __len__ = None  # type: ignore[assignment]
+
+    def __hash__(self) -> Any:
+        return self.value
+
+
+class _Truthy(_Sized):
+    __len__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> Any:
+        return self.value
+
+
+def protocol_result(
+    tx: TranslatorBase, builtin: Any, stand_in: type[_Sized], result: VariableTracker
+) -> Any:
+    """What `builtin` (len, hash or bool) makes of a user method's `result`, computed by
+    CPython on a stand-in; its error is the user's."""
+    try:
+        value = result.realize().as_python_constant()
+    except NotConstantError:
+        unimplemented("protocol", f"{builtin.__name__}() of a value known only at run time")
+    return tx.run_user_operation(builtin, stand_in(value))
+
+
+def len_result(tx: TranslatorBase, result: VariableTracker) -> VariableTracker:
+    """`len(obj)` from what `obj.__len__()` returned."""
+    return ConstantVariable(protocol_result(tx, len, _Sized, result))
+
+
+def hash_result(tx: TranslatorBase, result: VariableTracker) -> VariableTracker:
+    """`hash(obj)` from what `obj.__hash__()` returned."""
+    return ConstantVariable(protocol_result(tx, hash, _Hashed, result))
