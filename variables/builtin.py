@@ -202,6 +202,9 @@ class BuiltinVariable(KnownObjectVariable):
     def call_sum(
         self, tx: TranslatorBase, iterable: VariableTracker, start: VariableTracker | None = None
     ) -> VariableTracker:
+        if start is not None and start.is_python_constant():
+            # CPython refuses some starts (strings, bytes) whatever the iterable: ask it
+            tx.run_user_operation(sum, (), start.as_python_constant())
         total: VariableTracker = start if start is not None else ConstantVariable(0)
         for item in iterate(tx, iterable).unpack(tx):
             total = binary_op(tx, operator.add, total, item)
@@ -245,11 +248,9 @@ class BuiltinVariable(KnownObjectVariable):
             unimplemented(
                 "data-dependent-op", f"{fn.__name__}() over tensors compares their values"
             )
-        return (
-            fold(tx, fn, [TupleVariable(items)], kwargs)
-            if items or kwargs
-            else fold(tx, fn, args, kwargs)
-        )
+        if len(args) == 1:  # one iterable: its items, as a tuple CPython can take
+            return fold(tx, fn, [TupleVariable(items)], kwargs)
+        return fold(tx, fn, args, kwargs)  # the call as written: CPython checks its shape
 
     def call_getattr(
         self,
