@@ -344,35 +344,33 @@ class SuperVariable(VariableTracker):
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
 
 
-class _Sized:
-    """Stand-ins whose `__len__`, `__hash__` or `__bool__` returns a given value: CPython's own
-    `len`, `hash` and `bool` on one check and convert that value exactly as they would a user
-    method's result (`__len__` returning -1 or 2.0, `__hash__` returning 2**70 or -1,
-    `__bool__` returning 0), errors included."""
+class _StandIn:
+    """A stand-in whose protocol method returns a given value: CPython's own `len`, `hash` and
+    `bool` on one check and convert that value exactly as they would a user method's result
+    (`__len__` returning -1 or 2.0, `__hash__` returning 2**70 or -1, `__bool__` returning 0),
+    errors included."""
 
     def __init__(self, value: object) -> None:
         self.value = value
 
+
+class _Sized(_StandIn):
     def __len__(self) -> Any:
         return self.value
 
 
-class _Hashed(_Sized):
-    __len__ = None  # type: ignore[assignment]
-
+class _Hashed(_StandIn):
     def __hash__(self) -> Any:
         return self.value
 
 
-class _Truthy(_Sized):
-    __len__ = None  # type: ignore[assignment]
-
+class _Truthy(_StandIn):
     def __bool__(self) -> Any:
         return self.value
 
 
 def protocol_result(
-    tx: TranslatorBase, builtin: Any, stand_in: type[_Sized], result: VariableTracker
+    tx: TranslatorBase, builtin: Any, stand_in: type[_StandIn], result: VariableTracker
 ) -> Any:
     """What `builtin` (len, hash or bool) makes of a user method's `result`, computed by
     CPython on a stand-in; its error is the user's."""

@@ -68,7 +68,6 @@ def make_binder(fn: types.FunctionType) -> Callable[..., dict[str, Any]]:
 class CompiledFunction:
     """A function with a guarded cache of compiled versions: `CompiledFunction(f, 2 entries)`."""
 
-    entries: tuple[CacheEntry, ...]
     dispatch_plan: DispatchTable[CacheEntry]
     """The entries and how a call picks its candidates (`dispatch_plan.describe()`)."""
 
@@ -126,9 +125,14 @@ class CompiledFunction:
             if entry.guard_manager.reads_mode_stack:
                 roots = entry.guard_manager.roots
                 break
-        plan = DispatchTable(entries, guards, roots=roots, tensor_type=tracer.runtime.Tensor)
-        self.entries = entries
-        self.dispatch_plan = plan
+        self.dispatch_plan = DispatchTable(
+            entries, guards, roots=roots, tensor_type=tracer.runtime.Tensor
+        )
+
+    @property
+    def entries(self) -> tuple[CacheEntry, ...]:
+        """The cache entries, newest first (those of the dispatch table)."""
+        return self.dispatch_plan.entries
 
     def _miss(
         self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
