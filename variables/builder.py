@@ -85,7 +85,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if kind is dict:
         return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
     if kind is set or kind is frozenset:
-        return SetVariable(list(value), frozen=kind is frozenset)
+        return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
         return RangeVariable(value)
     if kind is slice or kind is types.UnionType:

@@ -19,7 +19,17 @@ from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
+from variables.dicts import (
+    SET_OPERATORS,
+    ConstDictVariable,
+    SetVariable,
+    is_set_like,
+    iterate,
+    pairs_of,
+    real_operand,
+    set_binary_op,
+    set_operation,
+)
 from variables.lists import (
     BaseListVariable,
     ListIteratorVariable,
@@ -330,14 +340,14 @@ class BuiltinVariable(KnownObjectVariable):
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
-        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable([key_of(vt) for vt in items])
+        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
+        return set_operation(tx, set, args)
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
-        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable([key_of(vt) for vt in items], frozen=True)
+        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
+        return set_operation(tx, frozenset, args)
 
     def call_dict(
         self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
@@ -482,7 +492,7 @@ def fold(
             "non-constant-args",
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
-    return builder.wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
+    return set_operation(tx, fn, tuple(const_args), const_kwargs)  # a set result keeps its making
 
 
 def _records_symbolically(
@@ -541,6 +551,8 @@ def binary_op(
     unequal_types = len(types_ab) == 2 and types_ab <= _CONTAINERS and types_ab != _SET_TYPES
     if plain in (operator.eq, operator.ne) and unequal_types:
         return ConstantVariable(plain is operator.ne)
+    if plain in SET_OPERATORS and set_algebra_operands(a, b):
+        return set_binary_op(tx, fn, a, b)
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
         if fn is not plain and mutable:
@@ -558,6 +570,13 @@ def binary_op(
     if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
         return user_binary_op(tx, fn, plain, a, b)
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
+
+
+def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:
+    """Do `a` and `b` go to set algebra: a set or dict view and a constant, or two of them?"""
+    if not (is_set_like(a) or is_set_like(b)):
+        return False
+    return all(is_set_like(v) or v.is_python_constant() for v in (a, b))
 
 
 def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable) -> bool:
