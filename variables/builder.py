@@ -195,7 +195,7 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if isinstance(value, runtime.Tensor):
             unimplemented("tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}")
-        if isinstance(value, runtime.dtype | runtime.device):
+        if isinstance(value, runtime.dtype | runtime.device) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)

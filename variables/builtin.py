@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
-from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
@@ -39,7 +38,7 @@ from variables.lists import (
     contains,
 )
 from variables.misc import ExceptionVariable
-from variables.operators import identical, operator_type_error
+from variables.operators import user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import (
@@ -47,7 +46,6 @@ from variables.user_defined import (
     UserDefinedObjectVariable,
     hash_result,
     len_result,
-    lookup_class_attr,
 )
 
 if TYPE_CHECKING:
@@ -589,38 +587,6 @@ def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable
         if not binary_op(tx, operator.eq, x, y).truthy(tx):
             return False
     return True
-
-
-def user_binary_op(
-    tx: TranslatorBase,
-    fn: Callable[..., Any],
-    plain: Callable[..., Any],
-    a: VariableTracker,
-    b: VariableTracker,
-) -> VariableTracker:
-    """Python's protocol for user classes: `a.__op__(b)`, then `b.__rop__(a)`; `==`/`!=` fall
-    back to identity. The dunders are inlined like any method."""
-
-    dunder, reflected = OPERATOR_DUNDERS.get(plain, (None, None))
-    attempts: list[tuple[VariableTracker, str, VariableTracker]] = []
-    if fn is not plain and dunder is not None:
-        attempts.append((a, "__i" + dunder[2:], b))
-    if dunder is not None:
-        attempts.append((a, dunder, b))
-    if reflected is not None:
-        attempts.append((b, reflected, a))
-    for receiver, name, other in attempts:
-        if not isinstance(receiver, UserDefinedObjectVariable):
-            continue
-        if lookup_class_attr(receiver.cls, name)[1] in (None, object):
-            continue
-        result = receiver.call_method(tx, name, [other], {})
-        if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
-            return result
-    if plain is operator.eq or plain is operator.ne:
-        same = identical(a, b)
-        return ConstantVariable(same if plain is operator.eq else not same)
-    tx.raise_user_error(operator_type_error(fn, plain, a.type_name(), b.type_name()))
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
