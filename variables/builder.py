@@ -85,7 +85,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if kind is dict:
         return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
     if kind is set or kind is frozenset:
-        return SetVariable(list(value), frozen=kind is frozenset)
+        return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
         return RangeVariable(value)
     if kind is slice or kind is types.UnionType:
@@ -195,7 +195,7 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if isinstance(value, runtime.Tensor):
             unimplemented("tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}")
-        if isinstance(value, runtime.dtype | runtime.device):
+        if isinstance(value, runtime.dtype | runtime.device) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)

@@ -15,11 +15,20 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
-from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, SetVariable, iterate, key_of, pairs_of
+from variables.dicts import (
+    SET_OPERATORS,
+    ConstDictVariable,
+    SetVariable,
+    is_set_like,
+    iterate,
+    pairs_of,
+    real_operand,
+    set_binary_op,
+    set_operation,
+)
 from variables.lists import (
     BaseListVariable,
     ListIteratorVariable,
@@ -29,7 +38,7 @@ from variables.lists import (
     contains,
 )
 from variables.misc import ExceptionVariable
-from variables.operators import identical, operator_type_error
+from variables.operators import user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import (
@@ -37,7 +46,6 @@ from variables.user_defined import (
     UserDefinedObjectVariable,
     hash_result,
     len_result,
-    lookup_class_attr,
 )
 
 if TYPE_CHECKING:
@@ -330,14 +338,14 @@ class BuiltinVariable(KnownObjectVariable):
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
-        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable([key_of(vt) for vt in items])
+        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
+        return set_operation(tx, set, args)
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None
     ) -> VariableTracker:
-        items = [] if iterable is None else iterate(tx, iterable).unpack(tx)
-        return SetVariable([key_of(vt) for vt in items], frozen=True)
+        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
+        return set_operation(tx, frozenset, args)
 
     def call_dict(
         self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
@@ -482,7 +490,7 @@ def fold(
             "non-constant-args",
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
-    return builder.wrap_constant_result(tx.run_user_operation(fn, *const_args, **const_kwargs))
+    return set_operation(tx, fn, tuple(const_args), const_kwargs)  # a set result keeps its making
 
 
 def _records_symbolically(
@@ -541,6 +549,8 @@ def binary_op(
     unequal_types = len(types_ab) == 2 and types_ab <= _CONTAINERS and types_ab != _SET_TYPES
     if plain in (operator.eq, operator.ne) and unequal_types:
         return ConstantVariable(plain is operator.ne)
+    if plain in SET_OPERATORS and set_algebra_operands(a, b):
+        return set_binary_op(tx, fn, a, b)
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
         if fn is not plain and mutable:
@@ -560,6 +570,13 @@ def binary_op(
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
 
 
+def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:
+    """Do `a` and `b` go to set algebra: a set or dict view and a constant, or two of them?"""
+    if not (is_set_like(a) or is_set_like(b)):
+        return False
+    return all(is_set_like(v) or v.is_python_constant() for v in (a, b))
+
+
 def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable) -> bool:
     """Tuple/list `==` as CPython does it: lengths, then item by item, identity first."""
     if len(a.items) != len(b.items):
@@ -570,38 +587,6 @@ def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable
         if not binary_op(tx, operator.eq, x, y).truthy(tx):
             return False
     return True
-
-
-def user_binary_op(
-    tx: TranslatorBase,
-    fn: Callable[..., Any],
-    plain: Callable[..., Any],
-    a: VariableTracker,
-    b: VariableTracker,
-) -> VariableTracker:
-    """Python's protocol for user classes: `a.__op__(b)`, then `b.__rop__(a)`; `==`/`!=` fall
-    back to identity. The dunders are inlined like any method."""
-
-    dunder, reflected = OPERATOR_DUNDERS.get(plain, (None, None))
-    attempts: list[tuple[VariableTracker, str, VariableTracker]] = []
-    if fn is not plain and dunder is not None:
-        attempts.append((a, "__i" + dunder[2:], b))
-    if dunder is not None:
-        attempts.append((a, dunder, b))
-    if reflected is not None:
-        attempts.append((b, reflected, a))
-    for receiver, name, other in attempts:
-        if not isinstance(receiver, UserDefinedObjectVariable):
-            continue
-        if lookup_class_attr(receiver.cls, name)[1] in (None, object):
-            continue
-        result = receiver.call_method(tx, name, [other], {})
-        if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
-            return result
-    if plain is operator.eq or plain is operator.ne:
-        same = identical(a, b)
-        return ConstantVariable(same if plain is operator.eq else not same)
-    tx.raise_user_error(operator_type_error(fn, plain, a.type_name(), b.type_name()))
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:

@@ -4,13 +4,15 @@ that insertion order (dicts) and hash order (sets) are exactly CPython's.
 
 from __future__ import annotations
 
+import functools
+import operator
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
-from variables.base import NotConstantError, VariableTracker
+from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.lists import ListIteratorVariable, TupleVariable, contains
 
@@ -236,90 +238,148 @@ class DictViewVariable(VariableTracker):
         return f"DictViewVariable({self.kind} of {self.dict_vt!r})"
 
 
-class SetVariable(VariableTracker):
-    """A set of constants, kept in a real set so iteration follows CPython's hash order.
+class _Itself:
+    """Stands, in a recipe, for the set being built where an operation takes that set as its own
+    argument (`s |= s`, `s.update(s)`): CPython takes a shortcut for that case, so a replay must
+    pass the set itself, not a copy."""
 
-    Where two keys collide in the hash table, iteration order depends on the order they were
-    inserted, so `history` keeps the insertion order of the current members: the model set and
-    the rebuilt one are both made by inserting in that order, as eager code did.
+    def __repr__(self) -> str:
+        return "<the set itself>"
+
+
+ITSELF: Any = _Itself()
+
+
+class SetRecipe:
+    """How to make a set whose hash table is the one eager code makes: `make(*args)`, then each
+    `fn(result, *args)` of `steps` on the result.
+
+    A set iterates in the order of its hash table, and the table depends on more than the
+    members: its size, and the history of insertions and removals (`set(s)` may even iterate
+    in another order than `s`). So the tracer does not work the order out: it runs each set
+    operation of the traced code on real sets, and the compiled code replays the same
+    operations. The arguments are constants or private copies nothing mutates, and the hash of
+    a constant is the same for the whole process (a str's too), so every replay builds the same
+    table.
     """
 
-    __slots__ = ("frozen", "history", "items")
+    __slots__ = ("args", "make", "steps")
 
     def __init__(
-        self, keys: Iterable[Any], frozen: bool = False, source: Source | None = None
+        self,
+        make: Callable[..., Any],
+        args: tuple[Any, ...],
+        steps: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...] = (),
     ) -> None:
+        self.make = make
+        self.args = args
+        self.steps = steps
+
+    def then(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> SetRecipe:
+        """This recipe followed by `fn(result, *args)` (a recipe is never changed in place: a
+        set made from this one earlier keeps its own)."""
+        return SetRecipe(self.make, self.args, (*self.steps, (fn, args)))
+
+    def __call__(self) -> Any:
+        result = self.make(*self.args)
+        for fn, args in self.steps:
+            fn(result, *(result if a is ITSELF else a for a in args))
+        return result
+
+    def __repr__(self) -> str:
+        text = f"{_callable_name(self.make)}({', '.join(map(repr, self.args))})"
+        for fn, args in self.steps:
+            text += f" then {_callable_name(fn)}(<set>{''.join(f', {a!r}' for a in args)})"
+        return f"SetRecipe({text})"
+
+
+def _callable_name(fn: Any) -> str:
+    return getattr(fn, "__qualname__", None) or repr(fn)
+
+
+SET_MUTATORS = frozenset(
+    {
+        "add", "discard", "remove", "pop", "clear", "update", "difference_update",
+        "intersection_update", "symmetric_difference_update",
+        "__ior__", "__iand__", "__isub__", "__ixor__",
+    }
+)  # fmt: skip
+"""The methods of `set` that change the set they are called on."""
+
+
+class SetVariable(VariableTracker):
+    """A set or frozenset of constants: `items` is a real set made by the same operations, in
+    the same order, as eager code makes it (see SetRecipe), so its iteration order is
+    CPython's. `recipe` makes that set again in the compiled code; a set whose making the
+    tracer did not follow (`recipe` None) can be asked anything but its order."""
+
+    __slots__ = ("items", "recipe")
+
+    def __init__(self, items: Any, recipe: SetRecipe | None, source: Source | None = None) -> None:
         super().__init__(source)
-        self.history: list[Any] = list(dict.fromkeys(keys))
-        self.items: set[Any] = set()
-        for key in self.history:
-            self.items.add(key)
-        self.frozen = frozen
+        self.items: set[Any] | frozenset[Any] = items
+        self.recipe = recipe
 
-    def _add(self, key: Any) -> None:
-        if key not in self.items:
-            self.items.add(key)
-            self.history.append(key)
+    @classmethod
+    def of_keys(cls, keys: Iterable[Any], frozen: bool = False) -> SetVariable:
+        """`{a, b}` and `set(xs)` for a list or tuple: the keys added one by one, in order
+        (what BUILD_SET and `set(tuple)` both do). The keys must be hashable constants."""
+        recipe = SetRecipe(frozenset if frozen else set, (tuple(keys),))
+        return cls(recipe(), recipe)
 
-    def _discard(self, key: Any) -> None:
-        if key in self.items:
-            self.items.discard(key)
-            self.history.remove(key)
+    @property
+    def frozen(self) -> bool:
+        return type(self.items) is frozenset
+
+    @property
+    def is_new(self) -> bool:
+        """A set made in the frame is one object with one tracker (a frozenset need not be:
+        `frozenset(fs) is fs`)."""
+        return self.source is None and not self.frozen
 
     def python_type(self) -> type:
-        return frozenset if self.frozen else set
+        return type(self.items)
+
+    def ordered_keys(self) -> list[Any]:
+        """The members in CPython's iteration order: the order of the real table."""
+        self._order_known("its order")
+        return list(self.items)
+
+    def snapshot(self) -> Any:
+        """A new real set with the same table as this one (a frozenset is never changed, so it
+        is its own)."""
+        self._order_known("a copy")
+        assert self.recipe is not None
+        return self.items if self.frozen else self.recipe()
+
+    def _order_known(self, what: str) -> None:
+        if self.recipe is None:
+            unimplemented(
+                "set-order",
+                f"{what} of {self!r}: the set was made by an operation the tracer did not "
+                "follow, so its hash-table order is not known",
+            )
 
     def as_python_constant(self) -> Any:
-        return frozenset(self.items) if self.frozen else set(self.items)
+        return self.snapshot()
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        return [key_tracker(k) for k in self.items]
+        return [key_tracker(k) for k in self.ordered_keys()]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.items)
-
-    def _check_mutable(self, tx: TranslatorBase, what: str) -> None:
-        if self.frozen:
-            unimplemented("call-method", f"frozenset has no {what}")
-        if self.source is not None:
-            tx.output.side_effects.mutate_existing(tx, self, what)
-
-    def method_add(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        self._check_mutable(tx, "add")
-        self._add(key_of(item))
-        return ConstantVariable(None)
-
-    def method_discard(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        self._check_mutable(tx, "discard")
-        self._discard(key_of(item))
-        return ConstantVariable(None)
-
-    def method_remove(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        self._check_mutable(tx, "remove")
-        key = key_of(item)
-        if key not in self.items:
-            tx.raise_user_error(KeyError(key))
-        self._discard(key)
-        return ConstantVariable(None)
-
-    def method_update(self, tx: TranslatorBase, *others: VariableTracker) -> VariableTracker:
-        self._check_mutable(tx, "update")
-        for other in others:
-            for vt in other.unpack(tx):
-                self._add(key_of(vt))
-        return ConstantVariable(None)
-
-    def method_clear(self, tx: TranslatorBase) -> VariableTracker:
-        self._check_mutable(tx, "clear")
-        self.items.clear()
-        self.history.clear()
-        return ConstantVariable(None)
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         return ConstantVariable(key_of(item) in self.items)
 
     def method___len__(self, tx: TranslatorBase) -> VariableTracker:
         return ConstantVariable(len(self.items))
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        attr = tx.run_user_operation(getattr, self.items, name)  # CPython's AttributeError
+        if callable(attr):
+            return GetAttrVariable(self, name)
+        return super().var_getattr(tx, name)
 
     def call_method(
         self,
@@ -328,37 +388,144 @@ class SetVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if getattr(self, f"method_{name}", None) is None and not kwargs:
-            # Non-mutating set algebra (union, issubset, ...): fold on the real values.
-            others = [{key_of(v) for v in a.unpack(tx)} for a in args]
-            real = self.as_python_constant()
-            method = getattr(real, name, None)
-            if method is None:
-                unimplemented("call-method", f"set has no method {name!r}")
-            return builder.wrap_constant_result(tx.run_user_operation(method, *others))
-        return super().call_method(tx, name, args, kwargs)
+        if name in ("__contains__", "__len__"):
+            return super().call_method(tx, name, args, kwargs)
+        tx.run_user_operation(getattr, self.items, name)  # CPython's AttributeError, if any
+        real_kwargs = {k: real_operand(tx, v) for k, v in kwargs.items()}
+        if name in SET_MUTATORS and not self.frozen:
+            real_args = tuple(real_operand(tx, a, self, any_iterable=True) for a in args)
+            return self.mutate(tx, getattr(set, name), real_args, real_kwargs)
+        # a method that reads the set: on a copy, which a set it returns is then made from
+        receiver = self.snapshot()
+        real_args = tuple(
+            receiver if a is ITSELF else a
+            for a in (real_operand(tx, a, self, any_iterable=True) for a in args)
+        )
+        method = getattr(type(self.items), name)
+        return set_operation(tx, method, (receiver, *real_args), real_kwargs)
+
+    def mutate(
+        self,
+        tx: TranslatorBase,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any] | None = None,
+    ) -> VariableTracker:
+        """`fn(the set, *args)`, a change of this set: run on the real set and added to the
+        recipe. Returns the result (the set itself for in-place operators)."""
+        if self.source is not None:
+            unimplemented("side-effect", f"changing the set {self.source.name} from outside")
+        self._order_known("a change")
+        assert self.recipe is not None
+        if kwargs:  # CPython refuses them, with its own message
+            tx.run_user_operation(fn, self.items, *args, **kwargs)
+        real_args = tuple(self.items if a is ITSELF else a for a in args)
+        result = tx.run_user_operation(fn, self.items, *real_args)
+        self.recipe = self.recipe.then(fn, args)
+        return self if result is self.items else builder.wrap_constant_result(result)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         if self.source is not None:
             cg.load_source(self.source)
             return
-        if self.frozen:
-            cg.push_null()
-            cg.load_const(frozenset)
-            cg.load_const(tuple(self.history))
-            cg.call(1)
-            return
+        self._order_known("rebuilding")
+        recipe = self.recipe
+        assert recipe is not None
 
         def build() -> None:
             cg.push_null()
-            cg.load_const(set)
-            cg.load_const(tuple(self.history))
-            cg.call(1)
+            if recipe.steps:
+                cg.load_const(recipe)
+                cg.call(0)
+                return
+            cg.load_const(recipe.make)
+            for arg in recipe.args:
+                cg.load_const(arg)
+            cg.call(len(recipe.args))
 
-        cg.rebuild_once(self, build)
+        if self.frozen:
+            build()
+        else:
+            cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
-        return f"SetVariable({sorted(self.items, key=repr)!r}){self._src()}"
+        kind = "frozenset" if self.frozen else "set"
+        return f"SetVariable({kind} {sorted(self.items, key=repr)!r}){self._src()}"
+
+
+def real_operand(
+    tx: TranslatorBase,
+    vt: VariableTracker,
+    target: SetVariable | None = None,
+    any_iterable: bool = False,
+) -> Any:
+    """The real object a set operation is given for `vt`: ITSELF for the set `target` being
+    changed; a copy with the same table for a set; for a dict (or its keys) a dict with the
+    same keys in the same order, since a set made from a dict takes its size first; else the
+    constant. With `any_iterable` (a method that takes any iterable), the items of an
+    iterable that is not a constant, as a tuple: CPython adds them one by one either way."""
+    vt = vt.realize()
+    if vt is target:
+        return ITSELF
+    if isinstance(vt, SetVariable):
+        return vt.snapshot()
+    if isinstance(vt, ConstDictVariable):
+        return dict.fromkeys(vt.items)
+    if isinstance(vt, DictViewVariable) and vt.kind == "keys":
+        return dict.fromkeys(vt.dict_vt.items).keys()
+    try:
+        return vt.as_python_constant()
+    except NotConstantError:
+        if not any_iterable:
+            unimplemented("set-operand", f"set operation on {vt!r}, which is not a constant")
+    return tuple(key_of(item) for item in vt.unpack(tx))
+
+
+def set_operation(
+    tx: TranslatorBase,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+) -> VariableTracker:
+    """`fn(*args)` computed by CPython on real operands; a set it returns is tracked with that
+    same call as its recipe."""
+    result = tx.run_user_operation(fn, *args, **(kwargs or {}))
+    if type(result) is set or type(result) is frozenset:
+        make = functools.partial(fn, **kwargs) if kwargs else fn
+        return SetVariable(result, SetRecipe(make, args))
+    return builder.wrap_constant_result(result)
+
+
+SET_OPERATORS = frozenset(
+    {
+        operator.or_, operator.and_, operator.sub, operator.xor,
+        operator.ior, operator.iand, operator.isub, operator.ixor,
+    }
+)  # fmt: skip
+
+
+def set_binary_op(
+    tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
+) -> VariableTracker:
+    """`a | b`, `a - b`, `a |= b`, ... where a set or a dict view takes part: computed by
+    CPython on the real operands (`d.keys() - {'a'}` is made the way CPython makes it)."""
+    a, b = a.realize(), b.realize()
+    in_place = fn in (operator.ior, operator.iand, operator.isub, operator.ixor)
+    if in_place and isinstance(a, SetVariable) and not a.frozen:
+        return a.mutate(tx, fn, (real_operand(tx, b, a),))
+    left = real_operand(tx, a)
+    right = left if b is a else real_operand(tx, b)
+    return set_operation(tx, fn, (left, right))
+
+
+def is_set_like(vt: VariableTracker) -> bool:
+    """A set, a frozenset or a dict's keys or items view: the operands of set algebra."""
+    vt = vt.realize()
+    if isinstance(vt, SetVariable):
+        return True
+    if isinstance(vt, DictViewVariable):
+        return vt.kind != "values"
+    return False
 
 
 def iterate(tx: TranslatorBase, vt: VariableTracker) -> ListIteratorVariable:

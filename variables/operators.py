@@ -1,14 +1,23 @@
-"""How Python's error messages spell operators (the methods they call are
-`tracer.graph.resolve.OPERATOR_DUNDERS`), and `is` between two trackers (`identical`), which
-IS_OP and `==`'s identity fallback both ask."""
+"""Python's operator protocol on user objects (`user_binary_op`: which method is tried first,
+NotImplemented, the identity fallback of `==`, CPython's TypeError), how Python's error messages
+spell operators (the methods they call are `tracer.graph.resolve.OPERATOR_DUNDERS`), and `is`
+between two trackers (`identical`), which IS_OP and `==`'s identity fallback both ask."""
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from tracer.graph.resolve import OPERATOR_DUNDERS
+from variables.base import NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
 from variables.tensor import TensorVariable
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+if TYPE_CHECKING:
+    from tracer.translator.base import TranslatorBase
 
 OPERATOR_SYMBOLS = {
     operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
@@ -18,23 +27,6 @@ OPERATOR_SYMBOLS = {
     operator.pos: "unary +", operator.invert: "unary ~", operator.abs: "abs()",
 }  # fmt: skip
 """operator function -> how Python's error messages spell it."""
-
-_COMPARISON_SYMBOLS = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">="}
-
-
-def operator_type_error(fn: object, plain: object, left: str, right: str) -> TypeError:
-    """The TypeError CPython raises when no operand handles `fn` (`plain` is its non-in-place
-    form; `left` and `right` are the operands' type names)."""
-    comparison = _COMPARISON_SYMBOLS.get(plain)  # type: ignore[call-overload]
-    if comparison is not None:
-        return TypeError(
-            f"'{comparison}' not supported between instances of '{left}' and '{right}'"
-        )
-    symbol = OPERATOR_SYMBOLS.get(plain, getattr(plain, "__name__", "?"))  # type: ignore[call-overload]
-    if fn is not plain:  # `a += b`: CPython names the in-place operator
-        symbol = symbol.split(" ")[0] + "="
-    return TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
-
 
 _SINGLETONS = (type(None), bool, type(Ellipsis), type(NotImplemented))
 _VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, list, dict, set, slice, range)
@@ -67,3 +59,157 @@ def _known_type(vt: VariableTracker) -> type | None:
         return vt.python_type()
     except Exception:  # noqa: BLE001
         return None
+
+
+# -- the operator protocol on user objects ----------------------------------------------------
+COMPARISONS = frozenset(
+    {operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge}
+)
+_REFUSING_BUILTINS = frozenset(
+    {bool, int, float, complex, type(None), str, bytes, list, tuple, dict, set, frozenset, range}
+)
+"""Builtin types whose operator methods answer NotImplemented to a user object (whose class
+does not derive from a builtin type), except `str % obj` and `bytes % obj`, which format it.
+(list, tuple, str and bytes concatenate and repeat through their sequence methods, which
+Python tries last: `raise_operator_error` runs them.)"""
+
+
+def user_binary_op(
+    tx: TranslatorBase,
+    fn: Callable[..., Any],
+    plain: Callable[..., Any],
+    a: VariableTracker,
+    b: VariableTracker,
+) -> VariableTracker:
+    """`a <op> b` where a user object takes part, in CPython's order: for `a += b`,
+    `a.__iadd__(b)` first; a right operand whose type is a proper subclass of the left's (and,
+    for arithmetic, defines its own reflected method) is asked first; the same type is not
+    asked twice; an answer of NotImplemented passes to the next. Then `==`/`!=` fall back to
+    identity, and anything else raises CPython's TypeError. The methods are inlined."""
+    if plain in COMPARISONS:
+        result = _rich_compare(tx, plain, a, b)
+    else:
+        dunder, reflected = OPERATOR_DUNDERS[plain]
+        assert reflected is not None
+        result = None
+        if fn is not plain:
+            result = _call_operator_method(tx, a, "__i" + dunder[2:], b)
+        if result is None:
+            result = _arithmetic(tx, a, b, dunder, reflected)
+    if result is not None:
+        return result
+    if plain is operator.eq or plain is operator.ne:
+        same = identical(a, b)
+        return ConstantVariable(same if plain is operator.eq else not same)
+    raise_operator_error(tx, fn, a, b)
+
+
+def _arithmetic(
+    tx: TranslatorBase, a: VariableTracker, b: VariableTracker, dunder: str, reflected: str
+) -> VariableTracker | None:
+    left, right = a.python_type(), b.python_type()
+    reflected_tried = False
+    if left is not right and issubclass(right, left) and _overrides(right, left, reflected):
+        result = _call_operator_method(tx, b, reflected, a)
+        if result is not None:
+            return result
+        reflected_tried = True
+    result = _call_operator_method(tx, a, dunder, b)
+    if result is not None or left is right or reflected_tried:
+        return result
+    return _call_operator_method(tx, b, reflected, a)
+
+
+def _rich_compare(
+    tx: TranslatorBase, op: Callable[..., Any], a: VariableTracker, b: VariableTracker
+) -> VariableTracker | None:
+    dunder, swapped = OPERATOR_DUNDERS[op]
+    assert swapped is not None
+    left, right = a.python_type(), b.python_type()
+    subclass_first = left is not right and issubclass(right, left)
+    if subclass_first:
+        result = _call_operator_method(tx, b, swapped, a)
+        if result is not None:
+            return result
+    result = _call_operator_method(tx, a, dunder, b)
+    if result is not None or subclass_first:
+        return result
+    return _call_operator_method(tx, b, swapped, a)
+
+
+def _overrides(right: type, left: type, name: str) -> bool:
+    """Does `right` define `name` otherwise than `left` (CPython asks before trying a
+    subclass's reflected method first)?"""
+    right_method, right_owner = lookup_class_attr(right, name)
+    left_method, left_owner = lookup_class_attr(left, name)
+    if right_owner is None:
+        return False
+    return left_owner is None or left_method is not right_method
+
+
+def _call_operator_method(
+    tx: TranslatorBase, receiver: VariableTracker, name: str, other: VariableTracker
+) -> VariableTracker | None:
+    """`receiver.<name>(other)` as the operator calls it: None where the method is missing or
+    answers NotImplemented."""
+    receiver = receiver.realize()
+    if not isinstance(receiver, UserDefinedObjectVariable):
+        kind = receiver.python_type()
+        formats = kind in (str, bytes) and name == "__mod__"
+        if name in _COMPARISON_DUNDERS or (kind in _REFUSING_BUILTINS and not formats):
+            return None  # a builtin's method answers NotImplemented to a user object
+        unimplemented(
+            "operator",
+            f"{name} of {receiver.type_name()} with a user object: the builtin's own method "
+            "may use the object's protocol",
+        )
+    _method, owner = lookup_class_attr(receiver.cls, name)
+    if owner is None:
+        return None
+    if owner is object:
+        if name == "__ne__":  # object's: the inverse of __eq__, unless that is NotImplemented
+            equal = _call_operator_method(tx, receiver, "__eq__", other)
+            return None if equal is None else ConstantVariable(not equal.realize().truthy(tx))
+        return None  # object.__eq__ is the identity fallback (taken last); the rest refuse
+    if owner.__module__ == "builtins":
+        unimplemented("operator", f"{name} inherited from builtin {owner.__name__}")
+    result = receiver.call_method(tx, name, [other], {})
+    if result.is_python_constant() and result.as_python_constant() is NotImplemented:
+        return None
+    return result
+
+
+_COMPARISON_DUNDERS = frozenset({"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"})
+"""A builtin's rich comparison answers NotImplemented to an object of an unrelated type."""
+
+
+def raise_operator_error(
+    tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
+) -> NoReturn:
+    """No operand handled `fn`: CPython's own TypeError, computed by running `fn` on stand-ins
+    (a user object becomes an object of an empty class of the same name)."""
+    repeats = fn in (operator.mul, operator.imul)
+    if repeats and any(_defines(vt, "__index__") for vt in (a, b)):
+        unimplemented("operator", f"{fn.__name__} of a sequence by an object with __index__")
+    stand_ins: dict[type, Any] = {}
+    operands = [_stand_in(vt.realize(), stand_ins) for vt in (a, b)]
+    tx.run_user_operation(fn, *operands)
+    unimplemented("operator", f"{fn.__name__} on stand-ins of {a!r} and {b!r} did not raise")
+
+
+def _defines(vt: VariableTracker, name: str) -> bool:
+    vt = vt.realize()
+    return (
+        isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, name)[1] is not None
+    )
+
+
+def _stand_in(vt: VariableTracker, stand_ins: dict[type, Any]) -> Any:
+    if isinstance(vt, UserDefinedObjectVariable):
+        if vt.cls not in stand_ins:
+            stand_ins[vt.cls] = type(vt.cls.__name__, (), {})()
+        return stand_ins[vt.cls]
+    try:
+        return vt.as_python_constant()
+    except NotConstantError:
+        unimplemented("operator", f"the error of an operator on {vt!r}")

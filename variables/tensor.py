@@ -84,7 +84,8 @@ class TensorVariable(VariableTracker):
                 "data-dependent-op",
                 f"Tensor.{name}() needs the tensor's data, which is not known while tracing",
             )
-        return tx.output.call_tensor_method(tx, name, [self, *args], dict(kwargs))
+        result = tx.output.call_tensor_method(tx, name, [self, *args], dict(kwargs))
+        return returned_input(result, [self, *args, *kwargs.values()])
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         if self.fake.dim() == 0:
@@ -100,6 +101,25 @@ class TensorVariable(VariableTracker):
         where = self.source.name if self.source is not None else self.node.name
         dtype = str(self.fake.dtype).removeprefix("torch.")
         return f"TensorVariable({where}: {dtype}[{shape}])"
+
+
+def returned_input(result: VariableTracker, inputs: Sequence[VariableTracker]) -> VariableTracker:
+    """The tracker of the input an op returned as its result, else `result`.
+
+    Some runtime ops return their argument itself: `x.contiguous()` (every runtime tensor is
+    contiguous), `x.to(x.dtype)`, `x.float()` on a float32 tensor. Which ones, and when, is the
+    op's own code deciding on the tensor's metadata; the fake run executes that code on the
+    fake input, which carries the same metadata (guarded). So a fake result that *is* a fake
+    input means the real op returns its real input, and the result is that input's tracker:
+    `x.contiguous() is x` holds compiled as eagerly. (The node stays in the graph; with no
+    user, dead-code elimination drops it.)"""
+    if not isinstance(result, TensorVariable):
+        return result
+    for vt in inputs:
+        vt = vt.realize()
+        if isinstance(vt, TensorVariable) and vt.fake is result.fake:
+            return vt
+    return result
 
 
 def as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:
@@ -136,7 +156,8 @@ class TorchOpVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        return tx.output.call_runtime_function(tx, self.fn, list(args), dict(kwargs))
+        result = tx.output.call_runtime_function(tx, self.fn, list(args), dict(kwargs))
+        return returned_input(result, [*args, *kwargs.values()])
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name in ("__name__", "__qualname__", "__module__", "__doc__"):

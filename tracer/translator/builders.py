@@ -10,7 +10,7 @@ from tracer.translator.instructions import Instruction
 from variables.base import NotConstantError, VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of
+from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.lists import ListVariable, TupleVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
@@ -27,7 +27,7 @@ class Builders(TranslatorBase):
 
     def BUILD_SET(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        self.push(SetVariable([key_of(vt) for vt in self.popn(inst.arg)]))
+        self.push(SetVariable.of_keys([key_of(vt) for vt in self.popn(inst.arg)]))
 
     def BUILD_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
@@ -91,15 +91,15 @@ class Builders(TranslatorBase):
         item = self.pop()
         target = self.peek(inst.arg)
         assert isinstance(target, SetVariable)
-        target._add(key_of(item))
+        target.mutate(self, set.add, (key_of(item),))
 
     def SET_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None
         iterable = self.pop().realize()
         target = self.peek(inst.arg)
         assert isinstance(target, SetVariable)
-        for vt in iterable.unpack(self):
-            target._add(key_of(vt))
+        # set.update, as CPython's SET_UPDATE: a set or dict is merged, not added item by item
+        target.mutate(self, set.update, (real_operand(self, iterable, target, any_iterable=True),))
 
     def MAP_ADD(self, inst: Instruction) -> None:
         assert inst.arg is not None
