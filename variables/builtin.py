@@ -353,9 +353,13 @@ class BuiltinVariable(KnownObjectVariable):
         return SetVariable([key_of(vt) for vt in items], frozen=True)
 
     def call_dict(
-        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+        self,
+        tx: TranslatorBase,
+        iterable: VariableTracker | None = None,
+        /,
+        **kwargs: VariableTracker,
     ) -> VariableTracker:
-        items = pairs_of(tx, args[0]) if args else {}
+        items = pairs_of(tx, iterable) if iterable is not None else {}
         items.update(kwargs)
         return ConstDictVariable(items)
 
@@ -555,9 +559,9 @@ def binary_op(
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
-            a.items[:] = a.items * b.as_python_constant()
+            a.items[:] = tx.run_user_operation(operator.mul, a.items, b.as_python_constant())
             return a
-        return type(a)(a.items * b.as_python_constant())
+        return type(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
     if plain in (operator.eq, operator.ne) and same_kind:
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)
