@@ -147,12 +147,10 @@ class Builders(TranslatorBase):
         parts[before] = ListVariable(parts[before])  # the starred name's list of trackers
         self.stack.extend(reversed(parts))
 
-    def _unpack(
-        self, vt: VariableTracker, unpacker: Callable[[Any], list[Any]]
-    ) -> list[VariableTracker]:
-        """What unpacking `vt` assigns, in order. CPython itself unpacks: the constant value,
-        or the list of item trackers, so the errors (not iterable, too many, not enough) are
-        its own."""
+    def _unpack(self, vt: VariableTracker, unpacker: Callable[[Any], list[Any]]) -> list[Any]:
+        """What unpacking `vt` assigns, in order (trackers; the starred name's is a list of
+        them). CPython itself unpacks, the constant value or the list of item trackers, so the
+        errors (not iterable, too many, not enough) are its own."""
         vt = vt.realize()
         if not isinstance(vt, TupleVariable | ListVariable) and vt.is_python_constant():
             value = vt.as_python_constant()
