@@ -142,10 +142,8 @@ class BuiltinVariable(KnownObjectVariable):
     def call_isinstance(
         self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
-        cls = classes.realize().as_python_constant()
-        if not is_class_spec(cls):  # CPython's TypeError, from isinstance itself
-            tx.run_user_operation(isinstance, None, cls)
-        return ConstantVariable(issubclass(obj.realize().python_type(), cls))
+        spec = classes.realize().as_python_constant()
+        return ConstantVariable(instance_of(tx, obj.realize().python_type(), spec))
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         bounds = [a.realize().as_python_constant() for a in args]
@@ -452,11 +450,15 @@ class BuiltinVariable(KnownObjectVariable):
         return f"BuiltinVariable({prefix}{name})"
 
 
-def is_class_spec(value: Any) -> bool:
-    """Can `value` be isinstance's second argument: a class, a union, or a tuple of them?"""
-    if isinstance(value, tuple):
-        return all(map(is_class_spec, value))
-    return isinstance(value, type | types.UnionType)
+def instance_of(tx: TranslatorBase, kind: type, spec: Any) -> bool:
+    """`isinstance(obj, spec)` for an object of type `kind`, walked as CPython walks it: a
+    tuple in order (the first match wins, so a bad entry after it is never looked at), a class
+    or a union by `issubclass`, anything else CPython's own TypeError."""
+    if isinstance(spec, tuple):
+        return any(instance_of(tx, kind, entry) for entry in spec)
+    if not isinstance(spec, type | types.UnionType):
+        tx.run_user_operation(isinstance, None, spec)  # a constant that is no class: raises
+    return issubclass(kind, spec)
 
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
