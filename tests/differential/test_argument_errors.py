@@ -85,7 +85,7 @@ CALLS: dict[str, Callable[[list[int], dict[str, int], str, tuple[int, ...], int]
     "dict of a triple": lambda xs, d, s, t, n: dict([(1, 2, 3)]),
     "dict of a pair after a triple": lambda xs, d, s, t, n: dict([(1, 2), (3,)]),
     "dict of strings of two": lambda xs, d, s, t, n: dict(["ab", "cd"]),
-    "getattr of a missing name": lambda xs, d, s, t, n: getattr(n, "foo"),
+    "getattr of a missing name": lambda xs, d, s, t, n: getattr(n, "foo"),  # noqa: B009
     "getattr with a default": lambda xs, d, s, t, n: getattr(n, "foo", 7),
     "an int's missing attribute": lambda xs, d, s, t, n: (3).foo,  # type: ignore[attr-defined]
     "a string's missing attribute": lambda xs, d, s, t, n: s.foo,  # type: ignore[attr-defined]
@@ -116,7 +116,7 @@ CALLS: dict[str, Callable[[list[int], dict[str, int], str, tuple[int, ...], int]
     "a list item out of range": lambda xs, d, s, t, n: _setitem(list(xs), 9),
     "delete a list item at a string": lambda xs, d, s, t, n: _delitem(list(xs), "a"),
     "a list indexed by a string": lambda xs, d, s, t, n: xs["a"],  # type: ignore[call-overload]
-    "a tuple index out of range": lambda xs, d, s, t, n: (1, 2)[5],
+    "a tuple index out of range": lambda xs, d, s, t, n: (1, 2)[5],  # noqa: PLE0643
     "tuple.index of a missing item": lambda xs, d, s, t, n: (1, 2).index(3),
     "tuple.count with a keyword": lambda xs, d, s, t, n: (1, 2).count(value=1),  # type: ignore
     # dict methods
