@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
+from variables.arguments import call_handler
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -76,7 +77,23 @@ class VariableTracker:
                 "call-method",
                 f"method {self.type_name()}.{name} is not supported while tracing",
             )
-        return handler(tx, *args, **kwargs)
+        return call_handler(
+            handler, tx, args, kwargs, lambda: self.refused_call(tx, name, args, kwargs)
+        )
+
+    def refused_call(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """`method_<name>` cannot take these arguments (see variables/arguments.py); trackers
+        that can ask CPython for its own error override this."""
+        unimplemented(
+            "call-method",
+            f"method {self.type_name()}.{name} with these arguments is not supported",
+        )
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         """The items iteration would produce, for unrolled loops and `*args`."""

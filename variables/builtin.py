@@ -11,11 +11,13 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
+from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import (
@@ -126,13 +128,14 @@ class BuiltinVariable(KnownObjectVariable):
         )
         if handler is not None:
             try:
-                return handler(tx, *args, **kwargs)  # type: ignore[no-any-return]
+                # arguments the handler (CPython's signature) cannot take: CPython decides
+                return call_handler(handler, tx, args, kwargs, lambda: fold(tx, fn, args, kwargs))
             except NotConstantError:
                 pass
         return fold(tx, fn, args, kwargs)
 
     # -- builtins with tracing-specific behaviour ----------------------------------------------
-    def call_len(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+    def call_len(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
         obj = obj.realize()
         if isinstance(obj, TensorVariable):
             if obj.fake.dim() == 0:
@@ -145,10 +148,10 @@ class BuiltinVariable(KnownObjectVariable):
         return obj.call_method(tx, "__len__", [], {})
 
     def call_isinstance(
-        self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker
+        self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
-        cls = classes.realize().as_python_constant()
-        return ConstantVariable(issubclass(obj.realize().python_type(), cls))
+        spec = classes.realize().as_python_constant()
+        return ConstantVariable(instance_of(tx, obj.realize().python_type(), spec))
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         bounds = [a.realize().as_python_constant() for a in args]
@@ -200,15 +203,21 @@ class BuiltinVariable(KnownObjectVariable):
         self,
         tx: TranslatorBase,
         iterable: VariableTracker,
+        /,
+        *,
         key: VariableTracker | None = None,
         reverse: VariableTracker | None = None,
     ) -> VariableTracker:
         result = ListVariable(iterate(tx, iterable).unpack(tx))
-        result.method_sort(tx, key, reverse)
+        result.method_sort(tx, key=key, reverse=reverse)
         return result
 
     def call_sum(
-        self, tx: TranslatorBase, iterable: VariableTracker, start: VariableTracker | None = None
+        self,
+        tx: TranslatorBase,
+        iterable: VariableTracker,
+        /,
+        start: VariableTracker | None = None,
     ) -> VariableTracker:
         if start is not None and start.is_python_constant():
             # CPython refuses some starts (strings, bytes) whatever the iterable: ask it
@@ -218,20 +227,20 @@ class BuiltinVariable(KnownObjectVariable):
             total = binary_op(tx, operator.add, total, item)
         return total
 
-    def call_all(self, tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+    def call_all(self, tx: TranslatorBase, iterable: VariableTracker, /) -> VariableTracker:
         return ConstantVariable(
             all(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
         )
 
-    def call_any(self, tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+    def call_any(self, tx: TranslatorBase, iterable: VariableTracker, /) -> VariableTracker:
         return ConstantVariable(
             any(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
         )
 
-    def call_abs(self, tx: TranslatorBase, x: VariableTracker) -> VariableTracker:
+    def call_abs(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
         return unary_op(tx, operator.abs, x)
 
-    def call_bool(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+    def call_bool(self, tx: TranslatorBase, x: VariableTracker | None = None, /) -> VariableTracker:
         return ConstantVariable(False if x is None else x.realize().truthy(tx))
 
     def call_min(
@@ -266,6 +275,7 @@ class BuiltinVariable(KnownObjectVariable):
         obj: VariableTracker,
         name: VariableTracker,
         default: VariableTracker | None = None,
+        /,
     ) -> VariableTracker:
         attr = name.as_python_constant()
         if default is None:
@@ -278,7 +288,7 @@ class BuiltinVariable(KnownObjectVariable):
             raise
 
     def call_hasattr(
-        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker
+        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
         try:
             obj.realize().var_getattr(tx, name.as_python_constant())
@@ -305,17 +315,18 @@ class BuiltinVariable(KnownObjectVariable):
         obj: VariableTracker,
         name: VariableTracker,
         value: VariableTracker,
+        /,
     ) -> VariableTracker:
         user_object(obj, "setattr").store_attr(tx, name.as_python_constant(), value)
         return ConstantVariable(None)
 
     def call_delattr(
-        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker
+        self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
         user_object(obj, "delattr").delete_attr(tx, name.as_python_constant())
         return ConstantVariable(None)
 
-    def call_hash(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+    def call_hash(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
         target = obj.realize()
         if isinstance(target, UserDefinedObjectVariable):
             if getattr(target.cls, "__hash__", None) is None:
@@ -326,54 +337,62 @@ class BuiltinVariable(KnownObjectVariable):
         return fold(tx, hash, [target], {})
 
     def call_tuple(
-        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
         return TupleVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
 
     def call_list(
-        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
         return ListVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
 
     def call_set(
-        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
         args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
         return set_operation(tx, set, args)
 
     def call_frozenset(
-        self, tx: TranslatorBase, iterable: VariableTracker | None = None
+        self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
         args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
         return set_operation(tx, frozenset, args)
 
     def call_dict(
-        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+        self,
+        tx: TranslatorBase,
+        iterable: VariableTracker | None = None,
+        /,
+        **kwargs: VariableTracker,
     ) -> VariableTracker:
-        items = pairs_of(tx, args[0]) if args else {}
+        items = pairs_of(tx, iterable) if iterable is not None else {}
         items.update(kwargs)
         return ConstDictVariable(items)
 
-    def call_type(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        return builder.wrap_class(obj.realize().python_type())
+    def call_type(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
+        if len(args) == 1:
+            return builder.wrap_class(args[0].realize().python_type())
+        if len(args) == 3:
+            unimplemented("call", "type() with three arguments makes a new class on every call")
+        return fold(tx, type, args, {})  # CPython's TypeError for the count
 
-    def call_float(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+    def call_float(
+        self, tx: TranslatorBase, x: VariableTracker | None = None, /
+    ) -> VariableTracker:
         return self._scalar_conversion(tx, float, x)
 
-    def call_int(
-        self, tx: TranslatorBase, x: VariableTracker | None = None, *rest: VariableTracker
-    ) -> VariableTracker:
-        return self._scalar_conversion(tx, int, x, *rest)
+    def call_int(self, tx: TranslatorBase, x: VariableTracker | None = None, /) -> VariableTracker:
+        return self._scalar_conversion(tx, int, x)
 
-    def call_str(self, tx: TranslatorBase, x: VariableTracker | None = None) -> VariableTracker:
+    def call_str(self, tx: TranslatorBase, x: VariableTracker | None = None, /) -> VariableTracker:
         return self._scalar_conversion(tx, str, x)
 
     def _scalar_conversion(
-        self, tx: TranslatorBase, fn: Any, x: VariableTracker | None, *rest: VariableTracker
+        self, tx: TranslatorBase, fn: Any, x: VariableTracker | None
     ) -> VariableTracker:
         if x is not None and isinstance(x.realize(), TensorVariable):
             unimplemented("data-dependent-op", f"{fn.__name__}() of a tensor needs its data")
-        return fold(tx, fn, [] if x is None else [x, *rest], {})
+        return fold(tx, fn, [] if x is None else [x], {})
 
     def call_print(
         self, tx: TranslatorBase, *args: VariableTracker, **kw: VariableTracker
@@ -437,6 +456,17 @@ class BuiltinVariable(KnownObjectVariable):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
+
+
+def instance_of(tx: TranslatorBase, kind: type, spec: Any) -> bool:
+    """`isinstance(obj, spec)` for an object of type `kind`, walked as CPython walks it: a
+    tuple in order (the first match wins, so a bad entry after it is never looked at), a class
+    or a union by `issubclass`, anything else CPython's own TypeError."""
+    if isinstance(spec, tuple):
+        return any(instance_of(tx, kind, entry) for entry in spec)
+    if not isinstance(spec, type | types.UnionType):
+        tx.run_user_operation(isinstance, None, spec)  # a constant that is no class: raises
+    return issubclass(kind, spec)
 
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
@@ -539,9 +569,9 @@ def binary_op(
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
-            a.items[:] = a.items * b.as_python_constant()
+            a.items[:] = tx.run_user_operation(operator.mul, a.items, b.as_python_constant())
             return a
-        return type(a)(a.items * b.as_python_constant())
+        return type(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
     if plain in (operator.eq, operator.ne) and same_kind:
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)

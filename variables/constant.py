@@ -84,6 +84,8 @@ class ConstantVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         value = self.value
+        if not hasattr(value, name):  # CPython's AttributeError (a constant runs no user code)
+            tx.run_user_operation(getattr, value, name)
         if _has_pure_methods(value) and not name.startswith("__"):
             attr = getattr(value, name)
             if callable(attr):

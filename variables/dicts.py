@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
+from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.lists import ListIteratorVariable, TupleVariable, contains
@@ -77,43 +78,43 @@ class ConstDictVariable(VariableTracker):
         except KeyError:
             tx.raise_user_error(KeyError(key))
 
-    def method___getitem__(self, tx: TranslatorBase, key: VariableTracker) -> VariableTracker:
+    def method___getitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         return self.getitem(tx, key)
 
     def method_get(
-        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None
+        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
         found = self.items.get(key_of(key))
         if found is not None:
             return found
         return default if default is not None else ConstantVariable(None)
 
-    def method___contains__(self, tx: TranslatorBase, key: VariableTracker) -> VariableTracker:
+    def method___contains__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         return ConstantVariable(key_of(key) in self.items)
 
-    def method___len__(self, tx: TranslatorBase) -> VariableTracker:
+    def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
         return ConstantVariable(len(self.items))
 
-    def method_keys(self, tx: TranslatorBase) -> VariableTracker:
+    def method_keys(self, tx: TranslatorBase, /) -> VariableTracker:
         return DictViewVariable(self, "keys")
 
-    def method_values(self, tx: TranslatorBase) -> VariableTracker:
+    def method_values(self, tx: TranslatorBase, /) -> VariableTracker:
         return DictViewVariable(self, "values")
 
-    def method_items(self, tx: TranslatorBase) -> VariableTracker:
+    def method_items(self, tx: TranslatorBase, /) -> VariableTracker:
         return DictViewVariable(self, "items")
 
-    def method_copy(self, tx: TranslatorBase) -> VariableTracker:
+    def method_copy(self, tx: TranslatorBase, /) -> VariableTracker:
         return ConstDictVariable(self.items)
 
     def method___setitem__(
-        self, tx: TranslatorBase, key: VariableTracker, value: VariableTracker
+        self, tx: TranslatorBase, key: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
         self.items[key_of(key)] = value
         return ConstantVariable(None)
 
-    def method___delitem__(self, tx: TranslatorBase, key: VariableTracker) -> VariableTracker:
+    def method___delitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
         k = key_of(key)
         if k not in self.items:
@@ -122,7 +123,7 @@ class ConstDictVariable(VariableTracker):
         return ConstantVariable(None)
 
     def method_pop(
-        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None
+        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
         k = key_of(key)
@@ -132,7 +133,7 @@ class ConstDictVariable(VariableTracker):
             tx.raise_user_error(KeyError(k))
         return default
 
-    def method_popitem(self, tx: TranslatorBase) -> VariableTracker:
+    def method_popitem(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "popitem")
         if not self.items:
             tx.raise_user_error(KeyError("popitem(): dictionary is empty"))
@@ -140,7 +141,7 @@ class ConstDictVariable(VariableTracker):
         return TupleVariable([key_tracker(k), v])
 
     def method_setdefault(
-        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None
+        self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
         k = key_of(key)
         if k in self.items:
@@ -151,18 +152,27 @@ class ConstDictVariable(VariableTracker):
         return value
 
     def method_update(
-        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+        self, tx: TranslatorBase, other: VariableTracker | None = None, /, **kwargs: VariableTracker
     ) -> VariableTracker:
         self._check_mutable(tx, "update")
-        for other in args:
+        if other is not None:
             self.items.update(pairs_of(tx, other))
         self.items.update(kwargs)
         return ConstantVariable(None)
 
-    def method_clear(self, tx: TranslatorBase) -> VariableTracker:
+    def method_clear(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "clear")
         self.items.clear()
         return ConstantVariable(None)
+
+    def refused_call(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return refused_method_call(tx, dict.fromkeys(self.items), name, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         if self.source is not None:
@@ -192,9 +202,11 @@ def pairs_of(tx: TranslatorBase, other: VariableTracker) -> dict[Any, VariableTr
     if isinstance(other, ConstDictVariable):
         return dict(other.items)
     pairs: dict[Any, VariableTracker] = {}
-    for pair in other.unpack(tx):
-        key_vt, value = pair.unpack(tx)
-        pairs[key_of(key_vt)] = value
+    for i, pair in enumerate(other.unpack(tx)):
+        parts = pair.realize().unpack(tx)
+        if len(parts) != 2:  # CPython's ValueError, naming element #i: dict() on a stand-in
+            tx.run_user_operation(dict, [*[(None, None)] * i, tuple(parts)])
+        pairs[key_of(parts[0])] = parts[1]
     return pairs
 
 

@@ -7,11 +7,13 @@ outside the frame (it has a source) is read-only here; mutating it needs the sid
 
 from __future__ import annotations
 
+import operator
 import reprlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
+from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 
@@ -47,36 +49,51 @@ class BaseListVariable(VariableTracker):
         key = index.realize().as_python_constant()
         if isinstance(key, slice):
             sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
-            return sliced(self.items[key])
-        if not isinstance(key, int):
-            tx.raise_user_error(
-                TypeError(
-                    f"{self.python_cls.__name__} indices must be integers or slices, "
-                    f"not {type(key).__name__}"
-                )
-            )
-        try:
-            return self.items[key]
-        except IndexError:
-            tx.raise_user_error(IndexError(f"{self.python_cls.__name__} index out of range"))
+            return sliced(tx.run_user_operation(operator.getitem, self.items, key))
+        result: VariableTracker = tx.run_user_operation(operator.getitem, self.items, key)
+        return result
 
-    def method___getitem__(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
+    def stand_in(self) -> Any:
+        """The items in a real sequence of this tracker's type: a real method (`insert`,
+        `__getitem__`, `pop`) run on it checks the arguments, raises and moves items exactly as
+        on the value itself, because the items' values play no part in it."""
+        return self.python_cls(self.items)
+
+    def refused_call(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return refused_method_call(tx, self.stand_in(), name, args, kwargs)
+
+    def method___getitem__(self, tx: TranslatorBase, index: VariableTracker, /) -> VariableTracker:
         return self.getitem(tx, index)
 
-    def method___len__(self, tx: TranslatorBase) -> VariableTracker:
+    def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
         return ConstantVariable(len(self.items))
 
-    def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+    def method___contains__(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         return ConstantVariable(contains(tx, self.items, item))
 
-    def method_index(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+    def method_index(
+        self, tx: TranslatorBase, item: VariableTracker, /, *bounds: VariableTracker
+    ) -> VariableTracker:
+        """`seq.index(item[, start[, stop]])`: the first position in the window that holds
+        `item`; CPython checks the bounds and says what is missing."""
+        if len(bounds) > 2:
+            return self.refused_call(tx, "index", [item, *bounds], {})
+        window = search_window(tx, self.python_cls, len(self.items), bounds)
         target = item.as_python_constant()
-        for i, candidate in enumerate(self.items):
-            if constant_equal(candidate, target):
+        for i in window:
+            if constant_equal(self.items[i], target):
                 return ConstantVariable(i)
-        tx.raise_user_error(ValueError(f"{target!r} is not in {self.python_cls.__name__}"))
+        empty = self.python_cls()
+        tx.run_user_operation(empty.index, target)  # CPython's own "not in" ValueError
+        raise AssertionError("unreachable: an empty sequence holds nothing")
 
-    def method_count(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+    def method_count(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         target = item.as_python_constant()
         return ConstantVariable(sum(constant_equal(c, target) for c in self.items))
 
@@ -120,36 +137,32 @@ class ListVariable(BaseListVariable):
         if not self.is_new:
             tx.output.side_effects.mutate_existing(tx, self, what)
 
-    def method_append(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+    def method_append(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "append")
         self.items.append(item)
         return ConstantVariable(None)
 
-    def method_extend(self, tx: TranslatorBase, other: VariableTracker) -> VariableTracker:
+    def method_extend(self, tx: TranslatorBase, other: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "extend")
         self.items.extend(other.unpack(tx))
         return ConstantVariable(None)
 
     def method_insert(
-        self, tx: TranslatorBase, index: VariableTracker, item: VariableTracker
+        self, tx: TranslatorBase, index: VariableTracker, item: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "insert")
-        self.items.insert(index.as_python_constant(), item)
+        tx.run_user_operation(self.items.insert, index.realize().as_python_constant(), item)
         return ConstantVariable(None)
 
     def method_pop(
-        self, tx: TranslatorBase, index: VariableTracker | None = None
+        self, tx: TranslatorBase, index: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
-        if not self.items:
-            tx.raise_user_error(IndexError("pop from empty list"))
-        position = -1 if index is None else index.as_python_constant()
-        try:
-            return self.items.pop(position)
-        except IndexError:
-            tx.raise_user_error(IndexError("pop index out of range"))
+        position = -1 if index is None else index.realize().as_python_constant()
+        popped: VariableTracker = tx.run_user_operation(self.items.pop, position)
+        return popped
 
-    def method_remove(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
+    def method_remove(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "remove")
         target = item.as_python_constant()
         for i, candidate in enumerate(self.items):
@@ -158,54 +171,45 @@ class ListVariable(BaseListVariable):
                 return ConstantVariable(None)
         tx.raise_user_error(ValueError("list.remove(x): x not in list"))
 
-    def method_clear(self, tx: TranslatorBase) -> VariableTracker:
+    def method_clear(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "clear")
         self.items.clear()
         return ConstantVariable(None)
 
-    def method_reverse(self, tx: TranslatorBase) -> VariableTracker:
+    def method_reverse(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "reverse")
         self.items.reverse()
         return ConstantVariable(None)
 
     def method_sort(
-        self, tx: TranslatorBase, key: VariableTracker | None = None, reverse: Any = None
+        self,
+        tx: TranslatorBase,
+        *,
+        key: VariableTracker | None = None,
+        reverse: VariableTracker | None = None,
     ) -> VariableTracker:
+        # (imported here: variables.sorting builds on this module's trackers)
+        from variables.sorting import sort_list
+
         self._check_mutable(tx, "sort")
-        no_key = key is None or (key.is_python_constant() and key.as_python_constant() is None)
-        descending = bool(reverse.as_python_constant()) if reverse is not None else False
-        if no_key:
-            values = [item.as_python_constant() for item in self.items]
-        else:
-            assert key is not None
-            values = [key.call_function(tx, [item], {}).as_python_constant() for item in self.items]
-        order = sorted(range(len(values)), key=values.__getitem__, reverse=descending)
-        self.items[:] = [self.items[i] for i in order]
+        sort_list(tx, self, key, reverse)
         return ConstantVariable(None)
 
-    def method_copy(self, tx: TranslatorBase) -> VariableTracker:
+    def method_copy(self, tx: TranslatorBase, /) -> VariableTracker:
         return ListVariable(self.items)
 
     def method___setitem__(
-        self, tx: TranslatorBase, index: VariableTracker, value: VariableTracker
+        self, tx: TranslatorBase, index: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
-        key = index.as_python_constant()
-        if isinstance(key, slice):
-            self.items[key] = value.unpack(tx)
-        else:
-            try:
-                self.items[key] = value
-            except IndexError:
-                tx.raise_user_error(IndexError("list assignment index out of range"))
+        key = index.realize().as_python_constant()
+        new = value.unpack(tx) if isinstance(key, slice) else value
+        tx.run_user_operation(operator.setitem, self.items, key, new)
         return ConstantVariable(None)
 
-    def method___delitem__(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
+    def method___delitem__(self, tx: TranslatorBase, index: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
-        try:
-            del self.items[index.as_python_constant()]
-        except IndexError:
-            tx.raise_user_error(IndexError("list assignment index out of range"))
+        tx.run_user_operation(operator.delitem, self.items, index.realize().as_python_constant())
         return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -285,6 +289,26 @@ class ListIteratorVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"ListIteratorVariable({self.index}/{len(self.items)})"
+
+
+def search_window(
+    tx: TranslatorBase, python_cls: type, length: int, bounds: Sequence[VariableTracker]
+) -> range:
+    """The positions `seq.index(x, *bounds)` looks at, in order. CPython checks the bounds'
+    types first, on a stand-in of the same length (where its ValueError only means the probe
+    is absent); then the window is the slice the bounds make, clamped as `index` clamps it."""
+    values = [b.realize().as_python_constant() for b in bounds]
+    stand_in = python_cls(range(length))
+    tx.run_user_operation(_probe_index, stand_in, values)
+    start, stop = [*values, None, None][:2]
+    return range(length)[start:stop]
+
+
+def _probe_index(stand_in: Sequence[int], bounds: list[Any]) -> None:
+    try:
+        stand_in.index(-1, *bounds)
+    except ValueError:
+        pass
 
 
 def constant_equal(vt: VariableTracker, target: object) -> bool:

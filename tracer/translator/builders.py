@@ -4,6 +4,10 @@ updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
@@ -132,33 +136,44 @@ class Builders(TranslatorBase):
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        items = self._unpack(self.pop())
-        if len(items) != inst.arg:
-            detail = "too many" if len(items) > inst.arg else "not enough"
-            expected = f"expected {inst.arg}" + (
-                f", got {len(items)}" if len(items) < inst.arg else ""
-            )
-            self.raise_user_error(ValueError(f"{detail} values to unpack ({expected})"))
+        items = self._unpack(self.pop(), cpython_unpacker(inst.arg, None))
         self.stack.extend(reversed(items))
 
     def UNPACK_EX(self, inst: Instruction) -> None:
         """UNPACK_EX(counts): low byte = names before the star, high byte = names after it."""
         assert inst.arg is not None
         before, after = inst.arg & 0xFF, inst.arg >> 8
-        items = self._unpack(self.pop())
-        if len(items) < before + after:
-            self.raise_user_error(
-                ValueError(
-                    "not enough values to unpack "
-                    f"(expected at least {before + after}, got {len(items)})"
-                )
-            )
-        middle = ListVariable(items[before : len(items) - after])
-        parts: list[VariableTracker] = [*items[:before], middle, *items[len(items) - after :]]
+        parts = self._unpack(self.pop(), cpython_unpacker(before, after))
+        parts[before] = ListVariable(parts[before])  # the starred name's list of trackers
         self.stack.extend(reversed(parts))
 
-    def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
+    def _unpack(self, vt: VariableTracker, unpacker: Callable[[Any], list[Any]]) -> list[Any]:
+        """What unpacking `vt` assigns, in order (trackers; the starred name's is a list of
+        them). CPython itself unpacks, the constant value or the list of item trackers, so the
+        errors (not iterable, too many, not enough) are its own."""
         vt = vt.realize()
         if not isinstance(vt, TupleVariable | ListVariable) and vt.is_python_constant():
-            return [wrap_constant_result(v) for v in vt.as_python_constant()]
-        return vt.unpack(self)
+            value = vt.as_python_constant()
+            self.run_user_operation(unpacker, value)  # CPython's error if it cannot unpack it
+            items = [wrap_constant_result(v) for v in value]
+        else:
+            items = vt.unpack(self)
+        parts: list[Any] = self.run_user_operation(unpacker, items)
+        return parts
+
+
+@functools.cache
+def cpython_unpacker(before: int, after: int | None) -> Callable[[Any], list[Any]]:
+    """A function that unpacks its argument with CPython's own UNPACK_SEQUENCE (`before`
+    names) or UNPACK_EX (`before` names, a starred one, `after` names) and returns the values
+    assigned, the starred one as its list: `a, *b, c = value` for (1, 1)."""
+    names = [f"v{i}" for i in range(before)]
+    if after is not None:
+        names += ["*rest", *(f"w{i}" for i in range(after))]
+    targets = "".join(f"{name}, " for name in names) or "[]"
+    values = ", ".join(name.lstrip("*") for name in names)
+    source = f"def unpack(value):\n    {targets} = value\n    return [{values}]\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<modetrace-unpack>", "exec"), namespace)  # noqa: S102 - our source
+    unpack: Callable[[Any], list[Any]] = namespace["unpack"]
+    return unpack
