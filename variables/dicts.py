@@ -12,7 +12,7 @@ from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import ListIteratorVariable, TupleVariable, contains
+from variables.lists import TupleVariable, contains
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -359,11 +359,3 @@ class SetVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"SetVariable({sorted(self.items, key=repr)!r}){self._src()}"
-
-
-def iterate(tx: TranslatorBase, vt: VariableTracker) -> ListIteratorVariable:
-    """GET_ITER: iterators are materialized as the list of their items (loops unroll)."""
-    vt = vt.realize()
-    if isinstance(vt, ListIteratorVariable):
-        return vt
-    return ListIteratorVariable(vt.unpack(tx))

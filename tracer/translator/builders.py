@@ -7,10 +7,10 @@ from __future__ import annotations
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
-from variables.base import NotConstantError, VariableTracker
-from variables.builder import wrap_constant_result
+from variables.base import NotConstantError
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of
+from variables.iterators import unpack_sequence
 from variables.lists import ListVariable, TupleVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
@@ -132,33 +132,11 @@ class Builders(TranslatorBase):
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        items = self._unpack(self.pop())
-        if len(items) != inst.arg:
-            detail = "too many" if len(items) > inst.arg else "not enough"
-            expected = f"expected {inst.arg}" + (
-                f", got {len(items)}" if len(items) < inst.arg else ""
-            )
-            self.raise_user_error(ValueError(f"{detail} values to unpack ({expected})"))
+        items = unpack_sequence(self, self.pop(), inst.arg, None)
         self.stack.extend(reversed(items))
 
     def UNPACK_EX(self, inst: Instruction) -> None:
         """UNPACK_EX(counts): low byte = names before the star, high byte = names after it."""
         assert inst.arg is not None
-        before, after = inst.arg & 0xFF, inst.arg >> 8
-        items = self._unpack(self.pop())
-        if len(items) < before + after:
-            self.raise_user_error(
-                ValueError(
-                    "not enough values to unpack "
-                    f"(expected at least {before + after}, got {len(items)})"
-                )
-            )
-        middle = ListVariable(items[before : len(items) - after])
-        parts: list[VariableTracker] = [*items[:before], middle, *items[len(items) - after :]]
+        parts = unpack_sequence(self, self.pop(), inst.arg & 0xFF, inst.arg >> 8)
         self.stack.extend(reversed(parts))
-
-    def _unpack(self, vt: VariableTracker) -> list[VariableTracker]:
-        vt = vt.realize()
-        if not isinstance(vt, TupleVariable | ListVariable) and vt.is_python_constant():
-            return [wrap_constant_result(v) for v in vt.as_python_constant()]
-        return vt.unpack(self)
