@@ -201,7 +201,8 @@ class BuiltinVariable(KnownObjectVariable):
             # CPython refuses some starts (strings, bytes) whatever the iterable: ask it
             tx.run_user_operation(sum, (), start.as_python_constant())
         total: VariableTracker = start if start is not None else ConstantVariable(0)
-        for item in iterate(tx, iterable).unpack(tx):
+        it = iterate(tx, iterable)  # one item at a time: an error stops the pulling
+        while (item := it.next_item(tx)) is not None:
             total = binary_op(tx, operator.add, total, item)
         return total
 

@@ -6,6 +6,9 @@ an item is asked for, and a dict changed while iterated raises CPython's Runtime
 Each function traces whole (`check` compiles with fullgraph=True) and behaves as eager Python:
 the same result or exception (type and message), the same arguments afterwards."""
 
+# The forms under test are the point: zip without strict=, map over a lambda, a loop over d.keys()
+# ruff: noqa: B905, C417, SIM118
+
 from __future__ import annotations
 
 import operator
@@ -324,6 +327,10 @@ def consumers(xs: list[int]) -> Any:
     return sum(zip(it, it), ()), sorted(iter(xs)), max(iter(xs)), tuple(enumerate(xs))
 
 
+def sum_stops_at_an_error(xs: list[Any]) -> Any:
+    return sum(map(lambda v: xs.append(v) or v, xs[:4]))
+
+
 def iter_of_an_iterator_is_itself(xs: list[int]) -> Any:
     it = iter(xs)
     return iter(it) is it, iter(map(abs, it)) is not it
@@ -344,6 +351,10 @@ def iter_of_an_iterator_is_itself(xs: list[int]) -> Any:
 def test_consumers(fn: Any) -> None:
     check(fn, [1, 2, 3, 4, 5])
     check(fn, [3, 1])
+
+
+def test_sum_stops_at_an_error() -> None:
+    check(sum_stops_at_an_error, [1, "a", 3, 4])
 
 
 def test_unpack_a_number() -> None:
