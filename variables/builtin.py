@@ -25,20 +25,22 @@ from variables.dicts import (
     ConstDictVariable,
     SetVariable,
     is_set_like,
-    iterate,
     pairs_of,
     real_operand,
     set_binary_op,
     set_operation,
 )
-from variables.lists import (
-    BaseListVariable,
-    ListIteratorVariable,
-    ListVariable,
-    RangeVariable,
-    TupleVariable,
-    contains,
+from variables.iterators import (
+    iterate,
+    make_enumerate,
+    make_filter,
+    make_iter,
+    make_map,
+    make_reversed,
+    make_zip,
+    next_of,
 )
+from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.misc import ExceptionVariable
 from variables.operators import user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
@@ -157,47 +159,39 @@ class BuiltinVariable(KnownObjectVariable):
         bounds = [a.realize().as_python_constant() for a in args]
         return RangeVariable(tx.run_user_operation(range, *bounds))
 
+    # -- iterators (variables/iterators.py): lazy, over live objects --------------------------
     def call_enumerate(
         self, tx: TranslatorBase, iterable: VariableTracker, start: VariableTracker | None = None
     ) -> VariableTracker:
-        first = 0 if start is None else start.as_python_constant()
-        items = iterate(tx, iterable).unpack(tx)
-        return ListIteratorVariable(
-            [TupleVariable([ConstantVariable(first + i), item]) for i, item in enumerate(items)]
-        )
+        return make_enumerate(tx, iterable, start)
 
     def call_zip(
-        self, tx: TranslatorBase, *iterables: VariableTracker, strict: Any = None
+        self, tx: TranslatorBase, *iterables: VariableTracker, strict: VariableTracker | None = None
     ) -> VariableTracker:
-        columns = [iterate(tx, it).unpack(tx) for it in iterables]
-        if (
-            strict is not None
-            and strict.as_python_constant()
-            and len({len(c) for c in columns}) > 1
-        ):
-            unimplemented("call", "zip(strict=True) with unequal lengths raises at runtime")
-        return ListIteratorVariable(
-            [TupleVariable(list(row)) for row in zip(*columns, strict=False)]
-        )
+        return make_zip(tx, iterables, strict)
+
+    def call_map(
+        self, tx: TranslatorBase, fn: VariableTracker, *iterables: VariableTracker
+    ) -> VariableTracker:
+        return make_map(tx, fn, iterables)
+
+    def call_filter(
+        self, tx: TranslatorBase, fn: VariableTracker, iterable: VariableTracker
+    ) -> VariableTracker:
+        return make_filter(tx, fn, iterable)
 
     def call_reversed(self, tx: TranslatorBase, seq: VariableTracker) -> VariableTracker:
-        return ListIteratorVariable(list(reversed(seq.realize().unpack(tx))))
+        return make_reversed(tx, seq)
 
-    def call_iter(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        return iterate(tx, obj)
+    def call_iter(
+        self, tx: TranslatorBase, obj: VariableTracker, sentinel: VariableTracker | None = None
+    ) -> VariableTracker:
+        return make_iter(tx, obj, sentinel)
 
     def call_next(
         self, tx: TranslatorBase, it: VariableTracker, default: VariableTracker | None = None
     ) -> VariableTracker:
-        it = it.realize()
-        if not isinstance(it, ListIteratorVariable):
-            unimplemented("call", f"next() on {it!r} is not supported")
-        item = it.next_item()
-        if item is not None:
-            return item
-        if default is None:
-            tx.raise_user_error(StopIteration())
-        return default
+        return next_of(tx, it, default)
 
     def call_sorted(
         self,
@@ -223,19 +217,26 @@ class BuiltinVariable(KnownObjectVariable):
             # CPython refuses some starts (strings, bytes) whatever the iterable: ask it
             tx.run_user_operation(sum, (), start.as_python_constant())
         total: VariableTracker = start if start is not None else ConstantVariable(0)
-        for item in iterate(tx, iterable).unpack(tx):
+        it = iterate(tx, iterable)  # one item at a time: an error stops the pulling
+        while (item := it.next_item(tx)) is not None:
             total = binary_op(tx, operator.add, total, item)
         return total
 
     def call_all(self, tx: TranslatorBase, iterable: VariableTracker, /) -> VariableTracker:
-        return ConstantVariable(
-            all(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
-        )
+        """Pulls until a false item, leaving the rest of an iterator unconsumed."""
+        it = iterate(tx, iterable)
+        while (item := it.next_item(tx)) is not None:
+            if not item.realize().truthy(tx):
+                return ConstantVariable(False)
+        return ConstantVariable(True)
 
     def call_any(self, tx: TranslatorBase, iterable: VariableTracker, /) -> VariableTracker:
-        return ConstantVariable(
-            any(item.realize().truthy(tx) for item in iterate(tx, iterable).unpack(tx))
-        )
+        """Pulls until a true item, leaving the rest of an iterator unconsumed."""
+        it = iterate(tx, iterable)
+        while (item := it.next_item(tx)) is not None:
+            if item.realize().truthy(tx):
+                return ConstantVariable(True)
+        return ConstantVariable(False)
 
     def call_abs(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
         return unary_op(tx, operator.abs, x)
@@ -406,27 +407,6 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_id(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         unimplemented("builtin-nondeterministic", "call to builtin id is not supported")
-
-    def call_map(
-        self, tx: TranslatorBase, fn: VariableTracker, *iterables: VariableTracker
-    ) -> VariableTracker:
-        columns = [iterate(tx, it).unpack(tx) for it in iterables]
-        return ListIteratorVariable(
-            [fn.call_function(tx, list(row), {}) for row in zip(*columns, strict=False)]
-        )
-
-    def call_filter(
-        self, tx: TranslatorBase, fn: VariableTracker, iterable: VariableTracker
-    ) -> VariableTracker:
-        items = iterate(tx, iterable).unpack(tx)
-        keep_none = fn.is_python_constant() and fn.as_python_constant() is None
-        return ListIteratorVariable(
-            [
-                item
-                for item in items
-                if (item.realize() if keep_none else fn.call_function(tx, [item], {})).truthy(tx)
-            ]
-        )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):

@@ -104,7 +104,7 @@ class ConstantVariable(VariableTracker):
     ) -> VariableTracker:
         value = self.value
         if name == "join" and type(value) is str and len(args) == 1 and not kwargs:
-            pieces = dicts.iterate(tx, args[0]).unpack(tx)
+            pieces = iterators.iterate(tx, args[0]).unpack(tx)
             args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
         # (the arguments asked in order, as `all(... for a in (*args, *kwargs.values()))`
         # would, by C-level maps: `"k".startswith("p")` in a loop comes here every time)
@@ -156,7 +156,7 @@ class EnumVariable(VariableTracker):
         return f"EnumVariable({type(self.value).__name__}.{self.value.name}){self._src()}"
 
 
-# At the bottom, as a module: variables.dicts imports this module's names at its top, and this
-# module reads it only while tracing (`str.join` folding iterates its argument with
-# `dicts.iterate`); so either of the two can load first.
-from variables import dicts  # noqa: E402
+# At the bottom, as a module: variables.iterators imports this module's names at its top, and
+# this module reads it only while tracing (`str.join` folding iterates its argument with
+# `iterators.iterate`); so either of the two can load first.
+from variables import iterators  # noqa: E402

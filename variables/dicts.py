@@ -15,7 +15,7 @@ from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import ListIteratorVariable, TupleVariable, contains
+from variables.lists import TupleVariable, contains
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -538,11 +538,3 @@ def is_set_like(vt: VariableTracker) -> bool:
     if isinstance(vt, DictViewVariable):
         return vt.kind != "values"
     return False
-
-
-def iterate(tx: TranslatorBase, vt: VariableTracker) -> ListIteratorVariable:
-    """GET_ITER: iterators are materialized as the list of their items (loops unroll)."""
-    vt = vt.realize()
-    if isinstance(vt, ListIteratorVariable):
-        return vt
-    return ListIteratorVariable(vt.unpack(tx))

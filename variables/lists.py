@@ -1,4 +1,4 @@
-"""Sequence trackers: tuples, lists, ranges and the iterators that unrolled loops walk.
+"""Sequence trackers: tuples, lists and ranges (their iterators are in variables/iterators.py).
 
 A list created inside the traced frame is modeled completely, mutations included: the tracker
 *is* the list, so two references to it see the same items, as in Python. A list read from
@@ -254,41 +254,6 @@ class RangeVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"RangeVariable({self.value!r})"
-
-
-class ListIteratorVariable(VariableTracker):
-    """An iterator over items known while tracing; `next` advances an index in place."""
-
-    __slots__ = ("index", "items")
-
-    def __init__(self, items: Sequence[VariableTracker]) -> None:
-        super().__init__(None)
-        self.items = list(items)
-        self.index = 0
-
-    def python_type(self) -> type:
-        return type(iter([]))
-
-    def next_item(self) -> VariableTracker | None:
-        if self.index >= len(self.items):
-            return None
-        item = self.items[self.index]
-        self.index += 1
-        return item
-
-    def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        rest = self.items[self.index :]
-        self.index = len(self.items)
-        return rest
-
-    def method___next__(self, tx: TranslatorBase) -> VariableTracker:
-        item = self.next_item()
-        if item is None:
-            tx.raise_user_error(StopIteration())
-        return item
-
-    def __repr__(self) -> str:
-        return f"ListIteratorVariable({self.index}/{len(self.items)})"
 
 
 def search_window(

@@ -4,17 +4,13 @@ updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
-from variables.base import NotConstantError, VariableTracker
-from variables.builder import wrap_constant_result
+from variables.base import NotConstantError
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
+from variables.iterators import unpack_sequence
 from variables.lists import ListVariable, TupleVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
@@ -136,44 +132,11 @@ class Builders(TranslatorBase):
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        items = self._unpack(self.pop(), cpython_unpacker(inst.arg, None))
+        items = unpack_sequence(self, self.pop(), inst.arg, None)
         self.stack.extend(reversed(items))
 
     def UNPACK_EX(self, inst: Instruction) -> None:
         """UNPACK_EX(counts): low byte = names before the star, high byte = names after it."""
         assert inst.arg is not None
-        before, after = inst.arg & 0xFF, inst.arg >> 8
-        parts = self._unpack(self.pop(), cpython_unpacker(before, after))
-        parts[before] = ListVariable(parts[before])  # the starred name's list of trackers
+        parts = unpack_sequence(self, self.pop(), inst.arg & 0xFF, inst.arg >> 8)
         self.stack.extend(reversed(parts))
-
-    def _unpack(self, vt: VariableTracker, unpacker: Callable[[Any], list[Any]]) -> list[Any]:
-        """What unpacking `vt` assigns, in order (trackers; the starred name's is a list of
-        them). CPython itself unpacks, the constant value or the list of item trackers, so the
-        errors (not iterable, too many, not enough) are its own."""
-        vt = vt.realize()
-        if not isinstance(vt, TupleVariable | ListVariable) and vt.is_python_constant():
-            value = vt.as_python_constant()
-            self.run_user_operation(unpacker, value)  # CPython's error if it cannot unpack it
-            items = [wrap_constant_result(v) for v in value]
-        else:
-            items = vt.unpack(self)
-        parts: list[Any] = self.run_user_operation(unpacker, items)
-        return parts
-
-
-@functools.cache
-def cpython_unpacker(before: int, after: int | None) -> Callable[[Any], list[Any]]:
-    """A function that unpacks its argument with CPython's own UNPACK_SEQUENCE (`before`
-    names) or UNPACK_EX (`before` names, a starred one, `after` names) and returns the values
-    assigned, the starred one as its list: `a, *b, c = value` for (1, 1)."""
-    names = [f"v{i}" for i in range(before)]
-    if after is not None:
-        names += ["*rest", *(f"w{i}" for i in range(after))]
-    targets = "".join(f"{name}, " for name in names) or "[]"
-    values = ", ".join(name.lstrip("*") for name in names)
-    source = f"def unpack(value):\n    {targets} = value\n    return [{values}]\n"
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "<modetrace-unpack>", "exec"), namespace)  # noqa: S102 - our source
-    unpack: Callable[[Any], list[Any]] = namespace["unpack"]
-    return unpack

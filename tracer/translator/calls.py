@@ -10,8 +10,9 @@ from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
-from variables.dicts import ConstDictVariable, iterate
+from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable
+from variables.iterators import iterate
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr

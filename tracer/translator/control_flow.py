@@ -9,8 +9,7 @@ from collections.abc import Callable
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
-from variables.dicts import iterate
-from variables.lists import ListIteratorVariable
+from variables.iterators import IteratorVariable, iterate
 
 
 def _is_none(vt: VariableTracker) -> bool:
@@ -63,8 +62,8 @@ class ControlFlow(TranslatorBase):
     def FOR_ITER(self, inst: Instruction) -> None:
         """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
         it = self.peek()
-        assert isinstance(it, ListIteratorVariable)
-        item = it.next_item()
+        assert isinstance(it, IteratorVariable)
+        item = it.next_item(self)
         if item is not None:
             self.push(item)
         else:
