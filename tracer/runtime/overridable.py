@@ -31,7 +31,7 @@ class OpInfo:
     """What the tracer needs to know about a public op.
 
     `name` is the attribute name under the package (kind "function", e.g. "add") or under
-    `Tensor` (kind "method", e.g. "add" or "__radd__"); `impl` computes the same result without
+    `Tensor` (kind "method", e.g. "add" or "__rsub__"); `impl` computes the same result without
     looking at the mode stack and accepts the same arguments as the public callable.
 
     >>> OpInfo("add", print, "function").qualname
