@@ -17,14 +17,15 @@ from tracer.exc import unimplemented
 from tracer.graph import Graph, Node
 from tracer.graph.node import Op
 from tracer.graph.resolve import OPERATOR_DUNDERS
-from tracer.runtime.overridable import op_info
+from tracer.runtime.overridable import accepts_operand, op_info, operator_target
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
+from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 from variables.modes import TorchFunctionModeVariable
-from variables.operators import OPERATOR_SYMBOLS
+from variables.operators import OPERATOR_SYMBOLS, identical, operator_type_error
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
 
@@ -170,6 +171,8 @@ class OutputGraph:
             name = getattr(fn, "__name__", "")
         if name in RANDOM_OPS:
             unimplemented("random", f"call to torch.{name} reads the global random generator")
+        if operator_target(fn) is not None and not kwargs:  # `Tensor.__add__(x, y)`
+            return self._operator_result(tx, fn, args)
         return self._call_op(tx, "call_function", fn, fn, args, kwargs)
 
     def call_tensor_method(
@@ -184,6 +187,8 @@ class OutputGraph:
         method = getattr(type(self_vt.fake), name, None)
         if method is None:
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
+        if operator_target(method) is not None and not kwargs:  # `x.__add__(y)`
+            return self._operator_result(tx, method, args)
         return self._call_op(tx, "call_method", name, method, args, kwargs)
 
     def _call_op(
@@ -201,8 +206,8 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
-        recorded: VariableTracker = self._record(tx, op, target, impl, args, kwargs)
-        return recorded
+        recorded: VariableTracker | None = self._record(tx, op, target, impl, args, kwargs)
+        return ConstantVariable(NotImplemented) if recorded is None else recorded
 
     def call_operator(
         self, tx: TranslatorBase, fn: Callable[..., Any], args: list[VariableTracker]
@@ -225,23 +230,39 @@ class OutputGraph:
                 result = self._operator_call(tx, method, [args[1], args[0]])
                 if result is not None:
                     return result
+        if fn is operator.eq or fn is operator.ne:  # both declined: Python compares identity
+            return ConstantVariable(identical(args[0], args[1]) == (fn is operator.eq))
+        if len(args) == 2:
+            left, right = (a.type_name() for a in args)
+            tx.raise_user_error(operator_type_error(fn, fn, left, right))
         symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)
-        names = " and ".join(f"'{a.type_name()}'" for a in args)
-        tx.raise_user_error(TypeError(f"unsupported operand type(s) for {symbol}: {names}"))
+        tx.raise_user_error(TypeError(f"bad operand type for {symbol}: '{args[0].type_name()}'"))
+
+    def _operator_result(
+        self, tx: TranslatorBase, method: Any, args: list[VariableTracker]
+    ) -> VariableTracker:
+        """An operator dunder called by name: its result, NotImplemented included."""
+        result = self._operator_call(tx, method, args)
+        return ConstantVariable(NotImplemented) if result is None else result
 
     def _operator_call(
         self, tx: TranslatorBase, method: Any, args: list[VariableTracker]
     ) -> VariableTracker | None:
-        if self.mode_stack and hasattr(method, "__modetrace_op__"):
-            fake_check = self._record(tx, "call_function", method, method, args, {}, dry_run=True)
-            if fake_check is None:
-                return None
-            result = self._dispatch_to_mode(tx, method, args, {})
+        """`method(*args)` for a Tensor operator dunder; None when it answers NotImplemented.
+
+        A dunder made by `operator_method` hands the mode, and the graph, the public op it
+        calls (`x + y` and `2 + x` are `Tensor.add` with the tensor first, as in torch), after
+        its own check of the other operand, applied to the value the fake run would get."""
+        op = operator_target(method)
+        if op is None:  # an op of its own (`__eq__`, `__rsub__`): the mode sees every call
+            op = method
+        elif len(args) == 2 and not accepts_operand(as_graph_arg(args[1])[1]):
+            return None
+        if self.mode_stack and hasattr(op, "__modetrace_op__"):
+            result = self._dispatch_to_mode(tx, op, args, {})
             if result is not None:
                 return result
-        recorded: VariableTracker | None = self._record(
-            tx, "call_function", method, method, args, {}
-        )
+        recorded: VariableTracker | None = self._record(tx, "call_function", op, op, args, {})
         return recorded
 
     def _record(
@@ -252,7 +273,6 @@ class OutputGraph:
         fake_fn: Callable[..., Any],
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
-        dry_run: bool = False,
     ) -> Any:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
         Returns None when the op answered NotImplemented (operator protocol)."""
@@ -268,8 +288,6 @@ class OutputGraph:
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
-        if dry_run:
-            return fake_result
         if not _contains_tensor(fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():

@@ -24,6 +24,7 @@ from variables.lists import BaseListVariable, TupleVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
+    from tracer.codegen.pycodegen import PyCodegen
     from tracer.graph import Node
     from tracer.translator.base import TranslatorBase
 
@@ -163,6 +164,14 @@ class TorchOpVariable(KnownObjectVariable):
         if name in ("__name__", "__qualname__", "__module__", "__doc__"):
             return ConstantVariable(getattr(self.fn, name, None))
         return super().var_getattr(tx, name)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        """The op itself (a mode that keeps the `func` it was handed makes the compiled code
+        hand back that very object)."""
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.load_const(self.fn)
 
     def __repr__(self) -> str:
         info = getattr(self.fn, "__modetrace_op__", None)

@@ -62,16 +62,16 @@ def test_records_function_method_and_operator_forms() -> None:
     assert mode.log == [
         "torch.add",
         "Tensor.sin",
-        "Tensor.__mul__",
-        "Tensor.__neg__",
-        "Tensor.__add__",
+        "Tensor.mul",
+        "Tensor.neg",
+        "Tensor.add",
         "Tensor.__rsub__",
         "Tensor.__getitem__",
         "Tensor.permute",
-        "Tensor.__matmul__",
+        "Tensor.matmul",
         "Tensor.sum",
         "Tensor.reshape",
-        "Tensor.__lt__",
+        "Tensor.lt",
     ]
     assert v.tolist() == [6.0, 6.0]
     assert all(t == (torch.Tensor,) for t in mode.types)
@@ -92,7 +92,7 @@ def test_func_is_the_public_callable_and_kwargs_is_a_dict() -> None:
         x + x
         torch.add(x, x, alpha=2)
         torch.cat([x, x])
-    assert seen[0][0] is torch.Tensor.__add__ and seen[0][1] == (x, x) and seen[0][2] == {}
+    assert seen[0][0] is torch.Tensor.add and seen[0][1] == (x, x) and seen[0][2] == {}
     assert seen[1][0] is torch.add and seen[1][2] == {"alpha": 2}
     assert seen[2][0] is torch.cat
 
@@ -133,7 +133,7 @@ def test_not_implemented_falls_back_to_the_default() -> None:
 def test_handler_can_replace_results() -> None:
     class Zero(TorchFunctionMode):
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kw: Any = None) -> Any:
-            return "replaced" if func is torch.Tensor.__add__ else func(*args, **(kw or {}))
+            return "replaced" if func is torch.Tensor.add else func(*args, **(kw or {}))
 
     x = torch.ones(2)
     with Zero():

@@ -8,6 +8,7 @@ import pytest
 
 import tracer.runtime as torch
 from tracer.runtime import OpInfo
+from tracer.runtime.overridable import operator_target
 from tracer.runtime.overrides import BaseTorchFunctionMode, op_info
 
 METHOD_OPS = sorted(
@@ -50,14 +51,11 @@ def test_methods_and_operators_carry_op_info() -> None:
         "sin",
         "reshape",
         "view",
-        "__add__",
-        "__radd__",
+        "__rsub__",
+        "__rdiv__",
         "__getitem__",
-        "__neg__",
         "__rpow__",
-        "__matmul__",
         "__eq__",
-        "__lt__",
         "float",
         "bool",
         "to",
@@ -65,18 +63,31 @@ def test_methods_and_operators_carry_op_info() -> None:
     }
     assert expected <= set(METHOD_OPS)
     for name in METHOD_OPS:
-        info = op_info(getattr(torch.Tensor, name))
-        assert info is not None and info.kind == "method" and info.name == name
+        method = getattr(torch.Tensor, name)
+        info = op_info(method)
+        assert info is not None and info.kind == "method"
+        assert getattr(torch.Tensor, info.name) is method  # `__rtruediv__` is `__rdiv__`
     for name in METADATA:
         assert op_info(getattr(torch.Tensor, name, None)) is None, name
 
 
-@pytest.mark.parametrize("name", ["add", "__radd__", "__getitem__", "sum", "reshape"])
+def test_operators_call_the_public_method() -> None:
+    tensor = torch.Tensor
+    pairs = {"__add__": tensor.add, "__radd__": tensor.add, "__mul__": tensor.mul}
+    pairs |= {"__rmul__": tensor.mul, "__truediv__": tensor.div, "__neg__": tensor.neg}
+    pairs |= {"__matmul__": tensor.matmul, "__ne__": tensor.ne, "__gt__": tensor.gt}
+    for name, method in pairs.items():
+        dunder = getattr(tensor, name)
+        assert op_info(dunder) is None and operator_target(dunder) is method, name
+        assert dunder.__name__ == name and dunder.__qualname__ == f"Tensor.{name}"
+
+
+@pytest.mark.parametrize("name", ["add", "__rsub__", "__getitem__", "sum", "reshape"])
 def test_method_impl_skips_modes_and_matches(name: str) -> None:
     x = torch.arange(6).reshape(2, 3)
     arg = {
         "add": (x,),
-        "__radd__": (1,),
+        "__rsub__": (1,),
         "__getitem__": ((slice(None), 1),),
         "sum": (0,),
         "reshape": (3, 2),

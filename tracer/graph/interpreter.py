@@ -12,6 +12,7 @@ from typing import Any
 
 from tracer.graph.graph import Graph
 from tracer.graph.graph_module import GraphModule
+from tracer.graph.naming import target_op
 from tracer.graph.node import Argument, Node, Target, map_arg
 from tracer.graph.resolve import method_op, resolve_operator
 
@@ -71,7 +72,7 @@ class Interpreter:
     def call_function(
         self, target: Target, args: tuple[Argument, ...], kwargs: dict[str, Any]
     ) -> Any:
-        info = getattr(target, "__modetrace_op__", None)
+        info = target_op(target)
         if info is not None:
             return info.impl(*args, **kwargs)
         resolved = None if kwargs else resolve_operator(target, [type(a) for a in args])

@@ -25,10 +25,18 @@ def sanitize(candidate: str) -> str:
     return f"{name}_" if keyword.iskeyword(name) else name
 
 
+def target_op(target: Any) -> Any | None:
+    """The OpInfo of a runtime op; for a Tensor operator dunder that calls a public op
+    (`Tensor.__add__` calls `Tensor.add`, see `operator_method`), that op's; else None."""
+    info = getattr(target, "__modetrace_op__", None)
+    if info is None:
+        info = getattr(getattr(target, "__modetrace_operator__", None), "__modetrace_op__", None)
+    return info
+
+
 def op_name(target: Any) -> str | None:
     """The runtime's own name for an op (`OpInfo.name`), or None for plain callables."""
-    info = getattr(target, "__modetrace_op__", None)
-    name = getattr(info, "name", None)
+    name = getattr(target_op(target), "name", None)
     return name if isinstance(name, str) else None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from tracer.graph.graph import Graph
 from tracer.graph.interpreter import Interpreter
+from tracer.graph.naming import target_op
 from tracer.graph.node import Argument, Node, map_arg
 from tracer.graph.resolve import resolve_method
 
@@ -52,7 +53,7 @@ def is_pure(node: Node) -> bool:
     if node.op == "get_attr":
         return True
     if node.op == "call_function":
-        info = getattr(node.target, "__modetrace_op__", None)
+        info = target_op(node.target)
         if info is not None:
             return _pure_op(info)
         try:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.graph.graph import Graph
-from tracer.graph.naming import Namespace, sanitize, target_name
+from tracer.graph.naming import Namespace, sanitize, target_name, target_op
 from tracer.graph.node import Argument, Node
 from tracer.graph.resolve import resolve_method, resolve_operator, static_type
 
@@ -138,7 +138,7 @@ class _Codegen:
         """A call_function node's expression: the op's impl, an infix or prefix operator, a
         subscript, or a call of the target bound as a global."""
         target, args, kwargs = node.target, node.args, node.kwargs
-        info = getattr(target, "__modetrace_op__", None)
+        info = target_op(target)
         if info is not None:  # a runtime op
             return f"{self.bind_impl(info)}({self.arguments(args, kwargs)})"
         resolved = None if kwargs else resolve_operator(target, _types(args))

@@ -12,6 +12,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from tracer.graph.naming import target_op
 from tracer.graph.node import Argument, Node
 
 OPERATOR_DUNDERS: dict[Callable[..., Any], tuple[str, str | None]] = {
@@ -52,7 +53,7 @@ def method_op(cls: type | None, method_name: str) -> Any | None:
     """The OpInfo of `cls.<method_name>` when it is a runtime op, else None."""
     if cls is None:
         return None
-    return getattr(getattr(cls, method_name, None), "__modetrace_op__", None)
+    return target_op(getattr(cls, method_name, None))
 
 
 def resolve_operator(target: Any, types: list[type | None]) -> tuple[Any, bool] | None:
@@ -100,4 +101,4 @@ def resolve_method(receiver: Argument, method_name: str) -> Any | None:
         cls = type(receiver)
     if cls is None:
         return None
-    return getattr(getattr(cls, method_name, None), "__modetrace_op__", None)
+    return target_op(getattr(cls, method_name, None))

@@ -17,7 +17,7 @@ from tracer.runtime import dtypes as dt
 from tracer.runtime.dtypes import Scalar
 from tracer.runtime.metadata import CPU, Size
 from tracer.runtime.metadata import device as _Device
-from tracer.runtime.overridable import method_op
+from tracer.runtime.overridable import accepts_operand, method_op, named, operator_method
 from tracer.runtime.printing import tensor_repr
 
 
@@ -369,86 +369,59 @@ class Tensor:
         return _aten.to(self, dt.bool_)
 
     # ------------------------------------------------------------ operators
+    # A mode sees what torch hands it: the method an operator computes with, the tensor first
+    # (`2 + x` is `add(x, 2)`, `2 < x` is `gt(x, 2)`); the reflected operators whose operands
+    # do not commute are methods of their own (`2 - x` is `__rsub__(x, 2)`, `2 / x` is
+    # `__rdiv__(x, 2)`), `==` stays `__eq__`, and `x ** y` is `__pow__` named `pow`, as in torch.
+    # Those see the mode even for an operand they answer NotImplemented to (as torch's do).
+
+    __add__ = operator_method(add, "__add__")
+    __radd__ = operator_method(add, "__radd__")
+    __sub__ = operator_method(sub, "__sub__")
+    __mul__ = operator_method(mul, "__mul__")
+    __rmul__ = operator_method(mul, "__rmul__")
+    __truediv__ = operator_method(div, "__truediv__")
+    __matmul__ = operator_method(matmul, "__matmul__")
+    __neg__ = operator_method(neg, "__neg__")
+    __abs__ = operator_method(abs, "__abs__")
+    __ne__ = operator_method(ne, "__ne__")
+    __lt__ = operator_method(lt, "__lt__")
+    __le__ = operator_method(le, "__le__")
+    __gt__ = operator_method(gt, "__gt__")
+    __ge__ = operator_method(ge, "__ge__")
 
     @method_op
-    def __add__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.add(self, other)
-
-    @method_op
-    def __radd__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.add(other, self)
-
-    @method_op
-    def __sub__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.sub(self, other)
-
-    @method_op
-    def __rsub__(self, other: Tensor | Scalar) -> Tensor:
+    def __rsub__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
         return _aten.sub(other, self)
 
     @method_op
-    def __mul__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.mul(self, other)
-
-    @method_op
-    def __rmul__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.mul(other, self)
-
-    @method_op
-    def __truediv__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.div(self, other)
-
-    @method_op
-    def __rtruediv__(self, other: Tensor | Scalar) -> Tensor:
+    def __rdiv__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
         return _aten.div(other, self)
 
+    __rtruediv__ = __rdiv__
+
+    @named("pow")
     @method_op
-    def __pow__(self, exponent: Tensor | Scalar) -> Tensor:
+    def __pow__(self, exponent: object) -> Any:
+        if not accepts_operand(exponent):
+            return NotImplemented
         return _aten.pow(self, exponent)
 
     @method_op
-    def __rpow__(self, other: Tensor | Scalar) -> Tensor:
+    def __rpow__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
         return _aten.pow(other, self)
 
     @method_op
-    def __matmul__(self, other: Tensor) -> Tensor:
-        return _aten.matmul(self, other)
-
-    @method_op
-    def __neg__(self) -> Tensor:
-        return _aten.neg(self)
-
-    @method_op
-    def __abs__(self) -> Tensor:
-        return _aten.abs(self)
-
-    @method_op
     def __eq__(self, other: object) -> Any:
-        if not isinstance(other, Tensor | int | builtins.float):
+        if not accepts_operand(other):
             return NotImplemented  # so `t == None` is False, as in torch
         return _aten.eq(self, other)
-
-    @method_op
-    def __ne__(self, other: object) -> Any:
-        if not isinstance(other, Tensor | int | builtins.float):
-            return NotImplemented
-        return _aten.ne(self, other)
-
-    @method_op
-    def __lt__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.lt(self, other)
-
-    @method_op
-    def __le__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.le(self, other)
-
-    @method_op
-    def __gt__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.gt(self, other)
-
-    @method_op
-    def __ge__(self, other: Tensor | Scalar) -> Tensor:
-        return _aten.ge(self, other)
 
     @method_op
     def __getitem__(self, index: Any) -> Tensor:

@@ -1,0 +1,74 @@
+"""A mode sees the same calls compiled as eagerly, and the same calls torch hands its modes: the
+`func` object (`Tensor.add` for `x + y` and `2 + x`), the arguments in torch's order, no kwargs.
+The rows are the table in tests/runtime/test_mode_op_names.py."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pytest
+
+import tracer
+import tracer.runtime as torch
+from tests.runtime.test_mode_op_names import ROWS, Row, inputs, recorder, torch_module
+from tracer.testing import assert_same_behavior
+
+RuntimeRecorder = recorder(torch)
+READS_DATA = {"bool(x[0, 0])", "float(x[0, 0])"}
+
+
+def row_function(source: str, mode_class: type = RuntimeRecorder) -> Any:
+    text = f"def run(x, y, log):\n    with Recorder(log):\n{textwrap.indent(source, ' ' * 8)}\n"
+    scope: dict[str, Any] = {"Recorder": mode_class, "torch": torch}
+    exec(compile(text, f"<row {source!r}>", "exec"), scope)  # noqa: S102 - the row under test
+    return scope["run"]
+
+
+def raises_eagerly(row: Row) -> bool:
+    try:
+        row_function(row.source)(*inputs(torch), [])
+    except (TypeError, RuntimeError):
+        return True
+    return False
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])
+def test_compiled_mode_sees_what_eager_mode_sees(row: Row) -> None:
+    fn = row_function(row.source)
+    assert_same_behavior(fn, *inputs(torch), [])
+    if row.source not in READS_DATA and not raises_eagerly(row):
+        log: list[Any] = []
+        tracer.compile(fn, fullgraph=True)(*inputs(torch), log)
+        assert len(log) == len(row.expected(torch))
+
+
+EVERY_OPERATOR = """\
+a = x + y - 2 * x / (1 + abs(y))
+b = 2 - a**2 + 2**y - ((3 / x) @ y).sum()
+c = -(x.add(y) * 2.5) + x.__radd__(1) + x.__rtruediv__(2)
+d = (x > y).float() + (2 < x).float() + (x <= 1).float() + (y >= x).float()
+e = (x == y).float() + (x != 2).float() + (x == None) + (x != None)
+f = x[0], x[:, 1] @ y[:2], x[0, 0] - x.sum()
+"""
+
+
+def test_every_operator_traces_whole_and_matches_eager() -> None:
+    fn = row_function(EVERY_OPERATOR)
+    assert_same_behavior(tracer.compile(fn, fullgraph=True), *inputs(torch), [])
+    log: list[Any] = []
+    fn(*inputs(torch), log)
+    names = [func.__name__ for func, _, _ in log]
+    assert names[:6] == ["add", "mul", "abs", "add", "div", "sub"]
+    assert "__radd__" not in names and "__rtruediv__" not in names and "__rdiv__" in names
+
+
+def test_every_operator_records_what_torch_records() -> None:
+    real = torch_module()
+    if real is None:
+        pytest.skip("torch is not installed")
+    mine: list[Any] = []
+    theirs: list[Any] = []
+    row_function(EVERY_OPERATOR)(*inputs(torch), mine)
+    row_function(EVERY_OPERATOR, recorder(real))(*inputs(real), theirs)
+    assert [(f.__name__, a) for f, a, _ in mine] == [(f.__name__, a) for f, a, _ in theirs]

@@ -1,0 +1,242 @@
+"""What a torch-function mode is handed for each operator, as measured on torch 2.13: one row per
+operation, the calls the mode sees (`func` spelled as an attribute path, then the arguments, then
+`func.__name__` where it is not the path's last part), checked against tracer.runtime always and
+against real torch when it is importable.
+
+An argument that is a tensor reads as the name of the input with its shape (`x` is 2x3, `y` has
+3 elements) or `?`; anything else reads as itself. Where the runtime differs from torch the row
+says what the runtime hands the mode, and why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import types
+from typing import Any
+
+import pytest
+
+import tracer.runtime
+
+Call = tuple[Any, ...]
+SHAPES = {(2, 3): "x", (3,): "y"}
+SAME: tuple[Call, ...] = (("same as torch", ()),)
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    source: str
+    torch: tuple[Call, ...]
+    runtime: tuple[Call, ...] = SAME
+    why: str = ""
+
+    def expected(self, library: types.ModuleType) -> tuple[Call, ...]:
+        return self.runtime if library is tracer.runtime and self.runtime != SAME else self.torch
+
+
+def calls(*pairs: Call) -> tuple[Call, ...]:
+    return pairs
+
+
+IMMUTABLE = "runtime tensors are immutable: no in-place ops"
+NO_OP = "the runtime has no such op"
+NOT_OVERRIDABLE = "the runtime's metadata and conversions are not mode-overridable"
+
+ROWS = [
+    Row("x + y", calls(("Tensor.add", ("x", "y")))),
+    Row("x + 2", calls(("Tensor.add", ("x", 2)))),
+    Row("2 + x", calls(("Tensor.add", ("x", 2)))),
+    Row("x + True", calls(("Tensor.add", ("x", True)))),
+    Row("x - y", calls(("Tensor.sub", ("x", "y")))),
+    Row("x - 2", calls(("Tensor.sub", ("x", 2)))),
+    Row("2 - x", calls(("Tensor.__rsub__", ("x", 2)))),
+    Row("x * y", calls(("Tensor.mul", ("x", "y")))),
+    Row("2.5 * x", calls(("Tensor.mul", ("x", 2.5)))),
+    Row("x / y", calls(("Tensor.div", ("x", "y")))),
+    Row("x / 2", calls(("Tensor.div", ("x", 2)))),
+    Row("2 / x", calls(("Tensor.__rdiv__", ("x", 2)))),
+    Row("x ** y", calls(("Tensor.__pow__", ("x", "y"), "pow"))),
+    Row("x ** 2", calls(("Tensor.__pow__", ("x", 2), "pow"))),
+    Row("x.pow(2)", calls(("Tensor.pow", ("x", 2)))),
+    Row("2 ** x", calls(("Tensor.__rpow__", ("x", 2)))),
+    Row("x @ y", calls(("Tensor.matmul", ("x", "y")))),
+    Row("-x", calls(("Tensor.neg", ("x",)))),
+    Row("abs(x)", calls(("Tensor.abs", ("x",)))),
+    Row("x == y", calls(("Tensor.__eq__", ("x", "y")))),
+    Row("2 == x", calls(("Tensor.__eq__", ("x", 2)))),
+    Row("x == None", calls(("Tensor.__eq__", ("x", None)))),
+    Row("x != y", calls(("Tensor.ne", ("x", "y")))),
+    Row("2 != x", calls(("Tensor.ne", ("x", 2)))),
+    Row("x != None", calls()),
+    Row("x < y", calls(("Tensor.lt", ("x", "y")))),
+    Row("x <= y", calls(("Tensor.le", ("x", "y")))),
+    Row("x > y", calls(("Tensor.gt", ("x", "y")))),
+    Row("x >= y", calls(("Tensor.ge", ("x", "y")))),
+    Row("2 < x", calls(("Tensor.gt", ("x", 2)))),
+    Row("2 >= x", calls(("Tensor.le", ("x", 2)))),
+    Row("x < None", calls()),
+    Row("x + 'a'", calls()),
+    Row("x * [1]", calls(("Tensor.__index__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row("x[0]", calls(("Tensor.__getitem__", ("x", 0)))),
+    Row("x[:, 1]", calls(("Tensor.__getitem__", ("x", (slice(None), 1))))),
+    Row("x.add(y)", calls(("Tensor.add", ("x", "y")))),
+    Row("x.__add__(y)", calls(("Tensor.add", ("x", "y")))),
+    Row("x.__radd__(2)", calls(("Tensor.add", ("x", 2)))),
+    Row("x.__rtruediv__(2)", calls(("Tensor.__rdiv__", ("x", 2)))),
+    Row("x.__ne__(None)", calls()),
+    Row("torch.Tensor.__mul__(x, 3)", calls(("Tensor.mul", ("x", 3)))),
+    Row("torch.add(x, y)", calls(("torch.add", ("x", "y")))),
+    Row("x.sum()", calls(("Tensor.sum", ("x",)))),
+    Row("+x", calls(("Tensor.positive", ("x",))), calls(), NO_OP),
+    Row("x // y", calls(("Tensor.__floordiv__", ("x", "y"))), calls(), NO_OP),
+    Row("x % y", calls(("Tensor.remainder", ("x", "y"))), calls(), NO_OP),
+    Row("2 % x", calls(("Tensor.__rmod__", ("x", 2))), calls(), NO_OP),
+    Row(
+        "~(x > 1)",
+        calls(("Tensor.gt", ("x", 1)), ("Tensor.__invert__", ("x",))),
+        calls(
+            ("Tensor.gt", ("x", 1)),
+        ),
+        NO_OP,
+    ),
+    Row(
+        "y.long() & 1",
+        calls(("Tensor.long", ("y",)), ("Tensor.__and__", ("y", 1))),
+        calls(
+            ("Tensor.long", ("y",)),
+        ),
+        NO_OP,
+    ),
+    Row(
+        "z = x.clone()\nz += y",
+        calls(("Tensor.clone", ("x",)), ("Tensor.add_", ("x", "y"))),
+        calls(("Tensor.clone", ("x",)), ("Tensor.add", ("x", "y"))),
+        IMMUTABLE,
+    ),
+    Row(
+        "z = x.clone()\nz *= 2",
+        calls(("Tensor.clone", ("x",)), ("Tensor.mul_", ("x", 2))),
+        calls(("Tensor.clone", ("x",)), ("Tensor.mul", ("x", 2))),
+        IMMUTABLE,
+    ),
+    Row(
+        "z = x.clone()\nz[0] = 1.0",
+        calls(
+            ("Tensor.clone", ("x",)),
+            ("Tensor.__setitem__", ("x", 0, 1.0)),
+        ),
+        calls(("Tensor.clone", ("x",))),
+        IMMUTABLE,
+    ),
+    Row("len(x)", calls(("Tensor.__len__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row(
+        "bool(x[0, 0])",
+        calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__bool__", ("?",))),
+        calls(("Tensor.__getitem__", ("x", (0, 0)))),
+        NOT_OVERRIDABLE,
+    ),
+    Row(
+        "float(x[0, 0])",
+        calls(
+            ("Tensor.__getitem__", ("x", (0, 0))),
+            ("Tensor.__float__", ("?",)),
+        ),
+        calls(("Tensor.__getitem__", ("x", (0, 0)))),
+        NOT_OVERRIDABLE,
+    ),
+    Row("x.shape", calls(("Tensor.shape.__get__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row("x.dtype", calls(("Tensor.dtype.__get__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row(
+        "x.T",
+        calls(("Tensor.T.__get__", ("x",))),
+        calls(("Tensor.permute", ("x", 1, 0))),
+        "the runtime's `T` is a Python property over `permute`",
+    ),
+]
+
+
+class Recorder:
+    """A mode (made a subclass of each library's TorchFunctionMode by `recorder`) that logs
+    `(func, args as labels, kwargs)` into `log` and runs the call. It reads no module globals,
+    so compiled code traces it whole."""
+
+    shapes = SHAPES
+    tensor: type
+
+    def __init__(self, log: list[Any]) -> None:
+        self.log = log
+
+    def __torch_function__(
+        self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: Any = None
+    ) -> Any:
+        kwargs = kwargs or {}
+        self.log.append((func, tuple([self.label(a) for a in args]), kwargs))
+        return func(*args, **kwargs)
+
+    def label(self, value: Any) -> Any:
+        if isinstance(value, self.tensor):
+            return self.shapes.get(tuple(value.shape), "?")
+        if isinstance(value, tuple):
+            return tuple([self.label(v) for v in value])
+        return value
+
+
+def recorder(library: types.ModuleType) -> type:
+    bases = (Recorder, library.overrides.TorchFunctionMode)
+    return type("Recorder", bases, {"tensor": library.Tensor})
+
+
+def inputs(library: types.ModuleType) -> tuple[Any, Any]:
+    x = library.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    return x, library.tensor([1.0, 2.0, 4.0])
+
+
+def run_row(library: types.ModuleType, row: Row, x: Any, y: Any) -> list[Any]:
+    log: list[Any] = []
+    scope = {"torch": library, "x": x, "y": y}
+    with recorder(library)(log):
+        try:
+            exec(row.source, scope)  # noqa: S102 - the row under test
+        except (TypeError, RuntimeError):
+            pass
+    return log
+
+
+def check(library: types.ModuleType, row: Row) -> None:
+    log = run_row(library, row, *inputs(library))
+    expected = row.expected(library)
+    assert [(f.__name__, args) for f, args, _ in log] == [
+        (name[0] if name else path.rsplit(".", 1)[1], args) for path, args, *name in expected
+    ]
+    for (func, _, kwargs), (path, *_) in zip(log, expected, strict=True):
+        want = eval(path, {"Tensor": library.Tensor, "torch": library})
+        again = eval(path, {"Tensor": library.Tensor, "torch": library})
+        assert func is want if want is again else func == want, path
+        assert kwargs == {}
+
+
+def torch_module() -> types.ModuleType | None:
+    if importlib.util.find_spec("torch") is None:
+        return None
+    import torch
+
+    return torch
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])
+def test_runtime_hands_the_mode_what_the_table_says(row: Row) -> None:
+    check(tracer.runtime, row)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])
+def test_torch_hands_the_mode_what_the_table_says(row: Row) -> None:
+    torch = torch_module()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    check(torch, row)
+
+
+def test_rows_differ_from_torch_only_with_a_reason() -> None:
+    for row in ROWS:
+        assert (row.runtime == SAME) == (row.why == ""), row.source
