@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 
 class RaisesContext:
@@ -25,7 +25,7 @@ class RaisesContext:
         self.expected = expected
         self.exception: BaseException | None = None
 
-    def __enter__(self) -> RaisesContext:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -36,6 +36,7 @@ class RaisesContext:
     ) -> bool:
         if exc_type is None:
             self.test.fail(f"{_exception_name(self.expected)} not raised")
+            return False
         if not issubclass(exc_type, self.expected):
             return False
         self.exception = exc
@@ -60,11 +61,11 @@ class PlainAsserts:
         raise self.failureException(msg)
 
     def assertEqual(self, first: Any, second: Any, msg: Any = None) -> None:
-        if not first == second:
+        if not first == second:  # noqa: SIM201 - unittest's test: __eq__, not __ne__
             self.fail(msg or f"{first!r} != {second!r}")
 
     def assertNotEqual(self, first: Any, second: Any, msg: Any = None) -> None:
-        if not first != second:
+        if not first != second:  # noqa: SIM202 - unittest's test: __ne__, not __eq__
             self.fail(msg or f"{first!r} == {second!r}")
 
     def assertTrue(self, expr: Any, msg: Any = None) -> None:

@@ -18,7 +18,7 @@ import unittest
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from tracer.testing.conformance.asserts import PLAIN_ASSERTS
+from tracer.testing.conformance.asserts import PLAIN_ASSERTS, RaisesContext
 from tracer.testing.conformance.outcome import CompileFn, Outcome, Verdict, run_both_ways
 
 PROGRESS = {"equal": "", "mismatch": "M", "timeout": "T", "unstable": "U"}
@@ -42,6 +42,8 @@ def with_plain_asserts(cls: type[unittest.TestCase]) -> type[unittest.TestCase]:
         for name, method in PLAIN_ASSERTS.items()
         if getattr(cls, name, None) is getattr(unittest.TestCase, name)
     }
+    if "assertRaises" in own:
+        own["raises_context"] = RaisesContext
     namespace = {**own, "__module__": cls.__module__, "__qualname__": cls.__qualname__}
     return type(cls.__name__, (cls,), namespace)
 

@@ -58,7 +58,7 @@ class Outcome:
 
     @property
     def timed_out(self) -> bool:
-        return any(d.startswith(f"{TestTimeout.__name__}:") for d in self.details)
+        return any(f"{TestTimeout.__name__}: " in d for d in self.details)
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "details": list(self.details), "stdout": self.stdout}

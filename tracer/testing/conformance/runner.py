@@ -62,7 +62,8 @@ def missing_test_package() -> str:
 
 
 def qualified(module: str) -> str:
-    return module if module.startswith("test.") else f"test.{module}"
+    """`test_heapq` -> `test.test_heapq`; a dotted name is taken as it is."""
+    return module if "." in module else f"test.{module}"
 
 
 def run_module_in_subprocess(
