@@ -70,14 +70,14 @@ class BaseListVariable(VariableTracker):
         return ConstantVariable(contains(tx, self.items, item))
 
     def method_index(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        target = item.as_python_constant()
+        target = search_target(item)
         for i, candidate in enumerate(self.items):
             if constant_equal(candidate, target):
                 return ConstantVariable(i)
         tx.raise_user_error(ValueError(f"{target!r} is not in {self.python_cls.__name__}"))
 
     def method_count(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        target = item.as_python_constant()
+        target = search_target(item)
         return ConstantVariable(sum(constant_equal(c, target) for c in self.items))
 
     def reconstruct_items(self, cg: PyCodegen) -> None:
@@ -151,7 +151,7 @@ class ListVariable(BaseListVariable):
 
     def method_remove(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         self._check_mutable(tx, "remove")
-        target = item.as_python_constant()
+        target = search_target(item)
         for i, candidate in enumerate(self.items):
             if constant_equal(candidate, target):
                 del self.items[i]
@@ -298,11 +298,21 @@ def constant_equal(vt: VariableTracker, target: object) -> bool:
     return value is target or bool(value == target)
 
 
+def search_target(item: VariableTracker) -> object:
+    """The constant that `in`, `index`, `count` and `remove` look for. Any other value (a user
+    object with its own `__eq__`, say) is compared by code that runs only at runtime, so the
+    frame falls back."""
+    try:
+        return item.realize().as_python_constant()
+    except NotConstantError:
+        unimplemented("compare", f"looking for {item!r} in a container needs its runtime value")
+
+
 def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: VariableTracker) -> bool:
     """`item in items` where identity or constant equality decides."""
     realized = item.realize()
     for candidate in items:
         if candidate is item or candidate.realize() is realized:
             return True
-    target = realized.as_python_constant()
+    target = search_target(realized)
     return any(constant_equal(candidate, target) for candidate in items)
