@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 
+_BUILDING: set[VariableTracker] = set()
+"""The lists and tuples whose constant `as_python_constant` is building right now."""
+
+
 class BaseListVariable(VariableTracker):
     """Shared behaviour of tuples and lists: items, indexing, iteration, constants."""
 
@@ -35,7 +39,13 @@ class BaseListVariable(VariableTracker):
         return self.python_cls
 
     def as_python_constant(self) -> Any:
-        return self.python_cls(item.as_python_constant() for item in self.items)
+        if self in _BUILDING:  # a list that holds itself: no constant to fold (falls back)
+            raise NotConstantError(self)
+        _BUILDING.add(self)
+        try:
+            return self.python_cls(item.as_python_constant() for item in self.items)
+        finally:
+            _BUILDING.discard(self)
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return list(self.items)
