@@ -12,7 +12,7 @@ from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import ListIteratorVariable, TupleVariable, contains
+from variables.lists import ListIteratorVariable, TupleVariable, contains, folding
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -56,7 +56,7 @@ class ConstDictVariable(VariableTracker):
         return dict
 
     def as_python_constant(self) -> Any:
-        return {k: v.as_python_constant() for k, v in self.items.items()}
+        return folding(self, lambda: {k: v.as_python_constant() for k, v in self.items.items()})
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return [key_tracker(k) for k in self.items]

@@ -8,7 +8,7 @@ outside the frame (it has a source) is read-only here; mutating it needs the sid
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -22,7 +22,20 @@ if TYPE_CHECKING:
 
 
 _BUILDING: set[VariableTracker] = set()
-"""The lists and tuples whose constant `as_python_constant` is building right now."""
+"""The containers whose constant `as_python_constant` is building right now."""
+
+
+def folding(container: VariableTracker, build: Callable[[], Any]) -> Any:
+    """`build()`: the constant of a list, tuple or dict tracker. A container met again while
+    its own constant is being built holds itself and has no constant (NotConstantError: the
+    operation that asked falls back), instead of recursing until a RecursionError."""
+    if container in _BUILDING:
+        raise NotConstantError(container)
+    _BUILDING.add(container)
+    try:
+        return build()
+    finally:
+        _BUILDING.discard(container)
 
 
 class BaseListVariable(VariableTracker):
@@ -39,13 +52,7 @@ class BaseListVariable(VariableTracker):
         return self.python_cls
 
     def as_python_constant(self) -> Any:
-        if self in _BUILDING:  # a list that holds itself: no constant to fold (falls back)
-            raise NotConstantError(self)
-        _BUILDING.add(self)
-        try:
-            return self.python_cls(item.as_python_constant() for item in self.items)
-        finally:
-            _BUILDING.discard(self)
+        return folding(self, lambda: self.python_cls(i.as_python_constant() for i in self.items))
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return list(self.items)

@@ -1,6 +1,7 @@
-"""A list that holds itself has no constant to fold: `repr`, `str` and `==` of it fall back
+"""A list (or dict) that holds itself has no constant to fold: `repr` and `str` of it fall back
 with a reason instead of recursing until a RecursionError (found by `make conformance`:
-CPython's list_tests.test_repr; the dict analogue is issue 20 case 14)."""
+CPython's list_tests.test_repr and test_dict.test_repr; the iteration analogue is issue 20 case
+14)."""
 
 from __future__ import annotations
 
@@ -34,4 +35,15 @@ def nested_in_a_tuple(xs: list[Any]) -> Any:
 def test_a_list_that_holds_itself(fn: Any, args: Any) -> None:
     with CompileCounter() as counter:
         assert_same_behavior(fn, *args)
+    assert "non-constant argument" in counter.graph_break_reasons[0]
+
+
+def dict_holds_itself(d: dict[int, Any]) -> Any:
+    d[1] = d
+    return repr(d), str([d])
+
+
+def test_a_dict_that_holds_itself_prints() -> None:
+    with CompileCounter() as counter:
+        assert_same_behavior(dict_holds_itself, {0: "a"})
     assert "non-constant argument" in counter.graph_break_reasons[0]
