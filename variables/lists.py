@@ -254,7 +254,7 @@ class RangeVariable(VariableTracker):
         return [ConstantVariable(i) for i in self.value]
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        return ConstantVariable(item.realize().as_python_constant() in self.value)
+        return ConstantVariable(search_target(item) in self.value)
 
     def method___len__(self, tx: TranslatorBase) -> VariableTracker:
         return ConstantVariable(len(self.value))

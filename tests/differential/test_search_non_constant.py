@@ -29,6 +29,10 @@ def contains(xs: list[int]) -> Any:
     return ALWAYS_EQUAL in xs, ALWAYS_EQUAL not in (1, 2)
 
 
+def in_a_range() -> Any:
+    return ALWAYS_EQUAL in range(3)
+
+
 def count(xs: list[int]) -> Any:
     return xs.count(ALWAYS_EQUAL)
 
@@ -42,8 +46,8 @@ def remove(xs: list[int]) -> Any:
     return xs
 
 
-@pytest.mark.parametrize("fn", [contains, count, index, remove])
+@pytest.mark.parametrize("fn", [contains, in_a_range, count, index, remove])
 def test_search_for_a_user_object(fn: Any) -> None:
     with CompileCounter() as counter:
-        assert_same_behavior(fn, [1, 2])
+        assert_same_behavior(fn, *([] if fn is in_a_range else [[1, 2]]))
     assert "needs its runtime value" in counter.graph_break_reasons[0]

@@ -48,10 +48,9 @@ class Outcome:
     stdout: str = ""
 
     def describe(self) -> str:
-        """`fail: AssertionError: 1 != 2`, the details joined by ` | `."""
-        text = self.status
-        if self.details:
-            text += ": " + " | ".join(self.details)
+        """`fail: AssertionError: 1 != 2`: the details (each names its kind) joined by ` | `,
+        or the status alone (`pass`)."""
+        text = " | ".join(self.details) or self.status
         if self.stdout:
             text += f" (stdout {self.stdout[:200]!r})"
         return text

@@ -64,9 +64,7 @@ class ModuleReport:
 
 
 def _describe(outcome: dict[str, Any]) -> str:
-    text = str(outcome["status"])
-    if outcome["details"]:
-        text += ": " + " | ".join(outcome["details"])
+    text = " | ".join(outcome["details"]) or str(outcome["status"])
     if outcome["stdout"]:
         text += f" (stdout {outcome['stdout'][:200]!r})"
     return text
