@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench conformance clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ $(TORCH_STAMP): $(STAMP)
 
 bench: $(TORCH_STAMP)
 	$(BIN)/python -m benchmarks
+
+# CPython's own tests, eagerly and compiled (issue 20): writes conformance/report.md and .json.
+# `make conformance MODULES="test_heapq test_sort"` runs a few; ARGS passes options (--help).
+conformance: $(STAMP)
+	nice $(BIN)/python -m tracer.testing.conformance $(MODULES) $(ARGS)
 
 clean:
 	rm -rf $(VENV)

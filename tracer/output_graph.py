@@ -25,7 +25,7 @@ from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.lists import TupleVariable
 from variables.modes import TorchFunctionModeVariable
-from variables.operators import OPERATOR_SYMBOLS, identical, operator_type_error
+from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
 
@@ -233,8 +233,7 @@ class OutputGraph:
         if fn is operator.eq or fn is operator.ne:  # both declined: Python compares identity
             return ConstantVariable(identical(args[0], args[1]) == (fn is operator.eq))
         if len(args) == 2:
-            left, right = (a.type_name() for a in args)
-            tx.raise_user_error(operator_type_error(fn, fn, left, right))
+            raise_operator_error(tx, fn, args[0], args[1])
         symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)
         tx.raise_user_error(TypeError(f"bad operand type for {symbol}: '{args[0].type_name()}'"))
 

@@ -15,7 +15,7 @@ from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import TupleVariable, contains
+from variables.lists import TupleVariable, contains, folding
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -59,7 +59,7 @@ class ConstDictVariable(VariableTracker):
         return dict
 
     def as_python_constant(self) -> Any:
-        return {k: v.as_python_constant() for k, v in self.items.items()}
+        return folding(self, lambda: {k: v.as_python_constant() for k, v in self.items.items()})
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return [key_tracker(k) for k in self.items]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -21,6 +21,23 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
+
+
+_BUILDING: set[VariableTracker] = set()
+"""The containers whose constant `as_python_constant` is building right now."""
+
+
+def folding(container: VariableTracker, build: Callable[[], Any]) -> Any:
+    """`build()`: the constant of a list, tuple or dict tracker. A container met again while
+    its own constant is being built holds itself and has no constant (NotConstantError: the
+    operation that asked falls back), instead of recursing until a RecursionError."""
+    if container in _BUILDING:
+        raise NotConstantError(container)
+    _BUILDING.add(container)
+    try:
+        return build()
+    finally:
+        _BUILDING.discard(container)
 
 
 class BaseListVariable(VariableTracker):
@@ -37,7 +54,7 @@ class BaseListVariable(VariableTracker):
         return self.python_cls
 
     def as_python_constant(self) -> Any:
-        return self.python_cls(item.as_python_constant() for item in self.items)
+        return folding(self, lambda: self.python_cls(i.as_python_constant() for i in self.items))
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return list(self.items)
@@ -85,7 +102,7 @@ class BaseListVariable(VariableTracker):
         if len(bounds) > 2:
             return self.refused_call(tx, "index", [item, *bounds], {})
         window = search_window(tx, self.python_cls, len(self.items), bounds)
-        target = item.as_python_constant()
+        target = search_target(item)
         for i in window:
             if constant_equal(self.items[i], target):
                 return ConstantVariable(i)
@@ -94,7 +111,7 @@ class BaseListVariable(VariableTracker):
         raise AssertionError("unreachable: an empty sequence holds nothing")
 
     def method_count(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
-        target = item.as_python_constant()
+        target = search_target(item)
         return ConstantVariable(sum(constant_equal(c, target) for c in self.items))
 
     def reconstruct_items(self, cg: PyCodegen) -> None:
@@ -164,7 +181,7 @@ class ListVariable(BaseListVariable):
 
     def method_remove(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "remove")
-        target = item.as_python_constant()
+        target = search_target(item)
         for i, candidate in enumerate(self.items):
             if constant_equal(candidate, target):
                 del self.items[i]
@@ -241,7 +258,7 @@ class RangeVariable(VariableTracker):
         return [ConstantVariable(i) for i in self.value]
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        return ConstantVariable(item.realize().as_python_constant() in self.value)
+        return ConstantVariable(search_target(item) in self.value)
 
     def method___len__(self, tx: TranslatorBase) -> VariableTracker:
         return ConstantVariable(len(self.value))
@@ -287,11 +304,21 @@ def constant_equal(vt: VariableTracker, target: object) -> bool:
     return value is target or bool(value == target)
 
 
+def search_target(item: VariableTracker) -> object:
+    """The constant that `in`, `index`, `count` and `remove` look for. Any other value (a user
+    object with its own `__eq__`, say) is compared by code that runs only at runtime, so the
+    frame falls back."""
+    try:
+        return item.realize().as_python_constant()
+    except NotConstantError:
+        unimplemented("compare", f"looking for {item!r} in a container needs its runtime value")
+
+
 def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: VariableTracker) -> bool:
     """`item in items` where identity or constant equality decides."""
     realized = item.realize()
     for candidate in items:
         if candidate is item or candidate.realize() is realized:
             return True
-    target = realized.as_python_constant()
+    target = search_target(realized)
     return any(constant_equal(candidate, target) for candidate in items)

@@ -205,10 +205,13 @@ def _defines(vt: VariableTracker, name: str) -> bool:
 
 
 def _stand_in(vt: VariableTracker, stand_ins: dict[type, Any]) -> Any:
-    if isinstance(vt, UserDefinedObjectVariable):
-        if vt.cls not in stand_ins:
-            stand_ins[vt.cls] = type(vt.cls.__name__, (), {})()
-        return stand_ins[vt.cls]
+    """A user object, or a tensor whose operators declined, stands in as an object of an
+    empty class of the same name: CPython's message names only the type."""
+    if isinstance(vt, UserDefinedObjectVariable | TensorVariable):
+        cls = vt.cls if isinstance(vt, UserDefinedObjectVariable) else vt.python_type()
+        if cls not in stand_ins:
+            stand_ins[cls] = type(cls.__name__, (), {})()
+        return stand_ins[cls]
     try:
         return vt.as_python_constant()
     except NotConstantError:
