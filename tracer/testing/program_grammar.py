@@ -113,6 +113,8 @@ class ProgramWriter:
             if name in required or self.coin():
                 body = self.pick(bodies)
                 methods.append(f"    def {name}({parameters}):\n        {body}\n\n")
+            elif name == "__len__":
+                self.used.add("len_without_dunder")
         sub = ["class Q(P):\n", "    def __repr__(self):\n        return f'Q({self.v!r})'\n"]
         if self.on("reflected_priority") and self.coin():
             self.used.add("reflected_priority")
