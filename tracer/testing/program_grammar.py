@@ -221,7 +221,7 @@ class ProgramWriter:
             ("core", lambda: f"{e(STR, d)}.replace({e(STR, d)}, {lit(STR)})"),
             ("core", lambda: f"','.join(str(v) for v in {e(LIST, d)})"),
             ("core", lambda: f"format({e(FLOAT, d)}, {self.pick(_FORMATS)})"),
-            ("core", lambda: f"'%s/%d' % ({e(STR, d)}, {e(INT, d)})"),
+            ("core", lambda: f"('%s/%d' % ({e(STR, d)}, {e(INT, d)}))"),
             ("core", lambda: f"''.join(sorted({e(STR, d)}))"),
         ]
         if not self.in_fstring:
