@@ -90,3 +90,25 @@ def slice_with_zero_step(xs: list[int]) -> Any:
 )
 def test_list_slice_with_zero_step() -> None:
     assert_same_behavior(slice_with_zero_step, [1, 2])
+
+
+class OnlyRight:
+    def __init__(self, v: int) -> None:
+        self.v = v
+
+    def __radd__(self, other: Any) -> Any:
+        return "OnlyRight.__radd__"
+
+
+def add_same_type(n: int) -> Any:
+    return OnlyRight(n) + OnlyRight(n)  # type: ignore[operator]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the operator fallback tries the right operand's __radd__ when both operands have "
+    "the same type; CPython tries a reflected method only for different types (the "
+    "reflected-operator rules of issue 20 case 17)",
+)
+def test_reflected_operator_not_tried_for_same_type() -> None:
+    assert_same_behavior(add_same_type, 1)

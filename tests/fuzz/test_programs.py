@@ -39,6 +39,8 @@ def test_generated_programs_behave_as_in_python() -> None:
     @given(programs())
     def run(program: Program) -> None:
         stats.record(program, check_program(program))
+        if LONG and stats.programs % 1000 == 0:
+            print(f"{stats.programs} programs, {stats.traced_whole} traced whole", flush=True)
 
     run()
     print(f"\n{stats.summary()}")  # shown by `make fuzz` (pytest -s)

@@ -109,8 +109,14 @@ class ProgramWriter:
         """`class P` with a drawn set of dunder methods, and `class Q(P)`."""
         methods = []
         required = {"__hash__"} if self.on("len_without_dunder") else {"__hash__", "__len__"}
+        drawn = {name for name, _, _ in _DUNDERS if name in required or self.coin()}
+        if "__radd__" in drawn and "__add__" not in drawn:
+            if self.on("reflected_priority"):  # P() + P() must not try P.__radd__
+                self.used.add("reflected_priority")
+            else:
+                drawn.add("__add__")
         for name, parameters, bodies in _DUNDERS:
-            if name in required or self.coin():
+            if name in drawn:
                 body = self.pick(bodies)
                 methods.append(f"    def {name}({parameters}):\n        {body}\n\n")
             elif name == "__len__":

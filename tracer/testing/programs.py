@@ -63,7 +63,8 @@ FEATURES: dict[str, str] = {
     "builtin_arg_checks": "builtin argument checks the tracer models (sorted(xs, None), ...)",
     "classes": "a user class with some of __add__ __radd__ __eq__ __lt__ __gt__ __len__ __bool__ "
     "__hash__ __iter__, and a subclass",
-    "reflected_priority": "a subclass overriding the reflected operator of its base",
+    "reflected_priority": "a subclass overriding the reflected operator of its base; __radd__ "
+    "without __add__",
     "sort_objects": "sorted() and list.sort() on user objects and mixed types",
     "tensors": "runtime tensors: elementwise ops, reductions, item(), shapes",
     "tensor_shapes": "tensors of other shapes: mismatched broadcasting, matmul, reshape, index",
@@ -82,7 +83,8 @@ KNOWN_OPEN: dict[str, str] = {
     "attributes give a result or InternalError where CPython raises (also len(a, b), "
     "int(s, base=37), xs[::0]: tests/fuzz/test_found.py)",
     "sort_objects": "issue 20 case 7: sorting user objects or incomparable items",
-    "reflected_priority": "issue 20 case 17: a subclass's reflected operator is not tried first",
+    "reflected_priority": "issue 20 case 17: a subclass's reflected operator is not tried first; "
+    "also P() + P() calls P.__radd__ (tests/fuzz/test_found.py)",
     "contiguous_identity": "issue 20 case 19: x.contiguous() is a copy when compiled",
     "objects_in_lists": "found by the fuzzer, near case 7 (list methods on user objects): "
     "InternalError (NotConstantError); tests/fuzz/test_found.py::test_user_object_in_list",
