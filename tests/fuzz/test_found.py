@@ -112,3 +112,43 @@ def add_same_type(n: int) -> Any:
 )
 def test_reflected_operator_not_tried_for_same_type() -> None:
     assert_same_behavior(add_same_type, 1)
+
+
+def unbound_cell_variable(xs: list[int]) -> Any:
+    def read() -> Any:
+        return k
+
+    for k in xs:  # noqa: B007 - k is read by `read`, a closure
+        read()
+    return k
+
+
+def unbound_free_variable(xs: list[int]) -> Any:
+    def read() -> Any:
+        return k
+
+    result = read()
+    k = 1
+    return result, k
+
+
+@pytest.mark.parametrize("fn", [unbound_cell_variable, unbound_free_variable])
+def test_unbound_closure_variable(fn: Any) -> None:
+    """An empty cell read by its own function is an UnboundLocalError there ("cannot access
+    local variable"); read through a closure it is a NameError ("cannot access free
+    variable"). Found by the fuzzer: the tracer raised the NameError in both places."""
+    assert_same_behavior(fn, [])
+
+
+def index_too_big(xs: list[int]) -> Any:
+    return xs[int(1e308)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="variables/lists.py getitem indexes with the int itself: an index beyond a C "
+    "ssize_t gives 'list index out of range', CPython 'cannot fit 'int' into an index-sized "
+    "integer' (the fuzzer's float literals stay below 1e16 until this is fixed)",
+)
+def test_list_index_too_big_for_ssize_t() -> None:
+    assert_same_behavior(index_too_big, [1])

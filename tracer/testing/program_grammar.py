@@ -26,7 +26,7 @@ INT, FLOAT, STR, BOOL, LIST, DICT, SET, TENSOR, OBJ, ITER, ANY = (
 MAX_DEPTH = 3
 """Expressions nest at most this deep; statements nest two blocks deep."""
 
-_FLOAT_LITERALS = ("0.5", "-1.25", "2.0", "-0.0", "1e308", "float('nan')", "float('inf')",
+_FLOAT_LITERALS = ("0.5", "-1.25", "2.0", "-0.0", "1e16", "float('nan')", "float('inf')",
                    "-float('inf')")  # fmt: skip
 _STR_LITERALS = ("''", "'a'", "'ab'", "'b c'", "'xyz'", "'A1'")
 _KEYS = ("'a'", "'b'", "'x'", "'ab'")
@@ -453,8 +453,10 @@ class ProgramWriter:
         if kind in (LIST, DICT):
             self.frozen.add(kind)
         self.loops += 1
-        self.scope[STR if kind in (DICT, STR) else INT].append(var)
+        var_kind = STR if kind in (DICT, STR) else INT
+        self.scope[var_kind].append(var)
         self.block(depth, f"for {var} in {iterable}:")
+        self.scope[var_kind].remove(var)  # in scope inside the loop only: it may run 0 times
         self.loops -= 1
         self.frozen = frozen
 
