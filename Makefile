@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench conformance clean
+.PHONY: demo test lint typecheck pytest fuzz bench conformance clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest
+
+# 10,000 generated programs, eager against compiled; prints how many traced whole or fell back.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/fuzz/test_programs.py -s -q -k behave_as_in_python
 
 TORCH_STAMP := $(VENV)/.installed-torch
 

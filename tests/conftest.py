@@ -28,6 +28,13 @@ settings.register_profile(
 settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+settings.register_profile(
+    "fuzz",
+    max_examples=10_000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+"""`make fuzz`: tests/fuzz/test_programs.py runs 10,000 generated programs under it."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -59,19 +59,28 @@ class CellVariable(VariableTracker):
     def load(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.contents is not None:
             return self.contents
-        if self.real_cell is None:
+        if self.real_cell is not None:
+            try:
+                value = self.real_cell.cell_contents
+            except ValueError:
+                pass
+            else:
+                self.contents = tx.output.builder.lazy(value, self.source)
+                return self.contents
+        # CPython's error for an empty cell: the frame's own cell variable is a local
+        # (UnboundLocalError), a free variable is a NameError.
+        if name in tx.code.co_cellvars:
             tx.raise_user_error(
-                NameError(
-                    f"cannot access free variable '{name}' where it is not associated "
-                    "with a value in enclosing scope"
+                UnboundLocalError(
+                    f"cannot access local variable '{name}' where it is not associated with a value"
                 )
             )
-        try:
-            value = self.real_cell.cell_contents
-        except ValueError:
-            tx.raise_user_error(NameError(f"free variable '{name}' referenced before assignment"))
-        self.contents = tx.output.builder.lazy(value, self.source)
-        return self.contents
+        tx.raise_user_error(
+            NameError(
+                f"cannot access free variable '{name}' where it is not associated "
+                "with a value in enclosing scope"
+            )
+        )
 
     def store(self, tx: TranslatorBase, value: VariableTracker) -> None:
         if not self.is_new:
