@@ -50,6 +50,7 @@ from variables.user_defined import (
     UserDefinedObjectVariable,
     hash_result,
     len_result,
+    lookup_class_attr,
 )
 
 if TYPE_CHECKING:
@@ -146,6 +147,8 @@ class BuiltinVariable(KnownObjectVariable):
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
         if isinstance(obj, UserDefinedObjectVariable):
+            if lookup_class_attr(obj.cls, "__len__")[1] is None:  # looked up on the type
+                tx.raise_user_error(TypeError(f"object of type '{obj.cls.__name__}' has no len()"))
             return len_result(tx, obj.call_method(tx, "__len__", [], {}))
         return obj.call_method(tx, "__len__", [], {})
 

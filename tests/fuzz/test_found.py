@@ -1,9 +1,5 @@
-"""Bugs the program fuzzer found outside the open issue-20 cases, one minimal test each.
-
-Each lives in code another issue-20 fix owns (builtin.py's call_*, list methods), so it is
-marked `xfail(strict=True)` with its cause: the fix that lands makes it pass, and strict makes
-the lead remove the mark (and the matching `KNOWN_OPEN` entry in tracer.testing.programs).
-"""
+"""Bugs the program fuzzer found beyond the listed issue-20 cases, one minimal test each
+(compiled == eager, twice, with the exception's type and message)."""
 
 from __future__ import annotations
 
@@ -28,11 +24,6 @@ def count_in_list(n: int) -> Any:
     return [p, Plain(1), n].count(p)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables/lists.py contains/count call as_python_constant on a user object: "
-    "InternalError (NotConstantError) instead of comparing with ==",
-)
 @pytest.mark.parametrize("fn", [in_list, count_in_list])
 def test_user_object_in_list(fn: Any) -> None:
     assert_same_behavior(fn, 3)
@@ -42,12 +33,6 @@ def len_of_plain(n: int) -> Any:
     return len(Plain(n))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BuiltinVariable.call_len calls __len__ as a method: AttributeError "
-    "\"'Plain' object has no attribute '__len__'\" instead of TypeError "
-    "\"object of type 'Plain' has no len()\"",
-)
 def test_len_of_object_without_len() -> None:
     assert_same_behavior(len_of_plain, 1)
 
@@ -68,12 +53,6 @@ def int_with_bad_base(xs: list[int]) -> Any:
     return int(str(len(xs)), base=37)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BuiltinVariable.call_len/call_abs/call_list/call_int are called with the user's "
-    "arguments as Python arguments: a wrong arity or keyword is a TypeError inside the tracer "
-    "(InternalError), not CPython's TypeError or ValueError",
-)
 @pytest.mark.parametrize("fn", [len_of_two, abs_of_nothing, list_with_keyword, int_with_bad_base])
 def test_builtin_called_with_wrong_arguments(fn: Any) -> None:
     assert_same_behavior(fn, [1, 2])
@@ -83,11 +62,6 @@ def slice_with_zero_step(xs: list[int]) -> Any:
     return xs[::0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables/lists.py getitem slices the items itself: ValueError "
-    "'slice step cannot be zero' escapes as InternalError",
-)
 def test_list_slice_with_zero_step() -> None:
     assert_same_behavior(slice_with_zero_step, [1, 2])
 
@@ -104,12 +78,6 @@ def add_same_type(n: int) -> Any:
     return OnlyRight(n) + OnlyRight(n)  # type: ignore[operator]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the operator fallback tries the right operand's __radd__ when both operands have "
-    "the same type; CPython tries a reflected method only for different types (the "
-    "reflected-operator rules of issue 20 case 17)",
-)
 def test_reflected_operator_not_tried_for_same_type() -> None:
     assert_same_behavior(add_same_type, 1)
 
@@ -144,11 +112,5 @@ def index_too_big(xs: list[int]) -> Any:
     return xs[int(1e308)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables/lists.py getitem indexes with the int itself: an index beyond a C "
-    "ssize_t gives 'list index out of range', CPython 'cannot fit 'int' into an index-sized "
-    "integer' (the fuzzer's float literals stay below 1e16 until this is fixed)",
-)
 def test_list_index_too_big_for_ssize_t() -> None:
     assert_same_behavior(index_too_big, [1])

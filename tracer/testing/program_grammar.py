@@ -26,7 +26,7 @@ INT, FLOAT, STR, BOOL, LIST, DICT, SET, TENSOR, OBJ, ITER, ANY = (
 MAX_DEPTH = 3
 """Expressions nest at most this deep; statements nest two blocks deep."""
 
-_FLOAT_LITERALS = ("0.5", "-1.25", "2.0", "-0.0", "1e16", "float('nan')", "float('inf')",
+_FLOAT_LITERALS = ("0.5", "-1.25", "2.0", "-0.0", "1e16", "1e308", "float('nan')", "float('inf')",
                    "-float('inf')")  # fmt: skip
 _STR_LITERALS = ("''", "'a'", "'ab'", "'b c'", "'xyz'", "'A1'")
 _KEYS = ("'a'", "'b'", "'x'", "'ab'")

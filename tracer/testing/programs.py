@@ -75,22 +75,7 @@ FEATURES: dict[str, str] = {
 }
 """Every feature flag of the grammar, with what it adds."""
 
-KNOWN_OPEN: dict[str, str] = {
-    "set_order": "issue 20 case 13: sets iterate in insertion order when compiled",
-    "mutate_while_iterating": "issue 20 cases 4-5: a loop iterates a snapshot of the list/dict",
-    "shared_iterators": "issue 20 cases 1-3, 6: iterators are lists made when they are created",
-    "builtin_arg_checks": "issue 20 cases 7, 8, 10: builtins, list methods and constants' "
-    "attributes give a result or InternalError where CPython raises (also len(a, b), "
-    "int(s, base=37), xs[::0]: tests/fuzz/test_found.py)",
-    "sort_objects": "issue 20 case 7: sorting user objects or incomparable items",
-    "reflected_priority": "issue 20 case 17: a subclass's reflected operator is not tried first; "
-    "also P() + P() calls P.__radd__ (tests/fuzz/test_found.py)",
-    "contiguous_identity": "issue 20 case 19: x.contiguous() is a copy when compiled",
-    "objects_in_lists": "found by the fuzzer, near case 7 (list methods on user objects): "
-    "InternalError (NotConstantError); tests/fuzz/test_found.py::test_user_object_in_list",
-    "len_without_dunder": "found by the fuzzer, near case 9 (builtin.py call_len): AttributeError "
-    "instead of TypeError; tests/fuzz/test_found.py::test_len_of_object_without_len",
-}
+KNOWN_OPEN: dict[str, str] = {}
 """Features that exercise an open issue-20 case; `programs()` leaves them out by default.
 Remove an entry when its fix lands (the CI profile then covers it)."""
 
