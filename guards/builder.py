@@ -213,12 +213,12 @@ def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
             for other in others:
                 counts[other] = counts.get(other, 0) + 1
             sources += others
-        for source in sources:
-            for step in source.chain()[1:]:
-                base = step.base
-                if step not in children and base is not None:
-                    children.add(step)
-                    counts[base] = counts.get(base, 0) + 1
+        for step in sources:  # up each chain, to the first source already counted
+            base = step.base
+            while base is not None and step not in children:
+                children.add(step)
+                counts[base] = counts.get(base, 0) + 1
+                step, base = base, base.base
     return counts
 
 
