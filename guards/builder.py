@@ -4,12 +4,14 @@ This is the one place a guard kind becomes Python source: the check of a cache e
 (guards.manager) is this text compiled with `compile()`, and the per-call path calls it.
 
 `GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
-expression over a local holding the source's value. `build_check` lays those out in the plan's
-order (guards.tree), reading each source once into a local (`___v3 = ___v1.scale`) right before
-its first guard, and wraps the body in one `try` so an exception (a key or attribute gone from a
-changed object) is a failed guard, never a crash. No guard calls user code: types are compared
-with `type(v) is T`, constants are compared only after their exact type, containers are measured
-only after a TYPE_MATCH to a builtin type, tensors are read through their slots.
+expression over the source's value. `build_check` lays those out in the plan's order
+(guards.tree), reading each source once: into a local (`___v3 = ___v1.scale`) right before its
+first guard when the check reads the value more than once, else inside the one guard or access
+that reads it (`B['len'] is ___c0_len`). It wraps the body in one `try` so an exception (a
+key or attribute gone from a changed object) is a failed guard, never a crash. No guard calls
+user code: types are compared with `type(v) is T`, constants are compared only after their
+exact type, containers are measured only after a TYPE_MATCH to a builtin type, tensors are read
+through their slots.
 
 NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`, a statement of its
 own, so a traceback or a debugger points at the failing guard's own line, which carries its
@@ -172,18 +174,70 @@ def _hint(obj: object) -> str:
     return own_name(obj) or type_label(type(obj))
 
 
+def reads_value_once(guard: Guard) -> bool:
+    """Whether the guard's expression names its value only once (`v is obj`, `len(v) == 3`),
+    so a value no other guard or source needs can be read right inside it."""
+    kind, expected = guard.kind, guard.expected
+    if kind in _ONE_READ_KINDS:
+        return True
+    if kind is GuardKind.EQUALS_MATCH or kind is GuardKind.CLOSURE_MATCH:
+        return expected is None or type(expected) is bool or not is_constant(expected)
+    if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
+        return not expected  # `len(v) == 0`
+    return False
+
+
+_ONE_READ_KINDS = frozenset(
+    {
+        GuardKind.TYPE_MATCH,
+        GuardKind.ID_MATCH,
+        GuardKind.LENGTH_CHECK,
+        GuardKind.DICT_NOT_CONTAINS,
+        GuardKind.HASATTR,
+        GuardKind.NO_HASATTR,
+    }
+)
+
+
+def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
+    """How often the check reads each source's value: once per guard on it (twice for a guard
+    that names it more than once), once per source read from it, once per aliasing guard."""
+    counts: dict[Source, int] = {}
+    children: set[Source] = set()
+    for guard in ordered:
+        kind = guard.kind
+        counts[guard.source] = counts.get(guard.source, 0) + (1 if reads_value_once(guard) else 2)
+        sources = [guard.source]
+        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
+            for other in others:
+                counts[other] = counts.get(other, 0) + 1
+            sources += others
+        for step in sources:  # up each chain, to the first source already counted
+            base = step.base
+            while base is not None and step not in children:
+                children.add(step)
+                counts[base] = counts.get(base, 0) + 1
+                step, base = base, base.base
+    return counts
+
+
 def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
-    """The statements that run `ordered` (already planned) one guard per line: each source read
-    once into a hoisted local right before its first guard, `return False` when a guard is
-    false. Roots are read with their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`)."""
+    """The statements that run `ordered` (already planned) one guard per line, `return False`
+    when a guard is false. A source's value that the check reads more than once is read once
+    into a hoisted local right before its first guard (`___v3 = ___v1.scale`); a value read
+    once is read where it is used (`if not (B['len'] is ___c0_len)`). Roots are read with
+    their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`)."""
     body: list[str] = []
     local_of: dict[Source, str] = {}
+    reads = _read_counts(ordered)
     hoisted = 0
 
     def read(source: Source) -> str:
-        """The name holding `source`'s value, reading first whatever of its chain is not read
-        yet, root first. A loop, not recursion: a closure that calls itself is a reference
-        cycle, left for the garbage collector after every compile."""
+        """The expression for `source`'s value, reading first whatever of its chain that is
+        read more than once and not read yet, root first. A loop, not recursion: a closure
+        that calls itself is a reference cycle, left for the garbage collector after every
+        compile."""
         nonlocal hoisted
         known = local_of.get(source)
         if known is not None:
@@ -193,8 +247,8 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
                 continue
             base = step.base
             access = step.access(local_of[base] if base is not None else "")
-            if access.isidentifier():  # a root that is already a name (`G`): nothing to hoist
-                var = access
+            if access.isidentifier() or reads.get(step, 0) <= 1:
+                var = access  # a name already (`G`), or read only here: nothing to hoist
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1

@@ -391,8 +391,8 @@ def _log_compiled(
 
 
 def location_of(fn: types.FunctionType) -> UserLocation:
-    """The `def` line (past any decorators): the smallest line with code (the prologue, RESUME
-    and what precedes it, carries the `def` line)."""
+    """The `def` line (past any decorators): the line of the first instruction that has one
+    (the prologue, RESUME and what precedes it, carries the `def` line, the smallest line)."""
     code = fn.__code__
-    lines = [line for _start, _end, line in code.co_lines() if line is not None]
-    return UserLocation.at(code.co_filename, min(lines, default=code.co_firstlineno), code.co_name)
+    lines = (line for _start, _end, line in code.co_lines() if line is not None)
+    return UserLocation.at(code.co_filename, next(lines, code.co_firstlineno), code.co_name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import linecache
 import random
 import traceback
+import types
 
 import pytest
 from hypothesis import given
@@ -24,7 +25,10 @@ from guards import (
     TensorSpec,
     build_check_source,
     has_instance_attr,
+    mode_stack_guard,
 )
+from guards.builder import GuardBuilder, reads_value_once
+from guards.guard import FunctionSpec
 from tests.guards.helpers import (
     HashableHostile,
     Hostile,
@@ -336,3 +340,57 @@ def test_traceback_through_the_check_is_readable() -> None:
     text = "".join(traceback.format_exception(info.value))
     assert f'File "{compiled.filename}", line 4, in ___check_0' in text
     assert "    ___v0 = L['n']" in text
+
+
+def _sample_of_every_kind() -> list[Guard]:
+    def fn() -> None:
+        pass
+
+    assert isinstance(fn, types.FunctionType)
+    return [
+        guard(K.TYPE_MATCH, "a", list),
+        guard(K.ID_MATCH, "a", None),
+        guard(K.ID_MATCH, "a", Hostile),
+        guard(K.FUNCTION_MATCH, "f", FunctionSpec.of(fn)),
+        guard(K.EQUALS_MATCH, "n", 3),
+        guard(K.EQUALS_MATCH, "n", None),
+        guard(K.EQUALS_MATCH, "n", True),
+        guard(K.EQUALS_MATCH, "n", (1, 2)),
+        guard(K.CLOSURE_MATCH, "c", 3),
+        guard(K.CLOSURE_MATCH, "c", Hostile),
+        guard(K.LENGTH_CHECK, "a", 2),
+        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "len"),
+        guard(K.HASATTR, "cfg", "k"),
+        guard(K.NO_HASATTR, "cfg", "k"),
+        guard(K.DICT_KEYS_MATCH, "d", ()),
+        guard(K.DICT_KEYS_MATCH, "d", ("a", "b")),
+        guard(K.TENSOR_MATCH, "x", TensorSpec.of(make_tensor((2,)))),
+        mode_stack_guard([]),
+        mode_stack_guard([Hostile()]),
+    ]
+
+
+def test_reads_value_once_says_how_often_the_expression_names_the_value() -> None:
+    builder = GuardBuilder()
+    for g in _sample_of_every_kind():
+        expression = builder.code_for(g, "___probe")
+        assert reads_value_once(g) == (expression.count("___probe") == 1), expression
+
+
+def test_a_value_read_once_is_read_where_it_is_used() -> None:
+    guards = [
+        guard(K.ID_MATCH, AttrSource(AttrSource(LocalSource("m"), "a"), "b"), None),
+        guard(K.TENSOR_MATCH, "x", TensorSpec.of(make_tensor((2,)))),
+        mode_stack_guard([]),
+    ]
+    text, _ = build_check_source(guards)
+    lines = [line.strip().split("  #")[0] for line in text.splitlines()]
+    assert "if not (L['m'].a.b is None): return False" in lines
+    assert "___v0 = L['x']" in lines  # TENSOR_MATCH reads it four times
+    assert "if not (len(___mode_stack()) == 0): return False" in lines
+    compiled = compile_guards(guards)
+    m = types.SimpleNamespace(a=types.SimpleNamespace(b=None))
+    assert compiled.check({"m": m, "x": make_tensor((2,))})
+    m.a.b = 1
+    assert not compiled.check({"m": m, "x": make_tensor((2,))})
+    assert not compiled.check({"m": types.SimpleNamespace(), "x": make_tensor((2,))})

@@ -388,9 +388,8 @@ def assemble(
     else:
         assert return_value is not None
         cg(return_value)
-        cg.store_fast("___return_value")
+        # The return value waits on the stack: the replay below leaves the stack as it found it.
         replay(cg)
-        cg.load_fast("___return_value")
         cg.emit(Instr("RETURN_VALUE"))
     code = cg.code_object(
         original, flags=original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)

@@ -95,8 +95,8 @@ class _Codegen:
         for node in self.nodes:
             if node.op in ("placeholder", "get_attr"):
                 continue  # parameters / inlined globals
-            location = node.meta.get("user_location")
-            if comments and location:
+            location = node.meta.get("user_location") if comments else None
+            if location:
                 lines += [f"    # {line}" for line in str(location).splitlines()]
             lines.append(f"    {self.statement(node)}")
         return PythonCode("\n".join(lines) + "\n", self.globals, self.fn_name)
@@ -111,8 +111,9 @@ class _Codegen:
         return name
 
     def bind_impl(self, info: Any) -> str:
-        """The global name of an op's implementation."""
-        return self.bind(info.impl, _impl_hint(info))
+        """The global name of an op's implementation (named from its op when first bound)."""
+        name = self._bound.get(id(info.impl))
+        return name if name is not None else self.bind(info.impl, _impl_hint(info))
 
     def statement(self, node: Node) -> str:
         """The node's line: `return ...` for the output, else `<node name> = <expression>`.

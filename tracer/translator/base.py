@@ -215,7 +215,8 @@ class TranslatorBase:
             output.over_budget()
         if self.log_steps:
             bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-        depth_before = len(self.stack)
+        if self.debug_checks:
+            depth_before = len(self.stack)
         self.dispatch_table[inst.opcode](self, inst)
         if self.debug_checks:
             self.check_stack_effect(inst, len(self.stack) - depth_before)

@@ -33,14 +33,15 @@ _GLOBALS_DICT = GlobalsDictSource()
 class Names(TranslatorBase):
     # -- fast locals --------------------------------------------------------------------------
     def LOAD_FAST(self, inst: Instruction) -> None:
-        if inst.argval not in self.symbolic_locals:
+        value = self.symbolic_locals.get(inst.argval)
+        if value is None:  # never assigned, or deleted
             self.raise_user_error(
                 UnboundLocalError(
                     f"cannot access local variable '{inst.argval}' where it is not associated "
                     "with a value"
                 )
             )
-        self.push(self.symbolic_locals[inst.argval])
+        self.push(value)
 
     def STORE_FAST(self, inst: Instruction) -> None:
         self.symbolic_locals[inst.argval] = self.pop()
