@@ -93,6 +93,9 @@ class CompilationMetrics:
     """Why the compile restarted; [] (not None) when it did not, so tlparse shows it green."""
     recompile_reason: str | None = None
     """The guard failure that caused this recompile (None for a first compile)."""
+    recompile_guard_failures: list[dict[str, Any]] | None = None
+    """`recompile_reason` in parts: per cache entry, its first failing guard as `cache_entry`,
+    `kind`, `source`, `expected`, `actual`, `location` (`file.py:LINE`), for aggregating."""
     graph_break_count: int | None = None
     graph_break_reasons: list[str] | None = None
     non_compliant_ops: list[str] | None = None
