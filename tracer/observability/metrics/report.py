@@ -169,9 +169,12 @@ def _ms(us: float | None) -> str:
 
 def summary_lines(data: dict[str, Any]) -> list[str]:
     processes = f"{data['processes']} process{'es' if data['processes'] != 1 else ''}"
-    lines = [
+    counts = (
         f"compiles {data['compiles']}, graph breaks {data['graph_breaks']}, "
-        f"recompiles {data['recompiles']}, failed {data['failed_compiles']} (from {processes})",
+        f"recompiles {data['recompiles']}, failed {data['failed_compiles']} (from {processes})"
+    )
+    lines = [
+        counts,
         f"{'phase':<24}{'total ms':>10}{'median ms':>11}{'compiles':>10}",
     ]
     for phase, row in data["phases"].items():
