@@ -204,7 +204,7 @@ def test_version_1_file_migrates_and_keeps_its_rows(tmp_path: Path) -> None:
     con = open_database(db)
     assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-    assert {"pt2_compile_events_by_compile", "recompile_reasons_by_guard"} <= indexes
+    assert "recompile_reasons_by_guard" in indexes
     con.close()
     with tracer.metrics_store(db):
         three_compiles()

@@ -94,13 +94,19 @@ def slowest(con: sqlite3.Connection, limit: int = 10) -> dict[str, Any]:
         "WHERE duration_us IS NOT NULL ORDER BY duration_us DESC, run_id, seq LIMIT ?",
         (limit,),
     ).fetchall()
+    phases: dict[tuple[str, int], dict[str, int]] = {}
+    if rows:  # one pass over the phase rows for all the compiles shown
+        wanted = ", ".join("(?, ?)" for _ in rows)
+        found = con.execute(
+            "SELECT run_id, seq, phase, SUM(duration_us) FROM pt2_compile_events "
+            f"WHERE (run_id, seq) IN (VALUES {wanted}) GROUP BY run_id, seq, phase "
+            "ORDER BY run_id, seq, MIN(start_us), phase",
+            [part for row in rows for part in row[:2]],
+        )
+        for run_id, seq, phase, total in found:
+            phases.setdefault((run_id, seq), {})[phase] = total
     out = []
     for run_id, seq, cid, name, filename, line, duration, fail_type, recompile in rows:
-        phases = con.execute(
-            "SELECT phase, SUM(duration_us) FROM pt2_compile_events WHERE run_id = ? AND seq = ? "
-            "GROUP BY phase ORDER BY MIN(start_us), phase",
-            (run_id, seq),
-        ).fetchall()
         out.append(
             {
                 "compile_id": cid,
@@ -109,7 +115,7 @@ def slowest(con: sqlite3.Connection, limit: int = 10) -> dict[str, Any]:
                 "duration_us": duration,
                 "recompile": bool(recompile),
                 "fail_type": fail_type,
-                "phases_us": dict(phases),
+                "phases_us": phases.get((run_id, seq), {}),
                 "run_id": run_id,
             }
         )
