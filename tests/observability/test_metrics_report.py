@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,14 +21,21 @@ from tracer.observability.metrics.report import PHASE_COLUMNS
 
 @pytest.fixture
 def gallery_db(tmp_path: Path) -> Iterator[tuple[Path, list[CompilationMetrics]]]:
-    """The sample gallery run twice (so some compiles are recompiles) into a fresh database."""
+    """The sample gallery run twice (so some compiles are recompiles) into a fresh database;
+    the globals the samples rebind (a call counter) are put back afterwards."""
     db = tmp_path / "gallery.db"
+    modules = [m for name, m in sys.modules.items() if name.startswith("samples.")]
+    saved = [(vars(m), dict(vars(m))) for m in modules]
     tracer.reset()
-    with tracer.metrics_store(db, batch=7):
-        run_gallery_quietly()
-        run_gallery_quietly()
-    yield db, tracer.get_compilation_metrics()
-    tracer.reset()
+    try:
+        with tracer.metrics_store(db, batch=7):
+            run_gallery_quietly()
+            run_gallery_quietly()
+        yield db, tracer.get_compilation_metrics()
+    finally:
+        tracer.reset()
+        for namespace, before in saved:
+            namespace.update(before)
 
 
 def test_summary_equals_the_records(gallery_db: tuple[Path, list[CompilationMetrics]]) -> None:
