@@ -30,6 +30,7 @@ from typing import Any
 from benchmarks import instruction_count
 from benchmarks.check_instruction_counts import EXPECTED, compare
 from benchmarks.compile_time import (
+    STORE_BATCH,
     DynamoBench,
     ModetraceBench,
     Samples,
@@ -242,6 +243,12 @@ def print_tables(results: dict[str, Any]) -> None:
     for name, row in mt["workloads"].items():
         for note in row["notes"]:
             print(f"  note {name}: {note}")
+    for name, row in mt["workloads"].items():
+        if row.get("store_on_off") is not None:
+            print(
+                f"metrics store on ({name}, {STORE_BATCH} first calls and the one transaction "
+                f"that writes them): {row['store_on_off']:.3f}x the same with the store off"
+            )
     print(
         "ovh = compiled - eager per call; wrap = compiled - the cache entry's code called directly "
         "(binding + guard check); chk = the guard check alone; trace/guard/bknd/cgen = share of "

@@ -16,6 +16,9 @@ medians with `Samples.summary()`. Figures per workload, all from the same round:
   `us_per_traced_instruction`; `metrics_on_off` (first-call time with metrics on over the same
   inside `tracer.metrics.disabled()`) and `log_overhead` (structured_logging_overhead_us over
   duration_us with the trace log writing into a temporary directory).
+- modetrace, first workload only: `store_on_off`, STORE_BATCH first calls with the metrics store
+  on (`tracer.metrics_store`), plus the one transaction that writes them, over the same first
+  calls with the store off.
 - Dynamo only: `dynamo_duration_us` from its own CompilationMetrics, when it has them.
 
 The very first compile of each system in the process (imports, first-use caches) is measured
@@ -44,6 +47,9 @@ from benchmarks.timing import (
     ratio,
 )
 from benchmarks.workloads import Workload, make_workloads
+
+STORE_BATCH = 16
+"""Compiles per metrics-store transaction in the `store_on_off` figure (the store's default)."""
 
 PHASES = {
     "tracing_us": "bytecode_tracing_time_us",
@@ -222,6 +228,40 @@ class ModetraceBench(_Bench):
             off = self._metrics_off(workload)
         samples.add(name, "metrics_on_off", ratio(elapsed, off))
         samples.add(name, "log_overhead", self._log_overhead(workload))
+        if workload is self.workloads[0]:
+            samples.add(name, "store_on_off", self._store_on_off(workload, index))
+
+    def _first_calls_us(self, workload: Workload) -> float:
+        """Total time of STORE_BATCH first calls, each after a reset (so each compiles)."""
+        total = 0.0
+        for _ in range(STORE_BATCH):
+            self.reset()
+            compiled = self.compile(workload.fn)
+            elapsed, _ = once_us(caller(compiled, workload.make_args(), workload.context))
+            total += elapsed
+        return total
+
+    def _store_on_off(self, workload: Workload, index: int) -> float | None:
+        """First calls with the metrics store on, the transaction writing them included, over
+        the same with it off (the order alternates between rounds)."""
+        from tracer.observability.metrics import store
+
+        db = store.MetricsStore(
+            f"{self._log_dir.name}/metrics.db", batch=STORE_BATCH, interval_s=float("inf")
+        )
+        off = self._first_calls_us(workload) if index % 2 else None
+        store.install(db)
+        try:
+            self._first_calls_us(workload)
+            db.flush()  # the database is open and its tables made before the measured batch
+            on = self._first_calls_us(workload)
+            if db.written != 2 * STORE_BATCH:  # the batch filled and was written in the loop
+                on += once_us(db.flush)[0]
+        finally:
+            store.install(None)
+        if off is None:
+            off = self._first_calls_us(workload)
+        return ratio(on, off)
 
     def _metrics_off(self, workload: Workload) -> float:
         """First-call time with metrics, events and the trace log stubbed out."""

@@ -5,15 +5,17 @@ no wrapper, no per-call interpretation), generated and compiled the first time s
 it (a CompiledFunction asks when it installs the entry). Building a CompiledGuards only plans
 the guards (guards.tree).
 
-Everything else here (`failure_reason`, the tree printout, `flat`, `as_data`) explains: it runs
-only when a check failed or someone asked, and it evaluates the very same expressions
-as the check, one guard at a time, so the explanation always names the guard that made the
-check fail.
+Everything else here (`first_failure`, `failure_reason`, the tree printout, `flat`, `as_data`)
+explains: it runs only when a check failed or someone asked, and it evaluates the very same
+expressions as the check, one guard at a time, so the explanation always names the guard that
+made the check fail. A failure comes in parts (`GuardFailure`: the guard, what was found) and in
+words (its `str()`), so records can aggregate it by guard kind and source.
 """
 
 from __future__ import annotations
 
 import builtins as builtins_module
+import dataclasses
 import functools
 import itertools
 import linecache
@@ -23,13 +25,43 @@ from typing import Any
 
 from guards.builder import CheckFunction, needs_mode_stack, render_check, render_predicates
 from guards.constants import safe_label, type_label
-from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label
+from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label, mode_types_text
 from guards.mode_stack import ModeStackFn, mode_stack_failure
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
 from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
 
 _serial = itertools.count()
 """Makes every generated file name unique, so linecache never mixes two checks up."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GuardFailure:
+    """The first guard of an entry that failed on some frame locals, in parts and in words.
+
+    `str()` is the sentence recompile reasons show (`L['n'] == 2 (actual 3), from "..." at
+    f.py:4`); `as_data()` the parts a metrics record keeps (kind, source, expected, actual,
+    user location).
+    """
+
+    guard: Guard
+    text: str
+    """The sentence without the user line: `L['n'] == 2 (actual 3)`."""
+    actual: str
+    """What was found instead, as safe text: `3`, `float`, `missing attribute`."""
+
+    def __str__(self) -> str:
+        return self.text + location_suffix(self.guard)
+
+    def as_data(self) -> dict[str, str | None]:
+        """JSON-ready parts; `expected` is the guard's safe text (never a user `__repr__`)."""
+        loc = self.guard.user_location
+        return {
+            "kind": self.guard.kind.name,
+            "source": self.guard.source.name,
+            "expected": self.guard.expected_text(),
+            "actual": self.actual,
+            "location": None if loc is None else f"{loc.short_filename}:{loc.lineno}",
+        }
 
 
 class CompiledGuards:
@@ -108,6 +140,12 @@ class CompiledGuards:
     def failure_reason(self, L: Mapping[str, object]) -> str | None:
         """The first guard that fails on `L`, in words with expected and actual values and the
         user line that installed it; None when every guard passes."""
+        failure = self.first_failure(L)
+        return None if failure is None else str(failure)
+
+    def first_failure(self, L: Mapping[str, object]) -> GuardFailure | None:
+        """The first guard that fails on `L`, with what was found; None when every guard
+        passes."""
         predicates = self._predicates
         roots = self.roots
         for guard, predicate in zip(self.guards, predicates, strict=True):
@@ -118,13 +156,15 @@ class CompiledGuards:
             except Exception as exc:  # noqa: BLE001 - any error reading is the reason
                 what = _READ_ERRORS.get(type(exc), f"cannot be read ({type(exc).__name__})")
                 expected = guard.expected_text()
-                return f"{guard.source.name}: {what} (expected {expected}){location_suffix(guard)}"
+                return GuardFailure(
+                    guard, f"{guard.source.name}: {what} (expected {expected})", what
+                )
             try:
                 passed = predicate(value)
             except Exception:  # noqa: BLE001 - as in the check: an error is a failure
                 passed = False
             if not passed:
-                return self._explain(guard, value) + location_suffix(guard)
+                return GuardFailure(guard, *self._explain(guard, value))
         return None
 
     @functools.cached_property
@@ -135,11 +175,13 @@ class CompiledGuards:
         filename = self.filename + " (explain)"
         return [eval(compile(text, filename, "eval"), scope) for text in predicates]
 
-    def _explain(self, guard: Guard, value: object) -> str:
+    def _explain(self, guard: Guard, value: object) -> tuple[str, str]:
+        """(the failure in words, what was found)."""
         if guard.kind is GuardKind.HASATTR:
             member = AttrSource(guard.source, guard.expected)
             child = [g.expected_text() for g in self.guards if g.source == member]
-            return f"{member.name}: missing attribute (expected {(child or ['present'])[0]})"
+            text = f"{member.name}: missing attribute (expected {(child or ['present'])[0]})"
+            return text, "missing attribute"
         return _EXPLAIN[guard.kind](guard, value)
 
     def flat(self) -> list[str]:
@@ -172,48 +214,60 @@ _READ_ERRORS: dict[type[BaseException], str] = {
 }
 
 
-def _actual(guard: Guard, actual: str) -> str:
-    return f"{guard.describe()} (actual {actual})"
+Explained = tuple[str, str]
+"""(the failure in words, what was found instead)."""
 
 
-def _explain_function(guard: Guard, value: Any) -> str:
+def _claim(claim: str, actual: str) -> Explained:
+    return f"{claim} (actual {actual})", actual
+
+
+def _actual(guard: Guard, actual: str) -> Explained:
+    return _claim(guard.describe(), actual)
+
+
+def _explain_function(guard: Guard, value: Any) -> Explained:
     spec: FunctionSpec = guard.expected
     if value is not spec.fn:
-        return f"{guard.source.name} is {safe_label(spec.fn)} (actual {safe_label(value)})"
+        return _claim(f"{guard.source.name} is {safe_label(spec.fn)}", safe_label(value))
     name, code = guard.source.name, value.__code__
-    return f"{name}.__code__ is {safe_label(spec.code)} (actual {safe_label(code)})"
+    return _claim(f"{name}.__code__ is {safe_label(spec.code)}", safe_label(code))
 
 
-def _explain_length(guard: Guard, value: Any) -> str:
+def _explain_length(guard: Guard, value: Any) -> Explained:
     safe = type(value) in LEN_SAFE_TYPES
     return _actual(guard, str(len(value)) if safe else type_label(type(value)))
 
 
-def _explain_keys(guard: Guard, value: object) -> str:
+def _explain_keys(guard: Guard, value: object) -> Explained:
     if type(value) is not dict:
         return _actual(guard, type_label(type(value)))
     return _actual(guard, "[" + ", ".join(safe_label(k) for k in value) + "]")
 
 
-def _explain_not_contains(guard: Guard, value: object) -> str:
+def _explain_not_contains(guard: Guard, value: object) -> Explained:
     return _actual(guard, f"{ItemSource(guard.source, guard.expected).name} is present")
 
 
-def _explain_tensor(guard: Guard, value: Any) -> str:
+def _explain_tensor(guard: Guard, value: Any) -> Explained:
     spec: TensorSpec = guard.expected
     name = guard.source.name
     if spec.cls is not None and type(value) is not spec.cls:
-        return f"type({name}) is {type_label(spec.cls)} (actual {type_label(type(value))})"
+        return _claim(f"type({name}) is {type_label(spec.cls)}", type_label(type(value)))
     dtype = value._dtype
     if dtype is not spec.dtype:
-        return f"{name}.dtype == {dtype_label(spec.dtype)} (actual {dtype_label(dtype)})"
+        return _claim(f"{name}.dtype == {dtype_label(spec.dtype)}", dtype_label(dtype))
     if value._shape != spec.shape:
-        return f"{name}.shape == {spec.shape!r} (actual {value._shape!r})"
+        return _claim(f"{name}.shape == {spec.shape!r}", repr(value._shape))
     actual = value.requires_grad
-    return f"{name}.requires_grad == {spec.requires_grad!r} (actual {actual!r})"
+    return _claim(f"{name}.requires_grad == {spec.requires_grad!r}", repr(actual))
 
 
-_EXPLAIN: dict[GuardKind, Callable[[Guard, Any], str]] = {
+def _explain_mode_stack(guard: Guard, value: Any) -> Explained:
+    return mode_stack_failure(guard.expected, value), mode_types_text([type(m) for m in value])
+
+
+_EXPLAIN: dict[GuardKind, Callable[[Guard, Any], Explained]] = {
     GuardKind.TYPE_MATCH: lambda g, v: _actual(g, type_label(type(v))),
     GuardKind.ID_MATCH: lambda g, v: _actual(g, safe_label(v)),
     GuardKind.FUNCTION_MATCH: lambda g, v: _explain_function(g, v),
@@ -222,11 +276,12 @@ _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], str]] = {
     GuardKind.LENGTH_CHECK: _explain_length,
     GuardKind.DICT_NOT_CONTAINS: _explain_not_contains,
     GuardKind.NO_HASATTR: lambda g, v: (
-        f"{AttrSource(g.source, g.expected).name}: unexpected attribute (expected absent)"
+        f"{AttrSource(g.source, g.expected).name}: unexpected attribute (expected absent)",
+        "present",
     ),
     GuardKind.DICT_KEYS_MATCH: _explain_keys,
     GuardKind.TENSOR_MATCH: _explain_tensor,
-    GuardKind.MODE_STACK: lambda g, v: mode_stack_failure(g.expected, v),
+    GuardKind.MODE_STACK: _explain_mode_stack,
     GuardKind.OBJECT_ALIASING: lambda g, v: _actual(g, "a different object"),
     GuardKind.NO_ALIASING: lambda g, v: _actual(g, "the same object as one of them"),
 }

@@ -9,7 +9,7 @@ from tracer.exc import BreakReason, InternalError, Unsupported, UserError
 from tracer.explain import Explanation, explain, trace
 from tracer.observability import logs, metrics, trace_log
 from tracer.observability.events import export_chrome_trace, get_chromium_events, get_compile_events
-from tracer.observability.metrics import get_compilation_metrics
+from tracer.observability.metrics import get_compilation_metrics, metrics_store
 
 # `logs`, `metrics` and `trace_log` keep their public paths: `tracer.trace_log.enable(dir)`,
 # `tracer.logs.set_logs(...)`, `tracer.metrics.disabled()`.
@@ -30,6 +30,7 @@ __all__ = [
     "get_compile_events",
     "logs",
     "metrics",
+    "metrics_store",
     "reset",
     "set_breakpoint_hook",
     "trace",

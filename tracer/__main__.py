@@ -1,4 +1,5 @@
-"""`python -m tracer demo` and `python -m tracer explain FILE.py:FUNC --args EXPR`."""
+"""`python -m tracer demo`, `python -m tracer explain FILE.py:FUNC --args EXPR` and
+`python -m tracer metrics --db PATH summary`."""
 
 from tracer.cli import main
 

@@ -51,8 +51,10 @@ def convert_frame(
     compile_id: CompileId,
     recompile_reason: str | None = None,
     cache_size: int = 0,
+    recompile_guard_failures: list[dict[str, Any]] | None = None,
 ) -> CacheEntry:
-    """Compile `fn` for the bound arguments `L` (one cache entry)."""
+    """Compile `fn` for the bound arguments `L` (one cache entry); a recompile says why in
+    words (`recompile_reason`) and in parts (`recompile_guard_failures`)."""
     code = fn.__code__
     trace_log.reset_overhead(compile_id)
     with compile_context(compile_id), metrics_context() as metrics:
@@ -64,6 +66,7 @@ def convert_frame(
                 "frame_key": str(compile_id.frame_id),
                 "cache_size": cache_size,
                 "recompile_reason": recompile_reason,
+                "recompile_guard_failures": recompile_guard_failures,
                 "is_forward": True,
             }
         )

@@ -17,11 +17,12 @@ import time
 import types
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import tracer.runtime
 from guards.dispatch import DispatchTable
+from guards.manager import GuardFailure
 from tracer.cache.dynamic import changed_int_sources
 from tracer.cache.dynamic import describe as describe_dynamic
 from tracer.cache.entry import CacheEntry
@@ -149,7 +150,8 @@ class CompiledFunction:
     def _recompile(self, frame_locals: dict[str, Any]) -> CacheEntry | None:
         if len(self.entries) >= self.recompile_limit and self._warned_limit:
             return None  # eager from now on; the reasons were reported once
-        reasons = self.miss_reasons(frame_locals)
+        failures = self.miss_failures(frame_locals)
+        reasons = _reason_lines(failures)
         self.last_miss_reasons = reasons
         if self.entries and self.on_recompile == "error":
             raise RecompileError(self._recompile_message(reasons))
@@ -157,7 +159,7 @@ class CompiledFunction:
             self._warn_limit(reasons)
             return None
         reasons = reasons + self._mark_dynamic(frame_locals)
-        entry = self.compile_entry(frame_locals, reasons)
+        entry = self.compile_entry(frame_locals, reasons, failures)
         # The new entry's check is compiled now, as part of this compile (under the lock),
         # not by the first call that hits it.
         entry.check  # noqa: B018
@@ -177,20 +179,37 @@ class CompiledFunction:
         self.options = dataclasses.replace(self.options, dynamic_sources=marked)
         return describe_dynamic(new)
 
-    def compile_entry(self, frame_locals: dict[str, Any], reasons: list[str]) -> CacheEntry:
+    def compile_entry(
+        self,
+        frame_locals: dict[str, Any],
+        reasons: list[str],
+        failures: Sequence[tuple[CompileId, GuardFailure | None]] = (),
+    ) -> CacheEntry:
         frame_id = _frame_ids.frame_id(self.fn.__code__)
         compile_id = CompileId(frame_id, self.compile_count)
         self.compile_count += 1
         reason_text = "\n".join(reasons) if reasons else None
         if reasons:
             self._log_recompile(reasons, compile_id)
+        guard_failures = [
+            {"cache_entry": str(entry_id), **failure.as_data()}
+            for entry_id, failure in failures
+            if failure is not None
+        ]
         return convert_frame(
-            self.fn, frame_locals, self.options, compile_id, reason_text, len(self.entries)
-        )
+            self.fn, frame_locals, self.options, compile_id, reason_text, len(self.entries),
+            guard_failures or None,
+        )  # fmt: skip
+
+    def miss_failures(
+        self, frame_locals: dict[str, Any]
+    ) -> list[tuple[CompileId, GuardFailure | None]]:
+        """For every entry, its id and its first failing guard (miss path only)."""
+        return [(e.compile_id, e.guard_manager.first_failure(frame_locals)) for e in self.entries]
 
     def miss_reasons(self, frame_locals: dict[str, Any]) -> list[str]:
         """For every entry, the first failing guard in words (miss path only)."""
-        return [f"{entry.compile_id}: {entry.failure(frame_locals)}" for entry in self.entries]
+        return _reason_lines(self.miss_failures(frame_locals))
 
     def _recompile_message(self, reasons: list[str]) -> str:
         code = self.fn.__code__
@@ -234,6 +253,11 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"CompiledFunction({self.fn.__qualname__}, {len(self.entries)} entries)"
+
+
+def _reason_lines(failures: list[tuple[CompileId, GuardFailure | None]]) -> list[str]:
+    """`0/1: L['n'] == 2 (actual 3), from ...`, one line per entry."""
+    return [f"{entry_id}: {failure}" for entry_id, failure in failures]
 
 
 def _user_stacklevel() -> int:

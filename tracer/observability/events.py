@@ -265,6 +265,23 @@ class ChromiumEventLogger:
                 return opened
         return None
 
+    def finished_compile_spans(self) -> list[Span]:
+        """This thread's compile-event spans that ended inside the current compile's outermost
+        open span, oldest first: the phases of the compile now ending (the metrics store's
+        rows). Read backwards from the newest, stopping at the first that ended before it."""
+        top = self._toplevel()
+        if top is None:
+            return []
+        tid, start = top.tid, top.start_ns
+        found = []
+        for raw in reversed(self._compile_events):
+            if isinstance(raw, Span) and raw.tid == tid:
+                if raw.end_ns < start:
+                    break
+                found.append(raw)
+        found.reverse()
+        return found
+
     def get_stack(self) -> list[str]:
         """Names of the events open on this thread, outermost first."""
         return [e.name for e in self._tls.stack]

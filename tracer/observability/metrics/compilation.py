@@ -15,6 +15,7 @@ import importlib.metadata
 import logging
 import sys
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -93,6 +94,9 @@ class CompilationMetrics:
     """Why the compile restarted; [] (not None) when it did not, so tlparse shows it green."""
     recompile_reason: str | None = None
     """The guard failure that caused this recompile (None for a first compile)."""
+    recompile_guard_failures: list[dict[str, Any]] | None = None
+    """`recompile_reason` in parts: per cache entry, its first failing guard as `cache_entry`,
+    `kind`, `source`, `expected`, `actual`, `location` (`file.py:LINE`), for aggregating."""
     graph_break_count: int | None = None
     graph_break_reasons: list[str] | None = None
     non_compliant_ops: list[str] | None = None
@@ -231,9 +235,23 @@ class _Captured:
         return _chromium_summary(self.values())
 
 
+RecordSink = Callable[["_Captured"], object]
+"""Receives every finished compile's captured record (the metrics store's `add`)."""
+_sink: RecordSink | None = None
+
+
+def set_record_sink(sink: RecordSink | None) -> None:
+    """Send every finished compile to `sink` too (None: to nothing); the metrics store's hook."""
+    global _sink
+    _sink = sink
+
+
 def _publish(captured: _Captured) -> _Captured:
-    """Store the record, write it to the trace log, put its summary on the compile's event."""
+    """Store the record, write it to the trace log, put its summary on the compile's event,
+    hand it to the sink (the metrics store) if there is one."""
     _store(captured)
+    if _sink is not None:
+        _sink(captured)
     if trace_log.is_enabled():
         record = captured.record()
         trace_log.trace_structured(

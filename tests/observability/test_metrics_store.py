@@ -1,0 +1,279 @@
+"""The metrics store (tracer/observability/metrics/store.py): one row per compile with a column per
+CompilationMetrics field, phase rows that add up to the record's time columns, recompile reasons
+in parts, batching, the versioned schema and its migration, and one warning when it cannot
+write."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tracer
+import tracer.runtime as torch
+from guards.guard import Guard, GuardKind
+from guards.manager import CompiledGuards
+from guards.sources import LocalSource
+from tracer.observability.metrics import CompilationMetrics, store
+from tracer.observability.metrics.store import (
+    COLUMNS,
+    JSON_COLUMNS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    StoreError,
+    open_database,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def no_store_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    tracer.reset()
+    monkeypatch.setattr(store, "_warned", False)
+    yield
+    tracer.metrics_store(None)
+    tracer.reset()
+
+
+def rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(path)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def scale(x: Any, n: int) -> Any:
+    return x * n
+
+
+def three_compiles() -> list[CompilationMetrics]:
+    """A first compile, a recompile on an int, one on a shape (two entries fail)."""
+    compiled = tracer.compile(scale, dynamic=False)
+    compiled(torch.ones(2), 2)
+    compiled(torch.ones(2), 3)
+    compiled(torch.ones(3), 3)
+    return tracer.get_compilation_metrics()
+
+
+def test_every_field_has_a_column_and_round_trips(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db, batch=100):
+        records = three_compiles()
+    con = open_database(db)
+    columns = {row[1] for row in con.execute("PRAGMA table_info(dynamo_compile)")}
+    fields = [f.name for f in dataclasses.fields(CompilationMetrics)]
+    assert set(fields) <= columns, set(fields) - columns
+    assert list(COLUMNS) == fields
+    con.row_factory = sqlite3.Row
+    stored = con.execute("SELECT * FROM dynamo_compile ORDER BY seq").fetchall()
+    assert [row["seq"] for row in stored] == [0, 1, 2]
+    for record, row in zip(records, stored, strict=True):
+        for name in fields:
+            cell = row[name]
+            value = json.loads(cell) if name in JSON_COLUMNS and cell is not None else cell
+            assert value == getattr(record, name), name
+    assert {"config", "restart_reasons", "recompile_guard_failures"} <= JSON_COLUMNS
+
+
+def test_phase_rows_add_up_to_the_record_time_columns(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db):
+        records = three_compiles()
+    for seq, record in enumerate(records):
+        phases = rows(
+            db,
+            "SELECT phase, SUM(duration_us), COUNT(DISTINCT thread), MIN(compile_id) "
+            "FROM pt2_compile_events WHERE seq = ? GROUP BY phase",
+            seq,
+        )
+        assert {p for p, *_ in phases} >= {"entire_frame_compile", "bytecode_tracing", "codegen"}
+        for phase, total, threads, compile_id in phases:
+            assert total == getattr(record, f"{phase}_time_us"), phase
+            assert threads == 1 and compile_id == record.compile_id
+
+
+def test_recompile_reasons_in_parts(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db):
+        records = three_compiles()
+    stored = rows(
+        db,
+        "SELECT seq, compile_id, cache_entry, guard_kind, source, expected, actual, "
+        "user_location FROM recompile_reasons ORDER BY seq, rowid",
+    )
+    where = f"{Path(__file__).name}:{scale.__code__.co_firstlineno + 1}"
+    tensor = "float32[2], requires_grad=False"
+    assert stored == [
+        (1, "0/1", "0/0", "EQUALS_MATCH", "L['n']", "2", "3", where),
+        (2, "0/2", "0/1", "TENSOR_MATCH", "L['x']", tensor, "(3,)", where),
+        (2, "0/2", "0/0", "EQUALS_MATCH", "L['n']", "2", "3", where),
+    ]
+    assert records[0].recompile_guard_failures is None
+    assert len(records[2].recompile_guard_failures or []) == 2
+
+
+def test_guard_failure_parts_and_words_agree() -> None:
+    guard = Guard(GuardKind.EQUALS_MATCH, LocalSource("n"), 3)
+    compiled = CompiledGuards([guard], f_globals={}, builtins={}, closure=())
+    failure = compiled.first_failure({"n": True})
+    assert failure is not None
+    assert str(failure) == compiled.failure_reason({"n": True}) == "L['n'] == 3 (actual True)"
+    assert failure.as_data() == {
+        "kind": "EQUALS_MATCH", "source": "L['n']", "expected": "3", "actual": "True",
+        "location": None,
+    }  # fmt: skip
+    assert compiled.first_failure({"n": 3}) is None
+    missing = compiled.first_failure({})
+    assert missing is not None and missing.actual == "missing key"
+
+
+def test_rows_are_written_per_batch_and_at_close(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    st = tracer.metrics_store(db, batch=2, interval_s=3600)
+    assert st is not None
+    compiled = tracer.compile(scale, dynamic=False)
+    compiled(torch.ones(2), 1)
+    assert not db.exists()  # queued, nothing written yet
+    compiled(torch.ones(2), 2)
+    assert rows(db, "SELECT seq FROM dynamo_compile") == [(0,), (1,)]
+    compiled(torch.ones(2), 3)
+    assert len(rows(db, "SELECT seq FROM dynamo_compile")) == 2
+    tracer.metrics_store(None)  # stops storing, writes the queue
+    assert len(rows(db, "SELECT seq FROM dynamo_compile")) == 3
+    compiled(torch.ones(2), 4)
+    assert len(rows(db, "SELECT seq FROM dynamo_compile")) == 3
+    assert (st.written, st.dropped) == (3, 0)
+
+
+def test_an_old_queue_is_written_with_the_next_compile(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    tracer.metrics_store(db, batch=100, interval_s=0)
+    tracer.compile(scale)(torch.ones(2), 1)
+    assert len(rows(db, "SELECT seq FROM dynamo_compile")) == 1
+
+
+def test_context_manager_stores_the_block_only(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    compiled = tracer.compile(scale, dynamic=False)
+    compiled(torch.ones(2), 1)
+    with tracer.metrics_store(db) as st:
+        compiled(torch.ones(2), 2)
+    assert store.installed() is None and st.written == 1
+    compiled(torch.ones(2), 3)
+    assert rows(db, "SELECT compile_id FROM dynamo_compile") == [("0/1",)]
+
+
+def test_environment_variable_stores_a_process(tmp_path: Path) -> None:
+    db = tmp_path / "env.db"
+    code = "import tracer, tracer.runtime as t\ntracer.compile(lambda x: x + 1)(t.ones(2))\n"
+    env = {**os.environ, "MODETRACE_METRICS_DB": str(db)}
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)
+    assert rows(db, "SELECT compile_id, co_name FROM dynamo_compile") == [("0/0", "<lambda>")]
+
+
+# -- schema versions ---------------------------------------------------------------------------
+def write_v1_file(path: Path) -> None:
+    """A database as schema version 1 wrote it, before CompilationMetrics had
+    `recompile_guard_failures`: one compile row, no indexes."""
+    con = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](con)
+    con.execute("ALTER TABLE dynamo_compile DROP COLUMN recompile_guard_failures")
+    con.execute(
+        "INSERT INTO dynamo_compile (run_id, seq, pid, compile_id, duration_us) "
+        "VALUES ('old', 0, 1, '0/0', 1500)"
+    )
+    con.execute("PRAGMA user_version = 1")
+    con.close()
+
+
+def test_version_1_file_migrates_and_keeps_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "v1.db"
+    write_v1_file(db)
+    assert SCHEMA_VERSION == 2
+    con = open_database(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert "recompile_reasons_by_guard" in indexes
+    con.close()
+    with tracer.metrics_store(db):
+        three_compiles()
+    assert rows(db, "SELECT run_id, compile_id, duration_us FROM dynamo_compile LIMIT 1") == [
+        ("old", "0/0", 1500)
+    ]
+    assert (
+        len(rows(db, "SELECT 1 FROM dynamo_compile WHERE recompile_guard_failures IS NOT NULL"))
+        == 2
+    )
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "v9.db"
+    open_database(db, create=True).close()
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version = 9")
+    con.close()
+    with pytest.raises(StoreError, match=r"schema version 9 is newer than this modetrace reads"):
+        open_database(db)
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("CREATE TABLE dynamo_compile (compile_id TEXT)", r"schema version 0 with tables"),
+        ("CREATE TABLE t (a); PRAGMA user_version = 1", r"no modetrace_meta format row"),
+    ],
+)
+def test_a_foreign_or_unversioned_database_is_refused_untouched(
+    tmp_path: Path, setup: str, message: str
+) -> None:
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.executescript(setup)
+    con.close()
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match=message) as caught:
+        open_database(db, create=True)
+    assert "\n" not in str(caught.value) and "not a modetrace metrics database" in str(caught.value)
+    assert db.read_bytes() == before
+
+
+# -- cannot write: one warning, compiles go on -------------------------------------------------
+def test_unwritable_paths_warn_once_and_compiles_proceed(tmp_path: Path) -> None:
+    full = tmp_path / "full.db"
+    open_database(full, create=True).close()
+    stores = [
+        store.MetricsStore(tmp_path, batch=1),  # a directory
+        store.MetricsStore(tmp_path / "no" / "such" / "dir.db", batch=1),
+        store.MetricsStore(full, batch=1),
+    ]
+    con = open_database(full, create=True)  # a disk that is full: no page can be added
+    (pages,) = con.execute("PRAGMA page_count").fetchone()
+    con.execute(f"PRAGMA max_page_count = {pages}")
+    stores[2]._con = con
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for st in stores:
+            tracer.metrics_store(None)
+            store.install(st)
+            for n in range(1, 100):  # until the full disk refuses a compile's rows
+                tracer.reset()
+                compiled = tracer.compile(scale)
+                assert compiled(torch.ones(2), n).tolist() == [n, n]
+                assert compiled.compile_count == 1
+                if st.dropped:
+                    break
+            assert st.dropped == 1, st
+    assert len(seen) == 1, [str(w.message) for w in seen]
+    assert "cannot write compile metrics" in str(seen[0].message)
+    assert rows(full, "SELECT COUNT(*) FROM dynamo_compile")[0][0] == stores[2].written

@@ -1,0 +1,479 @@
+"""The metrics store: every compile as rows of a SQLite database that outlives the process.
+
+`MODETRACE_METRICS_DB=path` (read when tracer is imported) or `tracer.metrics_store(path)`
+writes three tables, the ones PyTorch's fleet tooling queries:
+
+- `dynamo_compile`: one row per CompilationMetrics record, one column per field (generated from
+  the dataclass, so a new field gets a column; lists and dicts are JSON text), plus `run_id`,
+  `seq` (the record's number in its run) and `pid`. `(run_id, seq)` is the key.
+- `pt2_compile_events`: one row per timed phase of a compile (`entire_frame_compile`,
+  `bytecode_tracing`, `build_guards`, ...): phase, start and duration in µs, thread, metadata.
+- `recompile_reasons`: one row per cache entry whose guard failed, for each recompile: the
+  entry, guard kind, source, expected, actual and the user line that installed the guard.
+
+Writing is batched (NOTE [store batches]); every write is one transaction, so a reader or a
+killed writer never sees half a compile. Several processes may write one file: WAL mode, a busy
+timeout and a retry. A store that cannot write (read-only path, a directory, a full disk) warns
+once per process and drops its rows; compiles are never affected.
+
+The schema is versioned with `PRAGMA user_version` (NOTE [schema versions]).
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import json
+import os
+import sqlite3
+import threading
+import time
+import typing
+import uuid
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from tracer.observability.events import Span, get_chromium_event_logger
+from tracer.observability.metrics import compilation
+from tracer.observability.metrics.compilation import CompilationMetrics
+
+ENV_VAR = "MODETRACE_METRICS_DB"
+FORMAT = "modetrace metrics"
+"""The `format` row of `modetrace_meta`: what tells a metrics database from any other."""
+SCHEMA_VERSION = 2
+DEFAULT_BATCH = 16
+DEFAULT_INTERVAL_S = 2.0
+BUSY_TIMEOUT_S = 10.0
+RETRIES = 3
+
+_events = get_chromium_event_logger()
+
+
+class StoreError(Exception):
+    """A database the store cannot use, said in one line (no such file, not a metrics
+    database, a newer schema)."""
+
+
+# -- the schema ----------------------------------------------------------------------------------
+def _sql_type(annotation: Any) -> str:
+    """INTEGER for int and bool, REAL for float, TEXT for str; anything else is JSON text."""
+    kinds = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
+    base = typing.get_origin(kinds[0]) or kinds[0]
+    return {int: "INTEGER", bool: "INTEGER", float: "REAL", str: "TEXT"}.get(base, "JSON")
+
+
+_HINTS = typing.get_type_hints(CompilationMetrics)
+_KINDS = {f.name: _sql_type(_HINTS[f.name]) for f in dataclasses.fields(CompilationMetrics)}
+COLUMNS: dict[str, str] = {name: kind.replace("JSON", "TEXT") for name, kind in _KINDS.items()}
+"""Every CompilationMetrics field and its column's type (lists and dicts: JSON in TEXT)."""
+JSON_COLUMNS = frozenset(name for name, kind in _KINDS.items() if kind == "JSON")
+
+EVENT_COLUMNS = (
+    *("run_id", "seq", "compile_id", "phase", "start_us", "duration_us", "thread", "metadata"),
+)
+REASON_COLUMNS = (
+    *("run_id", "seq", "compile_id", "cache_entry", "guard_kind", "source", "expected"),
+    *("actual", "user_location"),
+)
+
+
+def _create_v1(con: sqlite3.Connection) -> None:
+    """Version 1: the meta table and the three tables."""
+    columns = ", ".join(f'"{name}" {kind}' for name, kind in COLUMNS.items())
+    con.execute("CREATE TABLE modetrace_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    con.execute("INSERT INTO modetrace_meta VALUES ('format', ?)", (FORMAT,))
+    con.execute(
+        "CREATE TABLE dynamo_compile (run_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+        f"pid INTEGER NOT NULL, {columns}, PRIMARY KEY (run_id, seq))"
+    )
+    con.execute(
+        "CREATE TABLE pt2_compile_events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "compile_id TEXT, phase TEXT NOT NULL, start_us INTEGER NOT NULL, "
+        "duration_us INTEGER NOT NULL, thread INTEGER, metadata TEXT)"
+    )
+    con.execute(
+        "CREATE TABLE recompile_reasons (run_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "compile_id TEXT, cache_entry TEXT, guard_kind TEXT, source TEXT, expected TEXT, "
+        "actual TEXT, user_location TEXT)"
+    )
+
+
+def _add_v2_indexes(con: sqlite3.Connection) -> None:
+    """Version 2: the index the recompiles report groups by (guard kind and source). The phase
+    rows get none: an index there cost every compile about 5 µs more to write."""
+    con.execute("CREATE INDEX recompile_reasons_by_guard ON recompile_reasons (guard_kind, source)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1, _add_v2_indexes)
+"""`MIGRATIONS[v]` takes a database from schema version v to v + 1."""
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+# NOTE [schema versions]: `PRAGMA user_version` is the schema version; 0 means no schema yet.
+# Opening a file runs the steps from its version up to SCHEMA_VERSION in one transaction that
+# holds the write lock (so two processes opening a new file at once create it once). Columns
+# of `dynamo_compile` follow CompilationMetrics without a version step: a field added since the
+# file was written gets its column on open (older rows read NULL there). Refused, without
+# writing anything: a file that is not SQLite, a version-0 file that already has tables (some
+# other database, or a layout from before versions), a file whose `modetrace_meta` does not say
+# FORMAT, and a version newer than this modetrace knows.
+
+
+def open_database(path: str | os.PathLike[str], *, create: bool = False) -> sqlite3.Connection:
+    """A connection to the metrics database at `path`, migrated to SCHEMA_VERSION.
+
+    Raises StoreError (one line) for a missing file (unless `create`), a file that is not a
+    metrics database or one with a newer schema; sqlite3.Error / OSError when the file cannot
+    be opened or written at all.
+    """
+    text = os.fspath(path)
+    if not create and not Path(text).is_file():
+        what = "is a directory" if Path(text).is_dir() else "no such file"
+        raise StoreError(f"{text}: {what}")
+    con = sqlite3.connect(
+        text, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
+    try:
+        try:
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{text}: not a modetrace metrics database ({e})") from None
+        if version != SCHEMA_VERSION or _missing_columns(con):
+            _migrate(con, text)
+        else:
+            _check_format(con, text, _tables(con))
+        if create:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _tables(con: sqlite3.Connection) -> set[str]:
+    rows = con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows}
+
+
+def _check_format(con: sqlite3.Connection, path: str, tables: set[str]) -> None:
+    marker = None
+    if "modetrace_meta" in tables:
+        row = con.execute("SELECT value FROM modetrace_meta WHERE key = 'format'").fetchone()
+        marker = row and row[0]
+    if marker != FORMAT:
+        raise StoreError(f"{path}: not a modetrace metrics database (no modetrace_meta format row)")
+
+
+def _missing_columns(con: sqlite3.Connection) -> list[str]:
+    have = {row[1] for row in con.execute("PRAGMA table_info(dynamo_compile)")}
+    return [name for name in COLUMNS if name not in have] if have else []
+
+
+def _migrate(con: sqlite3.Connection, path: str) -> None:
+    """Bring the file to SCHEMA_VERSION under the write lock (NOTE [schema versions])."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        tables = _tables(con)
+        if version == 0 and tables:
+            shown = ", ".join(sorted(tables)[:4])
+            raise StoreError(
+                f"{path}: not a modetrace metrics database (schema version 0 with tables {shown})"
+            )
+        if version > 0:
+            _check_format(con, path, tables)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{path}: metrics schema version {version} is newer than this modetrace reads "
+                f"({SCHEMA_VERSION}); use a newer modetrace or another file"
+            )
+        for step in MIGRATIONS[version:]:
+            step(con)
+        for name in _missing_columns(con):
+            con.execute(f'ALTER TABLE dynamo_compile ADD COLUMN "{name}" {COLUMNS[name]}')
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+# -- writing -------------------------------------------------------------------------------------
+class Captured(Protocol):
+    """What the store receives for each compile: the record's field values, built on read."""
+
+    def values(self) -> dict[str, Any]: ...
+
+
+_Pending = tuple[int, Captured, list[Span]]
+_Rows = tuple[list[Any], list[Any], list[Any]]
+"""The rows of dynamo_compile, pt2_compile_events and recompile_reasons."""
+_QUOTED = ", ".join(f'"{name}"' for name in COLUMNS)
+_INSERT_COMPILE = (
+    f"INSERT INTO dynamo_compile (run_id, seq, pid, {_QUOTED}) "
+    f"VALUES ({', '.join('?' * (len(COLUMNS) + 3))})"
+)
+_INSERT_EVENT = (
+    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
+)
+_INSERT_REASON = (
+    f"INSERT INTO recompile_reasons ({', '.join(REASON_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(REASON_COLUMNS))})"
+)
+
+# NOTE [store batches]: the compile path only queues what the record depends on (the captured
+# record, built on read, and the compile's finished phase spans) and numbers it; rows are built
+# and written when `batch` compiles are queued, when the oldest queued one is `interval_s` old
+# (checked when the next compile queues), on `flush()`/`close()`, and at exit. One transaction
+# per batch keeps a compile's cost a few percent of a small first call (`make bench` measures
+# it); what a SIGKILL can lose is the queue, never a half-written compile. A forked child
+# starts a run of its own and drops the parent's queue (the parent writes it).
+
+
+class MetricsStore:
+    """Queues each compile's rows and writes them in batches to the database at `path`.
+
+    Also a context manager: `with tracer.metrics_store(path): ...` stores the compiles of the
+    block and then stops storing (and writes what is queued).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        batch: int = DEFAULT_BATCH,
+        interval_s: float = DEFAULT_INTERVAL_S,
+    ) -> None:
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, got {batch}")
+        self.path = os.fspath(path)
+        self.batch = batch
+        self.interval_s = interval_s
+        self.written = 0
+        """Compiles written so far by this store."""
+        self.dropped = 0
+        """Compiles that could not be written (the warning said why)."""
+        self._lock = threading.Lock()
+        self._pending: list[_Pending] = []
+        self._oldest = 0.0
+        self._con: sqlite3.Connection | None = None
+        self._new_run()
+
+    def __repr__(self) -> str:
+        return f"MetricsStore({self.path!r}, run {self.run_id}, {len(self._pending)} queued)"
+
+    def _new_run(self) -> None:
+        self.run_id = uuid.uuid4().hex[:16]
+        """Names this process's rows (with `seq`, the key of a compile)."""
+        self.pid = os.getpid()
+        self._seq = 0
+
+    def add(self, captured: Captured) -> None:
+        """Queue one finished compile (called where its record is completed)."""
+        spans = _events.finished_compile_spans()
+        with self._lock:
+            now = time.monotonic()
+            if not self._pending:
+                self._oldest = now
+            self._pending.append((self._seq, captured, spans))
+            self._seq += 1
+            if len(self._pending) >= self.batch or now - self._oldest >= self.interval_s:
+                self._flush_locked()
+
+    def flush(self) -> int:
+        """Write everything queued now; returns how many compiles were written."""
+        with self._lock:
+            return self._flush_locked()
+
+    def close(self) -> None:
+        """Write what is queued and close the connection (the store can still be reused)."""
+        with self._lock:
+            self._flush_locked()
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        uninstall(self)
+
+    def _after_fork(self) -> None:
+        self._lock = threading.Lock()
+        self._pending = []
+        self._con = None  # the parent's connection: never used in the child
+        self._new_run()
+
+    def _flush_locked(self) -> int:
+        pending, self._pending = self._pending, []
+        if not pending:
+            return 0
+        try:
+            rows = _rows(self.run_id, self.pid, pending)
+            self._write(rows)
+        except (sqlite3.Error, OSError, StoreError) as e:
+            self.dropped += len(pending)
+            _warn_once(f"modetrace: cannot write compile metrics to {self.path}: {e}")
+            return 0
+        self.written += len(pending)
+        return len(pending)
+
+    def _write(self, rows: _Rows) -> None:
+        """One transaction; a busy database is retried (after the busy timeout) RETRIES times."""
+        compiles, events, reasons = rows
+        for attempt in range(RETRIES):
+            con = self._con
+            if con is None:
+                con = self._con = open_database(self.path, create=True)
+            try:
+                con.execute("BEGIN IMMEDIATE")
+                con.executemany(_INSERT_COMPILE, compiles)
+                con.executemany(_INSERT_EVENT, events)
+                con.executemany(_INSERT_REASON, reasons)
+                con.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as e:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                if "locked" not in str(e) and "busy" not in str(e) or attempt == RETRIES - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+
+
+def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
+    """The three tables' rows for queued compiles."""
+    compiles: list[Any] = []
+    events: list[Any] = []
+    reasons: list[Any] = []
+    for seq, captured, spans in pending:
+        values = captured.values()
+        cells = [run_id, seq, pid, *map(values.get, COLUMNS)]
+        for index in _JSON_CELLS:
+            if cells[index] is not None:
+                cells[index] = _json(cells[index])
+        compiles.append(cells)
+        cid = values.get("compile_id")
+        for span in spans:
+            start_ns, end_ns = span.start_ns, span.end_ns
+            args = span.end_args()
+            shown = None
+            if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
+                shown = json.dumps(
+                    {k: v for k, v in args.items() if k != "compile_id"}, default=str
+                )
+            row = (span.name, start_ns // 1000, (end_ns - start_ns) // 1000, span.tid, shown)
+            events.append((run_id, seq, cid, *row))
+        for failure in values.get("recompile_guard_failures") or ():
+            parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
+            reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
+    return compiles, events, reasons
+
+
+_JSON_CELLS = [3 + i for i, name in enumerate(COLUMNS) if name in JSON_COLUMNS]
+"""Where the JSON columns are in a `dynamo_compile` row (after run_id, seq, pid)."""
+_last_json: tuple[Any, str] = (None, "null")
+
+
+def _json(value: Any) -> str:
+    """JSON text of a cell; the text of the previous equal value is reused (every record
+    carries the same config dict, and mostly empty lists). One tuple, replaced whole, so two
+    threads never pair a value with the other's text."""
+    global _last_json
+    last, text = _last_json
+    if type(value) is type(last) and value == last:
+        return text
+    text = json.dumps(value, default=str)
+    _last_json = (value, text)
+    return text
+
+
+_warned = False
+
+
+def _warn_once(message: str) -> None:
+    """One warning per process: compiles go on, the store's rows are dropped."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    warnings.warn(
+        f"{message}; compiles go on without storing their metrics (warned once per process)",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+
+# -- the store in use ----------------------------------------------------------------------------
+_installed: MetricsStore | None = None
+_install_lock = threading.Lock()
+
+
+def install(store: MetricsStore | None) -> MetricsStore | None:
+    """Make `store` the one every compile goes to (None: stop storing); the previous store
+    writes what it has queued and closes. Returns `store`."""
+    global _installed
+    with _install_lock:
+        previous, _installed = _installed, store
+        compilation.set_record_sink(None if store is None else store.add)
+    if previous is not None and previous is not store:
+        previous.close()
+    return store
+
+
+def uninstall(store: MetricsStore) -> None:
+    """Stop storing into `store` (if it is the one in use) and close it."""
+    with _install_lock:
+        current = _installed
+    if current is store:
+        install(None)
+    else:
+        store.close()
+
+
+def installed() -> MetricsStore | None:
+    return _installed
+
+
+def metrics_store(
+    path: str | os.PathLike[str] | None,
+    *,
+    batch: int = DEFAULT_BATCH,
+    interval_s: float = DEFAULT_INTERVAL_S,
+) -> MetricsStore | None:
+    """Store every compile from now on in the SQLite database at `path` (created if needed);
+    `None` stops storing. Usable as `with tracer.metrics_store(path): ...`."""
+    if path is None:
+        return install(None)
+    return install(MetricsStore(path, batch=batch, interval_s=interval_s))
+
+
+def install_from_env() -> MetricsStore | None:
+    """`MODETRACE_METRICS_DB=path`: store into `path` (read when tracer is imported)."""
+    path = os.environ.get(ENV_VAR)
+    return metrics_store(path) if path else None
+
+
+def _close_at_exit() -> None:
+    store = _installed
+    if store is not None:
+        store.close()
+
+
+def _after_fork_in_child() -> None:
+    store = _installed
+    if store is not None:
+        store._after_fork()
+
+
+atexit.register(_close_at_exit)
+os.register_at_fork(after_in_child=_after_fork_in_child)
