@@ -313,10 +313,23 @@ SET_MUTATORS = frozenset(
     {
         "add", "discard", "remove", "pop", "clear", "update", "difference_update",
         "intersection_update", "symmetric_difference_update",
-        "__ior__", "__iand__", "__isub__", "__ixor__",
+        "__ior__", "__iand__", "__isub__", "__ixor__", "__init__",
     }
 )  # fmt: skip
-"""The methods of `set` that change the set they are called on."""
+"""The methods of `set` that change the set they are called on (`__init__` empties it, then
+adds the items of its argument)."""
+
+SET_READERS = frozenset(
+    {
+        "copy", "difference", "intersection", "isdisjoint", "issubset", "issuperset",
+        "symmetric_difference", "union", "__and__", "__or__", "__sub__", "__xor__", "__rand__",
+        "__ror__", "__rsub__", "__rxor__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+        "__ge__", "__repr__", "__str__", "__format__", "__sizeof__", "__reduce__",
+        "__reduce_ex__", "__hash__", "__dir__", "__getstate__",
+    }
+)  # fmt: skip
+"""The methods of `set` and `frozenset` that only read the set, so they may run on a copy with
+the same table. Any other method (`__iter__`, `__setattr__`, ...) is not modeled."""
 
 
 class SetVariable(VariableTracker):
@@ -407,6 +420,8 @@ class SetVariable(VariableTracker):
         if name in SET_MUTATORS and not self.frozen:
             real_args = tuple(real_operand(tx, a, self, any_iterable=True) for a in args)
             return self.mutate(tx, getattr(set, name), real_args, real_kwargs)
+        if name not in SET_READERS and not (name in SET_MUTATORS and self.frozen):
+            unimplemented("set-method", f"{type(self.items).__name__}.{name} is not modeled")
         # a method that reads the set: on a copy, which a set it returns is then made from
         receiver = self.snapshot()
         real_args = tuple(
@@ -432,7 +447,13 @@ class SetVariable(VariableTracker):
         if kwargs:  # CPython refuses them, with its own message
             tx.run_user_operation(fn, self.items, *args, **kwargs)
         real_args = tuple(self.items if a is ITSELF else a for a in args)
-        result = tx.run_user_operation(fn, self.items, *real_args)
+        before = set(self.items)
+        try:
+            result = fn(self.items, *real_args)
+        except Exception as e:  # noqa: BLE001 - CPython's error is the user's
+            if self.items != before:  # e.g. `s.__init__(1)` empties s, then raises
+                unimplemented("set-change", f"{fn.__name__} changed the set, then raised {e!r}")
+            tx.raise_user_error(e)
         self.recipe = self.recipe.then(fn, args)
         return self if result is self.items else builder.wrap_constant_result(result)
 

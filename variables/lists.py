@@ -260,8 +260,9 @@ class RangeVariable(VariableTracker):
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         return ConstantVariable(search_target(item) in self.value)
 
-    def method___len__(self, tx: TranslatorBase) -> VariableTracker:
-        return ConstantVariable(len(self.value))
+    def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
+        # CPython's OverflowError for a range longer than sys.maxsize
+        return ConstantVariable(tx.run_user_operation(len, self.value))
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.value)

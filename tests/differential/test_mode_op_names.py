@@ -11,7 +11,8 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
-from tests.runtime.test_mode_op_names import ROWS, Row, inputs, recorder, torch_module
+from tests.real_torch import real_torch
+from tests.runtime.test_mode_op_names import ROWS, Row, inputs, recorder
 from tracer.testing import assert_same_behavior
 
 RuntimeRecorder = recorder(torch)
@@ -64,9 +65,7 @@ def test_every_operator_traces_whole_and_matches_eager() -> None:
 
 
 def test_every_operator_records_what_torch_records() -> None:
-    real = torch_module()
-    if real is None:
-        pytest.skip("torch is not installed")
+    real = real_torch()
     mine: list[Any] = []
     theirs: list[Any] = []
     row_function(EVERY_OPERATOR)(*inputs(torch), mine)

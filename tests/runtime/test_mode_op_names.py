@@ -11,13 +11,13 @@ says what the runtime hands the mode, and why.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import types
 from typing import Any
 
 import pytest
 
 import tracer.runtime
+from tests.real_torch import real_torch
 
 Call = tuple[Any, ...]
 SHAPES = {(2, 3): "x", (3,): "y"}
@@ -216,14 +216,6 @@ def check(library: types.ModuleType, row: Row) -> None:
         assert kwargs == {}
 
 
-def torch_module() -> types.ModuleType | None:
-    if importlib.util.find_spec("torch") is None:
-        return None
-    import torch
-
-    return torch
-
-
 @pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])
 def test_runtime_hands_the_mode_what_the_table_says(row: Row) -> None:
     check(tracer.runtime, row)
@@ -231,10 +223,7 @@ def test_runtime_hands_the_mode_what_the_table_says(row: Row) -> None:
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])
 def test_torch_hands_the_mode_what_the_table_says(row: Row) -> None:
-    torch = torch_module()
-    if torch is None:
-        pytest.skip("torch is not installed")
-    check(torch, row)
+    check(real_torch(), row)
 
 
 def test_rows_differ_from_torch_only_with_a_reason() -> None:
