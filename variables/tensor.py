@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from tracer.runtime import Tensor
+from tracer.runtime.overridable import overridable_property
 from variables import builder
 from variables.base import (
     GetAttrVariable,
@@ -29,7 +30,11 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 
-METADATA_ATTRS = frozenset({"shape", "dtype", "ndim", "device", "requires_grad", "is_leaf"})
+METADATA_ATTRS = frozenset({"requires_grad", "is_leaf"})
+PROPERTIES = frozenset(
+    name for name, attr in vars(Tensor).items() if isinstance(attr, overridable_property)
+)
+"""`shape`, `dtype`, `T`...: reads a mode sees as `Tensor.<name>.__get__`."""
 METADATA_METHODS = frozenset({"size", "dim", "numel", "is_floating_point", "ndimension"})
 DATA_DEPENDENT_METHODS = frozenset({"item", "tolist", "__bool__", "__float__", "__int__"})
 
@@ -59,11 +64,10 @@ class TensorVariable(VariableTracker):
         )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if name in PROPERTIES:  # a constant (`shape`) or a graph node (`T`), or the mode's
+            return tx.output.call_tensor_property(tx, name, self)
         if name in METADATA_ATTRS:
             return builder.wrap_constant_result(getattr(self.fake, name))
-        if name == "T":
-            dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
-            return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
         if callable(getattr(type(self.fake), name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
         if not hasattr(type(self.fake), name):
@@ -94,13 +98,13 @@ class TensorVariable(VariableTracker):
 
         return [
             tx.output.call_tensor_method(tx, "__getitem__", [self, ConstantVariable(i)], {})
-            for i in range(self.fake.shape[0])
+            for i in range(self.fake._shape[0])
         ]
 
     def __repr__(self) -> str:
-        shape = ", ".join(map(str, self.fake.shape))  # (side-effect descriptions show many)
+        shape = ", ".join(map(str, self.fake._shape))  # (side-effect descriptions show many)
         where = self.source.name if self.source is not None else self.node.name
-        dtype = str(self.fake.dtype).removeprefix("torch.")
+        dtype = str(self.fake._dtype).removeprefix("torch.")
         return f"TensorVariable({where}: {dtype}[{shape}])"
 
 

@@ -16,12 +16,18 @@ from tests.runtime.test_mode_op_names import ROWS, Row, inputs, recorder
 from tracer.testing import assert_same_behavior
 
 RuntimeRecorder = recorder(torch)
-READS_DATA = {"bool(x[0, 0])", "float(x[0, 0])"}
+READS_DATA = {  # conversions need the tensor's value: the frame falls back, the mode sees them
+    "bool(x[0, 0])",
+    "float(x[0, 0])",
+    "int(x[0, 0])",
+    "complex(x[0, 0])",
+    "[1] * x[0, 0].long()",
+}
 
 
-def row_function(source: str, mode_class: type = RuntimeRecorder) -> Any:
+def row_function(source: str, mode_class: type = RuntimeRecorder, library: Any = torch) -> Any:
     text = f"def run(x, y, log):\n    with Recorder(log):\n{textwrap.indent(source, ' ' * 8)}\n"
-    scope: dict[str, Any] = {"Recorder": mode_class, "torch": torch}
+    scope: dict[str, Any] = {"Recorder": mode_class, "torch": library}
     exec(compile(text, f"<row {source!r}>", "exec"), scope)  # noqa: S102 - the row under test
     return scope["run"]
 
@@ -59,7 +65,7 @@ def test_every_operator_traces_whole_and_matches_eager() -> None:
     assert_same_behavior(tracer.compile(fn, fullgraph=True), *inputs(torch), [])
     log: list[Any] = []
     fn(*inputs(torch), log)
-    names = [func.__name__ for func, _, _ in log]
+    names = [func.__name__ for func, *_ in log]
     assert names[:6] == ["add", "mul", "abs", "add", "div", "sub"]
     assert "__radd__" not in names and "__rtruediv__" not in names and "__rdiv__" in names
 
@@ -70,4 +76,45 @@ def test_every_operator_records_what_torch_records() -> None:
     theirs: list[Any] = []
     row_function(EVERY_OPERATOR)(*inputs(torch), mine)
     row_function(EVERY_OPERATOR, recorder(real))(*inputs(real), theirs)
-    assert [(f.__name__, a) for f, a, _ in mine] == [(f.__name__, a) for f, a, _ in theirs]
+
+    def names(log: list[Any]) -> list[Any]:
+        return [(f.__name__, a, tuple(c.__name__ for c in t)) for f, a, _, t in log]
+
+    assert names(mine) == names(theirs)
+
+
+INTERNALLY_HEAVY = """\
+a = x.reshape(3, 2)
+b = x[1:]
+c = x.sum(dim=0)
+d = torch.cat([x, b])
+e = a.T + x
+f = x[0, 1:] @ y[:2]
+g = len(x) + x.shape[0]
+"""
+
+
+def test_no_mode_sees_the_runtimes_own_calls() -> None:
+    """The runtime's ops read shapes, lengths and indices where no mode sees them (as torch's
+    C++ does): a recording mode sees exactly the calls the user's code makes, eagerly and
+    compiled, and the same as under torch."""
+    fn = row_function(INTERNALLY_HEAVY)
+    eager: list[Any] = []
+    fn(*inputs(torch), eager)
+    compiled: list[Any] = []
+    tracer.compile(fn, fullgraph=True)(*inputs(torch), compiled)
+    assert [(f, a) for f, a, *_ in compiled] == [(f, a) for f, a, *_ in eager]
+    assert [f.__name__ for f, *_ in eager] == [
+        *("reshape", "__getitem__", "sum", "cat", "__get__", "add"),
+        *("__getitem__", "__getitem__", "matmul", "__len__", "__get__"),
+    ]
+    assert_same_behavior(fn, *inputs(torch), [])
+
+
+def test_no_mode_sees_torchs_own_calls_either() -> None:
+    real = real_torch()
+    mine: list[Any] = []
+    theirs: list[Any] = []
+    row_function(INTERNALLY_HEAVY)(*inputs(torch), mine)
+    row_function(INTERNALLY_HEAVY, recorder(real), real)(*inputs(real), theirs)
+    assert [(f.__name__, a) for f, a, *_ in mine] == [(f.__name__, a) for f, a, *_ in theirs]

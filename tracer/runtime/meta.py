@@ -52,7 +52,7 @@ def size_args(args: Sequence[Any], what: str = "size") -> Shape:
     if len(args) == 1 and isinstance(args[0], list | tuple):
         args = args[0]
     try:
-        return tuple(operator.index(s) for s in args)
+        return tuple(s._to_index() if isinstance(s, Tensor) else operator.index(s) for s in args)
     except TypeError:
         got = ", ".join(type(s).__name__ for s in args)
         raise TypeError(f"{what} must be a tuple of ints, but got ({got})") from None

@@ -16,14 +16,28 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, ParamSpec, TypeGuard, TypeVar
+from typing import Any, Generic, Literal, ParamSpec, TypeGuard, TypeVar, overload
 
 from tracer.runtime import _C
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-OpKind = Literal["function", "method"]
+OpKind = Literal["function", "method", "property"]
+
+TENSOR_TYPE_METHODS = frozenset(
+    {
+        # methods that take the tensor alone
+        *("neg", "abs", "relu", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt"),
+        *("detach", "positive", "__invert__"),
+        # conversions
+        *("__bool__", "__float__", "__int__", "__index__", "__complex__", "__len__"),
+        # the operators torch defines in Python
+        *("__rsub__", "__rdiv__", "__pow__", "__rpow__", "__floordiv__", "__rfloordiv__"),
+        *("__rmod__", "__rlshift__", "__rrshift__"),
+    }
+)
+"""The Tensor methods for which torch hands a mode the tensor types as `types` (see above)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -44,55 +58,73 @@ class OpInfo:
 
     @property
     def qualname(self) -> str:
+        if self.kind == "property":
+            return f"Tensor.{self.name}.__get__"
         return f"torch.{self.name}" if self.kind == "function" else f"Tensor.{self.name}"
+
+    @property
+    def passes_tensor_types(self) -> bool:
+        """Whether torch hands a mode every tensor type among the arguments as `types`, or
+        only the Tensor subclasses (see the module docstring)."""
+        return self.kind == "property" or (
+            self.kind == "method" and self.name in TENSOR_TYPE_METHODS
+        )
 
     def __repr__(self) -> str:
         return f"OpInfo({self.qualname}, kind={self.kind!r})"
 
 
 def op_info(fn: object) -> OpInfo | None:
-    """The OpInfo of a public op, or None for anything that is not one."""
+    """The OpInfo of a public op (a property's getter `Tensor.shape.__get__` included), or
+    None for anything that is not one."""
     info = getattr(fn, "__modetrace_op__", None)
     return info if isinstance(info, OpInfo) else None
 
 
-def _tensor_types(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[type, ...]:
+def _tensor_types(
+    args: tuple[Any, ...], kwargs: Mapping[str, Any], plain_tensor: bool
+) -> tuple[type, ...]:
     """The distinct Tensor types among the arguments, looking one level into lists and tuples
-    (so `cat([a, b])` reports them), in order of first appearance."""
+    (so `cat([a, b])` reports them), in order of first appearance; `Tensor` itself only if
+    `plain_tensor`."""
     found: dict[type, None] = {}
     for arg in (*args, *kwargs.values()):
         items = arg if isinstance(arg, list | tuple) else (arg,)
         found.update((type(x), None) for x in items if isinstance(x, _tensor.Tensor))
+    if not plain_tensor:
+        found.pop(_tensor.Tensor, None)
     return tuple(found)
 
 
 def _call_top_mode(
     public: Callable[..., Any],
-    impl: Callable[..., Any],
+    info: OpInfo,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Any:
+    types = _tensor_types(args, kwargs, info.passes_tensor_types)
     mode = _C._pop_torch_function_stack()
     try:
-        result = mode.__torch_function__(public, _tensor_types(args, kwargs), args, kwargs)
+        result = mode.__torch_function__(public, types, args, kwargs)
     finally:
         _C._push_on_torch_function_stack(mode)
     if result is NotImplemented:
-        return impl(*args, **kwargs)
+        return info.impl(*args, **kwargs)
     return result
 
 
 def _overridable(impl: Callable[P, R], name: str, kind: OpKind) -> Callable[P, R]:
     state = _C._STATE
+    info = OpInfo(name, impl, kind)
 
     @functools.wraps(impl)
     def public(*args: P.args, **kwargs: P.kwargs) -> R:
         if state.dispatch:
-            result: R = _call_top_mode(public, impl, args, kwargs)
+            result: R = _call_top_mode(public, info, args, kwargs)
             return result
         return impl(*args, **kwargs)
 
-    setattr(public, "__modetrace_op__", OpInfo(name, impl, kind))  # noqa: B010
+    setattr(public, "__modetrace_op__", info)  # noqa: B010
     return public
 
 
@@ -104,6 +136,47 @@ def function_op(impl: Callable[P, R]) -> Callable[P, R]:
 def method_op(impl: Callable[P, R]) -> Callable[P, R]:
     """Make `impl` (defined in the Tensor class body) the public method of the same name."""
     return _overridable(impl, impl.__name__, "method")
+
+
+class overridable_property(Generic[R]):
+    """A Tensor property whose reads a mode sees, as torch's: the mode is handed the getter
+    `Tensor.<name>.__get__` (its `__name__` is `__get__`) with the tensor as the only argument.
+
+    That getter is a function of each property's own (an instance attribute, so
+    `Tensor.shape.__get__` is the same object on every read, and it carries the OpInfo);
+    `fget` is the mode-free getter, which a graph calls."""
+
+    def __init__(self, fget: Callable[[Any], R]) -> None:
+        self.fget = fget
+        self.info = info = OpInfo(fget.__name__, fget, "property")
+        self.__doc__ = fget.__doc__
+        setattr(fget, "__modetrace_op__", info)  # noqa: B010
+
+        def getter(instance: Any, owner: type | None = None) -> R:
+            if _C._STATE.dispatch:
+                result: R = _call_top_mode(getter, info, (instance,), {})
+                return result
+            return fget(instance)
+
+        getter.__name__ = "__get__"
+        getter.__qualname__ = f"Tensor.{info.name}.__get__"
+        setattr(getter, "__modetrace_op__", info)  # noqa: B010
+        self.getter = getter
+        vars(self)["__get__"] = getter  # what `Tensor.shape.__get__` reads
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> overridable_property[R]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> R: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        return self.getter(instance)
+
+    def __repr__(self) -> str:
+        return f"<overridable property Tensor.{self.info.name}>"
 
 
 def named(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:

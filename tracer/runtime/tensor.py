@@ -17,7 +17,13 @@ from tracer.runtime import dtypes as dt
 from tracer.runtime.dtypes import Scalar
 from tracer.runtime.metadata import CPU, Size
 from tracer.runtime.metadata import device as _Device
-from tracer.runtime.overridable import accepts_operand, method_op, named, operator_method
+from tracer.runtime.overridable import (
+    accepts_operand,
+    method_op,
+    named,
+    operator_method,
+    overridable_property,
+)
 from tracer.runtime.printing import tensor_repr
 
 
@@ -75,21 +81,23 @@ class Tensor:
         result.requires_grad = requires_grad
         return result
 
-    # ------------------------------------------------------------ metadata (not overridable)
+    # ------------------------------------------------------------ metadata
+    # A mode sees a property read as torch's getter `Tensor.shape.__get__`; the runtime's own
+    # code reads the slots (`_shape`, `_dtype`) so that no mode sees it.
 
-    @property
+    @overridable_property
     def shape(self) -> Size:
         return Size(self._shape)
 
-    @property
+    @overridable_property
     def dtype(self) -> dt.dtype:
         return self._dtype
 
-    @property
+    @overridable_property
     def device(self) -> _Device:
         return CPU
 
-    @property
+    @overridable_property
     def ndim(self) -> int:
         return len(self._shape)
 
@@ -111,9 +119,9 @@ class Tensor:
     def is_floating_point(self) -> builtins.bool:
         return self._dtype.is_floating_point
 
-    @property
+    @overridable_property
     def T(self) -> Tensor:
-        return self.permute(*range(len(self._shape) - 1, -1, -1))
+        return _aten.permute(self, tuple(range(len(self._shape) - 1, -1, -1)))
 
     # ------------------------------------------------------------ Python values
 
@@ -133,13 +141,6 @@ class Tensor:
         data = self._values()
         return data[0] if not self._shape else _nest(data, self._shape)
 
-    def __bool__(self) -> builtins.bool:
-        data = self._values()
-        if len(data) != 1:
-            what = "no values" if not data else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
-        return builtins.bool(data[0])
-
     def _scalar(self) -> Scalar:
         data = self._values()
         if len(data) != 1:
@@ -147,22 +148,45 @@ class Tensor:
         value: Scalar = data[0]
         return value
 
-    def __float__(self) -> builtins.float:
-        return builtins.float(self._scalar())
-
-    def __int__(self) -> int:
-        return int(self._scalar())
-
-    def __index__(self) -> int:
+    def _to_index(self) -> int:
+        """`operator.index(t)` where no mode sees it (the runtime's own index arguments)."""
         if self._dtype.is_floating_point or len(self._values()) != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._scalar())
+
+    # Python's conversions and `len` are ops a mode sees, as in torch; the runtime's own code
+    # reads `_shape` and calls `_to_index` instead.
+
+    @method_op
+    def __bool__(self) -> builtins.bool:
+        data = self._values()
+        if len(data) != 1:
+            what = "no values" if not data else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
+        return builtins.bool(data[0])
+
+    @method_op
+    def __float__(self) -> builtins.float:
+        return builtins.float(self._scalar())
+
+    @method_op
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    @method_op
+    def __complex__(self) -> complex:
+        return complex(self._scalar())
+
+    @method_op
+    def __index__(self) -> int:
+        return self._to_index()
 
     def __format__(self, spec: str) -> str:
         if not self._shape and self._data is not None:
             return format(self._data[0], spec)
         return format(repr(self), spec)
 
+    @method_op
     def __len__(self) -> int:
         if not self._shape:
             raise TypeError("len() of a 0-d tensor")
