@@ -118,3 +118,35 @@ def test_no_mode_sees_torchs_own_calls_either() -> None:
     row_function(INTERNALLY_HEAVY)(*inputs(torch), mine)
     row_function(INTERNALLY_HEAVY, recorder(real), real)(*inputs(real), theirs)
     assert [(f.__name__, a) for f, a, *_ in mine] == [(f.__name__, a) for f, a, *_ in theirs]
+
+
+INTEGER_OPERATORS = """\
+i = (x * 3).long()
+a = i // 2 + 7 // (i + 1) + i % 4 + 11 % (i + 1) - (+i)
+b = (i & 6) | (3 ^ i) | (i << 2) | (1 << (i % 5)) | (i >> 1) | (100 >> (i % 3))
+c = ~i + ~(x > 2).long() + (x // 1.5) + (x % -2.5) + (2.5 // x) + (7.5 % x)
+d = (x > 2) & (x < 5), (x > 2) | True, True ^ (x > 2), i.bitwise_and(5), torch.remainder(i, 3)
+"""
+
+
+def test_integer_operators_trace_whole_and_match_eager() -> None:
+    fn = row_function(INTEGER_OPERATORS)
+    assert_same_behavior(tracer.compile(fn, fullgraph=True), *inputs(torch), [])
+    eager: list[Any] = []
+    fn(*inputs(torch), eager)
+    compiled: list[Any] = []
+    tracer.compile(fn, fullgraph=True)(*inputs(torch), compiled)
+    assert [(f, a) for f, a, *_ in compiled] == [(f, a) for f, a, *_ in eager]
+
+
+def test_integer_operators_record_what_torch_records() -> None:
+    real = real_torch()
+    mine: list[Any] = []
+    theirs: list[Any] = []
+    row_function(INTEGER_OPERATORS)(*inputs(torch), mine)
+    row_function(INTEGER_OPERATORS, recorder(real), real)(*inputs(real), theirs)
+
+    def names(log: list[Any]) -> list[Any]:
+        return [(f.__name__, a, tuple(c.__name__ for c in t)) for f, a, _, t in log]
+
+    assert names(mine) == names(theirs)

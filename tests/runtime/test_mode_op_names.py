@@ -41,7 +41,6 @@ def calls(*pairs: Call) -> tuple[Call, ...]:
 
 
 IMMUTABLE = "runtime tensors are immutable: no in-place ops"
-NO_OP = "the runtime has no such op"
 SLOT = "the runtime's `requires_grad` is a plain attribute (guards read it on every call)"
 
 ROWS = [
@@ -97,25 +96,39 @@ ROWS = [
     Row("torch.Tensor.__mul__(x, 3)", calls(("Tensor.mul", ("x", 3)))),
     Row("torch.add(x, y)", calls(("torch.add", ("x", "y")))),
     Row("x.sum()", calls(("Tensor.sum", ("x",)))),
-    Row("+x", calls(("Tensor.positive", ("x",))), calls(), NO_OP),
-    Row("x // y", calls(("Tensor.__floordiv__", ("x", "y"))), calls(), NO_OP),
-    Row("x % y", calls(("Tensor.remainder", ("x", "y"))), calls(), NO_OP),
-    Row("2 % x", calls(("Tensor.__rmod__", ("x", 2))), calls(), NO_OP),
+    Row("+x", calls(("Tensor.positive", ("x",)))),
+    Row("x.__pos__()", calls(("Tensor.positive", ("x",)))),
+    Row("torch.positive(x)", calls(("torch.positive", ("x",)))),
+    Row("x // y", calls(("Tensor.__floordiv__", ("x", "y")))),
+    Row("x // 2", calls(("Tensor.__floordiv__", ("x", 2)))),
+    Row("2.0 // x", calls(("Tensor.__rfloordiv__", ("x", 2.0)))),
+    Row("x.floor_divide(y)", calls(("Tensor.floor_divide", ("x", "y")))),
+    Row("torch.floor_divide(x, y)", calls(("torch.floor_divide", ("x", "y")))),
+    Row("x % y", calls(("Tensor.remainder", ("x", "y")))),
+    Row("x % 2", calls(("Tensor.remainder", ("x", 2)))),
+    Row("2 % x", calls(("Tensor.__rmod__", ("x", 2)))),
+    Row("x % None", calls()),
+    Row("torch.remainder(x, 2)", calls(("torch.remainder", ("x", 2)))),
+    Row("~(x > 1)", calls(("Tensor.gt", ("x", 1)), ("Tensor.__invert__", ("x",)))),
+    Row("~x", calls(("Tensor.__invert__", ("x",)))),
+    Row("(x > 1).bitwise_not()", calls(("Tensor.gt", ("x", 1)), ("Tensor.bitwise_not", ("x",)))),
+    Row("y.long() & 1", calls(("Tensor.long", ("y",)), ("Tensor.__and__", ("y", 1)))),
+    Row("1 & y.long()", calls(("Tensor.long", ("y",)), ("Tensor.bitwise_and", ("y", 1)))),
     Row(
-        "~(x > 1)",
-        calls(("Tensor.gt", ("x", 1)), ("Tensor.__invert__", ("x",))),
-        calls(
-            ("Tensor.gt", ("x", 1)),
-        ),
-        NO_OP,
+        "y.long() | y.long()",
+        calls(("Tensor.long", ("y",)), ("Tensor.long", ("y",)), ("Tensor.__or__", ("y", "y"))),
     ),
+    Row("(y > 1) ^ True", calls(("Tensor.gt", ("y", 1)), ("Tensor.__xor__", ("y", True)))),
+    Row("True ^ (y > 1)", calls(("Tensor.gt", ("y", 1)), ("Tensor.bitwise_xor", ("y", True)))),
+    Row("y.long() & None", calls(("Tensor.long", ("y",)))),
+    Row("x & 1", calls(("Tensor.__and__", ("x", 1)))),
+    Row("y.long() << 2", calls(("Tensor.long", ("y",)), ("Tensor.__lshift__", ("y", 2)))),
+    Row("y.long() >> 1", calls(("Tensor.long", ("y",)), ("Tensor.__rshift__", ("y", 1)))),
+    Row("1 << y.long()", calls(("Tensor.long", ("y",)), ("Tensor.__rlshift__", ("y", 1)))),
+    Row("64 >> y.long()", calls(("Tensor.long", ("y",)), ("Tensor.__rrshift__", ("y", 64)))),
     Row(
-        "y.long() & 1",
-        calls(("Tensor.long", ("y",)), ("Tensor.__and__", ("y", 1))),
-        calls(
-            ("Tensor.long", ("y",)),
-        ),
-        NO_OP,
+        "torch.bitwise_or(y.long(), 4)",
+        calls(("Tensor.long", ("y",)), ("torch.bitwise_or", ("y", 4))),
     ),
     Row(
         "z = x.clone()\nz += y",

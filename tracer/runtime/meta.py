@@ -170,6 +170,47 @@ def neg(x: Tensor) -> Spec:
     return x._shape, x._dtype
 
 
+def positive(x: Tensor) -> Spec:
+    if x._dtype is dt.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return x._shape, x._dtype
+
+
+def _no_kernel(kernel: str, common: dtype) -> NotImplementedError:
+    """torch's error for a dtype its CPU kernel `kernel` is not built for."""
+    return NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{common.short_name}'")
+
+
+def floor_divide(a: Operand, b: Operand) -> Spec:
+    shape, common = binary(a, b)
+    if common is dt.bool_:
+        raise _no_kernel("div_floor", common)
+    return shape, common
+
+
+def remainder(a: Operand, b: Operand) -> Spec:
+    shape, common = binary(a, b)
+    if common is dt.bool_:
+        raise _no_kernel("remainder", common)
+    return shape, common
+
+
+def bitwise(kernel: str, a: Operand, b: Operand) -> Spec:
+    """`&`, `|`, `^` (kernel `bitwise_and`...) on integers and bools; shifts (`lshift`,
+    `rshift`) on integers only."""
+    shape, common = binary(a, b)
+    shift = kernel.endswith("shift")
+    if common.is_floating_point or (shift and common is dt.bool_):
+        raise _no_kernel(kernel, common)
+    return shape, common
+
+
+def bitwise_not(x: Tensor) -> Spec:
+    if x._dtype.is_floating_point:
+        raise _no_kernel("bitwise_not", x._dtype)
+    return x._shape, x._dtype
+
+
 # ---------------------------------------------------------------- reductions
 
 

@@ -29,7 +29,7 @@ TENSOR_TYPE_METHODS = frozenset(
     {
         # methods that take the tensor alone
         *("neg", "abs", "relu", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt"),
-        *("detach", "positive", "__invert__"),
+        *("detach", "positive", "bitwise_not", "__invert__"),
         # conversions
         *("__bool__", "__float__", "__int__", "__index__", "__complex__", "__len__"),
         # the operators torch defines in Python
@@ -126,6 +126,26 @@ def _overridable(impl: Callable[P, R], name: str, kind: OpKind) -> Callable[P, R
 
     setattr(public, "__modetrace_op__", info)  # noqa: B010
     return public
+
+
+def operator_op(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """Make `impl` (a binary operator dunder in the Tensor class body, e.g. `__and__`) a public
+    method that a mode sees under its own name, as torch's C operators `__and__`, `__lshift__`:
+    an operand that is neither a tensor nor a Python number gets NotImplemented before any mode
+    sees the call. It is its own `operator_target`, so the tracer checks the operand too."""
+
+    @functools.wraps(impl)
+    def operator(self: Any, other: Any) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        if _C._STATE.dispatch:
+            return _call_top_mode(operator, info, (self, other), {})
+        return impl(self, other)
+
+    info = OpInfo(impl.__name__, impl, "method")
+    setattr(operator, "__modetrace_op__", info)  # noqa: B010
+    setattr(operator, "__modetrace_operator__", operator)  # noqa: B010
+    return operator
 
 
 def function_op(impl: Callable[P, R]) -> Callable[P, R]:

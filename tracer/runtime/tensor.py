@@ -22,6 +22,7 @@ from tracer.runtime.overridable import (
     method_op,
     named,
     operator_method,
+    operator_op,
     overridable_property,
 )
 from tracer.runtime.printing import tensor_repr
@@ -228,6 +229,42 @@ class Tensor:
         return _aten.pow(self, exponent)
 
     @method_op
+    def floor_divide(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.floor_divide(self, other)
+
+    @method_op
+    def remainder(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.remainder(self, other)
+
+    @method_op
+    def bitwise_and(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_and(self, other)
+
+    @method_op
+    def bitwise_or(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_or(self, other)
+
+    @method_op
+    def bitwise_xor(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_xor(self, other)
+
+    @method_op
+    def bitwise_left_shift(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_left_shift(self, other)
+
+    @method_op
+    def bitwise_right_shift(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_right_shift(self, other)
+
+    @method_op
+    def bitwise_not(self) -> Tensor:
+        return _aten.bitwise_not(self)
+
+    @method_op
+    def positive(self) -> Tensor:
+        return _aten.positive(self)
+
+    @method_op
     def maximum(self, other: Tensor) -> Tensor:
         return _aten.maximum(self, other)
 
@@ -407,6 +444,11 @@ class Tensor:
     __truediv__ = operator_method(div, "__truediv__")
     __matmul__ = operator_method(matmul, "__matmul__")
     __neg__ = operator_method(neg, "__neg__")
+    __pos__ = operator_method(positive, "__pos__")
+    __mod__ = operator_method(remainder, "__mod__")
+    __rand__ = operator_method(bitwise_and, "__rand__")
+    __ror__ = operator_method(bitwise_or, "__ror__")
+    __rxor__ = operator_method(bitwise_xor, "__rxor__")
     __abs__ = operator_method(abs, "__abs__")
     __ne__ = operator_method(ne, "__ne__")
     __lt__ = operator_method(lt, "__lt__")
@@ -440,6 +482,67 @@ class Tensor:
         if not accepts_operand(other):
             return NotImplemented
         return _aten.pow(other, self)
+
+    @method_op
+    def __floordiv__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.floor_divide(self, other)
+
+    @method_op
+    def __rfloordiv__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.floor_divide(other, self)
+
+    @method_op
+    def __rmod__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.remainder(other, self)
+
+    @method_op
+    def __rlshift__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.bitwise_left_shift(other, self)
+
+    @method_op
+    def __rrshift__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.bitwise_right_shift(other, self)
+
+    # torch's C operators of their own name: NotImplemented for an operand that is neither a
+    # tensor nor a number, before any mode sees the call (`operator_op`)
+
+    @operator_op
+    def __and__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_and(self, other)
+
+    @operator_op
+    def __or__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_or(self, other)
+
+    @operator_op
+    def __xor__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_xor(self, other)
+
+    @operator_op
+    def __lshift__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_left_shift(self, other)
+
+    @operator_op
+    def __rshift__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_right_shift(self, other)
+
+    @method_op
+    def __invert__(self) -> Tensor:
+        if self._dtype.is_floating_point:
+            raise TypeError(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+            )
+        return _aten.bitwise_not(self)
 
     @method_op
     def __eq__(self, other: object) -> Any:
