@@ -35,8 +35,9 @@ PROPERTIES = frozenset(
     name for name, attr in vars(Tensor).items() if isinstance(attr, overridable_property)
 )
 """`shape`, `dtype`, `T`...: reads a mode sees as `Tensor.<name>.__get__`."""
-METADATA_METHODS = frozenset({"size", "dim", "numel", "is_floating_point", "ndimension"})
-DATA_DEPENDENT_METHODS = frozenset({"item", "tolist", "__bool__", "__float__", "__int__"})
+DATA_DEPENDENT_METHODS = frozenset(
+    {"item", "tolist", "__bool__", "__float__", "__int__", "__complex__", "__index__"}
+)
 
 
 class TensorVariable(VariableTracker):
@@ -81,9 +82,6 @@ class TensorVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if name in METADATA_METHODS:
-            const_args = [a.as_python_constant() for a in args]
-            return builder.wrap_constant_result(getattr(self.fake, name)(*const_args))
         if name in DATA_DEPENDENT_METHODS:
             unimplemented(
                 "data-dependent-op",
@@ -93,7 +91,13 @@ class TensorVariable(VariableTracker):
         return returned_input(result, [self, *args, *kwargs.values()])
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        if self.fake.dim() == 0:
+        if tx.output.mode_stack:
+            unimplemented(
+                "iterate",
+                "iterating a tensor under a torch function mode: the mode sees `dim` and "
+                "`unbind`, and some consumers' `__len__` (the length hint of `list(x)`)",
+            )
+        if not self.fake._shape:
             unimplemented("iterate", "iteration over a 0-d tensor")
 
         return [

@@ -22,6 +22,12 @@ READS_DATA = {  # conversions need the tensor's value: the frame falls back, the
     "int(x[0, 0])",
     "complex(x[0, 0])",
     "[1] * x[0, 0].long()",
+    "x.item()",
+    "x[0, 0].item()",
+    "x.tolist()",
+    "list(x)",  # iterating a tensor under a mode falls back (see TensorVariable.unpack)
+    "for r in y: pass",
+    "a, b = x",
 }
 
 

@@ -15,12 +15,6 @@ METHOD_OPS = sorted(
     name for name, value in vars(torch.Tensor).items() if op_info(value) is not None
 )
 METADATA = [
-    "size",
-    "dim",
-    "numel",
-    "item",
-    "tolist",
-    "is_floating_point",
     "__repr__",
     "__hash__",
 ]

@@ -398,6 +398,13 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     return Tensor._make(data, plan.shape, input._dtype, input.requires_grad)
 
 
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """The slices along `dim`, each without that dimension."""
+    d = meta.unbind_dim(input, dim)
+    before = (slice(None),) * d
+    return tuple(getitem(input, (*before, i)) for i in range(input._shape[d]))
+
+
 # ---------------------------------------------------------------- copies and dtypes
 
 

@@ -389,6 +389,12 @@ def squeeze(x: Tensor, dim: int | Sequence[int] | None) -> Shape:
     return tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
 
 
+def unbind_dim(x: Tensor, dim: int) -> int:
+    if not x._shape:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return wrap_dim(dim, len(x._shape))
+
+
 def cat(tensors: Sequence[Tensor], dim: int) -> tuple[Shape, dtype, int]:
     """Output shape, promoted dtype and the wrapped concatenation dim."""
     if not tensors:

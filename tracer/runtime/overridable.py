@@ -30,6 +30,7 @@ TENSOR_TYPE_METHODS = frozenset(
         # methods that take the tensor alone
         *("neg", "abs", "relu", "exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt"),
         *("detach", "positive", "bitwise_not", "__invert__"),
+        *("dim", "numel", "is_floating_point", "item", "tolist"),
         # conversions
         *("__bool__", "__float__", "__int__", "__index__", "__complex__", "__len__"),
         # the operators torch defines in Python

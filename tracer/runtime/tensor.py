@@ -106,17 +106,23 @@ class Tensor:
     def is_fake(self) -> builtins.bool:
         return self._data is None
 
+    # Metadata methods are ops a mode sees, as in torch.
+
+    @method_op
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._shape)
         return self._shape[_meta.wrap_dim(dim, len(self._shape))]
 
+    @method_op
     def dim(self) -> int:
         return len(self._shape)
 
+    @method_op
     def numel(self) -> int:
         return math.prod(self._shape)
 
+    @method_op
     def is_floating_point(self) -> builtins.bool:
         return self._dtype.is_floating_point
 
@@ -131,6 +137,7 @@ class Tensor:
         assert self._data is not None
         return self._data
 
+    @method_op
     def item(self) -> Scalar:
         data = self._values()
         if len(data) != 1:
@@ -138,6 +145,7 @@ class Tensor:
         value: Scalar = data[0]
         return value
 
+    @method_op
     def tolist(self) -> Any:
         data = self._values()
         return data[0] if not self._shape else _nest(data, self._shape)
@@ -194,9 +202,10 @@ class Tensor:
         return self._shape[0]
 
     def __iter__(self) -> Iterator[Tensor]:
-        if not self._shape:
+        """As torch's (not an op itself): a mode sees `dim`, then `unbind`."""
+        if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (_aten.getitem(self, i) for i in range(self._shape[0]))
+        return iter(self.unbind(0))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raise TypeError("modetrace tensors are immutable: in-place assignment is not supported")
@@ -387,6 +396,10 @@ class Tensor:
     @method_op
     def squeeze(self, dim: int | Sequence[int] | None = None) -> Tensor:
         return _aten.squeeze(self, dim)
+
+    @method_op
+    def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
+        return _aten.unbind(self, dim)
 
     @method_op
     def contiguous(self) -> Tensor:
