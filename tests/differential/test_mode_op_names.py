@@ -156,3 +156,38 @@ def test_integer_operators_record_what_torch_records() -> None:
         return [(f.__name__, a, tuple(c.__name__ for c in t)) for f, a, _, t in log]
 
     assert names(mine) == names(theirs)
+
+
+class Overriding(torch.overrides.TorchFunctionMode):
+    """Answers `len`, the `shape` getter and `dim` itself: a compiled function must use the
+    mode's answers, as eager code does."""
+
+    def __init__(self, length: Any) -> None:
+        self.length = length
+
+    def __torch_function__(
+        self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: Any = None
+    ) -> Any:
+        if func is torch.Tensor.__len__:
+            return self.length
+        if func == torch.Tensor.shape.__get__:
+            return (99, 98)
+        if func is torch.Tensor.dim:
+            return len(types) + 40
+        return func(*args, **(kwargs or {}))
+
+
+def answers_from_the_mode(x: Any, length: Any) -> Any:
+    with Overriding(length):
+        return len(x), x.shape, x.shape[0] + x.dim(), x.T.shape, x.size(1)
+
+
+@pytest.mark.parametrize("length", [7, True, "a", -1, 2.0])
+def test_compiled_len_and_properties_dispatch_to_the_mode(length: Any) -> None:
+    """`len(x)` is answered by the mode (and checked by `len` as CPython does: a str or a
+    float is a TypeError, -1 a ValueError, True is 1); `x.shape` is the mode's too."""
+    x = inputs(torch)[0]
+    assert_same_behavior(answers_from_the_mode, x, length)
+    if length in (7, True):
+        compiled = tracer.compile(answers_from_the_mode, fullgraph=True)
+        assert compiled(x, length) == (int(length), (99, 98), 140, (99, 98), 3)
