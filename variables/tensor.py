@@ -1,7 +1,10 @@
 """TensorVariable: a tensor during tracing, a graph Node plus its fake value (shape, dtype).
 
 Metadata (shape, dtype, dim) is known while tracing because TENSOR_MATCH guards it; values are
-not, so anything that needs them (`item()`, `if t:`) breaks the graph.
+not, so anything that needs them (`item()`, `if t:`) breaks the graph. Reading metadata is an op
+like any other (`x.shape` is `Tensor.shape.__get__`, `x.dim()` is `Tensor.dim`): a constant when
+no torch-function mode is on the stack, else whatever the mode's traced handler returns. The
+tracer's own reads go to the fake tensor's slots (`fake._shape`), which no mode sees.
 """
 
 from __future__ import annotations

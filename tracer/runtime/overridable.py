@@ -9,6 +9,18 @@ directly and print `name`.
 Most Tensor operators are not ops of their own: as in torch, `x + y`, `2 + x` and `x.__add__(y)`
 all hand a mode `Tensor.add` with the tensor first. `operator_method(add, "__add__")` builds such
 a dunder; it carries `__modetrace_operator__ = add` so the tracer dispatches and records `add`.
+Torch's C operators of their own name (`__and__`, `__lshift__`) are `operator_op`s.
+
+A Tensor property (`shape`, `dtype`, `T`...) is an `overridable_property`: as in torch, a mode
+is handed its getter, `Tensor.shape.__get__`, called with the tensor alone.
+
+`types`, the second argument of `__torch_function__`, follows torch's rule: torch passes the
+tensor types (`(Tensor,)`) for what it hands a mode straight from the tensor (a property's
+getter, a conversion like `__bool__` or `__len__`, a method that takes the tensor alone like
+`neg` or `dim`, and the operators torch writes in Python like `__rsub__` or `__floordiv__`:
+`TENSOR_TYPE_METHODS`), and `()` for every op whose arguments it parses against a signature
+(`add`, `sum`, `__getitem__`, `__and__`, every `torch.<function>`), where a plain Tensor is not
+an overloaded argument. A Tensor subclass among the arguments is listed in both cases.
 """
 
 from __future__ import annotations
@@ -46,7 +58,8 @@ class OpInfo:
     """What the tracer needs to know about a public op.
 
     `name` is the attribute name under the package (kind "function", e.g. "add") or under
-    `Tensor` (kind "method", e.g. "add" or "__rsub__"); `impl` computes the same result without
+    `Tensor` (kind "method", e.g. "add" or "__rsub__"; kind "property", e.g. "shape", whose
+    public callable is the getter `Tensor.shape.__get__`); `impl` computes the same result without
     looking at the mode stack and accepts the same arguments as the public callable.
 
     >>> OpInfo("add", print, "function").qualname
