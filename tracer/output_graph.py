@@ -23,7 +23,7 @@ from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
-from variables.lists import TupleVariable
+from variables.lists import BaseListVariable, TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
 from variables.sym import SymNumberVariable
@@ -104,7 +104,7 @@ class OutputGraph:
         mode = self.mode_stack.pop()
         try:
             handler = mode.realize().var_getattr(tx, "__torch_function__")
-            types_vt = TupleVariable([wrap_class(runtime.Tensor)])
+            types_vt = TupleVariable([wrap_class(t) for t in _mode_types(public, args, kwargs)])
             result = handler.call_function(
                 tx,
                 [TorchOpVariable(public), types_vt, TupleVariable(args), ConstDictVariable(kwargs)],
@@ -191,6 +191,14 @@ class OutputGraph:
             return self._operator_result(tx, method, args)
         return self._call_op(tx, "call_method", name, method, args, kwargs)
 
+    def call_tensor_property(
+        self, tx: TranslatorBase, name: str, self_vt: TensorVariable
+    ) -> VariableTracker:
+        """`x.shape`: the getter `Tensor.shape.__get__` handed to the mode, as torch does, or
+        the property's mode-free getter run on the fake tensor (a tensor result is a node)."""
+        prop = vars(runtime.Tensor)[name]
+        return self._call_op(tx, "call_function", prop.fget, prop.getter, [self_vt], {})
+
     def _call_op(
         self,
         tx: TranslatorBase,
@@ -202,7 +210,7 @@ class OutputGraph:
     ) -> VariableTracker:
         """A runtime op's call: handed to the innermost torch-function mode if one is active
         and handles it, else recorded as a graph node."""
-        if self.mode_stack and hasattr(impl, "__modetrace_op__"):
+        if self.mode_stack and op_info(impl) is not None:
             result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
@@ -230,6 +238,12 @@ class OutputGraph:
                 result = self._operator_call(tx, method, [args[1], args[0]])
                 if result is not None:
                     return result
+        if fn is operator.mul and _repeats_sequence(args):
+            unimplemented(
+                "data-dependent-op",
+                "a sequence repeated a tensor's number of times needs its value "
+                "(`Tensor.__index__`, which a mode sees)",
+            )
         if fn is operator.eq or fn is operator.ne:  # both declined: Python compares identity
             return ConstantVariable(identical(args[0], args[1]) == (fn is operator.eq))
         if len(args) == 2:
@@ -347,6 +361,33 @@ def _placeholder_name(source_name: str) -> str:
             return inner.strip("_") or "input"
     name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
+
+
+def _repeats_sequence(args: list[VariableTracker]) -> bool:
+    """`[1] * t` or `t * "ab"`: CPython repeats the sequence `operator.index(t)` times."""
+    sequences = (list, tuple, str, bytes, bytearray)
+    kinds = [a.realize().python_type() for a in args]
+    return len(args) == 2 and any(issubclass(k, sequences) for k in kinds)
+
+
+def _mode_types(
+    public: Any, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> list[type]:
+    """The `types` the runtime hands a mode for this call (see `overridable._tensor_types`):
+    the tensor types among the arguments, one level into lists and tuples, without `Tensor`
+    itself for ops torch parses against a signature."""
+    info = op_info(public)
+    found: dict[type, None] = {}
+    for vt in (*args, *kwargs.values()):
+        vt = vt.realize()
+        items = vt.items if isinstance(vt, BaseListVariable) else [vt]
+        for item in items:
+            item = item.realize()
+            if isinstance(item, TensorVariable):
+                found[item.python_type()] = None
+    if info is None or not info.passes_tensor_types:
+        found.pop(runtime.Tensor, None)
+    return list(found)
 
 
 def _op_name(target: Any) -> str:

@@ -140,10 +140,8 @@ class BuiltinVariable(KnownObjectVariable):
     # -- builtins with tracing-specific behaviour ----------------------------------------------
     def call_len(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
         obj = obj.realize()
-        if isinstance(obj, TensorVariable):
-            if obj.fake.dim() == 0:
-                tx.raise_user_error(TypeError("len() of a 0-d tensor"))
-            return ConstantVariable(obj.fake.shape[0])
+        if isinstance(obj, TensorVariable):  # `Tensor.__len__`, which a mode sees
+            return len_result(tx, tx.output.call_tensor_method(tx, "__len__", [obj], {}))
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
         if isinstance(obj, UserDefinedObjectVariable):

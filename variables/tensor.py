@@ -1,7 +1,10 @@
 """TensorVariable: a tensor during tracing, a graph Node plus its fake value (shape, dtype).
 
 Metadata (shape, dtype, dim) is known while tracing because TENSOR_MATCH guards it; values are
-not, so anything that needs them (`item()`, `if t:`) breaks the graph.
+not, so anything that needs them (`item()`, `if t:`) breaks the graph. Reading metadata is an op
+like any other (`x.shape` is `Tensor.shape.__get__`, `x.dim()` is `Tensor.dim`): a constant when
+no torch-function mode is on the stack, else whatever the mode's traced handler returns. The
+tracer's own reads go to the fake tensor's slots (`fake._shape`), which no mode sees.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from tracer.runtime import Tensor
+from tracer.runtime.overridable import overridable_property
 from variables import builder
 from variables.base import (
     GetAttrVariable,
@@ -29,9 +33,14 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 
-METADATA_ATTRS = frozenset({"shape", "dtype", "ndim", "device", "requires_grad", "is_leaf"})
-METADATA_METHODS = frozenset({"size", "dim", "numel", "is_floating_point", "ndimension"})
-DATA_DEPENDENT_METHODS = frozenset({"item", "tolist", "__bool__", "__float__", "__int__"})
+METADATA_ATTRS = frozenset({"requires_grad", "is_leaf"})
+PROPERTIES = frozenset(
+    name for name, attr in vars(Tensor).items() if isinstance(attr, overridable_property)
+)
+"""`shape`, `dtype`, `T`...: reads a mode sees as `Tensor.<name>.__get__`."""
+DATA_DEPENDENT_METHODS = frozenset(
+    {"item", "tolist", "__bool__", "__float__", "__int__", "__complex__", "__index__"}
+)
 
 
 class TensorVariable(VariableTracker):
@@ -59,11 +68,10 @@ class TensorVariable(VariableTracker):
         )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if name in PROPERTIES:  # a constant (`shape`) or a graph node (`T`), or the mode's
+            return tx.output.call_tensor_property(tx, name, self)
         if name in METADATA_ATTRS:
             return builder.wrap_constant_result(getattr(self.fake, name))
-        if name == "T":
-            dims = [ConstantVariable(d) for d in reversed(range(self.fake.dim()))]
-            return tx.output.call_tensor_method(tx, "permute", [self, *dims], {})
         if callable(getattr(type(self.fake), name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
         if not hasattr(type(self.fake), name):
@@ -77,9 +85,6 @@ class TensorVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if name in METADATA_METHODS:
-            const_args = [a.as_python_constant() for a in args]
-            return builder.wrap_constant_result(getattr(self.fake, name)(*const_args))
         if name in DATA_DEPENDENT_METHODS:
             unimplemented(
                 "data-dependent-op",
@@ -89,18 +94,24 @@ class TensorVariable(VariableTracker):
         return returned_input(result, [self, *args, *kwargs.values()])
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        if self.fake.dim() == 0:
+        if tx.output.mode_stack:
+            unimplemented(
+                "iterate",
+                "iterating a tensor under a torch function mode: the mode sees `dim` and "
+                "`unbind`, and some consumers' `__len__` (the length hint of `list(x)`)",
+            )
+        if not self.fake._shape:
             unimplemented("iterate", "iteration over a 0-d tensor")
 
         return [
             tx.output.call_tensor_method(tx, "__getitem__", [self, ConstantVariable(i)], {})
-            for i in range(self.fake.shape[0])
+            for i in range(self.fake._shape[0])
         ]
 
     def __repr__(self) -> str:
-        shape = ", ".join(map(str, self.fake.shape))  # (side-effect descriptions show many)
+        shape = ", ".join(map(str, self.fake._shape))  # (side-effect descriptions show many)
         where = self.source.name if self.source is not None else self.node.name
-        dtype = str(self.fake.dtype).removeprefix("torch.")
+        dtype = str(self.fake._dtype).removeprefix("torch.")
         return f"TensorVariable({where}: {dtype}[{shape}])"
 
 

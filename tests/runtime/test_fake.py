@@ -35,6 +35,7 @@ def _numel(shape: tuple[int, ...]) -> int:
     return n
 
 
+float_dtypes = st.sampled_from([torch.float32, torch.float64])
 operand = st.one_of(real_tensor(), st.integers(-3, 3), st.floats(-3, 3), st.booleans())
 dim = st.integers(-4, 3)
 
@@ -60,6 +61,13 @@ BINARY = {
     "__rsub__": lambda a, b: b - a,
     "__truediv__": operator.truediv,
     "Tensor.sub": torch.Tensor.sub,
+    "bitwise_and": torch.bitwise_and,
+    "bitwise_or": torch.bitwise_or,
+    "bitwise_xor": torch.bitwise_xor,
+    "__xor__": operator.xor,
+    "bitwise_left_shift": torch.bitwise_left_shift,
+    "bitwise_right_shift": torch.bitwise_right_shift,
+    "__rshift__": operator.rshift,
 }
 small_shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=3)
 same_dtype_pair = st.sampled_from(DTYPES).flatmap(
@@ -83,6 +91,8 @@ UNARY = [
     "long",
     "bool",
     "contiguous",
+    "positive",
+    "bitwise_not",
 ]
 
 
@@ -138,6 +148,16 @@ CASES: dict[str, Callable[[st.DrawFn], Call]] = {
         (d(real_tensor()), d(operand)),
         {"alpha": d(st.sampled_from([2, 0.5]))},
     ),
+    # An integer zero divisor fails only when computing values: a float dividend keeps it out.
+    **{
+        name: lambda d, fn=fn: (fn, (d(real_tensor(dtype=d(float_dtypes))), d(operand)), {})
+        for name, fn in {
+            "floor_divide": torch.floor_divide,
+            "__floordiv__": operator.floordiv,
+            "remainder": torch.remainder,
+            "__mod__": operator.mod,
+        }.items()
+    },
     "matmul": lambda d: (torch.matmul, d(same_dtype_pair), {}),
     "__matmul__": lambda d: (
         operator.matmul,
@@ -200,6 +220,7 @@ def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
 
 FAMILIES = {
     "binary": [*BINARY, "add_alpha", "pow"],
+    "floor_divide_remainder": ["floor_divide", "__floordiv__", "remainder", "__mod__"],
     "unary": UNARY,
     "reduction": ["sum", "mean", "amax"],
     "shape": ["reshape", "view", "transpose", "permute", "unsqueeze", "squeeze"],

@@ -18,6 +18,7 @@ import pytest
 
 import tracer.runtime
 from tests.real_torch import real_torch
+from tracer.runtime.overridable import TENSOR_TYPE_METHODS
 
 Call = tuple[Any, ...]
 SHAPES = {(2, 3): "x", (3,): "y"}
@@ -40,8 +41,7 @@ def calls(*pairs: Call) -> tuple[Call, ...]:
 
 
 IMMUTABLE = "runtime tensors are immutable: no in-place ops"
-NO_OP = "the runtime has no such op"
-NOT_OVERRIDABLE = "the runtime's metadata and conversions are not mode-overridable"
+SLOT = "the runtime's `requires_grad` is a plain attribute (guards read it on every call)"
 
 ROWS = [
     Row("x + y", calls(("Tensor.add", ("x", "y")))),
@@ -77,7 +77,15 @@ ROWS = [
     Row("2 >= x", calls(("Tensor.le", ("x", 2)))),
     Row("x < None", calls()),
     Row("x + 'a'", calls()),
-    Row("x * [1]", calls(("Tensor.__index__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row("x * [1]", calls(("Tensor.__index__", ("x",)))),
+    Row(
+        "[1] * x[0, 0].long()",
+        calls(
+            ("Tensor.__getitem__", ("x", (0, 0))),
+            ("Tensor.long", ("?",)),
+            ("Tensor.__index__", ("?",)),
+        ),
+    ),
     Row("x[0]", calls(("Tensor.__getitem__", ("x", 0)))),
     Row("x[:, 1]", calls(("Tensor.__getitem__", ("x", (slice(None), 1))))),
     Row("x.add(y)", calls(("Tensor.add", ("x", "y")))),
@@ -88,25 +96,39 @@ ROWS = [
     Row("torch.Tensor.__mul__(x, 3)", calls(("Tensor.mul", ("x", 3)))),
     Row("torch.add(x, y)", calls(("torch.add", ("x", "y")))),
     Row("x.sum()", calls(("Tensor.sum", ("x",)))),
-    Row("+x", calls(("Tensor.positive", ("x",))), calls(), NO_OP),
-    Row("x // y", calls(("Tensor.__floordiv__", ("x", "y"))), calls(), NO_OP),
-    Row("x % y", calls(("Tensor.remainder", ("x", "y"))), calls(), NO_OP),
-    Row("2 % x", calls(("Tensor.__rmod__", ("x", 2))), calls(), NO_OP),
+    Row("+x", calls(("Tensor.positive", ("x",)))),
+    Row("x.__pos__()", calls(("Tensor.positive", ("x",)))),
+    Row("torch.positive(x)", calls(("torch.positive", ("x",)))),
+    Row("x // y", calls(("Tensor.__floordiv__", ("x", "y")))),
+    Row("x // 2", calls(("Tensor.__floordiv__", ("x", 2)))),
+    Row("2.0 // x", calls(("Tensor.__rfloordiv__", ("x", 2.0)))),
+    Row("x.floor_divide(y)", calls(("Tensor.floor_divide", ("x", "y")))),
+    Row("torch.floor_divide(x, y)", calls(("torch.floor_divide", ("x", "y")))),
+    Row("x % y", calls(("Tensor.remainder", ("x", "y")))),
+    Row("x % 2", calls(("Tensor.remainder", ("x", 2)))),
+    Row("2 % x", calls(("Tensor.__rmod__", ("x", 2)))),
+    Row("x % None", calls()),
+    Row("torch.remainder(x, 2)", calls(("torch.remainder", ("x", 2)))),
+    Row("~(x > 1)", calls(("Tensor.gt", ("x", 1)), ("Tensor.__invert__", ("x",)))),
+    Row("~x", calls(("Tensor.__invert__", ("x",)))),
+    Row("(x > 1).bitwise_not()", calls(("Tensor.gt", ("x", 1)), ("Tensor.bitwise_not", ("x",)))),
+    Row("y.long() & 1", calls(("Tensor.long", ("y",)), ("Tensor.__and__", ("y", 1)))),
+    Row("1 & y.long()", calls(("Tensor.long", ("y",)), ("Tensor.bitwise_and", ("y", 1)))),
     Row(
-        "~(x > 1)",
-        calls(("Tensor.gt", ("x", 1)), ("Tensor.__invert__", ("x",))),
-        calls(
-            ("Tensor.gt", ("x", 1)),
-        ),
-        NO_OP,
+        "y.long() | y.long()",
+        calls(("Tensor.long", ("y",)), ("Tensor.long", ("y",)), ("Tensor.__or__", ("y", "y"))),
     ),
+    Row("(y > 1) ^ True", calls(("Tensor.gt", ("y", 1)), ("Tensor.__xor__", ("y", True)))),
+    Row("True ^ (y > 1)", calls(("Tensor.gt", ("y", 1)), ("Tensor.bitwise_xor", ("y", True)))),
+    Row("y.long() & None", calls(("Tensor.long", ("y",)))),
+    Row("x & 1", calls(("Tensor.__and__", ("x", 1)))),
+    Row("y.long() << 2", calls(("Tensor.long", ("y",)), ("Tensor.__lshift__", ("y", 2)))),
+    Row("y.long() >> 1", calls(("Tensor.long", ("y",)), ("Tensor.__rshift__", ("y", 1)))),
+    Row("1 << y.long()", calls(("Tensor.long", ("y",)), ("Tensor.__rlshift__", ("y", 1)))),
+    Row("64 >> y.long()", calls(("Tensor.long", ("y",)), ("Tensor.__rrshift__", ("y", 64)))),
     Row(
-        "y.long() & 1",
-        calls(("Tensor.long", ("y",)), ("Tensor.__and__", ("y", 1))),
-        calls(
-            ("Tensor.long", ("y",)),
-        ),
-        NO_OP,
+        "torch.bitwise_or(y.long(), 4)",
+        calls(("Tensor.long", ("y",)), ("torch.bitwise_or", ("y", 4))),
     ),
     Row(
         "z = x.clone()\nz += y",
@@ -129,30 +151,51 @@ ROWS = [
         calls(("Tensor.clone", ("x",))),
         IMMUTABLE,
     ),
-    Row("len(x)", calls(("Tensor.__len__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row("len(x)", calls(("Tensor.__len__", ("x",)))),
+    Row("x.__len__()", calls(("Tensor.__len__", ("x",)))),
+    Row("len(x[0, 0])", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__len__", ("?",)))),
+    Row("bool(x[0, 0])", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__bool__", ("?",)))),
+    Row("bool(x)", calls(("Tensor.__bool__", ("x",)))),
     Row(
-        "bool(x[0, 0])",
-        calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__bool__", ("?",))),
-        calls(("Tensor.__getitem__", ("x", (0, 0)))),
-        NOT_OVERRIDABLE,
+        "float(x[0, 0])", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__float__", ("?",)))
     ),
+    Row("int(x[0, 0])", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__int__", ("?",)))),
     Row(
-        "float(x[0, 0])",
-        calls(
-            ("Tensor.__getitem__", ("x", (0, 0))),
-            ("Tensor.__float__", ("?",)),
-        ),
-        calls(("Tensor.__getitem__", ("x", (0, 0)))),
-        NOT_OVERRIDABLE,
+        "complex(x[0, 0])",
+        calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.__complex__", ("?",))),
     ),
-    Row("x.shape", calls(("Tensor.shape.__get__", ("x",))), calls(), NOT_OVERRIDABLE),
-    Row("x.dtype", calls(("Tensor.dtype.__get__", ("x",))), calls(), NOT_OVERRIDABLE),
+    Row("x.shape", calls(("Tensor.shape.__get__", ("x",)))),
+    Row("x.shape[0]", calls(("Tensor.shape.__get__", ("x",)))),
+    Row("x.dtype", calls(("Tensor.dtype.__get__", ("x",)))),
+    Row("x.device", calls(("Tensor.device.__get__", ("x",)))),
+    Row("x.ndim", calls(("Tensor.ndim.__get__", ("x",)))),
+    Row("x.T", calls(("Tensor.T.__get__", ("x",)))),
+    Row("x.T.shape", calls(("Tensor.T.__get__", ("x",)), ("Tensor.shape.__get__", ("?",)))),
+    Row("x.requires_grad", calls(("Tensor.requires_grad.__get__", ("x",))), calls(), SLOT),
+    Row("x.size()", calls(("Tensor.size", ("x",)))),
+    Row("x.size(0)", calls(("Tensor.size", ("x", 0)))),
+    Row("x.size(-1)", calls(("Tensor.size", ("x", -1)))),
+    Row("x.dim()", calls(("Tensor.dim", ("x",)))),
+    Row("x.numel()", calls(("Tensor.numel", ("x",)))),
+    Row("x.is_floating_point()", calls(("Tensor.is_floating_point", ("x",)))),
+    Row("x.item()", calls(("Tensor.item", ("x",)))),
+    Row("x[0, 0].item()", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.item", ("?",)))),
+    Row("x.tolist()", calls(("Tensor.tolist", ("x",)))),
+    Row("x.unbind(1)", calls(("Tensor.unbind", ("x", 1)))),
     Row(
-        "x.T",
-        calls(("Tensor.T.__get__", ("x",))),
-        calls(("Tensor.permute", ("x", 1, 0))),
-        "the runtime's `T` is a Python property over `permute`",
+        "list(x)",
+        calls(("Tensor.dim", ("x",)), ("Tensor.unbind", ("x", 0)), ("Tensor.__len__", ("x",))),
     ),
+    Row("for r in y: pass", calls(("Tensor.dim", ("y",)), ("Tensor.unbind", ("y", 0)))),
+    Row("a, b = x", calls(("Tensor.dim", ("x",)), ("Tensor.unbind", ("x", 0)))),
+    Row("iter(x[0, 0])", calls(("Tensor.__getitem__", ("x", (0, 0))), ("Tensor.dim", ("?",)))),
+    Row("x.exp()", calls(("Tensor.exp", ("x",)))),
+    Row("torch.exp(x)", calls(("torch.exp", ("x",)))),
+    Row("x.detach()", calls(("Tensor.detach", ("x",)))),
+    Row("x.clone()", calls(("Tensor.clone", ("x",)))),
+    Row("x.reshape(3, 2)", calls(("Tensor.reshape", ("x", 3, 2)))),
+    Row("x[1:]", calls(("Tensor.__getitem__", ("x", slice(1, None))))),
+    Row("torch.cat([x, x])", calls(("torch.cat", (["x", "x"],)))),
 ]
 
 
@@ -171,7 +214,7 @@ class Recorder:
         self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: Any = None
     ) -> Any:
         kwargs = kwargs or {}
-        self.log.append((func, tuple([self.label(a) for a in args]), kwargs))
+        self.log.append((func, tuple([self.label(a) for a in args]), kwargs, tuple(types)))
         return func(*args, **kwargs)
 
     def label(self, value: Any) -> Any:
@@ -179,6 +222,8 @@ class Recorder:
             return self.shapes.get(tuple(value.shape), "?")
         if isinstance(value, tuple):
             return tuple([self.label(v) for v in value])
+        if isinstance(value, list):
+            return [self.label(v) for v in value]
         return value
 
 
@@ -206,14 +251,24 @@ def run_row(library: types.ModuleType, row: Row, x: Any, y: Any) -> list[Any]:
 def check(library: types.ModuleType, row: Row) -> None:
     log = run_row(library, row, *inputs(library))
     expected = row.expected(library)
-    assert [(f.__name__, args) for f, args, _ in log] == [
+    assert [(f.__name__, args) for f, args, *_ in log] == [
         (name[0] if name else path.rsplit(".", 1)[1], args) for path, args, *name in expected
     ]
-    for (func, _, kwargs), (path, *_) in zip(log, expected, strict=True):
+    for (func, _, kwargs, types_), (path, *_) in zip(log, expected, strict=True):
         want = eval(path, {"Tensor": library.Tensor, "torch": library})
         again = eval(path, {"Tensor": library.Tensor, "torch": library})
         assert func is want if want is again else func == want, path
         assert kwargs == {}
+        assert types_ == ((library.Tensor,) if passes_tensor_types(path) else ()), path
+
+
+def passes_tensor_types(path: str) -> bool:
+    """torch's rule for `types` (see tracer/runtime/overridable.py): the tensor types for a
+    property's getter and for the Tensor methods in TENSOR_TYPE_METHODS (the ones that take the
+    tensor alone, the conversions, the operators torch writes in Python); `()` for every op
+    whose arguments torch parses against a signature (`add`, `sum`, `torch.exp`...)."""
+    owner, _, name = path.partition(".")
+    return path.endswith(".__get__") or (owner == "Tensor" and name in TENSOR_TYPE_METHODS)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.source for row in ROWS])

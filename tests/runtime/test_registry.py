@@ -15,18 +15,6 @@ METHOD_OPS = sorted(
     name for name, value in vars(torch.Tensor).items() if op_info(value) is not None
 )
 METADATA = [
-    "size",
-    "dim",
-    "numel",
-    "item",
-    "tolist",
-    "is_floating_point",
-    "shape",
-    "dtype",
-    "device",
-    "ndim",
-    "__len__",
-    "__bool__",
     "__repr__",
     "__hash__",
 ]
@@ -69,6 +57,13 @@ def test_methods_and_operators_carry_op_info() -> None:
         assert getattr(torch.Tensor, info.name) is method  # `__rtruediv__` is `__rdiv__`
     for name in METADATA:
         assert op_info(getattr(torch.Tensor, name, None)) is None, name
+    for name in ("shape", "dtype", "device", "ndim", "T"):  # a mode sees `Tensor.shape.__get__`
+        getter = getattr(torch.Tensor, name).__get__
+        info = op_info(getter)
+        assert info is not None and info.kind == "property" and info.name == name
+        assert getter is getattr(torch.Tensor, name).__get__
+    for name in ("__len__", "__bool__", "__float__", "__int__", "__index__", "__complex__"):
+        assert name in METHOD_OPS
 
 
 def test_operators_call_the_public_method() -> None:

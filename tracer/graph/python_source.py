@@ -221,8 +221,9 @@ def _types(args: tuple[Argument, ...]) -> list[type | None]:
 
 
 def _impl_hint(info: Any) -> str:
-    """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__."""
-    owner = "tensor" if getattr(info, "kind", "function") == "method" else "torch"
+    """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__,
+    `tensor_T` for the property `Tensor.T`."""
+    owner = "torch" if getattr(info, "kind", "function") == "function" else "tensor"
     return f"{owner}_{info.name.strip('_')}"
 
 

@@ -122,6 +122,46 @@ def minimum(input: Operand, other: Operand) -> Tensor:
     return _elementwise(kernels.minimum, input, other, shape, common, common)
 
 
+def floor_divide(input: Operand, other: Operand) -> Tensor:
+    shape, common = meta.floor_divide(input, other)
+    fn = kernels.float_floor_divide if common.is_floating_point else kernels.int_floor_divide
+    return _elementwise(fn, input, other, shape, common, common)
+
+
+def remainder(input: Operand, other: Operand) -> Tensor:
+    shape, common = meta.remainder(input, other)
+    fn = kernels.float_remainder if common.is_floating_point else kernels.int_remainder
+    return _elementwise(fn, input, other, shape, common, common)
+
+
+# ---------------------------------------------------------------- bitwise (integers and bools)
+
+
+def _bitwise(kernel: str, fn: Callable[[Any, Any], Any], a: Operand, b: Operand) -> Tensor:
+    shape, common = meta.bitwise(kernel, a, b)
+    return _elementwise(fn, a, b, shape, common, common)
+
+
+def bitwise_and(input: Operand, other: Operand) -> Tensor:
+    return _bitwise("bitwise_and", operator.and_, input, other)
+
+
+def bitwise_or(input: Operand, other: Operand) -> Tensor:
+    return _bitwise("bitwise_or", operator.or_, input, other)
+
+
+def bitwise_xor(input: Operand, other: Operand) -> Tensor:
+    return _bitwise("bitwise_xor", operator.xor, input, other)
+
+
+def bitwise_left_shift(input: Operand, other: Operand) -> Tensor:
+    return _bitwise("lshift", kernels.lshift, input, other)
+
+
+def bitwise_right_shift(input: Operand, other: Operand) -> Tensor:
+    return _bitwise("rshift", kernels.rshift, input, other)
+
+
 # ---------------------------------------------------------------- comparisons
 
 
@@ -218,6 +258,16 @@ def sigmoid(input: Tensor) -> Tensor:
 def neg(input: Tensor) -> Tensor:
     _, out = meta.neg(input)
     return _unary(input, out, kernels.neg)
+
+
+def positive(input: Tensor) -> Tensor:
+    _, out = meta.positive(input)
+    return _unary(input, out, lambda d: d)
+
+
+def bitwise_not(input: Tensor) -> Tensor:
+    _, out = meta.bitwise_not(input)
+    return _unary(input, out, kernels.bitwise_not)
 
 
 def abs(input: Tensor) -> Tensor:
@@ -346,6 +396,13 @@ def getitem(input: Tensor, index: Any) -> Tensor:
         return _restride(input, plan.shape)
     data = kernels.gather(input._data, plan.base, plan.walk)
     return Tensor._make(data, plan.shape, input._dtype, input.requires_grad)
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """The slices along `dim`, each without that dimension."""
+    d = meta.unbind_dim(input, dim)
+    before = (slice(None),) * d
+    return tuple(getitem(input, (*before, i)) for i in range(input._shape[d]))
 
 
 # ---------------------------------------------------------------- copies and dtypes

@@ -42,7 +42,7 @@ def _as_int(item: Any) -> int | None:
     if isinstance(item, Tensor):
         if item._shape or item._dtype.is_floating_point or item._dtype.category == 0:
             raise IndexError("modetrace supports only integer 0-dim tensors as indices")
-        return operator.index(item)  # fake tensors raise DataDependentError here
+        return item._to_index()  # fake tensors raise DataDependentError here
     return None
 
 

@@ -179,6 +179,68 @@ def minimum(x: Any, y: Any) -> Any:
     return x if x <= y or x != x else y  # noqa: PLR0124
 
 
+def int_floor_divide(x: int, y: int) -> int:
+    if y == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return x // y
+
+
+def int_remainder(x: int, y: int) -> int:
+    if y == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return x % y
+
+
+def float_remainder(x: float, y: float) -> float:
+    """torch's remainder: C's fmod, moved into the divisor's sign (a zero keeps x's sign,
+    where Python's `%` gives the divisor's)."""
+    try:
+        mod = math.fmod(x, y)
+    except ValueError:  # y == 0 or x infinite
+        return _NAN
+    if mod != 0 and (y < 0) != (mod < 0):
+        mod += y
+    return mod
+
+
+def float_floor_divide(x: float, y: float) -> float:
+    """torch's floor division of floats: the quotient of x minus its fmod remainder, floored,
+    rounded to the nearest integer; a zero divisor gives x / y's inf or nan."""
+    if y == 0:
+        return div(x, y)
+    try:
+        mod = math.fmod(x, y)
+    except ValueError:  # x infinite
+        return _NAN
+    quotient = (x - mod) / y
+    if mod != 0 and (y < 0) != (mod < 0):
+        quotient -= 1.0
+    if quotient == 0:
+        return math.copysign(0.0, x / y)
+    if math.isinf(quotient) or quotient != quotient:  # noqa: PLR0124
+        return quotient
+    floored = float(math.floor(quotient))
+    return floored + 1.0 if quotient - floored > 0.5 else floored
+
+
+_INT64_BITS = 64
+
+
+def wrap_int64(x: int) -> int:
+    """x in int64's two's complement range, as a C int64 holds it."""
+    return (x + 2**63) % 2**64 - 2**63
+
+
+def lshift(x: int, y: int) -> int:
+    """int64 `<<`: a shift outside [0, 64) gives 0, the bits shifted out are lost."""
+    return 0 if not 0 <= y < _INT64_BITS else wrap_int64(x << y)
+
+
+def rshift(x: int, y: int) -> int:
+    """int64 `>>` (arithmetic): a shift outside [0, 64) gives the sign, 0 or -1."""
+    return (-1 if x < 0 else 0) if not 0 <= y < _INT64_BITS else x >> y
+
+
 # ---------------------------------------------------------------- unary float functions
 
 
@@ -236,6 +298,11 @@ def relu(data: Values, zero: Scalar) -> Values:
 
 def neg(data: Values) -> Values:
     return list(map(operator.neg, data))
+
+
+def bitwise_not(data: Values) -> Values:
+    """`~` of int64s (two's complement) and bools (logical not)."""
+    return [not x if type(x) is bool else ~x for x in data]
 
 
 def absolute(data: Values) -> Values:

@@ -52,7 +52,7 @@ def size_args(args: Sequence[Any], what: str = "size") -> Shape:
     if len(args) == 1 and isinstance(args[0], list | tuple):
         args = args[0]
     try:
-        return tuple(operator.index(s) for s in args)
+        return tuple(s._to_index() if isinstance(s, Tensor) else operator.index(s) for s in args)
     except TypeError:
         got = ", ".join(type(s).__name__ for s in args)
         raise TypeError(f"{what} must be a tuple of ints, but got ({got})") from None
@@ -167,6 +167,47 @@ def neg(x: Tensor) -> Spec:
         raise RuntimeError(
             f"Negation, the `-` operator, on a bool tensor is not supported. {_INVERT_HINT}"
         )
+    return x._shape, x._dtype
+
+
+def positive(x: Tensor) -> Spec:
+    if x._dtype is dt.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return x._shape, x._dtype
+
+
+def _no_kernel(kernel: str, common: dtype) -> NotImplementedError:
+    """torch's error for a dtype its CPU kernel `kernel` is not built for."""
+    return NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{common.short_name}'")
+
+
+def floor_divide(a: Operand, b: Operand) -> Spec:
+    shape, common = binary(a, b)
+    if common is dt.bool_:
+        raise _no_kernel("div_floor", common)
+    return shape, common
+
+
+def remainder(a: Operand, b: Operand) -> Spec:
+    shape, common = binary(a, b)
+    if common is dt.bool_:
+        raise _no_kernel("remainder", common)
+    return shape, common
+
+
+def bitwise(kernel: str, a: Operand, b: Operand) -> Spec:
+    """`&`, `|`, `^` (kernel `bitwise_and`...) on integers and bools; shifts (`lshift`,
+    `rshift`) on integers only."""
+    shape, common = binary(a, b)
+    shift = kernel.endswith("shift")
+    if common.is_floating_point or (shift and common is dt.bool_):
+        raise _no_kernel(kernel, common)
+    return shape, common
+
+
+def bitwise_not(x: Tensor) -> Spec:
+    if x._dtype.is_floating_point:
+        raise _no_kernel("bitwise_not", x._dtype)
     return x._shape, x._dtype
 
 
@@ -346,6 +387,12 @@ def squeeze(x: Tensor, dim: int | Sequence[int] | None) -> Shape:
         return tuple(s for s in shape if s != 1)
     dims = {wrap_dim(d, len(shape)) for d in ((dim,) if isinstance(dim, int) else dim)}
     return tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+
+
+def unbind_dim(x: Tensor, dim: int) -> int:
+    if not x._shape:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return wrap_dim(dim, len(x._shape))
 
 
 def cat(tensors: Sequence[Tensor], dim: int) -> tuple[Shape, dtype, int]:

@@ -17,7 +17,14 @@ from tracer.runtime import dtypes as dt
 from tracer.runtime.dtypes import Scalar
 from tracer.runtime.metadata import CPU, Size
 from tracer.runtime.metadata import device as _Device
-from tracer.runtime.overridable import accepts_operand, method_op, named, operator_method
+from tracer.runtime.overridable import (
+    accepts_operand,
+    method_op,
+    named,
+    operator_method,
+    operator_op,
+    overridable_property,
+)
 from tracer.runtime.printing import tensor_repr
 
 
@@ -75,21 +82,23 @@ class Tensor:
         result.requires_grad = requires_grad
         return result
 
-    # ------------------------------------------------------------ metadata (not overridable)
+    # ------------------------------------------------------------ metadata
+    # A mode sees a property read as torch's getter `Tensor.shape.__get__`; the runtime's own
+    # code reads the slots (`_shape`, `_dtype`) so that no mode sees it.
 
-    @property
+    @overridable_property
     def shape(self) -> Size:
         return Size(self._shape)
 
-    @property
+    @overridable_property
     def dtype(self) -> dt.dtype:
         return self._dtype
 
-    @property
+    @overridable_property
     def device(self) -> _Device:
         return CPU
 
-    @property
+    @overridable_property
     def ndim(self) -> int:
         return len(self._shape)
 
@@ -97,23 +106,29 @@ class Tensor:
     def is_fake(self) -> builtins.bool:
         return self._data is None
 
+    # Metadata methods are ops a mode sees, as in torch.
+
+    @method_op
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._shape)
         return self._shape[_meta.wrap_dim(dim, len(self._shape))]
 
+    @method_op
     def dim(self) -> int:
         return len(self._shape)
 
+    @method_op
     def numel(self) -> int:
         return math.prod(self._shape)
 
+    @method_op
     def is_floating_point(self) -> builtins.bool:
         return self._dtype.is_floating_point
 
-    @property
+    @overridable_property
     def T(self) -> Tensor:
-        return self.permute(*range(len(self._shape) - 1, -1, -1))
+        return _aten.permute(self, tuple(range(len(self._shape) - 1, -1, -1)))
 
     # ------------------------------------------------------------ Python values
 
@@ -122,6 +137,7 @@ class Tensor:
         assert self._data is not None
         return self._data
 
+    @method_op
     def item(self) -> Scalar:
         data = self._values()
         if len(data) != 1:
@@ -129,16 +145,10 @@ class Tensor:
         value: Scalar = data[0]
         return value
 
+    @method_op
     def tolist(self) -> Any:
         data = self._values()
         return data[0] if not self._shape else _nest(data, self._shape)
-
-    def __bool__(self) -> builtins.bool:
-        data = self._values()
-        if len(data) != 1:
-            what = "no values" if not data else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
-        return builtins.bool(data[0])
 
     def _scalar(self) -> Scalar:
         data = self._values()
@@ -147,31 +157,55 @@ class Tensor:
         value: Scalar = data[0]
         return value
 
-    def __float__(self) -> builtins.float:
-        return builtins.float(self._scalar())
-
-    def __int__(self) -> int:
-        return int(self._scalar())
-
-    def __index__(self) -> int:
+    def _to_index(self) -> int:
+        """`operator.index(t)` where no mode sees it (the runtime's own index arguments)."""
         if self._dtype.is_floating_point or len(self._values()) != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._scalar())
+
+    # Python's conversions and `len` are ops a mode sees, as in torch; the runtime's own code
+    # reads `_shape` and calls `_to_index` instead.
+
+    @method_op
+    def __bool__(self) -> builtins.bool:
+        data = self._values()
+        if len(data) != 1:
+            what = "no values" if not data else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
+        return builtins.bool(data[0])
+
+    @method_op
+    def __float__(self) -> builtins.float:
+        return builtins.float(self._scalar())
+
+    @method_op
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    @method_op
+    def __complex__(self) -> complex:
+        return complex(self._scalar())
+
+    @method_op
+    def __index__(self) -> int:
+        return self._to_index()
 
     def __format__(self, spec: str) -> str:
         if not self._shape and self._data is not None:
             return format(self._data[0], spec)
         return format(repr(self), spec)
 
+    @method_op
     def __len__(self) -> int:
         if not self._shape:
             raise TypeError("len() of a 0-d tensor")
         return self._shape[0]
 
     def __iter__(self) -> Iterator[Tensor]:
-        if not self._shape:
+        """As torch's (not an op itself): a mode sees `dim`, then `unbind`."""
+        if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (_aten.getitem(self, i) for i in range(self._shape[0]))
+        return iter(self.unbind(0))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raise TypeError("modetrace tensors are immutable: in-place assignment is not supported")
@@ -202,6 +236,42 @@ class Tensor:
     @method_op
     def pow(self, exponent: Tensor | Scalar) -> Tensor:
         return _aten.pow(self, exponent)
+
+    @method_op
+    def floor_divide(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.floor_divide(self, other)
+
+    @method_op
+    def remainder(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.remainder(self, other)
+
+    @method_op
+    def bitwise_and(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_and(self, other)
+
+    @method_op
+    def bitwise_or(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_or(self, other)
+
+    @method_op
+    def bitwise_xor(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_xor(self, other)
+
+    @method_op
+    def bitwise_left_shift(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_left_shift(self, other)
+
+    @method_op
+    def bitwise_right_shift(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_right_shift(self, other)
+
+    @method_op
+    def bitwise_not(self) -> Tensor:
+        return _aten.bitwise_not(self)
+
+    @method_op
+    def positive(self) -> Tensor:
+        return _aten.positive(self)
 
     @method_op
     def maximum(self, other: Tensor) -> Tensor:
@@ -328,6 +398,10 @@ class Tensor:
         return _aten.squeeze(self, dim)
 
     @method_op
+    def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
+        return _aten.unbind(self, dim)
+
+    @method_op
     def contiguous(self) -> Tensor:
         return self
 
@@ -383,6 +457,11 @@ class Tensor:
     __truediv__ = operator_method(div, "__truediv__")
     __matmul__ = operator_method(matmul, "__matmul__")
     __neg__ = operator_method(neg, "__neg__")
+    __pos__ = operator_method(positive, "__pos__")
+    __mod__ = operator_method(remainder, "__mod__")
+    __rand__ = operator_method(bitwise_and, "__rand__")
+    __ror__ = operator_method(bitwise_or, "__ror__")
+    __rxor__ = operator_method(bitwise_xor, "__rxor__")
     __abs__ = operator_method(abs, "__abs__")
     __ne__ = operator_method(ne, "__ne__")
     __lt__ = operator_method(lt, "__lt__")
@@ -416,6 +495,67 @@ class Tensor:
         if not accepts_operand(other):
             return NotImplemented
         return _aten.pow(other, self)
+
+    @method_op
+    def __floordiv__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.floor_divide(self, other)
+
+    @method_op
+    def __rfloordiv__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.floor_divide(other, self)
+
+    @method_op
+    def __rmod__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.remainder(other, self)
+
+    @method_op
+    def __rlshift__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.bitwise_left_shift(other, self)
+
+    @method_op
+    def __rrshift__(self, other: object) -> Any:
+        if not accepts_operand(other):
+            return NotImplemented
+        return _aten.bitwise_right_shift(other, self)
+
+    # torch's C operators of their own name: NotImplemented for an operand that is neither a
+    # tensor nor a number, before any mode sees the call (`operator_op`)
+
+    @operator_op
+    def __and__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_and(self, other)
+
+    @operator_op
+    def __or__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_or(self, other)
+
+    @operator_op
+    def __xor__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_xor(self, other)
+
+    @operator_op
+    def __lshift__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_left_shift(self, other)
+
+    @operator_op
+    def __rshift__(self, other: Tensor | Scalar) -> Tensor:
+        return _aten.bitwise_right_shift(self, other)
+
+    @method_op
+    def __invert__(self) -> Tensor:
+        if self._dtype.is_floating_point:
+            raise TypeError(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+            )
+        return _aten.bitwise_not(self)
 
     @method_op
     def __eq__(self, other: object) -> Any:
