@@ -32,7 +32,7 @@ from tracer.translator.instructions import (
     exception_table,
     instructions_of,
 )
-from variables.base import VariableTracker
+from variables.base import NotConstantError, VariableTracker
 
 if TYPE_CHECKING:
     from tracer.output_graph import OutputGraph
@@ -199,6 +199,15 @@ class TranslatorBase:
                 self.step()
         except Unsupported as e:
             raise e.with_location(self.location(), repr(self.current_inst)) from None
+        except NotConstantError as e:
+            # A model met a traced value where it needs a Python value (a list indexed by a
+            # tensor, say): a limit of the model, so the frame runs as plain Python.
+            try:
+                unimplemented(
+                    "not-constant", f"{e.vt!r} is used where its value is needed while tracing"
+                )
+            except Unsupported as located:
+                raise located.with_location(self.location(), repr(self.current_inst)) from None
         assert self.return_value is not None
         return self.return_value
 
