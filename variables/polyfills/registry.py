@@ -1,0 +1,213 @@
+"""The polyfill registry: C functions (and the pure-Python stdlib helpers built on them) that a
+trace replaces with a Python implementation, chosen by the identity of the original.
+
+`POLYFILLS` maps each original to a handler `handler(tx, args, kwargs) -> tracker`. The builder
+wraps an original met while tracing (a global, a module attribute, a folded result) as a
+`PolyfillVariable`, guarded by identity like any builtin; calling it runs the handler. A
+handler first lets CPython check the arguments: the real function is called on stand-ins
+(`standins`: an empty list for a list, the value itself for a constant, a do-nothing function
+for a callable), so wrong arity, wrong types and bad keywords raise CPython's own TypeError with
+its message. Then it inlines the polyfill (heapq, bisect, functools.reduce: the functions of
+the sibling modules, traced like user code) or builds a lazy iterator tracker (itertools) or a
+callable object tracker (operator.itemgetter and friends).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import heapq
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables.base import KnownObjectVariable, VariableTracker
+from variables.constant import ConstantVariable
+from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable
+from variables.functions import UserFunctionVariable
+from variables.iterators import IteratorVariable
+from variables.lists import ListVariable, RangeVariable, TupleVariable
+from variables.polyfills import bisect_functions, functools_functions, heapq_functions
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+Handler = Callable[["TranslatorBase", Sequence[VariableTracker], dict[str, VariableTracker]], Any]
+
+
+class PolyfillVariable(KnownObjectVariable):
+    """`PolyfillVariable(_heapq.heappush)`: an original whose calls run `handler`."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self, fn: Any, handler: Handler, source: Source | None = None) -> None:
+        super().__init__(fn, source)
+        self.handler = handler
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        result: VariableTracker = self.handler(tx, args, kwargs)
+        return result
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        attribute = ATTRIBUTES.get((id(self.fn), name))
+        if attribute is not None:
+            return PolyfillVariable(getattr(self.fn, name), attribute)
+        if name in ("__name__", "__qualname__", "__module__", "__doc__"):
+            return ConstantVariable(getattr(self.fn, name))
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.load_const(self.fn)
+
+    def __repr__(self) -> str:
+        name = getattr(self.fn, "__qualname__", repr(self.fn))
+        return f"PolyfillVariable({getattr(self.fn, '__module__', None)}.{name})"
+
+
+def polyfill_for(value: Any, source: Source | None = None) -> PolyfillVariable | None:
+    """The tracker of `value` when it is a polyfilled original (by identity), else None."""
+    found = POLYFILLS.get(id(value))
+    if found is None or found[0] is not value:
+        return None
+    return PolyfillVariable(value, found[1], source)
+
+
+# -- checking arguments with the real function -------------------------------------------------
+def _do_nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+_ITERABLE_TRACKERS = (
+    ListVariable,
+    TupleVariable,
+    ConstDictVariable,
+    DictViewVariable,
+    SetVariable,
+    RangeVariable,
+    IteratorVariable,
+)
+
+
+def standin(vt: VariableTracker, items: Sequence[Any] = ()) -> Any:
+    """A value the real function can check `vt` with, without calling any user code: a list
+    tracker becomes a list of `items` (empty by default), another iterable tracker a tuple of
+    `items`, a constant its value, and anything callable a function that does nothing."""
+    vt = vt.realize()
+    if isinstance(vt, ListVariable):
+        return list(items)
+    if isinstance(vt, _ITERABLE_TRACKERS):
+        return tuple(items)
+    if vt.is_python_constant():
+        value = vt.as_python_constant()
+        if not isinstance(value, list | dict | set):  # a mutable constant: copied, not shared
+            return value
+    kind = vt.python_type()
+    if _defines(kind, "__call__"):
+        return _do_nothing
+    if not any(_defines(kind, name) for name in ("__len__", "__getitem__", "__iter__")):
+        return object()  # an item, say: the real function only stores or compares it
+    unimplemented("polyfill-arguments", f"checking an argument {vt!r} of a polyfilled function")
+
+
+def _defines(kind: type, name: str) -> bool:
+    return any(name in vars(k) for k in kind.__mro__)
+
+
+def check_arguments(
+    tx: TranslatorBase,
+    fn: Callable[..., Any],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+    items: Sequence[Any] = (),
+) -> None:
+    """Call the real `fn` on stand-ins of the arguments: its TypeError or ValueError for bad
+    arguments is the user's exception, raised before any user code runs, as in CPython."""
+    tx.run_user_operation(
+        fn,
+        *[standin(a, items) for a in args],
+        **{k: standin(v, items) for k, v in kwargs.items()},
+    )
+
+
+def inline(
+    tx: TranslatorBase,
+    polyfill: Callable[..., Any],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """Trace the Python implementation like a user function."""
+    return UserFunctionVariable(polyfill).call_function(tx, args, kwargs)  # type: ignore[arg-type]
+
+
+# -- heapq, bisect, functools.reduce ------------------------------------------------------------
+HEAPIFY_LIMIT = 2500
+"""Above this many items CPython's heapify sifts in a cache-friendly order the polyfill does
+not follow: such a heapify falls back."""
+
+
+def _traced_function(
+    original: Callable[..., Any], polyfill: Callable[..., Any], items: Sequence[Any] = ()
+) -> Handler:
+    """A handler that checks the arguments with `original`, then inlines `polyfill`.
+    `items`: what a list stand-in holds (heappop and heapreplace of `[]` would raise)."""
+
+    def handler(
+        tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+    ) -> VariableTracker:
+        check_arguments(tx, original, args, kwargs, items)
+        if original is heapq.heapify:
+            heap = args[0].realize()
+            if isinstance(heap, ListVariable) and len(heap.items) > HEAPIFY_LIMIT:
+                unimplemented(
+                    "polyfill", f"heapq.heapify of more than {HEAPIFY_LIMIT} items (another order)"
+                )
+        return inline(tx, polyfill, args, kwargs)
+
+    return handler
+
+
+def _reduce(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`functools.reduce`: checked on a one-item stand-in iterable (an empty one would raise
+    the "empty iterable" error), then one of the two forms."""
+    check_arguments(tx, functools.reduce, args, kwargs, items=(None,))
+    polyfill = functools_functions.reduce_from if len(args) == 3 else functools_functions.reduce
+    return inline(tx, polyfill, args, {})
+
+
+_FUNCTIONS: list[tuple[Any, Handler]] = [
+    (heapq.heappush, _traced_function(heapq.heappush, heapq_functions.heappush)),
+    (heapq.heappop, _traced_function(heapq.heappop, heapq_functions.heappop, (None,))),
+    (heapq.heapreplace, _traced_function(heapq.heapreplace, heapq_functions.heapreplace, (None,))),
+    (heapq.heappushpop, _traced_function(heapq.heappushpop, heapq_functions.heappushpop)),
+    (heapq.heapify, _traced_function(heapq.heapify, heapq_functions.heapify)),
+    (bisect.bisect_left, _traced_function(bisect.bisect_left, bisect_functions.bisect_left)),
+    (bisect.bisect_right, _traced_function(bisect.bisect_right, bisect_functions.bisect_right)),
+    (bisect.insort_left, _traced_function(bisect.insort_left, bisect_functions.insort_left)),
+    (bisect.insort_right, _traced_function(bisect.insort_right, bisect_functions.insort_right)),
+    (functools.reduce, _reduce),
+]
+
+
+def _table(entries: Sequence[tuple[Any, Handler]]) -> dict[int, tuple[Any, Handler]]:
+    return {id(original): (original, handler) for original, handler in entries}
+
+
+POLYFILLS: dict[int, tuple[Any, Handler]] = _table(_FUNCTIONS)
+"""id(original) -> (original, handler): the one registry of polyfilled originals. The key is
+the identity: an original is found without hashing (or comparing) the value looked up."""
+
+ATTRIBUTES: dict[tuple[int, str], Handler] = {}
+"""(id(original), attribute name) -> handler, for the attributes of a polyfilled class that
+are themselves polyfilled (`itertools.chain.from_iterable`: a new bound method at each read)."""
