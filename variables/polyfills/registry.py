@@ -23,18 +23,21 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable
 from variables.functions import UserFunctionVariable
-from variables.iterators import IteratorVariable
-from variables.lists import ListVariable, RangeVariable, TupleVariable
-from variables.polyfills import bisect_functions, functools_functions, heapq_functions
+from variables.lists import ListVariable
+from variables.polyfills import (
+    bisect_functions,
+    functools_functions,
+    heapq_functions,
+    itertools_objects,
+    operator_objects,
+)
+from variables.polyfills.checks import Handler, check_arguments
 
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
-
-Handler = Callable[["TranslatorBase", Sequence[VariableTracker], dict[str, VariableTracker]], Any]
 
 
 class PolyfillVariable(KnownObjectVariable):
@@ -80,63 +83,6 @@ def polyfill_for(value: Any, source: Source | None = None) -> PolyfillVariable |
     if found is None or found[0] is not value:
         return None
     return PolyfillVariable(value, found[1], source)
-
-
-# -- checking arguments with the real function -------------------------------------------------
-def _do_nothing(*args: Any, **kwargs: Any) -> None:
-    return None
-
-
-_ITERABLE_TRACKERS = (
-    ListVariable,
-    TupleVariable,
-    ConstDictVariable,
-    DictViewVariable,
-    SetVariable,
-    RangeVariable,
-    IteratorVariable,
-)
-
-
-def standin(vt: VariableTracker, items: Sequence[Any] = ()) -> Any:
-    """A value the real function can check `vt` with, without calling any user code: a list
-    tracker becomes a list of `items` (empty by default), another iterable tracker a tuple of
-    `items`, a constant its value, and anything callable a function that does nothing."""
-    vt = vt.realize()
-    if isinstance(vt, ListVariable):
-        return list(items)
-    if isinstance(vt, _ITERABLE_TRACKERS):
-        return tuple(items)
-    if vt.is_python_constant():
-        value = vt.as_python_constant()
-        if not isinstance(value, list | dict | set):  # a mutable constant: copied, not shared
-            return value
-    kind = vt.python_type()
-    if _defines(kind, "__call__"):
-        return _do_nothing
-    if not any(_defines(kind, name) for name in ("__len__", "__getitem__", "__iter__")):
-        return object()  # an item, say: the real function only stores or compares it
-    unimplemented("polyfill-arguments", f"checking an argument {vt!r} of a polyfilled function")
-
-
-def _defines(kind: type, name: str) -> bool:
-    return any(name in vars(k) for k in kind.__mro__)
-
-
-def check_arguments(
-    tx: TranslatorBase,
-    fn: Callable[..., Any],
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-    items: Sequence[Any] = (),
-) -> None:
-    """Call the real `fn` on stand-ins of the arguments: its TypeError or ValueError for bad
-    arguments is the user's exception, raised before any user code runs, as in CPython."""
-    tx.run_user_operation(
-        fn,
-        *[standin(a, items) for a in args],
-        **{k: standin(v, items) for k, v in kwargs.items()},
-    )
 
 
 def inline(
@@ -204,10 +150,14 @@ def _table(entries: Sequence[tuple[Any, Handler]]) -> dict[int, tuple[Any, Handl
     return {id(original): (original, handler) for original, handler in entries}
 
 
-POLYFILLS: dict[int, tuple[Any, Handler]] = _table(_FUNCTIONS)
+POLYFILLS: dict[int, tuple[Any, Handler]] = _table(
+    [*_FUNCTIONS, *itertools_objects.CONSTRUCTORS, *operator_objects.CONSTRUCTORS]
+)
 """id(original) -> (original, handler): the one registry of polyfilled originals. The key is
 the identity: an original is found without hashing (or comparing) the value looked up."""
 
-ATTRIBUTES: dict[tuple[int, str], Handler] = {}
+ATTRIBUTES: dict[tuple[int, str], Handler] = {
+    (id(original), name): handler for original, name, handler in itertools_objects.ATTRIBUTES
+}
 """(id(original), attribute name) -> handler, for the attributes of a polyfilled class that
 are themselves polyfilled (`itertools.chain.from_iterable`: a new bound method at each read)."""
