@@ -433,6 +433,7 @@ class GrouperVariable(ItertoolsIterator):
         if not equal(tx, self.target_key, parent.current_key):
             return None
         value, parent.current = parent.current, None
+        parent.current_key = None  # as C clears both: the next group starts with a step
         return value
 
 
