@@ -273,11 +273,6 @@ def test_builtin_set_returned_without_collisions(ns):
     check(builtin_set_returned, ns)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: operator.itemgetter(0)(...) breaks the graph: "
-    "'creating itemgetter, which customizes __new__'",
-)
 @FAST
 @given(a=small_ints, b=small_ints, x=tensors())
 def test_operator_getters(a, b, x):

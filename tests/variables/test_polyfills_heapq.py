@@ -37,11 +37,35 @@ class Item:
 
 OPERATIONS = st.lists(
     st.tuples(
-        st.sampled_from(["heappush", "heappop", "heapreplace", "heappushpop", "heapify"]),
+        st.sampled_from(
+            [
+                *["heappush", "heappop", "heapreplace", "heappushpop", "heapify"],
+                *["_heapify_max", "_heappop_max", "_heapreplace_max"],
+            ]
+        ),
         st.integers(0, 9),
     ),
     max_size=8,
 )
+
+
+class MaxPolyfills:
+    """The `_max` functions as the registry calls the polyfills: with `siftup_max`."""
+
+    @staticmethod
+    def _heapify_max(heap: list[Any]) -> None:
+        heapq_functions.heapify(heap, heapq_functions.siftup_max)
+
+    @staticmethod
+    def _heappop_max(heap: list[Any]) -> Any:
+        return heapq_functions.heappop(heap, heapq_functions.siftup_max)
+
+    @staticmethod
+    def _heapreplace_max(heap: list[Any], item: Any) -> Any:
+        return heapq_functions.heapreplace(heap, item, heapq_functions.siftup_max)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(heapq_functions, name)
 
 
 def _run(
@@ -51,7 +75,8 @@ def _run(
     heap = state["heap"] = [Item(v, state) for v in values]
     results: list[Any] = []
     for name, x in ops:
-        args = [heap] if name in ("heappop", "heapify") else [heap, Item(x, state)]
+        one = name in ("heappop", "heapify", "_heapify_max", "_heappop_max")
+        args = [heap] if one else [heap, Item(x, state)]
         try:
             result = getattr(module, name)(*args)
             results.append(result.v if isinstance(result, Item) else result)
@@ -71,7 +96,7 @@ def test_same_comparisons_results_and_errors_as_heapq(
     values: list[int], ops: list[tuple[str, int]], fail_at: int, grow_at: int
 ) -> None:
     expected = _run(heapq, values, ops, fail_at, grow_at)
-    assert _run(heapq_functions, values, ops, fail_at, grow_at) == expected
+    assert _run(MaxPolyfills(), values, ops, fail_at, grow_at) == expected
 
 
 @settings(max_examples=100, deadline=None)

@@ -4,6 +4,7 @@ is made where CPython's C code makes it, so a user `__lt__` runs traced, in the 
 Like the C code, the sift loops read the list again after each comparison (a `__lt__` may have
 replaced items) and raise CPython's RuntimeError when a comparison changed the list's size.
 The helpers come in as defaults: an inlined function of another module reads no globals.
+The max-heap functions are the same ones given `siftup_max` (the registry passes it).
 The dispatch (variables/polyfills/registry.py) has checked the arguments with the real function
 first, so these run only with a list as the heap and the right number of arguments.
 """
@@ -46,6 +47,49 @@ def siftup(heap: list[Any], pos: int, siftdown: Any = siftdown) -> None:
         childpos = 2 * pos + 1
         if childpos + 1 < endpos:
             if not heap[childpos] < heap[childpos + 1]:
+                childpos += 1
+            if endpos != len(heap):
+                raise RuntimeError("list changed size during iteration")
+        child = heap[childpos]
+        heap[childpos] = heap[pos]
+        heap[pos] = child
+        pos = childpos
+    siftdown(heap, startpos, pos)
+
+
+def siftdown_max(heap: list[Any], startpos: int, pos: int) -> None:
+    """`siftdown` of a max-heap: moves `heap[pos]` up while its parent is less than it."""
+    size = len(heap)
+    if pos >= size:
+        raise IndexError("index out of range")
+    newitem = heap[pos]
+    while pos > startpos:
+        parentpos = (pos - 1) >> 1
+        parent = heap[parentpos]
+        less = parent < newitem
+        if size != len(heap):
+            raise RuntimeError("list changed size during iteration")
+        if not less:
+            break
+        parent = heap[parentpos]
+        newitem = heap[pos]
+        heap[parentpos] = newitem
+        heap[pos] = parent
+        pos = parentpos
+
+
+def siftup_max(heap: list[Any], pos: int, siftdown: Any = siftdown_max) -> None:
+    """`siftup` of a max-heap (for `_heapify_max`, `_heappop_max`, `_heapreplace_max`, which
+    the pure-Python `heapq.nsmallest` and `heapq.merge` call)."""
+    endpos = len(heap)
+    startpos = pos
+    if pos >= endpos:
+        raise IndexError("index out of range")
+    limit = endpos >> 1
+    while pos < limit:
+        childpos = 2 * pos + 1
+        if childpos + 1 < endpos:
+            if not heap[childpos + 1] < heap[childpos]:
                 childpos += 1
             if endpos != len(heap):
                 raise RuntimeError("list changed size during iteration")

@@ -102,21 +102,27 @@ not follow: such a heapify falls back."""
 
 
 def _traced_function(
-    original: Callable[..., Any], polyfill: Callable[..., Any], items: Sequence[Any] = ()
+    original: Callable[..., Any],
+    polyfill: Callable[..., Any],
+    items: Sequence[Any] = (),
+    helper: Callable[..., Any] | None = None,
 ) -> Handler:
     """A handler that checks the arguments with `original`, then inlines `polyfill`.
-    `items`: what a list stand-in holds (heappop and heapreplace of `[]` would raise)."""
+    `items`: what a list stand-in holds (heappop and heapreplace of `[]` would raise);
+    `helper`: passed after the arguments (the max-heap sift of the `_max` functions)."""
 
     def handler(
         tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
     ) -> VariableTracker:
         check_arguments(tx, original, args, kwargs, items)
-        if original is heapq.heapify:
+        if original in (heapq.heapify, _heapify_max):
             heap = args[0].realize()
             if isinstance(heap, ListVariable) and len(heap.items) > HEAPIFY_LIMIT:
                 unimplemented(
                     "polyfill", f"heapq.heapify of more than {HEAPIFY_LIMIT} items (another order)"
                 )
+        if helper is not None:
+            args = [*args, UserFunctionVariable(helper)]  # type: ignore[arg-type]
         return inline(tx, polyfill, args, kwargs)
 
     return handler
@@ -132,12 +138,21 @@ def _reduce(
     return inline(tx, polyfill, args, {})
 
 
+H = heapq_functions
+_heapify_max: Any = heapq._heapify_max
+_heappop_max: Any = heapq._heappop_max  # type: ignore[attr-defined]
+_heapreplace_max: Any = heapq._heapreplace_max  # type: ignore[attr-defined]
+"""The max-heap functions of `_heapq` that `heapq.nsmallest` and `heapq.merge` call."""
+
 _FUNCTIONS: list[tuple[Any, Handler]] = [
     (heapq.heappush, _traced_function(heapq.heappush, heapq_functions.heappush)),
     (heapq.heappop, _traced_function(heapq.heappop, heapq_functions.heappop, (None,))),
     (heapq.heapreplace, _traced_function(heapq.heapreplace, heapq_functions.heapreplace, (None,))),
     (heapq.heappushpop, _traced_function(heapq.heappushpop, heapq_functions.heappushpop)),
     (heapq.heapify, _traced_function(heapq.heapify, heapq_functions.heapify)),
+    (_heapify_max, _traced_function(_heapify_max, H.heapify, (), H.siftup_max)),
+    (_heappop_max, _traced_function(_heappop_max, H.heappop, (None,), H.siftup_max)),
+    (_heapreplace_max, _traced_function(_heapreplace_max, H.heapreplace, (None,), H.siftup_max)),
     (bisect.bisect_left, _traced_function(bisect.bisect_left, bisect_functions.bisect_left)),
     (bisect.bisect_right, _traced_function(bisect.bisect_right, bisect_functions.bisect_right)),
     (bisect.insort_left, _traced_function(bisect.insort_left, bisect_functions.insort_left)),
