@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import operator
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
