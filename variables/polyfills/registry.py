@@ -106,15 +106,20 @@ def _traced_function(
     polyfill: Callable[..., Any],
     items: Sequence[Any] = (),
     helper: Callable[..., Any] | None = None,
+    adjust: Callable[[list[VariableTracker], dict[str, VariableTracker]], None] | None = None,
 ) -> Handler:
     """A handler that checks the arguments with `original`, then inlines `polyfill`.
     `items`: what a list stand-in holds (heappop and heapreplace of `[]` would raise);
-    `helper`: passed after the arguments (the max-heap sift of the `_max` functions)."""
+    `helper`: passed after the arguments (the max-heap sift of the `_max` functions);
+    `adjust`: changes the arguments the check sees (bisect's `hi`)."""
 
     def handler(
         tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
     ) -> VariableTracker:
-        check_arguments(tx, original, args, kwargs, items)
+        checked_args, checked_kwargs = list(args), dict(kwargs)
+        if adjust is not None:
+            adjust(checked_args, checked_kwargs)
+        check_arguments(tx, original, checked_args, checked_kwargs, items)
         if original in (heapq.heapify, _heapify_max):
             heap = args[0].realize()
             if isinstance(heap, ListVariable) and len(heap.items) > HEAPIFY_LIMIT:
@@ -128,6 +133,21 @@ def _traced_function(
     return handler
 
 
+def _bisect_bounds(args: list[VariableTracker], kwargs: dict[str, VariableTracker]) -> None:
+    """The check runs on an empty list: an integer `hi` becomes 0 there, so the search reads
+    no item (its type is what the check is for; a negative `lo` still raises first)."""
+    at = 3 if len(args) > 3 else None
+    hi = args[3] if at is not None else kwargs.get("hi")
+    if hi is None or not hi.is_python_constant():
+        return
+    value = hi.as_python_constant()
+    if type(value) in (int, bool):
+        if at is not None:
+            args[at] = ConstantVariable(0)
+        else:
+            kwargs["hi"] = ConstantVariable(0)
+
+
 def _reduce(
     tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
 ) -> VariableTracker:
@@ -139,6 +159,7 @@ def _reduce(
 
 
 H = heapq_functions
+B = bisect_functions
 _heapify_max: Any = heapq._heapify_max
 _heappop_max: Any = heapq._heappop_max  # type: ignore[attr-defined]
 _heapreplace_max: Any = heapq._heapreplace_max  # type: ignore[attr-defined]
@@ -153,10 +174,22 @@ _FUNCTIONS: list[tuple[Any, Handler]] = [
     (_heapify_max, _traced_function(_heapify_max, H.heapify, (), H.siftup_max)),
     (_heappop_max, _traced_function(_heappop_max, H.heappop, (None,), H.siftup_max)),
     (_heapreplace_max, _traced_function(_heapreplace_max, H.heapreplace, (None,), H.siftup_max)),
-    (bisect.bisect_left, _traced_function(bisect.bisect_left, bisect_functions.bisect_left)),
-    (bisect.bisect_right, _traced_function(bisect.bisect_right, bisect_functions.bisect_right)),
-    (bisect.insort_left, _traced_function(bisect.insort_left, bisect_functions.insort_left)),
-    (bisect.insort_right, _traced_function(bisect.insort_right, bisect_functions.insort_right)),
+    (
+        bisect.bisect_left,
+        _traced_function(bisect.bisect_left, B.bisect_left, adjust=_bisect_bounds),
+    ),
+    (
+        bisect.bisect_right,
+        _traced_function(bisect.bisect_right, B.bisect_right, adjust=_bisect_bounds),
+    ),
+    (
+        bisect.insort_left,
+        _traced_function(bisect.insort_left, B.insort_left, adjust=_bisect_bounds),
+    ),
+    (
+        bisect.insort_right,
+        _traced_function(bisect.insort_right, B.insort_right, adjust=_bisect_bounds),
+    ),
     (functools.reduce, _reduce),
 ]
 
