@@ -117,6 +117,33 @@ def grouping(xs: list[int], log: list[Any]) -> Any:
     return whole, rest, stale
 
 
+def teeing(xs: list[int], log: list[Any]) -> Any:
+    def seen(v: int) -> int:
+        log.append(("map", v))
+        return v
+
+    a, b = itertools.tee(map(seen, xs))
+    head = next(a, None)
+    log.append("after head")
+    c, d, e = itertools.tee(a, 3)  # a tee of a tee: `c` is `a` itself
+    same = c is a
+    return (
+        same,
+        head,
+        consume(b, log),
+        consume(c, log),
+        consume(d, log),
+        list(e),
+        itertools.tee(xs, 0),
+    )
+
+
+@FAST
+@given(SMALL)
+def test_tee(xs: list[int]) -> None:
+    check(teeing, xs, [])
+
+
 @FAST
 @given(SMALL, SMALL)
 def test_chain(xs: list[int], ys: list[int]) -> None:
@@ -178,6 +205,8 @@ ARGUMENT_ERRORS = [
     lambda xs: list(itertools.starmap(operator.add, xs)),
     lambda xs: itertools.zip_longest(xs, fill=1),
     lambda xs: itertools.groupby(xs, xs, xs),
+    lambda xs: itertools.tee(xs, -1),
+    lambda xs: itertools.tee(xs, "2"),
     lambda xs: operator.itemgetter(),
     lambda xs: operator.attrgetter(1),
     lambda xs: operator.methodcaller(),

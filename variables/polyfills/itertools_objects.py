@@ -9,6 +9,7 @@ What the C constructors consume eagerly they consume here when made: `product`,
 tuples; the order of the results is then a pure function of the lengths, so the real itertools
 function, run over `range`s, gives the indices. An itertools object that escapes the frame
 (returned, stored) can't be rebuilt at its position: the frame falls back, with that reason.
+`tee` shares the items pulled so far between its iterators.
 The arguments were checked first by the real constructor (variables/polyfills/registry.py).
 """
 
@@ -437,6 +438,57 @@ class GrouperVariable(ItertoolsIterator):
         return value
 
 
+class TeeData:
+    """What the iterators of one `tee` share: the source and the items pulled so far."""
+
+    __slots__ = ("iterator", "running", "values")
+
+    def __init__(self, iterator: IteratorVariable) -> None:
+        self.iterator = iterator
+        self.values: list[VariableTracker] = []
+        self.running = False
+
+
+class TeeVariable(ItertoolsIterator):
+    """One iterator of `tee(it, n)`: its position in the shared items; the one that is
+    ahead pulls the next item from the source."""
+
+    __slots__ = ("data", "index")
+    kind: type = type(itertools.tee(())[0])
+
+    def __init__(self, data: TeeData, index: int = 0) -> None:
+        super().__init__(None)
+        self.data = data
+        self.index = index
+
+    def next_item(self, tx: TranslatorBase) -> VariableTracker | None:
+        data = self.data
+        if self.index < len(data.values):
+            self.index += 1
+            return data.values[self.index - 1]
+        if data.running:  # the source's own code asked this tee for an item
+            tx.raise_user_error(RuntimeError("cannot re-enter the tee iterator"))
+        data.running = True
+        try:
+            item = data.iterator.next_item(tx)
+        finally:
+            data.running = False
+        if item is None:
+            return None
+        data.values.append(item)
+        self.index += 1
+        return item
+
+
+def make_tee(tx: TranslatorBase, iterable: VariableTracker, n: int) -> VariableTracker:
+    """`tee(it, n)`: a tee given a tee is the first result itself (C copies it for the rest)."""
+    if n == 0:
+        return TupleVariable([])
+    it = iterate(tx, iterable)
+    first = it if isinstance(it, TeeVariable) else TeeVariable(TeeData(it))
+    return TupleVariable([first] + [TeeVariable(first.data, first.index) for _ in range(n - 1)])
+
+
 # -- the constructors ---------------------------------------------------------------------------
 def make_chain(tx: TranslatorBase, iterables: Sequence[VariableTracker]) -> IteratorVariable:
     return ChainVariable(iterate(tx, TupleVariable(list(iterables))))
@@ -594,6 +646,13 @@ CONSTRUCTORS: list[tuple[Any, Handler]] = [
             lambda tx, a, k: make_indexed(
                 tx, _I.combinations_with_replacement, [a[0] if a else k["iterable"]], _r(a, k)
             ),
+        ),
+    ),
+    (
+        _I.tee,
+        _checked(
+            _I.tee,
+            lambda tx, a, k: make_tee(tx, a[0], constant(a[1], "n") if len(a) > 1 else 2),
         ),
     ),
     (
