@@ -206,6 +206,7 @@ def test_registry_holds_the_c_functions_by_identity() -> None:
         itertools.combinations_with_replacement, itertools.accumulate, itertools.zip_longest,
         itertools.count, itertools.repeat, itertools.starmap, itertools.takewhile,
         itertools.dropwhile, itertools.compress, itertools.pairwise, itertools.groupby,
+        itertools.tee, itertools.cycle,
         operator.itemgetter, operator.attrgetter, operator.methodcaller,
     ]  # fmt: skip
     for original in originals:
@@ -263,3 +264,16 @@ def heap_operations(xs: list[int], ops: list[tuple[int, int]]) -> Any:
 )
 def test_heapq_operations_through_the_dispatch(xs: list[int], ops: list[tuple[int, int]]) -> None:
     check(heap_operations, xs, ops)
+
+
+def stores_operator_objects(out: list[Any], xs: list[int]) -> int:
+    out.append(operator.itemgetter(1, 0))
+    out.append(operator.attrgetter("real"))
+    out.append(operator.methodcaller("count", 1))
+    return len(xs)
+
+
+def test_operator_objects_that_escape_are_rebuilt() -> None:
+    out: list[Any] = []
+    assert tracer.compile(stores_operator_objects, fullgraph=True)(out, [1]) == 1
+    assert (out[0]([5, 6]), out[1](3), out[2]([1, 1])) == ((6, 5), 3, 2)

@@ -87,6 +87,7 @@ def counting(xs: list[int], start: int, step: int, log: list[Any]) -> Any:
         consume(zip(xs, itertools.repeat(start)), log),
         consume(itertools.repeat(xs, step), log),
         consume(itertools.zip_longest(xs, [start], [], fillvalue=step), log),
+        consume(itertools.islice(itertools.cycle(map(abs, xs)), 2 * len(xs) + 1), log),
     )
 
 
@@ -206,6 +207,8 @@ ARGUMENT_ERRORS = [
     lambda xs: itertools.zip_longest(xs, fill=1),
     lambda xs: itertools.groupby(xs, xs, xs),
     lambda xs: itertools.tee(xs, -1),
+    lambda xs: itertools.cycle(),
+    lambda xs: itertools.cycle(3),
     lambda xs: itertools.tee(xs, "2"),
     lambda xs: operator.itemgetter(),
     lambda xs: operator.attrgetter(1),

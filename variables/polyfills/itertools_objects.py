@@ -169,6 +169,32 @@ class RepeatVariable(ItertoolsIterator):
         return self.obj
 
 
+class CycleVariable(ItertoolsIterator):
+    """`cycle(it)`: the items of `it`, saved as they come; then the saved ones, forever."""
+
+    __slots__ = ("index", "iterator", "saved")
+    kind = itertools.cycle
+
+    def __init__(self, iterator: IteratorVariable) -> None:
+        super().__init__(None)
+        self.iterator: IteratorVariable | None = iterator
+        self.saved: list[VariableTracker] = []
+        self.index = 0
+
+    def next_item(self, tx: TranslatorBase) -> VariableTracker | None:
+        if self.iterator is not None:
+            item = self.iterator.next_item(tx)
+            if item is not None:
+                self.saved.append(item)
+                return item
+            self.iterator = None
+        if not self.saved:
+            return None
+        item = self.saved[self.index]
+        self.index = (self.index + 1) % len(self.saved)
+        return item
+
+
 class StarmapVariable(ItertoolsIterator):
     """`starmap(fn, it)`: `fn(*item)` per item (the item unpacked as `tuple(item)` would)."""
 
@@ -572,6 +598,7 @@ CONSTRUCTORS: list[tuple[Any, Handler]] = [
             ),
         ),
     ),
+    (_I.cycle, _checked(_I.cycle, lambda tx, a, k: CycleVariable(iterate(tx, a[0])))),
     (_I.starmap, _checked(_I.starmap, lambda tx, a, k: StarmapVariable(a[0], iterate(tx, a[1])))),
     (
         _I.takewhile,
