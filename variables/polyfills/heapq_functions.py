@@ -23,7 +23,7 @@ def siftdown(heap: list[Any], startpos: int, pos: int) -> None:
     while pos > startpos:
         parentpos = (pos - 1) >> 1
         parent = heap[parentpos]
-        less = newitem < parent
+        less = True if newitem < parent else False  # noqa: SIM210 - truth taken now, as in C
         if size != len(heap):
             raise RuntimeError("list changed size during iteration")
         if not less:
@@ -66,7 +66,7 @@ def siftdown_max(heap: list[Any], startpos: int, pos: int) -> None:
     while pos > startpos:
         parentpos = (pos - 1) >> 1
         parent = heap[parentpos]
-        less = parent < newitem
+        less = True if parent < newitem else False  # noqa: SIM210 - truth taken now, as in C
         if size != len(heap):
             raise RuntimeError("list changed size during iteration")
         if not less:

@@ -24,7 +24,7 @@ from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
-from variables.lists import ListVariable
+from variables.lists import ListVariable, TupleVariable
 from variables.polyfills import (
     bisect_functions,
     functools_functions,
@@ -135,7 +135,17 @@ def _traced_function(
 
 def _bisect_bounds(args: list[VariableTracker], kwargs: dict[str, VariableTracker]) -> None:
     """The check runs on an empty list: an integer `hi` becomes 0 there, so the search reads
-    no item (its type is what the check is for; a negative `lo` still raises first)."""
+    no item (its type is what the check is for; a negative `lo` still raises first). The
+    sequence must be a list, a tuple or a constant: the polyfill reads it with `len` and `[]`,
+    where the C code asks the sequence protocol (a dict would differ)."""
+    given = args[0] if args else kwargs.get("a")
+    sequence = None if given is None else given.realize()
+    if (
+        sequence is not None
+        and not isinstance(sequence, ListVariable | TupleVariable)
+        and not (sequence.is_python_constant() and _is_sequence(sequence.as_python_constant()))
+    ):
+        unimplemented("polyfill-arguments", f"bisect on {sequence!r}, not a list or tuple")
     at = 3 if len(args) > 3 else None
     hi = args[3] if at is not None else kwargs.get("hi")
     if hi is None or not hi.is_python_constant():
@@ -146,6 +156,10 @@ def _bisect_bounds(args: list[VariableTracker], kwargs: dict[str, VariableTracke
             args[at] = ConstantVariable(0)
         else:
             kwargs["hi"] = ConstantVariable(0)
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, str | bytes | tuple | range | list)
 
 
 def _reduce(
