@@ -277,3 +277,48 @@ def test_operator_objects_that_escape_are_rebuilt() -> None:
     out: list[Any] = []
     assert tracer.compile(stores_operator_objects, fullgraph=True)(out, [1]) == 1
     assert (out[0]([5, 6]), out[1](3), out[2]([1, 1])) == ((6, 5), 3, 2)
+
+
+class Num:
+    """A number CPython's `count` accepts (it has `__int__`) but a plain object would not."""
+
+    def __init__(self, v: int) -> None:
+        self.v = v
+
+    def __int__(self) -> int:
+        return self.v
+
+    def __add__(self, other: int) -> Num:
+        return Num(self.v + other)
+
+
+def count_from_a_user_number(n: Num) -> Any:
+    return next(itertools.count(n)).v
+
+
+def test_an_inexact_stand_in_falls_back_instead_of_raising() -> None:
+    """The check can't stand in for a user object exactly: the stand-in's error (here "a
+    number is required") is not raised as the user's; the frame falls back and runs."""
+    assert_same_behavior(count_from_a_user_number, Num(3))
+    reason = tracer.explain(count_from_a_user_number)(Num(3)).break_reasons[0].explanation
+    assert "stand-in" in reason
+
+
+CALLS: list[int] = []
+
+
+def logged_step(total: int, v: int) -> int:
+    CALLS.append(v)
+    return total + v
+
+
+def reduce_with_a_global_function(xs: list[int]) -> Any:
+    return functools.reduce(logged_step, xs, 0), len(CALLS)
+
+
+def test_the_argument_check_never_runs_the_users_function() -> None:
+    """A module-level function is a constant to the tracer; the check must still not call
+    it (a call at trace time would be a side effect that eager Python never has)."""
+    del CALLS[:]
+    assert tracer.compile(reduce_with_a_global_function, fullgraph=True)([1, 2]) == (3, 2)
+    assert CALLS == [1, 2]
