@@ -73,7 +73,9 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     # a scalar (most results: a metadata read, a folded number) told without a call
     if type(value) in CONSTANT_TYPES or is_constant_value(value):
         return ConstantVariable(value)
-    special = _special_function(value) or polyfill_for(value)
+    special = _special_function(value)
+    if special is None:
+        special = polyfill_for(value)
     if special is not None:
         return special
     kind = type(value)
