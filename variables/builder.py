@@ -32,6 +32,7 @@ from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
+from variables.polyfills.registry import polyfill_for
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
@@ -73,6 +74,8 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if type(value) in CONSTANT_TYPES or is_constant_value(value):
         return ConstantVariable(value)
     special = _special_function(value)
+    if special is None:
+        special = polyfill_for(value)
     if special is not None:
         return special
     kind = type(value)
@@ -173,6 +176,10 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
+        # a C function (or class) with a Python implementation, traced instead (by identity)
+        polyfill = polyfill_for(value, source)
+        if polyfill is not None:
+            return self._guarded_identity(polyfill, value, source)
         if kind is types.FunctionType:
             module = value.__module__
             if module in SPECIAL_FUNCTION_MODULES:

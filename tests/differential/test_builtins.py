@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import operator
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -273,11 +272,6 @@ def test_builtin_set_returned_without_collisions(ns):
     check(builtin_set_returned, ns)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: operator.itemgetter(0)(...) breaks the graph: "
-    "'creating itemgetter, which customizes __new__'",
-)
 @FAST
 @given(a=small_ints, b=small_ints, x=tensors())
 def test_operator_getters(a, b, x):
