@@ -476,10 +476,7 @@ class SetVariable(VariableTracker):
                 cg.load_const(arg)
             cg.call(len(recipe.args))
 
-        if self.frozen:
-            build()
-        else:
-            cg.rebuild_once(self, build)
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         kind = "frozenset" if self.frozen else "set"

@@ -133,8 +133,12 @@ class TupleVariable(BaseListVariable):
         if self.source is not None:
             cg.load_source(self.source)
             return
-        self.reconstruct_items(cg)
-        cg.build_tuple(len(self.items))
+
+        def build() -> None:
+            self.reconstruct_items(cg)
+            cg.build_tuple(len(self.items))
+
+        cg.rebuild_once(self, build)  # one tuple, however many places hold it
 
     def __repr__(self) -> str:
         return f"TupleVariable([{self._items_repr()}]){self._src()}"

@@ -96,11 +96,15 @@ class NamedTupleVariable(TupleVariable):
         if self.source is not None:
             cg.load_source(self.source)
             return
-        cg.push_null()
-        cg.load_const(self.tuple_cls)
-        for item in self.items:
-            cg(item)
-        cg.call(len(self.items))
+
+        def build() -> None:
+            cg.push_null()
+            cg.load_const(self.tuple_cls)
+            for item in self.items:
+                cg(item)
+            cg.call(len(self.items))
+
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]

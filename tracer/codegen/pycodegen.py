@@ -69,7 +69,8 @@ class PyCodegen:
         vt.reconstruct(self)
 
     def rebuild_once(self, vt: VariableTracker, build: Callable[[], Any]) -> None:
-        """Build a new mutable object the first time, then reuse it (identity is preserved)."""
+        """Build a new object the first time, then reuse it: every place that holds the tracker
+        gets the same object, as in eager code (a list, and a tuple or frozenset too)."""
         key = id(vt)
         if key in self.tempvars:
             self.load_fast(self.tempvars[key])
