@@ -389,7 +389,14 @@ class BuiltinVariable(KnownObjectVariable):
         return self._scalar_conversion(tx, int, x)
 
     def call_str(self, tx: TranslatorBase, x: VariableTracker | None = None, /) -> VariableTracker:
+        if x is not None and isinstance(x.realize(), ExceptionVariable):
+            return x.realize().call_method(tx, "__str__", [], {})
         return self._scalar_conversion(tx, str, x)
+
+    def call_repr(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
+        if isinstance(x.realize(), ExceptionVariable):
+            return x.realize().call_method(tx, "__repr__", [], {})
+        return fold(tx, repr, [x], {})
 
     def _scalar_conversion(
         self, tx: TranslatorBase, fn: Any, x: VariableTracker | None

@@ -449,9 +449,9 @@ class CallableIteratorVariable(IteratorVariable):
         try:
             result = self.fn.realize().call_function(tx, [], {})
         except Unsupported as e:
-            # fn raised StopIteration where no handler of the traced code can see it: the
-            # iterator catches it and ends (with a handler around, the frame falls back)
-            if isinstance(e.user_exception, StopIteration) and e.compilable_raise:
+            # fn raised StopIteration and no handler inside fn caught it: the iterator
+            # catches it and ends
+            if isinstance(e.user_exception, StopIteration):
                 self.fn = None
                 return None
             raise
