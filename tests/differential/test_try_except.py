@@ -8,8 +8,8 @@ value or exception type and message, arguments afterwards), traced whole with fu
 where the point is that it traces."""
 
 # The forms under test are the point: an unused `as b`, a handler that only re-raises, `raise 42`,
-# `except 3:`, a context manager's plain signatures
-# ruff: noqa: F841, TRY203, B016, B030, PYI034, PYI036
+# `except 3:`, a context manager's plain signatures, a lazy map (a generator is no iterator yet)
+# ruff: noqa: F841, TRY203, B016, B030, PYI034, PYI036, C417
 
 from __future__ import annotations
 
@@ -381,3 +381,55 @@ def test_tracebacks_fall_back_with_a_reason(fn: Any, word: str) -> None:
     assert_handles(fn, "CHECK_EXC_MATCH")
     assert word in break_reason(fn, {})
     assert_same_behavior(fn, {})
+
+
+# -- what a consumer stored before the exception stays stored, as in CPython --------------------
+def reciprocal(x: int) -> int:
+    return 10 // x
+
+
+def extend_part_way(xs: list[int], out: list[int]) -> Any:
+    try:
+        out.extend(map(reciprocal, xs))
+    except ZeroDivisionError as e:
+        return out, str(e)
+    return out
+
+
+def iadd_part_way(xs: list[int]) -> Any:
+    out: list[int] = []
+    try:
+        out += map(reciprocal, xs)
+    except ZeroDivisionError:
+        return out
+    return None
+
+
+def update_part_way(xs: list[int], d: dict[int, int]) -> Any:
+    try:
+        d.update(map(lambda x: (x, reciprocal(x)), xs))
+    except ZeroDivisionError:
+        return d
+    return None
+
+
+@pytest.mark.parametrize("fn", [extend_part_way, iadd_part_way, update_part_way])
+def test_items_before_the_exception_stay(fn: Any) -> None:
+    assert_handles(fn, "CHECK_EXC_MATCH")
+    args = {extend_part_way: ([], []), update_part_way: ({},)}.get(fn, ())
+    check(fn, [1, 2, 0, 5], *args)
+
+
+def set_update_part_way(xs: list[int]) -> Any:
+    s: set[int] = set()
+    try:
+        s.update(map(reciprocal, xs))
+    except ZeroDivisionError:
+        return sorted(s)
+    return None
+
+
+def test_a_set_changed_part_way_falls_back() -> None:
+    assert_handles(set_update_part_way, "CHECK_EXC_MATCH")
+    assert "part-way" in break_reason(set_update_part_way, [1, 2, 0, 5])
+    assert_same_behavior(set_update_part_way, [1, 2, 0, 5])
