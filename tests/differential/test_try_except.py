@@ -8,8 +8,9 @@ value or exception type and message, arguments afterwards), traced whole with fu
 where the point is that it traces."""
 
 # The forms under test are the point: an unused `as b`, a handler that only re-raises, `raise 42`,
-# `except 3:`, a context manager's plain signatures, a lazy map (a generator is no iterator yet)
-# ruff: noqa: F841, TRY203, B016, B030, PYI034, PYI036, C417
+# `except 3:`, a context manager's plain signatures, a lazy map (a generator is no iterator
+# yet), a for loop
+# ruff: noqa: F841, TRY203, B016, B030, PYI034, PYI036, C417, PERF401
 
 from __future__ import annotations
 
@@ -433,3 +434,54 @@ def test_a_set_changed_part_way_falls_back() -> None:
     assert_handles(set_update_part_way, "CHECK_EXC_MATCH")
     assert "part-way" in break_reason(set_update_part_way, [1, 2, 0, 5])
     assert_same_behavior(set_update_part_way, [1, 2, 0, 5])
+
+
+# -- StopIteration from a user __next__ ends a loop; next() lets it reach the handler ---------
+class Count:
+    def __init__(self, n: int) -> None:
+        self.i = 0
+        self.n = n
+
+    def __iter__(self) -> Count:
+        return self
+
+    def __next__(self) -> int:
+        if self.i >= self.n:
+            raise StopIteration
+        self.i += 1
+        return self.i
+
+
+class Bag:
+    def __init__(self, xs: list[int]) -> None:
+        self.xs = xs
+
+    def __iter__(self) -> Any:
+        return iter(self.xs)
+
+
+def loop_over_a_user_iterator(n: int) -> Any:
+    out = [v * 2 for v in Count(n)]
+    for v in Bag([3, 1]):
+        out.append(v + 1)
+    c = Count(n)
+    return out, iter(c) is c, list(c), next(c, "done"), sorted(Bag([2, 1]))
+
+
+def next_until_stop(n: int) -> Any:
+    it = Count(n)
+    try:
+        while True:
+            next(it)
+    except StopIteration as e:
+        return it.i, e.args
+
+
+def test_a_user_iterator_ends_a_loop() -> None:
+    assert "RAISE_VARARGS" in {i.opname for i in dis.get_instructions(Count.__next__)}
+    check(loop_over_a_user_iterator, 2)
+
+
+def test_stop_iteration_from_a_user_next_reaches_the_handler() -> None:
+    assert_handles(next_until_stop, "CHECK_EXC_MATCH")
+    check(next_until_stop, 3)
