@@ -260,6 +260,9 @@ class ExceptionVariable(VariableTracker):
             return ConstantVariable(getattr(self.create(), name)())
         unimplemented("exception-attribute", f"{self.cls.__name__}.{name} is not modeled")
 
+    def truthy(self, tx: TranslatorBase) -> bool:
+        return True  # BaseException defines neither __bool__ nor __len__
+
     def method___str__(self, tx: TranslatorBase) -> VariableTracker:
         return ConstantVariable(str(self.create()))
 

@@ -485,3 +485,17 @@ def test_a_user_iterator_ends_a_loop() -> None:
 def test_stop_iteration_from_a_user_next_reaches_the_handler() -> None:
     assert_handles(next_until_stop, "CHECK_EXC_MATCH")
     check(next_until_stop, 3)
+
+
+def exception_values(d: dict[str, int]) -> Any:
+    try:
+        d["k"]
+    except LookupError as e:
+        text = f"{e}|{e!r}|{e.__class__.__name__}|{type(e).__name__}"
+        same = e
+        return text, e.args[0], e == same, e != same, e == 3, e == KeyError("k"), bool(e)
+
+
+def test_exceptions_as_values_compare_and_print_as_in_cpython() -> None:
+    assert_handles(exception_values, "CHECK_EXC_MATCH")
+    check(exception_values, {})
