@@ -39,7 +39,7 @@ from tracer.runtime import _C
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
-from variables.misc import OUTER_EXCEPTION, ExceptionVariable
+from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
@@ -255,7 +255,8 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
         or raised.suppress_context
         or raised.context not in (None, OUTER_EXCEPTION)
     ):
-        return None  # chained to exceptions of the trace: the compiled raise can't chain them
+        # chained to exceptions of the trace: raised again in a chain, or Python raises it
+        return ChainedRaiseVariable.of(raised)
     if not all(is_constant_value(arg) for arg in error.args):
         return None
     try:

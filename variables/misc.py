@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.sources import AttrSource, Source
 from tracer.debug import on_traced_breakpoint
@@ -284,6 +284,89 @@ class ExceptionVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"ExceptionVariable({self.cls.__name__}{self.args!r})"
+
+
+class ChainedRaiseVariable(VariableTracker):
+    """What the compiled code raises for an exception chained to others of the trace (raised
+    while handling them, or `raise ... from` one): `raise_chained` raises the chain again,
+    innermost first, so that CPython sets each `__context__` as the traced code had it (the
+    innermost one to whatever the caller is handling when the compiled code runs)."""
+
+    __slots__ = ("causes", "chain_length", "exceptions", "suppress")
+
+    def __init__(
+        self,
+        exceptions: Sequence[ExceptionVariable],
+        causes: Sequence[int | None],
+        suppress: Sequence[bool],
+        chain_length: int,
+    ) -> None:
+        super().__init__(None)
+        self.exceptions = [ExceptionVariable(e.cls, e.args) for e in exceptions]  # fresh ones
+        self.causes = tuple(causes)
+        self.suppress = tuple(suppress)
+        self.chain_length = chain_length
+
+    @classmethod
+    def of(cls, raised: ExceptionVariable) -> ChainedRaiseVariable | None:
+        """The chain of `raised` (its `__context__` links, then causes outside them), when
+        every exception in it can be rebuilt from its arguments."""
+        chain = [raised]
+        while isinstance(chain[-1].context, ExceptionVariable):
+            chain.append(chain[-1].context)
+        if chain[-1].context is not OUTER_EXCEPTION:
+            return None
+        exceptions = list(chain)
+        for exc in chain:
+            cause = exc.cause
+            fresh = cause is not None and not cause.raised and cause.context is None
+            if cause is not None and cause not in exceptions:
+                if not fresh or cause.cause is not None:
+                    return None
+                exceptions.append(cause)
+        causes = [None if e.cause is None else exceptions.index(e.cause) for e in exceptions]
+        suppress = [e.suppress_context for e in exceptions]
+        return cls(exceptions, causes, suppress, len(chain))
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.push_null()
+        cg.load_const(raise_chained)
+        for exc in self.exceptions:
+            cg(exc)
+        cg.build_tuple(len(self.exceptions))
+        cg.load_const(self.causes)
+        cg.load_const(self.suppress)
+        cg.load_const(self.chain_length)
+        cg.call(4)
+
+    def __repr__(self) -> str:
+        return f"ChainedRaiseVariable({self.exceptions!r}, causes={self.causes!r})"
+
+
+def raise_chained(
+    exceptions: tuple[BaseException, ...],
+    causes: tuple[int | None, ...],
+    suppress: tuple[bool, ...],
+    chain_length: int,
+) -> NoReturn:
+    """Raise `exceptions[0]` while handling `exceptions[1]`, itself raised while handling
+    `exceptions[2]`, ... up to `chain_length`; `causes[i]` is the index of the `__cause__` of
+    `exceptions[i]` (or None), `suppress[i]` its `__suppress_context__`. Called by compiled code
+    (see ChainedRaiseVariable)."""
+    for exc, cause, quiet in zip(exceptions, causes, suppress, strict=True):
+        if cause is not None:
+            exc.__cause__ = exceptions[cause]
+        exc.__suppress_context__ = quiet
+    _raise_nested(exceptions[:chain_length])
+
+
+def _raise_nested(chain: tuple[BaseException, ...]) -> NoReturn:
+    if len(chain) > 1:
+        try:
+            _raise_nested(chain[1:])
+        except BaseException:  # noqa: BLE001 - it is chain[1], raised just above
+            raise chain[0]  # noqa: B904 - CPython sets its __context__ to chain[1] here
+    raise chain[0]
 
 
 class BreakpointVariable(KnownObjectVariable):
