@@ -39,7 +39,7 @@ from tracer.runtime import _C
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
-from variables.misc import ExceptionVariable
+from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
@@ -249,6 +249,14 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
     error = e.user_exception
     if error is None or not e.compilable_raise or isinstance(error, StopIteration):
         return None
+    raised = e.exception_vt
+    if isinstance(raised, ExceptionVariable) and (
+        raised.cause is not None
+        or raised.suppress_context
+        or raised.context not in (None, OUTER_EXCEPTION)
+    ):
+        # chained to exceptions of the trace: raised again in a chain, or Python raises it
+        return ChainedRaiseVariable.of(raised)
     if not all(is_constant_value(arg) for arg in error.args):
         return None
     try:

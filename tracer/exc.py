@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import linecache
 import types
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tracer import config
 
@@ -107,9 +107,11 @@ class Unsupported(Exception):
         super().__init__(str(reason))
         self.reason = reason
         self.user_exception = user_exception
+        """The Python exception the traced code would raise here, when that is the reason."""
         self.compilable_raise = False
         """True when compiled code may raise `user_exception` itself (no handler in scope)."""
-        """The Python exception the traced code would raise here, when that is the reason."""
+        self.exception_vt: Any = None
+        """The traced exception (an ExceptionVariable) that a traced handler may catch."""
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
@@ -118,6 +120,7 @@ class Unsupported(Exception):
         reason = dataclasses.replace(self.reason, location=location, instruction=instruction)
         located = Unsupported(reason, self.user_exception)
         located.compilable_raise = self.compilable_raise
+        located.exception_vt = self.exception_vt
         return located.with_traceback(self.__traceback__)
 
 

@@ -387,7 +387,14 @@ class BuiltinVariable(KnownObjectVariable):
         return self._scalar_conversion(tx, int, x)
 
     def call_str(self, tx: TranslatorBase, x: VariableTracker | None = None, /) -> VariableTracker:
+        if x is not None and isinstance(x.realize(), ExceptionVariable):
+            return x.realize().call_method(tx, "__str__", [], {})
         return self._scalar_conversion(tx, str, x)
+
+    def call_repr(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
+        if isinstance(x.realize(), ExceptionVariable):
+            return x.realize().call_method(tx, "__repr__", [], {})
+        return fold(tx, repr, [x], {})
 
     def _scalar_conversion(
         self, tx: TranslatorBase, fn: Any, x: VariableTracker | None
@@ -524,6 +531,10 @@ frozenset, which compare by their elements."""
 _SET_TYPES = frozenset({set, frozenset})
 
 
+_BY_IDENTITY = (ExceptionVariable, ConstantVariable)
+"""Operands that `==` compares by identity when one is an exception (no __eq__ answers)."""
+
+
 def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
@@ -578,6 +589,11 @@ def binary_op(
 
     if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
         return user_binary_op(tx, fn, plain, a, b)
+    exceptions = isinstance(a, ExceptionVariable) or isinstance(b, ExceptionVariable)
+    by_identity = isinstance(a, _BY_IDENTITY) and isinstance(b, _BY_IDENTITY)
+    if plain in (operator.eq, operator.ne) and exceptions and by_identity:
+        # neither side's __eq__ answers for the other: CPython compares identities
+        return ConstantVariable((a is b) == (plain is operator.eq))
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import operator
 import reprlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import BreakReason, Unsupported, unimplemented
@@ -15,7 +15,7 @@ from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import TupleVariable, contains, folding
+from variables.lists import TupleVariable, contains, each_item, folding
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -156,7 +156,8 @@ class ConstDictVariable(VariableTracker):
     ) -> VariableTracker:
         self._check_mutable(tx, "update")
         if other is not None:
-            self.items.update(pairs_of(tx, other))
+            for key, value in each_pair(tx, other):  # pairs before an exception stay stored
+                self.items[key] = value
         self.items.update(kwargs)
         return ConstantVariable(None)
 
@@ -198,16 +199,20 @@ class ConstDictVariable(VariableTracker):
 
 def pairs_of(tx: TranslatorBase, other: VariableTracker) -> dict[Any, VariableTracker]:
     """The (key, value) pairs `dict.update(other)` would take, in order."""
+    return dict(each_pair(tx, other))
+
+
+def each_pair(tx: TranslatorBase, other: VariableTracker) -> Iterator[tuple[Any, VariableTracker]]:
+    """The (key, value) pairs `dict.update(other)` takes, one at a time (see `each_item`)."""
     other = other.realize()
     if isinstance(other, ConstDictVariable):
-        return dict(other.items)
-    pairs: dict[Any, VariableTracker] = {}
-    for i, pair in enumerate(other.unpack(tx)):
+        yield from list(other.items.items())
+        return
+    for i, pair in enumerate(each_item(tx, other)):
         parts = pair.realize().unpack(tx)
         if len(parts) != 2:  # CPython's ValueError, naming element #i: dict() on a stand-in
             tx.run_user_operation(dict, [*[(None, None)] * i, tuple(parts)])
-        pairs[key_of(parts[0])] = parts[1]
-    return pairs
+        yield key_of(parts[0]), parts[1]
 
 
 class DictViewVariable(VariableTracker):
@@ -418,7 +423,17 @@ class SetVariable(VariableTracker):
         tx.run_user_operation(getattr, self.items, name)  # CPython's AttributeError, if any
         real_kwargs = {k: real_operand(tx, v) for k, v in kwargs.items()}
         if name in SET_MUTATORS and not self.frozen:
-            real_args = tuple(real_operand(tx, a, self, any_iterable=True) for a in args)
+            try:
+                real_args = tuple(real_operand(tx, a, self, any_iterable=True) for a in args)
+            except Unsupported as e:
+                if e.user_exception is None:
+                    raise
+                # CPython would have changed the set with the items before the error
+                unimplemented(
+                    "set-change",
+                    f"set.{name} stopped part-way by {type(e.user_exception).__name__} "
+                    "from its argument",
+                )
             return self.mutate(tx, getattr(set, name), real_args, real_kwargs)
         if name not in SET_READERS and not (name in SET_MUTATORS and self.frozen):
             unimplemented("set-method", f"{type(self.items).__name__}.{name} is not modeled")

@@ -261,8 +261,70 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         sequence = isinstance(value, str | bytes | tuple | range)
         constant = value if sequence else None
         return BuiltinIteratorVariable(iterator, builder.wrap_constant_result, constant)
+    if user_iterator_class(vt) is not None:
+        return user_iterator(tx, vt.call_method(tx, "__iter__", [], {}).realize())
     # anything else that iterates to a fixed list of items (a tensor's rows)
     return SequenceIteratorVariable(TupleVariable(vt.unpack(tx)))
+
+
+def user_iterator_class(vt: VariableTracker) -> type | None:
+    """The class of a user object that defines `__iter__` (looked up on the type)."""
+    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+    if isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, "__iter__")[1]:
+        return vt.cls
+    return None
+
+
+def defines_next(vt: VariableTracker) -> bool:
+    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+    return (
+        isinstance(vt, UserDefinedObjectVariable)
+        and lookup_class_attr(vt.cls, "__next__")[1] is not None
+    )
+
+
+def user_iterator(tx: TranslatorBase, it: VariableTracker) -> IteratorVariable:
+    """What a user `__iter__` returned, as the iterator a `for` loop steps: CPython's TypeError
+    when it is no iterator."""
+    if isinstance(it, IteratorVariable):
+        return it
+    if defines_next(it):
+        return UserIteratorVariable(it)
+    if isinstance(it, BaseListVariable | ConstDictVariable | SetVariable | ConstantVariable):
+        tx.raise_user_error(TypeError(f"iter() returned non-iterator of type '{it.type_name()}'"))
+    unimplemented("iterate", f"__iter__ returned {it!r}")
+
+
+class UserIteratorVariable(IteratorVariable):
+    """A user object whose class defines `__next__`, stepped by a `for` loop or a consumer
+    (`list(it)`, unpacking): each item is a traced call of `__next__`, and a StopIteration
+    that leaves `__next__` ends the iteration, as CPython's `tp_iternext` slot does. `iter()`
+    and `next()` on the object itself see the object, not this tracker."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: VariableTracker) -> None:
+        super().__init__(None)
+        self.obj = obj
+
+    def python_type(self) -> type:
+        return self.obj.python_type()
+
+    def next_item(self, tx: TranslatorBase) -> VariableTracker | None:
+        try:
+            return self.obj.call_method(tx, "__next__", [], {})
+        except Unsupported as e:
+            if isinstance(e.user_exception, StopIteration):
+                return None
+            raise
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        self.obj.reconstruct(cg)
+
+    def __repr__(self) -> str:
+        return f"UserIteratorVariable({self.obj!r})"
 
 
 def next_of(
@@ -270,6 +332,11 @@ def next_of(
 ) -> VariableTracker:
     """`next(it)` and `next(it, default)`."""
     it = it.realize()
+    if defines_next(it):  # the user's __next__, its StopIteration included
+        if default is None:
+            return it.call_method(tx, "__next__", [], {})
+        item = UserIteratorVariable(it).next_item(tx)
+        return default if item is None else item
     if not isinstance(it, IteratorVariable):
         if isinstance(it, BaseListVariable | ConstDictVariable | SetVariable | ConstantVariable):
             tx.raise_user_error(TypeError(f"'{it.type_name()}' object is not an iterator"))
@@ -449,9 +516,9 @@ class CallableIteratorVariable(IteratorVariable):
         try:
             result = self.fn.realize().call_function(tx, [], {})
         except Unsupported as e:
-            # fn raised StopIteration where no handler of the traced code can see it: the
-            # iterator catches it and ends (with a handler around, the frame falls back)
-            if isinstance(e.user_exception, StopIteration) and e.compilable_raise:
+            # fn raised StopIteration and no handler inside fn caught it: the iterator
+            # catches it and ends
+            if isinstance(e.user_exception, StopIteration):
                 self.fn = None
                 return None
             raise
@@ -526,8 +593,12 @@ def make_enumerate(
 
 def make_iter(
     tx: TranslatorBase, obj: VariableTracker, sentinel: VariableTracker | None
-) -> IteratorVariable:
+) -> VariableTracker:
     if sentinel is None:
+        if user_iterator_class(obj.realize()) is not None:  # `iter(obj)` is what __iter__ gives
+            it = obj.realize().call_method(tx, "__iter__", [], {}).realize()
+            user_iterator(tx, it)  # CPython's TypeError when that is no iterator
+            return it
         return iterate(tx, obj)
     fn = obj.realize()
     if fn.is_python_constant() and not callable(fn.as_python_constant()):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -165,7 +165,11 @@ class ListVariable(BaseListVariable):
 
     def method_extend(self, tx: TranslatorBase, other: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "extend")
-        self.items.extend(other.unpack(tx))
+        if other.realize() is self:
+            self.items.extend(list(self.items))
+        else:
+            for item in each_item(tx, other):  # what came before an exception stays appended
+                self.items.append(item)
         return ConstantVariable(None)
 
     def method_insert(
@@ -327,3 +331,16 @@ def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: Variabl
             return True
     target = search_target(realized)
     return any(constant_equal(candidate, target) for candidate in items)
+
+
+def each_item(tx: TranslatorBase, vt: VariableTracker) -> Iterator[VariableTracker]:
+    """The items iterating `vt` gives, one at a time: an iterator's are pulled as the consumer
+    takes them, so a consumer that stores each as it comes (CPython's `list.extend`,
+    `dict.update`) keeps what came before an exception raised part-way."""
+    vt = vt.realize()
+    next_item = getattr(vt, "next_item", None)
+    if next_item is None:
+        yield from vt.unpack(tx)
+        return
+    while (item := next_item(tx)) is not None:
+        yield item

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import types
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.sources import AttrSource, Source
 from tracer.debug import on_traced_breakpoint
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import KnownObjectVariable, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, is_constant_value
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -163,16 +163,74 @@ class ObjectInitVariable(VariableTracker):
         return "ObjectInitVariable()"
 
 
+class OuterExceptionVariable(VariableTracker):
+    """The exception that callers of the traced frame are handling, if any: unknown while
+    tracing (it is `sys.exc_info()` when the compiled code runs). It is what PUSH_EXC_INFO
+    saves in a frame that handles nothing yet, and the `__context__` of an exception raised
+    where the traced frames handle nothing."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "OuterExceptionVariable()"
+
+
+OUTER_EXCEPTION = OuterExceptionVariable()
+
+
+class UnknownTracebackVariable(VariableTracker):
+    """The traceback that `__exit__` receives with an exception: tracebacks are not modeled,
+    so any use of it (other than `is None`) breaks the graph."""
+
+    __slots__ = ()
+
+    def python_type(self) -> type:
+        return types.TracebackType
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        unimplemented("traceback", "tracebacks are not modeled while tracing")
+
+    def __repr__(self) -> str:
+        return "UnknownTracebackVariable()"
+
+
 class ExceptionVariable(VariableTracker):
     """`ExceptionVariable(ValueError('bad'))`: an exception created in the trace with constant
-    arguments; raising it makes a fresh instance, as eager code does each call."""
+    arguments; raising it makes a fresh instance, as eager code does each call.
 
-    __slots__ = ("args", "cls")
+    Raising it in the trace (see `tracer/translator/exception_ops.py`) sets what CPython sets:
+    `context` (the exception being handled then, a traced one or OUTER_EXCEPTION), and for
+    `raise ... from ...` `cause` and `suppress_context`."""
+
+    __slots__ = ("args", "cause", "cls", "context", "raised", "suppress_context")
 
     def __init__(self, cls: type[BaseException], args: Sequence[Any]) -> None:
         super().__init__(None)
         self.cls = cls
         self.args = tuple(args)
+        self.cause: ExceptionVariable | None = None
+        self.context: VariableTracker | None = None
+        """None, an ExceptionVariable, or OUTER_EXCEPTION."""
+        self.suppress_context = False
+        self.raised = False
+        """Raised in the trace: it has a traceback the compiled code could not rebuild."""
+
+    @classmethod
+    def of(cls, error: BaseException) -> ExceptionVariable | None:
+        """The tracker of a real exception raised by a modeled operation, when a fresh instance
+        made from its arguments is the same (type, args, message)."""
+        if not all(is_constant_value(arg) for arg in error.args):
+            return None
+        vt = cls(type(error), error.args)
+        try:
+            rebuilt = vt.create()
+        except Exception:  # noqa: BLE001 - can't be rebuilt from its arguments
+            return None
+        if rebuilt.args != error.args or str(rebuilt) != str(error):
+            return None
+        if vars(error) or error.__cause__ is not None or error.__context__ is not None:
+            return None  # attributes set beyond args (AttributeError.name is a slot: None)
+        return vt
 
     def python_type(self) -> type:
         return self.cls
@@ -183,9 +241,41 @@ class ExceptionVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name == "args":
             return builder.wrap_constant_result(self.args)
-        return super().var_getattr(tx, name)
+        if name == "__cause__":
+            return self.cause if self.cause is not None else ConstantVariable(None)
+        if name == "__context__":
+            if self.context is OUTER_EXCEPTION:
+                unimplemented(
+                    "exception-context",
+                    "the __context__ of this exception is whatever the caller was handling",
+                )
+            return self.context if self.context is not None else ConstantVariable(None)
+        if name == "__suppress_context__":
+            return ConstantVariable(self.suppress_context)
+        if name == "__traceback__":
+            unimplemented("traceback", "tracebacks are not modeled while tracing")
+        if name == "__class__":
+            return builder.wrap_class(self.cls)
+        if name in ("__str__", "__repr__"):
+            return ConstantVariable(getattr(self.create(), name)())
+        unimplemented("exception-attribute", f"{self.cls.__name__}.{name} is not modeled")
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        return True  # BaseException defines neither __bool__ nor __len__
+
+    def method___str__(self, tx: TranslatorBase) -> VariableTracker:
+        return ConstantVariable(str(self.create()))
+
+    def method___repr__(self, tx: TranslatorBase) -> VariableTracker:
+        return ConstantVariable(repr(self.create()))
 
     def reconstruct(self, cg: PyCodegen) -> None:
+        if self.raised or self.cause is not None or self.context is not None:
+            unimplemented(
+                "exception-value",
+                "an exception raised in the traced frame leaves it as a value "
+                "(its traceback and chained exceptions are not rebuilt)",
+            )
         cg.push_null()
         cg.load_const(self.cls)
         for arg in self.args:
@@ -194,6 +284,89 @@ class ExceptionVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"ExceptionVariable({self.cls.__name__}{self.args!r})"
+
+
+class ChainedRaiseVariable(VariableTracker):
+    """What the compiled code raises for an exception chained to others of the trace (raised
+    while handling them, or `raise ... from` one): `raise_chained` raises the chain again,
+    innermost first, so that CPython sets each `__context__` as the traced code had it (the
+    innermost one to whatever the caller is handling when the compiled code runs)."""
+
+    __slots__ = ("causes", "chain_length", "exceptions", "suppress")
+
+    def __init__(
+        self,
+        exceptions: Sequence[ExceptionVariable],
+        causes: Sequence[int | None],
+        suppress: Sequence[bool],
+        chain_length: int,
+    ) -> None:
+        super().__init__(None)
+        self.exceptions = [ExceptionVariable(e.cls, e.args) for e in exceptions]  # fresh ones
+        self.causes = tuple(causes)
+        self.suppress = tuple(suppress)
+        self.chain_length = chain_length
+
+    @classmethod
+    def of(cls, raised: ExceptionVariable) -> ChainedRaiseVariable | None:
+        """The chain of `raised` (its `__context__` links, then causes outside them), when
+        every exception in it can be rebuilt from its arguments."""
+        chain = [raised]
+        while isinstance(chain[-1].context, ExceptionVariable):
+            chain.append(chain[-1].context)
+        if chain[-1].context is not OUTER_EXCEPTION:
+            return None
+        exceptions = list(chain)
+        for exc in chain:
+            cause = exc.cause
+            fresh = cause is not None and not cause.raised and cause.context is None
+            if cause is not None and cause not in exceptions:
+                if not fresh or cause.cause is not None:
+                    return None
+                exceptions.append(cause)
+        causes = [None if e.cause is None else exceptions.index(e.cause) for e in exceptions]
+        suppress = [e.suppress_context for e in exceptions]
+        return cls(exceptions, causes, suppress, len(chain))
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.push_null()
+        cg.load_const(raise_chained)
+        for exc in self.exceptions:
+            cg(exc)
+        cg.build_tuple(len(self.exceptions))
+        cg.load_const(self.causes)
+        cg.load_const(self.suppress)
+        cg.load_const(self.chain_length)
+        cg.call(4)
+
+    def __repr__(self) -> str:
+        return f"ChainedRaiseVariable({self.exceptions!r}, causes={self.causes!r})"
+
+
+def raise_chained(
+    exceptions: tuple[BaseException, ...],
+    causes: tuple[int | None, ...],
+    suppress: tuple[bool, ...],
+    chain_length: int,
+) -> NoReturn:
+    """Raise `exceptions[0]` while handling `exceptions[1]`, itself raised while handling
+    `exceptions[2]`, ... up to `chain_length`; `causes[i]` is the index of the `__cause__` of
+    `exceptions[i]` (or None), `suppress[i]` its `__suppress_context__`. Called by compiled code
+    (see ChainedRaiseVariable)."""
+    for exc, cause, quiet in zip(exceptions, causes, suppress, strict=True):
+        if cause is not None:
+            exc.__cause__ = exceptions[cause]
+        exc.__suppress_context__ = quiet
+    _raise_nested(exceptions[:chain_length])
+
+
+def _raise_nested(chain: tuple[BaseException, ...]) -> NoReturn:
+    if len(chain) > 1:
+        try:
+            _raise_nested(chain[1:])
+        except BaseException:  # noqa: BLE001 - it is chain[1], raised just above
+            raise chain[0]  # noqa: B904 - CPython sets its __context__ to chain[1] here
+    raise chain[0]
 
 
 class BreakpointVariable(KnownObjectVariable):

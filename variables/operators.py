@@ -199,6 +199,8 @@ def raise_operator_error(
 
 def _defines(vt: VariableTracker, name: str) -> bool:
     vt = vt.realize()
+    if isinstance(vt, TensorVariable):  # Tensor.__index__ decides on the tensor's data
+        return hasattr(vt.python_type(), name)
     return (
         isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, name)[1] is not None
     )

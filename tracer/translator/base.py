@@ -33,6 +33,8 @@ from tracer.translator.instructions import (
     instructions_of,
 )
 from variables.base import NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
+from variables.misc import OUTER_EXCEPTION, ExceptionVariable
 
 if TYPE_CHECKING:
     from tracer.output_graph import OutputGraph
@@ -70,11 +72,6 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "GET_LEN": "match statements",
     "CHECK_EG_MATCH": "except* (exception groups)",
     "PREP_RERAISE_STAR": "except* (exception groups)",
-    "PUSH_EXC_INFO": "exception handlers",
-    "POP_EXCEPT": "exception handlers",
-    "CHECK_EXC_MATCH": "exception handlers",
-    "RERAISE": "exception handlers",
-    "WITH_EXCEPT_START": "exceptions inside a with block",
     "DELETE_GLOBAL": "global deletion",
     "DELETE_DEREF": "closure-variable deletion",
 }
@@ -110,6 +107,14 @@ class TraceCaches:
             facts = (instructions_of(code), LocationsByLine(code), LocationTextsByLine(code))
             self._code_facts[code] = facts
         return facts
+
+
+class ExceptionState:
+    """What `sys.exc_info()` would say while tracing: the exception the traced frames are
+    handling (PUSH_EXC_INFO sets it, POP_EXCEPT restores it), or OUTER_EXCEPTION."""
+
+    def __init__(self) -> None:
+        self.handled: VariableTracker = OUTER_EXCEPTION
 
 
 class TranslatorBase:
@@ -168,6 +173,10 @@ class TranslatorBase:
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
         self._try_covered: frozenset[int] | None = None
+        self.exc_state: ExceptionState = (
+            parent.exc_state if parent is not None else ExceptionState()
+        )
+        """The exception being handled (CPython's per-thread exc_info), shared by all frames."""
 
     # -- stack --------------------------------------------------------------------------------
     def push(self, vt: VariableTracker) -> None:
@@ -194,20 +203,22 @@ class TranslatorBase:
         attached: the innermost frame that sees it attaches its current instruction's location.
         """
         self.output.current_tx = self
-        try:
-            while not self.returned:
-                self.step()
-        except Unsupported as e:
-            raise e.with_location(self.location(), repr(self.current_inst)) from None
-        except NotConstantError as e:
-            # A model met a traced value where it needs a Python value (a list indexed by a
-            # tensor, say): a limit of the model, so the frame runs as plain Python.
+        while not self.returned:
             try:
-                unimplemented(
-                    "not-constant", f"{e.vt!r} is used where its value is needed while tracing"
-                )
-            except Unsupported as located:
-                raise located.with_location(self.location(), repr(self.current_inst)) from None
+                self.step()
+            except Unsupported as e:
+                if not self.handle_exception(e):
+                    raise e.with_location(self.location(), repr(self.current_inst)) from None
+            except NotConstantError as e:
+                # A model met a traced value where it needs a Python value (a list indexed by
+                # a tensor, say): a limit of the model, so the frame runs as plain Python.
+                try:
+                    unimplemented(
+                        "not-constant",
+                        f"{e.vt!r} is used where its value is needed while tracing",
+                    )
+                except Unsupported as located:
+                    raise located.with_location(self.location(), repr(self.current_inst)) from None
         assert self.return_value is not None
         return self.return_value
 
@@ -271,29 +282,80 @@ class TranslatorBase:
         return frames[::-1]
 
     def raise_user_error(self, error: BaseException) -> NoReturn:
-        """The traced code raises `error` here. Where no `try` or `with` of any traced frame
-        covers this point, the compiled code can raise it too (after replaying the side effects
-        made so far); otherwise the frame falls back and eager Python raises it."""
-        name = type(error).__name__
+        """The traced code raises `error` here (a modeled operation's error, CPython's own type
+        and message). A `try` or `with` of a traced frame may catch it (`handle_exception`);
+        if none does, the compiled code raises it (after replaying the side effects made so
+        far), or the frame falls back and eager Python raises it."""
+        vt = ExceptionVariable.of(error)
+        if vt is None:
+            # not rebuildable: no traced handler may see it (see handle_exception)
+            name = type(error).__name__
+            detail = f": {error}" if str(error) else ""
+            unsupported = Unsupported(
+                _reason("user-exception", f"{name}{detail} raised in traced code"), error
+            )
+            unsupported.compilable_raise = self.exc_state.handled is OUTER_EXCEPTION
+            raise unsupported
+        self.raise_exception(vt)
+
+    def raise_exception(self, vt: ExceptionVariable, reraise: bool = False) -> NoReturn:
+        """Raise the traced exception `vt` here: `raise`, a modeled operation's error, or (with
+        `reraise`) RERAISE and a bare `raise`, which leave its `__context__` alone. As CPython
+        does, a new raise chains the exception being handled as `__context__`, cutting a cycle
+        if `vt` is already in that chain."""
+        if not reraise:
+            handled = self.exc_state.handled
+            if handled is not vt:
+                link: VariableTracker | None = handled
+                while isinstance(link, ExceptionVariable):
+                    if link.context is vt:
+                        link.context = None
+                        break
+                    link = link.context
+                vt.context = handled
+            vt.raised = True
+        error = vt.create()
         detail = f": {error}" if str(error) else ""
         unsupported = Unsupported(
-            _reason("user-exception", f"{name}{detail} raised in traced code"), error
+            _reason("user-exception", f"{vt.cls.__name__}{detail} raised in traced code"), error
         )
-        unsupported.compilable_raise = not self.any_handler_active()
+        unsupported.exception_vt = vt
+        unsupported.compilable_raise = True  # whether it can is decided where it leaves
         raise unsupported
 
-    def any_handler_active(self) -> bool:
-        """Is any exception-table entry (a `try` or a `with`) active here or in a caller?"""
-        tx: TranslatorBase | None = self
-        while tx is not None:
-            if tx.current_inst is not None:
-                if tx.exception_entries is None:
-                    tx.exception_entries = exception_table(tx.code)
-                offset = tx.current_inst.offset
-                if any(e.start <= offset < e.end for e in tx.exception_entries):
-                    return True
-            tx = tx.parent
-        return False
+    def handle_exception(self, e: Unsupported) -> bool:
+        """A user exception reached this frame's current instruction: when an exception-table
+        entry covers it, unwind as CPython does (cut the stack to the entry's depth, push the
+        offset if the entry says lasti, push the exception) and continue at the handler."""
+        inst = self.current_inst
+        if e.user_exception is None or inst is None:
+            return False
+        if self.exception_entries is None:
+            self.exception_entries = exception_table(self.code)
+        offset = inst.offset
+        entry = next((x for x in self.exception_entries if x.start <= offset < x.end), None)
+        if entry is None:
+            return False
+        vt = e.exception_vt
+        if not isinstance(vt, ExceptionVariable):
+            unimplemented(
+                "user-exception",
+                f"{type(e.user_exception).__name__} raised where a `try` or `with` handles it, "
+                "and it cannot be rebuilt from its arguments",
+            )
+        del self.stack[entry.depth :]
+        if entry.lasti:
+            self.push(ConstantVariable(offset))
+        self.push(vt)
+        self.kw_names = ()
+        self.jump_to(self._index_of_offset(entry.target))
+        return True
+
+    def _index_of_offset(self, offset: int) -> int:
+        for inst in self.instructions:
+            if inst.offset == offset:
+                return inst.index
+        raise InternalError(f"no instruction at offset {offset} in {self.code.co_name}")
 
     def run_user_operation(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a real, pure operation on constants; its exception is the user's exception."""

@@ -12,6 +12,7 @@ from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.iterators import unpack_sequence
 from variables.lists import ListVariable, TupleVariable
+from variables.misc import ExceptionVariable
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
@@ -58,7 +59,12 @@ class Builders(TranslatorBase):
         spec = self.pop().as_python_constant() if inst.arg & 0x04 else ""
         value = self.pop().realize()
         try:
-            real = value.as_python_constant()
+            # an exception formats as a fresh one made from its arguments does
+            real = (
+                value.create()
+                if isinstance(value, ExceptionVariable)
+                else value.as_python_constant()
+            )
         except NotConstantError:
             unimplemented("format", f"formatting {value!r} needs its runtime value")
         conversion = _CONVERSIONS[inst.arg & 0x03]
