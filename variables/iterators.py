@@ -58,10 +58,15 @@ class IteratorVariable(VariableTracker):
     def truthy(self, tx: TranslatorBase) -> bool:
         return True  # an iterator defines neither __bool__ nor __len__
 
+    def stop_iteration(self, tx: TranslatorBase) -> BaseException:
+        """The StopIteration `next()` raises right after `next_item` found this iterator
+        exhausted (a generator's carries its return value)."""
+        return StopIteration()
+
     def method___next__(self, tx: TranslatorBase) -> VariableTracker:
         item = self.next_item(tx)
         if item is None:
-            tx.raise_user_error(StopIteration())
+            tx.raise_user_error(self.stop_iteration(tx))
         return item
 
     def method___iter__(self, tx: TranslatorBase) -> VariableTracker:
@@ -278,7 +283,7 @@ def next_of(
     if item is not None:
         return item
     if default is None:
-        tx.raise_user_error(StopIteration())
+        tx.raise_user_error(it.stop_iteration(tx))
     return default
 
 
