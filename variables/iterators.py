@@ -30,7 +30,14 @@ from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
-from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable
+from variables.lists import (
+    BaseListVariable,
+    ListVariable,
+    RangeVariable,
+    TupleVariable,
+    constant_equal,
+    search_target,
+)
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -285,6 +292,21 @@ def next_of(
     if default is None:
         tx.raise_user_error(it.stop_iteration(tx))
     return default
+
+
+def iterator_contains(tx: TranslatorBase, it: IteratorVariable, item: VariableTracker) -> bool:
+    """`item in it` for an iterator (it has no `__contains__`): CPython pulls items until one
+    is `item` or equal to it, and leaves the rest unconsumed."""
+    realized = item.realize()
+    target: Any = _END
+    while (candidate := it.next_item(tx)) is not None:
+        if candidate is item or candidate.realize() is realized:
+            return True
+        if target is _END:
+            target = search_target(realized)
+        if constant_equal(candidate, target):
+            return True
+    return False
 
 
 def make_reversed(tx: TranslatorBase, seq: VariableTracker) -> IteratorVariable:
