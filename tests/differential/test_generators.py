@@ -9,7 +9,7 @@ frame, `throw` and `close`, a `yield` inside `try`/`finally`, a StopIteration es
 and a generator passed in as an argument."""
 
 # The forms under test are the point: generator expressions given to builtins, `yield from`
-# ruff: noqa: C400, C401, C402, C414, C419, UP028
+# ruff: noqa: B905, C400, C401, C402
 
 from __future__ import annotations
 
