@@ -11,7 +11,7 @@ A generator tracker is one more kind of IteratorVariable, so every consumer (FOR
 `list`, `sum`, `zip`, unpacking, `yield from`) pulls from it like any other iterator.
 
 What this does not model falls back with a reason: a generator that escapes the frame (returned,
-stored where the compiled code would have to rebuild it), `throw` and `close`, and a generator
+stored where the compiled code would have to rebuild it), `throw`, and a generator
 whose `yield` sits inside a `try` or `with` block (its cleanup would run when CPython finalizes
 the generator, which the trace can't place).
 """
@@ -117,7 +117,13 @@ class LocalGeneratorObjectVariable(IteratorVariable):
         unimplemented("generator", f"throw() into the generator {self.frame.name}")
 
     def method_close(self, tx: TranslatorBase) -> VariableTracker:
-        unimplemented("generator", f"close() of the generator {self.frame.name}")
+        """CPython raises GeneratorExit at the suspended `yield`. No `yield` of a traced
+        generator is inside a `try` or `with` (see InliningGeneratorTranslator.start), so
+        nothing in the body can see it: the generator just finishes."""
+        if self.frame.running:
+            tx.raise_user_error(ValueError("generator already executing"))
+        self.frame.finished = True
+        return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         try:

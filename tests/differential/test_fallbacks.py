@@ -36,7 +36,7 @@ def numbers(x):
 def uses_generator(x):
     g = numbers(x)
     first = next(g)
-    g.close()  # construct: generator
+    assert not g.gi_running  # construct: generator
     return [first * 2, first]
 
 
