@@ -276,6 +276,32 @@ def test_zip_enumerate_and_in_over_a_genexpr() -> None:
     check(lazy_builtins_over, XS)
 
 
+def extend_update_and_star(xs: list[int]) -> Any:
+    out: list[int] = []
+    out.extend(x for x in xs)
+    d: dict[int, int] = {}
+    d.update((x, 1) for x in xs)
+    return out, d, sum((x for x in xs), 10), [*(x for x in xs)], (*(x for x in xs),)
+
+
+def test_methods_and_star_unpacking_consume_a_genexpr() -> None:
+    check(extend_update_and_star, XS)
+
+
+def takes_from_a_shared_iterator(xs: list[int]) -> Any:
+    it = iter(xs)
+
+    def take(n: int) -> Iterator[int]:
+        for _ in range(n):
+            yield next(it)
+
+    return list(take(2)), list(it)
+
+
+def test_a_generator_pulling_from_a_shared_iterator() -> None:
+    check(takes_from_a_shared_iterator, XS)
+
+
 def in_stops_pulling(xs: list[int]) -> Any:
     log: list[int] = []
 
