@@ -251,6 +251,28 @@ def test_reductions_over_a_genexpr() -> None:
     check(reductions, [])  # min() of an empty genexpr: CPython's ValueError
 
 
+def short_circuits(xs: list[int]) -> Any:
+    log: list[int] = []
+    g = (log.append(x) or x for x in xs)
+    return any(x > 1 for x in g), all(x < 2 for x in g), log, list(g)
+
+
+def zip_pulls_the_generator_first(xs: list[int]) -> Any:
+    log: list[int] = []
+
+    def gen() -> Iterator[int]:
+        for x in xs:
+            log.append(x)
+            yield x
+
+    return dict(zip(gen(), range(2))), log  # the third item is pulled, then zip stops
+
+
+def test_consumers_pull_only_what_cpython_pulls() -> None:
+    check(short_circuits, [1, 2, 3, 0, 1])
+    check(zip_pulls_the_generator_first, XS)
+
+
 def collections_of(xs: list[int]) -> Any:
     return (
         list(x for x in xs),
