@@ -42,6 +42,8 @@ class GeneratorFrame(Protocol):
     """The frame is between a resume and its next suspension."""
     started: bool
     """The frame has been resumed at least once."""
+    delegate: VariableTracker | None
+    """The iterator of the `yield from` the frame is suspended in, if any."""
 
     def resume(self, tx: TranslatorBase, sent: VariableTracker) -> VariableTracker | None:
         """Continue the frame with `sent` as the value of the suspended `yield`: the next
@@ -119,10 +121,15 @@ class LocalGeneratorObjectVariable(IteratorVariable):
     def method_close(self, tx: TranslatorBase) -> VariableTracker:
         """CPython raises GeneratorExit at the suspended `yield`. No `yield` of a traced
         generator is inside a `try` or `with` (see InliningGeneratorTranslator.start), so
-        nothing in the body can see it: the generator just finishes."""
-        if self.frame.running:
+        nothing in the body can see it: the generator just finishes. Suspended in a
+        `yield from` over another generator, CPython closes that one first."""
+        frame = self.frame
+        if frame.running:
             tx.raise_user_error(ValueError("generator already executing"))
-        self.frame.finished = True
+        if isinstance(frame.delegate, LocalGeneratorObjectVariable):
+            frame.delegate.method_close(tx)
+        frame.delegate = None
+        frame.finished = True
         return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:

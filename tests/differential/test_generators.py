@@ -230,8 +230,21 @@ def closes(log: list[Any]) -> Any:
     return first, closed, list(g), list(unstarted), g.close(), log
 
 
+def close_delegates(log: list[Any]) -> Any:
+    inner = counting(3, log)
+
+    def outer() -> Iterator[int]:
+        yield from inner
+
+    g = outer()
+    first = next(g)
+    g.close()  # closes `inner` too
+    return first, next(inner, "inner closed"), log
+
+
 def test_close() -> None:
     check(closes, [])
+    check(close_delegates, [])
 
 
 # -- generator expressions consumed by builtins ----------------------------------------------------

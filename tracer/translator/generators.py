@@ -61,6 +61,7 @@ class GeneratorOps(TranslatorBase):
                     "generator", f"send() of a value through `yield from` into {receiver!r}"
                 )
             item = receiver.next_item(self)
+        generator_frame(self).delegate = receiver if item is not None else None
         if item is not None:
             self.push(item)
         else:
@@ -87,6 +88,7 @@ class InliningGeneratorTranslator(TranslatorBase):
         self.running = False
         self.started = False
         self.suspended = False
+        self.delegate: VariableTracker | None = None
         self.yielded: VariableTracker | None = None
         """The value of the YIELD_VALUE this frame is suspended at (None at RETURN_GENERATOR)."""
 
