@@ -31,7 +31,9 @@ from variables.dicts import (
     set_operation,
 )
 from variables.iterators import (
+    IteratorVariable,
     iterate,
+    iterator_contains,
     make_enumerate,
     make_filter,
     make_iter,
@@ -644,5 +646,7 @@ def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker)
     container = container.realize()
     if isinstance(container, BaseListVariable):
         return contains(tx, container.items, item)
+    if isinstance(container, IteratorVariable):
+        return iterator_contains(tx, container, item)
     result = container.call_method(tx, "__contains__", [item], {})
     return bool(result.as_python_constant())

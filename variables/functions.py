@@ -27,7 +27,6 @@ FrameInputs = tuple[
 """An inlined frame's code, globals, bound locals and closure cells."""
 
 UNSUPPORTED_CODE_FLAGS = {
-    inspect.CO_GENERATOR: "generator function",
     inspect.CO_COROUTINE: "coroutine function",
     inspect.CO_ASYNC_GENERATOR: "async generator function",
     inspect.CO_ITERABLE_COROUTINE: "iterable coroutine",

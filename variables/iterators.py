@@ -30,7 +30,14 @@ from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
-from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable
+from variables.lists import (
+    BaseListVariable,
+    ListVariable,
+    RangeVariable,
+    TupleVariable,
+    constant_equal,
+    search_target,
+)
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -58,10 +65,15 @@ class IteratorVariable(VariableTracker):
     def truthy(self, tx: TranslatorBase) -> bool:
         return True  # an iterator defines neither __bool__ nor __len__
 
+    def stop_iteration(self, tx: TranslatorBase) -> BaseException:
+        """The StopIteration `next()` raises right after `next_item` found this iterator
+        exhausted (a generator's carries its return value)."""
+        return StopIteration()
+
     def method___next__(self, tx: TranslatorBase) -> VariableTracker:
         item = self.next_item(tx)
         if item is None:
-            tx.raise_user_error(StopIteration())
+            tx.raise_user_error(self.stop_iteration(tx))
         return item
 
     def method___iter__(self, tx: TranslatorBase) -> VariableTracker:
@@ -345,8 +357,23 @@ def next_of(
     if item is not None:
         return item
     if default is None:
-        tx.raise_user_error(StopIteration())
+        tx.raise_user_error(it.stop_iteration(tx))
     return default
+
+
+def iterator_contains(tx: TranslatorBase, it: IteratorVariable, item: VariableTracker) -> bool:
+    """`item in it` for an iterator (it has no `__contains__`): CPython pulls items until one
+    is `item` or equal to it, and leaves the rest unconsumed."""
+    realized = item.realize()
+    target: Any = _END
+    while (candidate := it.next_item(tx)) is not None:
+        if candidate is item or candidate.realize() is realized:
+            return True
+        if target is _END:
+            target = search_target(realized)
+        if constant_equal(candidate, target):
+            return True
+    return False
 
 
 def make_reversed(tx: TranslatorBase, seq: VariableTracker) -> IteratorVariable:

@@ -417,3 +417,20 @@ def test_a_returned_dict_iterator_falls_back() -> None:
     assert explanation.graph_break_count == 1
     assert "escapes" in str(explanation.break_reasons[0])
     assert list(tracer.compile(return_a_dict_iterator)({"a": 1, "b": 2})) == ["b"]
+
+
+# -- `in` over an iterator pulls until a match -----------------------------------------------
+def in_over_lazy_iterators(xs: list[int]) -> Any:
+    calls: list[int] = []
+
+    def record(v: int) -> int:
+        calls.append(v)
+        return v
+
+    it = map(record, xs)
+    found = 4 in it  # pulls up to the first 4, leaves the rest
+    return found, calls, list(it), 9 in iter(xs), 3 in zip(xs, xs)
+
+
+def test_in_over_lazy_iterators() -> None:
+    check(in_over_lazy_iterators, XS)

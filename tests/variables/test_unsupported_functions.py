@@ -1,5 +1,5 @@
-"""Inlining refuses generator and coroutine functions (check_code_supported tests their flags
-with one mask first, then names the kind), and passes plain functions straight through."""
+"""Inlining refuses coroutine functions (check_code_supported names the kind), makes a
+generator tracker for generator functions, and passes plain functions straight through."""
 
 from typing import Any
 
@@ -36,10 +36,8 @@ def calls_plain(x: Any) -> Any:
     return plain(x) + 1
 
 
-@pytest.mark.parametrize(
-    ("fn", "what"), [(calls_gen, "generator function gen"), (calls_coro, "coroutine function coro")]
-)
-def test_generator_and_coroutine_helpers_break(fn: Any, what: str) -> None:
+@pytest.mark.parametrize(("fn", "what"), [(calls_coro, "coroutine function coro")])
+def test_coroutine_helpers_break(fn: Any, what: str) -> None:
     explanation = tracer.explain(fn)(torch.ones(2))
     assert [r.kind for r in explanation.break_reasons] == ["unsupported-function"]
     assert f"call to {what} is not supported" in str(explanation.break_reasons[0])
@@ -59,6 +57,8 @@ def calls_gen_with_default(x: Any) -> Any:
     return next(gen_with_default(x)) * 2
 
 
-def test_a_generator_with_defaults_is_refused_too() -> None:
-    explanation = tracer.explain(calls_gen_with_default)(torch.ones(2))
-    assert [r.kind for r in explanation.break_reasons] == ["unsupported-function"]
+@pytest.mark.parametrize("fn", [calls_gen, calls_gen_with_default])
+def test_generator_helpers_inline(fn: Any) -> None:
+    explanation = tracer.explain(fn)(torch.ones(2))
+    assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+    assert_same_behavior(fn, torch.ones(2))

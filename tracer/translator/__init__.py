@@ -5,13 +5,22 @@ from tracer.translator.builders import Builders
 from tracer.translator.calls import Calls
 from tracer.translator.control_flow import ControlFlow
 from tracer.translator.exception_ops import ExceptionOps
+from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslator
 from tracer.translator.names import Names
 from tracer.translator.operators import Operators
 from tracer.translator.stack_ops import StackOps
 
 
 class InstructionTranslator(
-    StackOps, Names, Operators, Builders, ControlFlow, Calls, ExceptionOps, TranslatorBase
+    StackOps,
+    Names,
+    Operators,
+    Builders,
+    ControlFlow,
+    Calls,
+    ExceptionOps,
+    GeneratorOps,
+    TranslatorBase,
 ):
     """Traces the compiled function's own frame."""
 
@@ -20,4 +29,15 @@ class InliningInstructionTranslator(InstructionTranslator):
     """Traces a called function inside its caller's trace (shares the OutputGraph)."""
 
 
-__all__ = ["InliningInstructionTranslator", "InstructionTranslator", "TranslatorBase"]
+class InliningGeneratorInstructionTranslator(
+    InliningGeneratorTranslator, InliningInstructionTranslator
+):
+    """Traces the frame of a generator made inside the trace, one `next` at a time."""
+
+
+__all__ = [
+    "InliningGeneratorInstructionTranslator",
+    "InliningInstructionTranslator",
+    "InstructionTranslator",
+    "TranslatorBase",
+]

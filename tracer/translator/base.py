@@ -45,10 +45,6 @@ Handler = Callable[["TranslatorBase", Instruction], None]
 bytecode_log = logging.getLogger("modetrace.trace_bytecode")
 
 EXPLICITLY_UNSUPPORTED: dict[str, str] = {
-    "YIELD_VALUE": "generators",
-    "RETURN_GENERATOR": "generators",
-    "SEND": "generators",
-    "GET_YIELD_FROM_ITER": "generators",
     "ASYNC_GEN_WRAP": "async generators",
     "BEFORE_ASYNC_WITH": "async with",
     "GET_AITER": "async for",
