@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import functools
 import json
 import os
 import sqlite3
@@ -209,13 +210,21 @@ class Captured(Protocol):
 
 
 _Pending = tuple[int, Captured, list[Span]]
-_Rows = tuple[list[Any], list[Any], list[Any]]
-"""The rows of dynamo_compile, pt2_compile_events and recompile_reasons."""
-_QUOTED = ", ".join(f'"{name}"' for name in COLUMNS)
-_INSERT_COMPILE = (
-    f"INSERT INTO dynamo_compile (run_id, seq, pid, {_QUOTED}) "
-    f"VALUES ({', '.join('?' * (len(COLUMNS) + 3))})"
-)
+_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], list[Any], list[Any]]
+"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events and
+recompile_reasons."""
+
+
+@functools.lru_cache(maxsize=32)
+def _insert_compile(names: tuple[str, ...]) -> str:
+    """The INSERT of a `dynamo_compile` row that sets the fields `names` (the others stay
+    NULL): a record sets 15 to 25 of its 42 fields, and binding a None costs sqlite3 a lookup
+    for an adapter, so unset fields are left out rather than bound."""
+    quoted = "".join(f', "{name}"' for name in names)
+    marks = ", ?" * len(names)
+    return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
+
+
 _INSERT_EVENT = (
     f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
@@ -337,7 +346,8 @@ class MetricsStore:
                 con = self._con = open_database(self.path, create=True)
             try:
                 con.execute("BEGIN IMMEDIATE")
-                con.executemany(_INSERT_COMPILE, compiles)
+                for names, cells in compiles.items():
+                    con.executemany(_insert_compile(names), cells)
                 con.executemany(_INSERT_EVENT, events)
                 con.executemany(_INSERT_REASON, reasons)
                 con.execute("COMMIT")
@@ -352,25 +362,22 @@ class MetricsStore:
 
 def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
     """The three tables' rows for queued compiles."""
-    compiles: list[Any] = []
+    compiles: dict[tuple[str, ...], list[list[Any]]] = {}
     events: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        cells = [run_id, seq, pid, *map(values.get, COLUMNS)]
-        for index in _JSON_CELLS:
-            if cells[index] is not None:
-                cells[index] = _json(cells[index])
-        compiles.append(cells)
+        row = {name: value for name, value in values.items() if value is not None}
+        for name in JSON_COLUMNS.intersection(row):
+            row[name] = _json(row[name])
+        compiles.setdefault(tuple(row), []).append([run_id, seq, pid, *row.values()])
         cid = values.get("compile_id")
         for span in spans:
             start_ns, end_ns = span.start_ns, span.end_ns
             args = span.end_args()
             shown = None
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
-                shown = json.dumps(
-                    {k: v for k, v in args.items() if k != "compile_id"}, default=str
-                )
+                shown = _json({k: v for k, v in args.items() if k != "compile_id"})
             row = (span.name, start_ns // 1000, (end_ns - start_ns) // 1000, span.tid, shown)
             events.append((run_id, seq, cid, *row))
         for failure in values.get("recompile_guard_failures") or ():
@@ -379,22 +386,8 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
     return compiles, events, reasons
 
 
-_JSON_CELLS = [3 + i for i, name in enumerate(COLUMNS) if name in JSON_COLUMNS]
-"""Where the JSON columns are in a `dynamo_compile` row (after run_id, seq, pid)."""
-_last_json: tuple[Any, str] = (None, "null")
-
-
-def _json(value: Any) -> str:
-    """JSON text of a cell; the text of the previous equal value is reused (every record
-    carries the same config dict, and mostly empty lists). One tuple, replaced whole, so two
-    threads never pair a value with the other's text."""
-    global _last_json
-    last, text = _last_json
-    if type(value) is type(last) and value == last:
-        return text
-    text = json.dumps(value, default=str)
-    _last_json = (value, text)
-    return text
+_json = json.JSONEncoder(default=str).encode
+"""JSON text of a cell (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
 
 
 _warned = False
