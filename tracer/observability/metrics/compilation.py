@@ -221,9 +221,9 @@ class _Captured:
                 "config": dict(_snapshot(self._knobs)),
                 "modetrace_version": _modetrace_version(),
                 "python_version": sys.version,
-                **self._metrics,
+                **_json_ready(self._metrics),
             }
-            self._values = _json_ready(values)
+            self._values = values
         return self._values
 
     def record(self) -> CompilationMetrics:

@@ -210,16 +210,15 @@ class Captured(Protocol):
 
 
 _Pending = tuple[int, Captured, list[Span]]
-_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], list[Any], list[Any]]
-"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events and
-recompile_reasons."""
+_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]], list[Any]]
+"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events (without and
+with metadata) and recompile_reasons."""
 
 
 @functools.lru_cache(maxsize=32)
 def _insert_compile(names: tuple[str, ...]) -> str:
-    """The INSERT of a `dynamo_compile` row that sets the fields `names` (the others stay
-    NULL): a record sets 15 to 25 of its 42 fields, and binding a None costs sqlite3 a lookup
-    for an adapter, so unset fields are left out rather than bound."""
+    """The INSERT of a `dynamo_compile` row that sets the fields `names`: the fields a record
+    leaves None are not named, so their columns are NULL (NOTE [store batches])."""
     quoted = "".join(f', "{name}"' for name in names)
     marks = ", ?" * len(names)
     return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
@@ -229,6 +228,11 @@ _INSERT_EVENT = (
     f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
 )
+_INSERT_PHASE = (
+    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS[:-1])}) "
+    f"VALUES ({', '.join('?' * (len(EVENT_COLUMNS) - 1))})"
+)
+"""A phase row without metadata (most of them): the column is left out, so it is NULL."""
 _INSERT_REASON = (
     f"INSERT INTO recompile_reasons ({', '.join(REASON_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(REASON_COLUMNS))})"
@@ -348,7 +352,8 @@ class MetricsStore:
                 con.execute("BEGIN IMMEDIATE")
                 for names, cells in compiles.items():
                     con.executemany(_insert_compile(names), cells)
-                con.executemany(_INSERT_EVENT, events)
+                con.executemany(_INSERT_PHASE, events[0])
+                con.executemany(_INSERT_EVENT, events[1])
                 con.executemany(_INSERT_REASON, reasons)
                 con.execute("COMMIT")
                 return
@@ -363,27 +368,29 @@ class MetricsStore:
 def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
     """The three tables' rows for queued compiles."""
     compiles: dict[tuple[str, ...], list[list[Any]]] = {}
-    events: list[Any] = []
+    phases: list[Any] = []
+    described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        row = {name: value for name, value in values.items() if value is not None}
-        for name in JSON_COLUMNS.intersection(row):
-            row[name] = _json(row[name])
-        compiles.setdefault(tuple(row), []).append([run_id, seq, pid, *row.values()])
+        fields = {name: value for name, value in values.items() if value is not None}
+        for name in JSON_COLUMNS.intersection(fields):
+            fields[name] = _json(fields[name])
+        compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
-            start_ns, end_ns = span.start_ns, span.end_ns
+            start_ns = span.start_ns
+            row = (run_id, seq, cid, span.name, start_ns // 1000, (span.end_ns - start_ns) // 1000)
             args = span.end_args()
-            shown = None
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
-                shown = _json({k: v for k, v in args.items() if k != "compile_id"})
-            row = (span.name, start_ns // 1000, (end_ns - start_ns) // 1000, span.tid, shown)
-            events.append((run_id, seq, cid, *row))
+                metadata = {k: v for k, v in args.items() if k != "compile_id"}
+                described.append((*row, span.tid, _json(metadata)))
+            else:
+                phases.append((*row, span.tid))
         for failure in values.get("recompile_guard_failures") or ():
             parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
             reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
-    return compiles, events, reasons
+    return compiles, (phases, described), reasons
 
 
 _json = json.JSONEncoder(default=str).encode
