@@ -217,8 +217,9 @@ with metadata) and recompile_reasons."""
 
 @functools.lru_cache(maxsize=32)
 def _insert_compile(names: tuple[str, ...]) -> str:
-    """The INSERT of a `dynamo_compile` row that sets the fields `names`: the fields a record
-    leaves None are not named, so their columns are NULL (NOTE [store batches])."""
+    """The INSERT of a `dynamo_compile` row with the fields `names`: a record's values hold
+    the fields set during its compile and the common ones, the columns of the rest are NULL
+    (NOTE [store batches])."""
     quoted = "".join(f', "{name}"' for name in names)
     marks = ", ?" * len(names)
     return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
@@ -373,9 +374,10 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        fields = {name: value for name, value in values.items() if value is not None}
+        fields = dict(values)
         for name in JSON_COLUMNS.intersection(fields):
-            fields[name] = _json(fields[name])
+            if fields[name] is not None:
+                fields[name] = _json(fields[name])
         compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
