@@ -245,7 +245,10 @@ _INSERT_REASON = (
 # (checked when the next compile queues), on `flush()`/`close()`, and at exit. One transaction
 # per batch keeps a compile's cost a few percent of a small first call (`make bench` measures
 # it); what a SIGKILL can lose is the queue, never a half-written compile. A forked child
-# starts a run of its own and drops the parent's queue (the parent writes it).
+# starts a run of its own and drops the parent's queue (the parent writes it). A row names the
+# columns its compile has: a `dynamo_compile` row the fields in the record's values (one INSERT
+# per distinct set of fields, usually one or two a batch), a phase row its metadata only when
+# the span has some; the columns a row leaves out are NULL.
 
 
 class MetricsStore:
