@@ -23,7 +23,13 @@ import tracer.runtime as torch
 from guards.guard import Guard, GuardKind
 from guards.manager import CompiledGuards
 from guards.sources import LocalSource
-from tracer.observability.metrics import CompilationMetrics, store
+from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.metrics import (
+    CompilationMetrics,
+    get_metrics_context,
+    metrics_context,
+    store,
+)
 from tracer.observability.metrics.store import (
     COLUMNS,
     JSON_COLUMNS,
@@ -84,6 +90,43 @@ def test_every_field_has_a_column_and_round_trips(tmp_path: Path) -> None:
             value = json.loads(cell) if name in JSON_COLUMNS and cell is not None else cell
             assert value == getattr(record, name), name
     assert {"config", "restart_reasons", "recompile_guard_failures"} <= JSON_COLUMNS
+
+
+def test_compiles_setting_different_fields_share_a_batch(tmp_path: Path) -> None:
+    """One batch holds compiles that set different fields (a failure's fail_* fields, a graph
+    break's reasons, a record without a frame): every row holds its own record's values and
+    NULL where its record has None."""
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db, batch=100):
+        tracer.compile(scale)(torch.ones(2), 2)
+        with compile_context(CompileId(7, 0)), metrics_context():
+            get_metrics_context().update(
+                {"fail_type": "Nope", "graph_break_reasons": ["a", "b"], "is_forward": True}
+            )
+        tracer.compile(scale)(torch.ones(3), 3)
+        records = tracer.get_compilation_metrics()
+    assert len(records) == 3 and records[1].fail_type == "Nope"
+    con = open_database(db)
+    con.row_factory = sqlite3.Row
+    stored = con.execute("SELECT * FROM dynamo_compile ORDER BY seq").fetchall()
+    assert len(stored) == 3
+    for record, row in zip(records, stored, strict=True):
+        for name in COLUMNS:
+            cell = row[name]
+            value = json.loads(cell) if name in JSON_COLUMNS and cell is not None else cell
+            assert value == getattr(record, name), name
+    assert [row["fail_type"] for row in stored] == [None, "Nope", None]
+    assert [row["co_name"] for row in stored] == ["scale", None, "scale"]
+    assert json.loads(stored[1]["graph_break_reasons"]) == ["a", "b"]
+
+
+def test_phase_metadata_is_json_and_null_without_any(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db):
+        tracer.compile(scale)(torch.ones(2), 2)
+    stored = dict(rows(db, "SELECT phase, metadata FROM pt2_compile_events WHERE seq = 0"))
+    assert json.loads(stored.pop("entire_frame_compile")) == {"fn_name": "compile"}
+    assert stored and set(stored.values()) == {None}, stored
 
 
 def test_phase_rows_add_up_to_the_record_time_columns(tmp_path: Path) -> None:

@@ -221,9 +221,9 @@ class _Captured:
                 "config": dict(_snapshot(self._knobs)),
                 "modetrace_version": _modetrace_version(),
                 "python_version": sys.version,
-                **self._metrics,
+                **_json_ready(self._metrics),
             }
-            self._values = _json_ready(values)
+            self._values = values
         return self._values
 
     def record(self) -> CompilationMetrics:
@@ -268,10 +268,9 @@ def _chromium_summary(values: dict[str, Any]) -> dict[str, Any]:
 
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
     """Sets (from `add_to_set`) become sorted lists; the dict is copied only if it has any."""
-    sets = [k for k, v in metrics.items() if type(v) is set]
-    if not sets:
+    if set not in map(type, metrics.values()):
         return metrics
-    return {**metrics, **{k: sorted(metrics[k], key=str) for k in sets}}
+    return {k: sorted(v, key=str) if type(v) is set else v for k, v in metrics.items()}
 
 
 def failure_metrics(exc: BaseException) -> dict[str, Any]:

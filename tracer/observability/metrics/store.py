@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import functools
 import json
 import os
 import sqlite3
@@ -209,17 +210,30 @@ class Captured(Protocol):
 
 
 _Pending = tuple[int, Captured, list[Span]]
-_Rows = tuple[list[Any], list[Any], list[Any]]
-"""The rows of dynamo_compile, pt2_compile_events and recompile_reasons."""
-_QUOTED = ", ".join(f'"{name}"' for name in COLUMNS)
-_INSERT_COMPILE = (
-    f"INSERT INTO dynamo_compile (run_id, seq, pid, {_QUOTED}) "
-    f"VALUES ({', '.join('?' * (len(COLUMNS) + 3))})"
-)
+_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]], list[Any]]
+"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events (without and
+with metadata) and recompile_reasons."""
+
+
+@functools.lru_cache(maxsize=32)
+def _insert_compile(names: tuple[str, ...]) -> str:
+    """The INSERT of a `dynamo_compile` row with the fields `names`: a record's values hold
+    the fields set during its compile and the common ones, the columns of the rest are NULL
+    (NOTE [store batches])."""
+    quoted = "".join(f', "{name}"' for name in names)
+    marks = ", ?" * len(names)
+    return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
+
+
 _INSERT_EVENT = (
     f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
 )
+_INSERT_PHASE = (
+    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS[:-1])}) "
+    f"VALUES ({', '.join('?' * (len(EVENT_COLUMNS) - 1))})"
+)
+"""A phase row without metadata (most of them): the column is left out, so it is NULL."""
 _INSERT_REASON = (
     f"INSERT INTO recompile_reasons ({', '.join(REASON_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(REASON_COLUMNS))})"
@@ -231,7 +245,10 @@ _INSERT_REASON = (
 # (checked when the next compile queues), on `flush()`/`close()`, and at exit. One transaction
 # per batch keeps a compile's cost a few percent of a small first call (`make bench` measures
 # it); what a SIGKILL can lose is the queue, never a half-written compile. A forked child
-# starts a run of its own and drops the parent's queue (the parent writes it).
+# starts a run of its own and drops the parent's queue (the parent writes it). A row names the
+# columns its compile has: a `dynamo_compile` row the fields in the record's values (one INSERT
+# per distinct set of fields, usually one or two a batch), a phase row its metadata only when
+# the span has some; the columns a row leaves out are NULL.
 
 
 class MetricsStore:
@@ -337,8 +354,10 @@ class MetricsStore:
                 con = self._con = open_database(self.path, create=True)
             try:
                 con.execute("BEGIN IMMEDIATE")
-                con.executemany(_INSERT_COMPILE, compiles)
-                con.executemany(_INSERT_EVENT, events)
+                for names, cells in compiles.items():
+                    con.executemany(_insert_compile(names), cells)
+                con.executemany(_INSERT_PHASE, events[0])
+                con.executemany(_INSERT_EVENT, events[1])
                 con.executemany(_INSERT_REASON, reasons)
                 con.execute("COMMIT")
                 return
@@ -352,49 +371,35 @@ class MetricsStore:
 
 def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
     """The three tables' rows for queued compiles."""
-    compiles: list[Any] = []
-    events: list[Any] = []
+    compiles: dict[tuple[str, ...], list[list[Any]]] = {}
+    phases: list[Any] = []
+    described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        cells = [run_id, seq, pid, *map(values.get, COLUMNS)]
-        for index in _JSON_CELLS:
-            if cells[index] is not None:
-                cells[index] = _json(cells[index])
-        compiles.append(cells)
+        fields = dict(values)
+        for name in JSON_COLUMNS.intersection(fields):
+            if fields[name] is not None:
+                fields[name] = _json(fields[name])
+        compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
-            start_ns, end_ns = span.start_ns, span.end_ns
+            start_ns = span.start_ns
+            row = (run_id, seq, cid, span.name, start_ns // 1000, (span.end_ns - start_ns) // 1000)
             args = span.end_args()
-            shown = None
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
-                shown = json.dumps(
-                    {k: v for k, v in args.items() if k != "compile_id"}, default=str
-                )
-            row = (span.name, start_ns // 1000, (end_ns - start_ns) // 1000, span.tid, shown)
-            events.append((run_id, seq, cid, *row))
+                metadata = {k: v for k, v in args.items() if k != "compile_id"}
+                described.append((*row, span.tid, _json(metadata)))
+            else:
+                phases.append((*row, span.tid))
         for failure in values.get("recompile_guard_failures") or ():
             parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
             reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
-    return compiles, events, reasons
+    return compiles, (phases, described), reasons
 
 
-_JSON_CELLS = [3 + i for i, name in enumerate(COLUMNS) if name in JSON_COLUMNS]
-"""Where the JSON columns are in a `dynamo_compile` row (after run_id, seq, pid)."""
-_last_json: tuple[Any, str] = (None, "null")
-
-
-def _json(value: Any) -> str:
-    """JSON text of a cell; the text of the previous equal value is reused (every record
-    carries the same config dict, and mostly empty lists). One tuple, replaced whole, so two
-    threads never pair a value with the other's text."""
-    global _last_json
-    last, text = _last_json
-    if type(value) is type(last) and value == last:
-        return text
-    text = json.dumps(value, default=str)
-    _last_json = (value, text)
-    return text
+_json = json.JSONEncoder(default=str).encode
+"""JSON text of a cell (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
 
 
 _warned = False
