@@ -44,7 +44,7 @@ from variables.iterators import (
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.misc import ExceptionVariable
-from variables.operators import user_binary_op
+from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import (
@@ -639,6 +639,8 @@ def getitem(tx: TranslatorBase, obj: VariableTracker, index: VariableTracker) ->
         return obj.getitem(tx, index)
     if obj.is_python_constant():
         return fold(tx, operator.getitem, [obj, index], {})
+    if lacks_special_method(obj, "__getitem__"):
+        raise_on_stand_ins(tx, operator.getitem, obj, index)
     return obj.call_method(tx, "__getitem__", [index], {})
 
 

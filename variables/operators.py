@@ -191,10 +191,25 @@ def raise_operator_error(
     repeats = fn in (operator.mul, operator.imul)
     if repeats and any(_defines(vt, "__index__") for vt in (a, b)):
         unimplemented("operator", f"{fn.__name__} of a sequence by an object with __index__")
+    raise_on_stand_ins(tx, fn, a, b)
+
+
+def raise_on_stand_ins(
+    tx: TranslatorBase, fn: Callable[..., Any], *args: VariableTracker
+) -> NoReturn:
+    """CPython's own TypeError for `fn(*args)` where a user object lacks the special method
+    `fn` needs (`obj[i]` without `__getitem__`): `fn` run on stand-ins, a user object becoming
+    an object of an empty class of the same name."""
     stand_ins: dict[type, Any] = {}
-    operands = [_stand_in(vt.realize(), stand_ins) for vt in (a, b)]
+    operands = [_stand_in(vt.realize(), stand_ins) for vt in args]
     tx.run_user_operation(fn, *operands)
-    unimplemented("operator", f"{fn.__name__} on stand-ins of {a!r} and {b!r} did not raise")
+    unimplemented("operator", f"{fn.__name__} on stand-ins of {args!r} did not raise")
+
+
+def lacks_special_method(vt: VariableTracker, name: str) -> bool:
+    """A user object whose class (where CPython looks special methods up) has no `name`."""
+    vt = vt.realize()
+    return isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, name)[1] is None
 
 
 def _defines(vt: VariableTracker, name: str) -> bool:

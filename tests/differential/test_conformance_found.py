@@ -68,3 +68,33 @@ def test_set_init_empties_then_raises() -> None:
         return None
 
     assert_same_behavior(f, "ab")
+
+
+class LenOnly:
+    def __len__(self) -> int:
+        return 10
+
+
+def subscript_without_getitem(n: int) -> Any:
+    return LenOnly()[n]
+
+
+def assign_without_setitem(n: int) -> Any:
+    o = LenOnly()
+    o[n] = 1  # type: ignore[index]
+    return o
+
+
+def delete_without_delitem(n: int) -> Any:
+    o = LenOnly()
+    del o[n]  # type: ignore[attr-defined]
+    return o
+
+
+@pytest.mark.parametrize(
+    "fn", [subscript_without_getitem, assign_without_setitem, delete_without_delitem]
+)
+def test_subscript_of_an_object_without_the_method(fn: Any) -> None:
+    """test_bisect's test_len_only: CPython's TypeError ('... is not subscriptable'), not an
+    AttributeError about a missing `__getitem__`."""
+    assert_same_behavior(fn, 1)

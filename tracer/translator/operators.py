@@ -13,7 +13,7 @@ from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.builtin import binary_op, getitem, in_op, unary_op
 from variables.constant import ConstantVariable
-from variables.operators import identical
+from variables.operators import identical, lacks_special_method, raise_on_stand_ins
 
 _NB_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "NB_ADD": operator.add, "NB_AND": operator.and_, "NB_FLOOR_DIVIDE": operator.floordiv,
@@ -86,9 +86,13 @@ class Operators(TranslatorBase):
         key = self.pop()
         container = self.pop().realize()
         value = self.pop()
+        if lacks_special_method(container, "__setitem__"):
+            raise_on_stand_ins(self, operator.setitem, container, key, value)
         container.call_method(self, "__setitem__", [key, value], {})
 
     def DELETE_SUBSCR(self, inst: Instruction) -> None:
         key = self.pop()
         container = self.pop().realize()
+        if lacks_special_method(container, "__delitem__"):
+            raise_on_stand_ins(self, operator.delitem, container, key)
         container.call_method(self, "__delitem__", [key], {})
