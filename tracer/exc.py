@@ -110,6 +110,9 @@ class Unsupported(Exception):
         self.compilable_raise = False
         """True when compiled code may raise `user_exception` itself (no handler in scope)."""
         """The Python exception the traced code would raise here, when that is the reason."""
+        self.break_index: int | None = None
+        """Set when the break happened in the compiled frame itself (not in a function it
+        inlined): the index of the instruction that broke, where a resume may start."""
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
@@ -118,6 +121,7 @@ class Unsupported(Exception):
         reason = dataclasses.replace(self.reason, location=location, instruction=instruction)
         located = Unsupported(reason, self.user_exception)
         located.compilable_raise = self.compilable_raise
+        located.break_index = self.break_index
         return located.with_traceback(self.__traceback__)
 
 

@@ -68,7 +68,7 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
     def run(*args: Any, **kwargs: Any) -> Explanation:
         compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
         result = compiled(*args, **kwargs)
-        entries = list(compiled.entries)
+        entries = _all_entries(compiled)
         graphs = [e.graph for e in entries if e.graph is not None]
         return Explanation(
             graph_count=len(graphs),
@@ -83,6 +83,25 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
         )
 
     return run
+
+
+def _all_entries(compiled: CompiledFunction) -> list[CacheEntry]:
+    """The entries of `compiled` and of every resume function its entries call, frame by
+    frame in the order the breaks happen (a resume function's own breaks after it)."""
+    found: list[CacheEntry] = []
+    seen: set[int] = set()
+
+    def visit(function: CompiledFunction) -> None:
+        if id(function) in seen:
+            return
+        seen.add(id(function))
+        for entry in reversed(function.entries):  # oldest first
+            found.append(entry)
+            for resume in entry.resumes:
+                visit(resume)
+
+    visit(compiled)
+    return found
 
 
 def _ops(gm: GraphModule) -> list[str]:

@@ -33,6 +33,8 @@ class CacheEntry:
     bytecode: list[Instr] | None = None
     break_reason: BreakReason | None = None
     traced_instructions: int = 0
+    resumes: tuple[Any, ...] = ()
+    """The resume functions (CompiledFunctions) the compiled code calls after a graph break."""
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
@@ -42,7 +44,7 @@ class CacheEntry:
 
     @property
     def is_fallback(self) -> bool:
-        return self.break_reason is not None
+        return self.break_reason is not None and not self.resumes
 
     @property
     def guards(self) -> list[str]:
@@ -64,7 +66,7 @@ class CacheEntry:
         return "\n".join(_format_instr(i) for i in self.bytecode)
 
     def __repr__(self) -> str:
-        kind = f"eager ({self.break_reason.kind})" if self.break_reason else "compiled"
+        kind = f"eager ({self.break_reason.kind})" if self.is_fallback else "compiled"
         return (
             f"CacheEntry({self.compile_id}: {kind}, {len(self.guard_manager.guards)} guards, "
             f"{self.op_count} ops)"

@@ -193,14 +193,23 @@ class TranslatorBase:
         This is the one place where a graph break (`Unsupported`) gets the user's file:line
         attached: the innermost frame that sees it attaches its current instruction's location.
         """
-        self.output.current_tx = self
-        try:
-            while not self.returned:
-                self.step()
-        except Unsupported as e:
-            raise e.with_location(self.location(), repr(self.current_inst)) from None
+        self.run_until(None)
         assert self.return_value is not None
         return self.return_value
+
+    def run_until(self, stop: int | None) -> None:
+        """Step until RETURN_VALUE or until the next instruction is at index `stop` (where a
+        graph break resumes: the state before the breaking instruction is the live state)."""
+        self.output.current_tx = self
+        try:
+            while not self.returned and self.ip != stop:
+                self.step()
+        except Unsupported as e:
+            in_this_frame = e.reason.location is None  # an inlined frame located it first
+            located = e.with_location(self.location(), repr(self.current_inst))
+            if in_this_frame and self.parent is None and self.current_inst is not None:
+                located.break_index = self.current_inst.index
+            raise located from None
 
     def step(self) -> None:
         """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,

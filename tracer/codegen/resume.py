@@ -1,0 +1,144 @@
+"""The two code objects of a graph break that resumes (notes/resume-functions.md).
+
+`resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
+that pushes the live stack back (its first parameters) and jumps to the instruction after the
+break; the original locals are its other parameters. `break_code` builds the compiled frame:
+run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
+call eagerly with the original instructions, and return what the resume function returns.
+"""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import itertools
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, CompilerFlags, Instr, Label
+
+from tracer.codegen.pycodegen import PyCodegen
+from tracer.exc import unimplemented
+from variables.misc import NullVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.graph import Node
+    from variables.base import VariableTracker
+
+_resume_numbers = itertools.count()
+"""The `<n>` of `__resume_at_<offset>_<n>`: one number per generated resume function."""
+
+
+STACK_PREFIX = "___stack"
+"""The names of a resume function's parameters that hold the live stack."""
+
+
+def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
+    """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
+    at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
+    items = list(Bytecode.from_code(code))
+    wanted = sum(
+        1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG"
+    )
+    seen = 0
+    for pos, item in enumerate(items):
+        if isinstance(item, Instr):
+            if seen == wanted:
+                return items, pos
+            seen += 1
+    raise AssertionError(f"instruction {index} not found in {code.co_name}")
+
+
+def _dis_names(code: types.CodeType) -> list[str]:
+    return [inst.opname for inst in dis.get_instructions(code)]
+
+
+def resume_code(
+    original: types.CodeType, index: int, offset: int, stack_count: int, local_names: list[str]
+) -> types.CodeType:
+    """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
+    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals."""
+    items, pos = original_instrs(original, index)
+    first_line = original.co_firstlineno
+    target = Label()
+    body = [
+        item
+        for item in items[:pos]
+        if not (isinstance(item, Instr) and item.name in ("RESUME", "COPY_FREE_VARS", "MAKE_CELL"))
+    ]
+    stack_names = [f"{STACK_PREFIX}{i}" for i in range(stack_count)]
+    prologue: list[Any] = [Instr("RESUME", 0, lineno=first_line)]
+    prologue += [Instr("LOAD_FAST", name, lineno=first_line) for name in stack_names]
+    prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
+    bc = Bytecode([*prologue, *body, target, *items[pos:]])
+    name = f"__resume_at_{offset}_{next(_resume_numbers)}"
+    bc.argnames = [*stack_names, *local_names]
+    bc.argcount = len(bc.argnames)
+    bc.posonlyargcount = 0
+    bc.kwonlyargcount = 0
+    bc.name = name
+    bc.qualname = name
+    bc.filename = original.co_filename
+    bc.first_lineno = first_line
+    varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+    bc.flags = CompilerFlags(original.co_flags & ~varargs)
+    return bc.to_code()
+
+
+def break_code(
+    original: types.CodeType,
+    index: int,
+    kw_names: tuple[str, ...],
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+    stack: Sequence[VariableTracker],
+    local_values: Sequence[VariableTracker],
+    resume: Any,
+    replay: Callable[[PyCodegen], None],
+) -> tuple[types.CodeType, list[Instr]]:
+    """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
+    symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
+    the values of the resume function's local parameters, in order."""
+    items, pos = original_instrs(original, index)
+    call = items[pos]
+    assert isinstance(call, Instr) and call.name == "CALL", call
+    below = len(stack) - (call.arg + 2)  # stack items under the call's NULL/callable slots
+    if below < 0 or any(isinstance(vt, NullVariable) for vt in stack[:below]):
+        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
+        # slot can't be passed to the resume function as an argument
+        unimplemented("graph-break", "a break inside the arguments of another call")
+    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
+    cg = PyCodegen(outputs)
+    cg.emit(Instr("RESUME", 0))
+    if graph_fn is not None and graph_outputs:
+        cg.push_null()
+        cg.load_const(graph_fn)
+        for source in graph_inputs:
+            cg.load_source(source)
+        cg.call(len(graph_inputs))
+        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        for node in graph_outputs:
+            cg.store_fast(outputs[node])
+    # Locals are read before the eager call: the call may rebind what their sources name.
+    temps = []
+    for vt in local_values:
+        cg(vt)
+        temps.append(cg.store_temp())
+    cg.push_null()
+    cg.load_const(resume)
+    for vt in stack:
+        cg(vt)
+    replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    if kw_names:
+        cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
+    cg.emit(Instr("PRECALL", call.arg, location=call.location))
+    cg.emit(Instr("CALL", call.arg, location=call.location))
+    for temp in temps:
+        cg.load_fast(temp)
+    cg.call(below + 1 + len(temps))
+    cg.emit(Instr("RETURN_VALUE"))
+    flags = original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
+    return cg.code_object(original, flags=flags), cg.instructions
