@@ -1,0 +1,76 @@
+"""The graph and break counts of tests/resume/test_resume.py's functions are those of
+`torch._dynamo.explain` on real torch (each function written again with real torch).
+A frame that runs eagerly has 0 graphs in both; Dynamo's graph_break_count is then -1 (it counts
+graph_count - 1) and its break_reasons empty, modetrace's 1 break with the reason."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+import pytest
+
+import tracer
+from tests.real_torch import real_torch
+from tests.resume import test_resume as cases
+
+
+def torch_versions(torch: Any) -> dict[str, Any]:
+    def print_between_ops(x: Any) -> Any:
+        y = x.sin()
+        print("between", y.shape)
+        return y.cos()
+
+    def item_between_ops(x: Any) -> Any:
+        y = x * 2
+        s = y.sum().item()
+        return y + s
+
+    def two_prints(x: Any) -> Any:
+        y = x + 1
+        print("one")
+        y = y * 2
+        print("two", end="!\n")
+        return y - 1
+
+    def append_print_append(x: Any, lst: list[Any]) -> Any:
+        lst.append(x + 1)
+        print(len(lst))
+        lst.append(x * 2)
+        return lst
+
+    def print_in_loop(x: Any) -> Any:
+        for i in range(2):
+            x = x + 1
+            print(i)
+        return x
+
+    def explicit_graph_break(x: Any) -> Any:
+        y = x.sin()
+        torch._dynamo.graph_break()
+        return y.cos()
+
+    return {fn.__name__: fn for fn in (
+        print_between_ops, item_between_ops, two_prints, append_print_append, print_in_loop,
+        explicit_graph_break,
+    )}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", [fn.__name__ for fn, *_ in cases.CASES])
+def test_counts_match_dynamo(name: str) -> None:
+    torch = real_torch()
+    fn = torch_versions(torch)[name]
+    args: tuple[Any, ...] = (torch.ones(3),) if name != "append_print_append" else (
+        torch.ones(3), [],
+    )  # fmt: skip
+    torch._dynamo.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        theirs = torch._dynamo.explain(fn)(*args)
+    ours_fn, make_args, *_ = next(c for c in cases.CASES if c[0].__name__ == name)
+    tracer.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        ours = tracer.explain(ours_fn)(*make_args())
+    assert ours.graph_count == theirs.graph_count
+    if theirs.graph_count:  # Dynamo's graph_break_count is graph_count - 1: -1 for no graph
+        assert ours.graph_break_count == theirs.graph_break_count
