@@ -85,7 +85,9 @@ def _fresh() -> Any:
     tracer.reset()
 
 
-@pytest.mark.parametrize("fn,make_args,graphs,breaks", CASES, ids=lambda c: getattr(c, "__name__", ""))
+@pytest.mark.parametrize(
+    "fn,make_args,graphs,breaks", CASES, ids=lambda c: getattr(c, "__name__", "")
+)
 def test_same_behavior_and_counts(
     fn: Callable[..., Any], make_args: Callable[[], tuple[Any, ...]], graphs: int, breaks: int
 ) -> None:

@@ -66,7 +66,8 @@ class CacheEntry:
         return "\n".join(_format_instr(i) for i in self.bytecode)
 
     def __repr__(self) -> str:
-        kind = f"eager ({self.break_reason.kind})" if self.is_fallback else "compiled"
+        reason = self.break_reason
+        kind = f"eager ({reason.kind})" if reason is not None and not self.resumes else "compiled"
         return (
             f"CacheEntry({self.compile_id}: {kind}, {len(self.guard_manager.guards)} guards, "
             f"{self.op_count} ops)"

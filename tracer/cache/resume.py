@@ -47,8 +47,7 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     if any(entry.start <= inst.offset < entry.end for entry in exception_table(code)):
         return e.reason  # a break in a try/with block: its handler is not restored yet
     if any(
-        other.target is not None and other.target <= index < other.index
-        for other in instructions
+        other.target is not None and other.target <= index < other.index for other in instructions
     ):
         return BreakReason(
             "graph break in loop",

@@ -39,9 +39,7 @@ def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
     """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
     at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
     items = list(Bytecode.from_code(code))
-    wanted = sum(
-        1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG"
-    )
+    wanted = sum(1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG")
     seen = 0
     for pos, item in enumerate(items):
         if isinstance(item, Instr):
@@ -104,8 +102,9 @@ def break_code(
     the values of the resume function's local parameters, in order."""
     items, pos = original_instrs(original, index)
     call = items[pos]
-    assert isinstance(call, Instr) and call.name == "CALL", call
-    below = len(stack) - (call.arg + 2)  # stack items under the call's NULL/callable slots
+    argc = call.arg
+    assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
+    below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0 or any(isinstance(vt, NullVariable) for vt in stack[:below]):
         # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
         # slot can't be passed to the resume function as an argument
@@ -134,8 +133,8 @@ def break_code(
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
-    cg.emit(Instr("PRECALL", call.arg, location=call.location))
-    cg.emit(Instr("CALL", call.arg, location=call.location))
+    cg.emit(Instr("PRECALL", argc, location=call.location))
+    cg.emit(Instr("CALL", argc, location=call.location))
     for temp in temps:
         cg.load_fast(temp)
     cg.call(below + 1 + len(temps))
