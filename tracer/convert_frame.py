@@ -23,7 +23,7 @@ from tracer.backends import lookup_backend
 from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import resume_function, why_not_resumable
 from tracer.codegen import assemble
-from tracer.codegen.resume import STACK_PREFIX, break_code
+from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
@@ -197,13 +197,26 @@ def _compile_partial(
         local_values = [tx.symbolic_locals[name] for name in names]
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
-        call_arg = tx.instructions[index].arg or 0
-        resume = resume_function(fn, index, len(stack) - call_arg - 1, names, options)
+        inst = tx.instructions[index]
+        replay = output.side_effects.codegen_replay
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
-            new_code, instructions = break_code(
-                fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
-                stack, local_values, resume, output.side_effects.codegen_replay,
-            )  # fmt: skip
+            if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
+                depth = len(stack) - (inst.arg or 0) - 1
+                resumes = (resume_function(fn, index + 1, depth, names, options),)
+                new_code, instructions = break_code(
+                    fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
+                    stack, local_values, resumes[0], replay,
+                )  # fmt: skip
+            else:  # a jump on a tensor: one resume function for each way
+                assert inst.target is not None
+                resumes = tuple(
+                    resume_function(fn, start, len(stack) - 1, names, options)
+                    for start in (index + 1, inst.target)
+                )
+                new_code, instructions = jump_break_code(
+                    fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
+                    local_values, (resumes[0], resumes[1]), replay,
+                )  # fmt: skip
             compiled = types.FunctionType(
                 new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
             )
@@ -234,7 +247,7 @@ def _compile_partial(
     _log_compiled(gm, guards, instructions, side_effects)
     return CacheEntry(
         compiled, compile_id, guards, gm, side_effects, instructions, break_reason=e.reason,
-        traced_instructions=traced, resumes=(resume,),
+        traced_instructions=traced, resumes=resumes,
     )  # fmt: skip
 
 

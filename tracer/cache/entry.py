@@ -76,6 +76,8 @@ class CacheEntry:
 
 def _format_instr(instr: Instr) -> str:
     """`  LOAD_FAST        'z'`: the name, then the argument (a callable by its qualname)."""
+    if not hasattr(instr, "require_arg"):  # a jump target (`bytecode.Label`)
+        return "label:"
     if not instr.require_arg():
         return f"  {instr.name}"
     arg = instr.arg

@@ -11,6 +11,7 @@ call after `tracer.reset()`) calls the same resume function.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 from typing import TYPE_CHECKING, Any
@@ -24,25 +25,39 @@ if TYPE_CHECKING:
 
 _lock = threading.Lock()
 _codes: dict[tuple[types.CodeType, int, int, tuple[str, ...]], types.CodeType] = {}
-"""(original code, break index, stack depth, local names) -> the resume function's code."""
+"""(original code, resume index, stack depth, local names) -> the resume function's code."""
 _functions: dict[tuple[types.CodeType, int, CompileOptions], Any] = {}
 """(resume code, id of its globals, options) -> the CompiledFunction that runs it."""
+
+
+_NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+_NO_RESUME = frozenset({"instruction-budget"})
+"""Break kinds that are about the whole trace, not about the instruction they stopped at."""
+
+
+def clear() -> None:
+    """Forget every resume function (`tracer.reset()`)."""
+    with _lock:
+        _codes.clear()
+        _functions.clear()
 
 
 def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | None:
     """None when the break `e` can resume; else the reason the whole frame runs eagerly
     instead (the break's own reason, or Dynamo's "graph break in loop")."""
     index = e.break_index
-    if index is None or e.user_exception is not None:
+    if index is None or e.user_exception is not None or e.reason.kind in _NO_RESUME:
         return e.reason
     code = fn.__code__
     instructions = instructions_of(code)
     inst = instructions[index]
-    if inst.opname != "CALL":
+    if not (inst.opname == "CALL" or is_tensor_jump(inst.opname, e)):
         return e.reason
     if code.co_cellvars or code.co_freevars:
         return e.reason  # cells are not passed to resume functions yet
-    if code.co_flags & 0x20:  # a generator's frame cannot be split into plain functions
+    if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
     if any(entry.start <= inst.offset < entry.end for entry in exception_table(code)):
         return e.reason  # a break in a try/with block: its handler is not restored yet
@@ -60,23 +75,32 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     return None
 
 
+def is_tensor_jump(opname: str, e: Unsupported) -> bool:
+    """A POP_JUMP on a tensor's value: the prefix compiles and each way resumes."""
+    jumps = ("_IF_TRUE", "_IF_FALSE")
+    return opname.startswith("POP_JUMP_") and opname.endswith(jumps) and (
+        e.reason.kind == "data-dependent-branch"
+    )
+
+
 def resume_function(
     fn: types.FunctionType,
-    index: int,
+    start: int,
     stack_count: int,
     local_names: list[str],
     options: CompileOptions,
 ) -> Any:
-    """The compiled resume function that continues `fn` after the CALL at `index`."""
+    """The compiled resume function that continues `fn` at instruction index `start` with
+    `stack_count` values on the stack and the locals `local_names`."""
     from tracer.cache.function import CompiledFunction
 
     code = fn.__code__
-    inst = instructions_of(code)[index + 1]
-    key = (code, index, stack_count, tuple(local_names))
+    inst = instructions_of(code)[start]
+    key = (code, start, stack_count, tuple(local_names))
     with _lock:
         resume = _codes.get(key)
         if resume is None:
-            resume = resume_code(code, index + 1, inst.offset, stack_count, local_names)
+            resume = resume_code(code, start, inst.offset, stack_count, local_names)
             _codes[key] = resume
         fn_key = (resume, id(fn.__globals__), options)
         compiled = _functions.get(fn_key)

@@ -85,6 +85,46 @@ def resume_code(
     return bc.to_code()
 
 
+def _call_graph(
+    cg: PyCodegen,
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+) -> None:
+    """Run the graph traced before the break and keep its outputs in locals."""
+    cg.emit(Instr("RESUME", 0))
+    if graph_fn is not None and graph_outputs:
+        cg.push_null()
+        cg.load_const(graph_fn)
+        for source in graph_inputs:
+            cg.load_source(source)
+        cg.call(len(graph_inputs))
+        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        for node in graph_outputs:
+            cg.store_fast(cg.graph_outputs[node])
+
+
+def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
+    """Rebuild each value into a temporary. Locals are read before the eager part runs: it may
+    rebind what their sources name."""
+    temps = []
+    for vt in values:
+        cg(vt)
+        temps.append(cg.store_temp())
+    return temps
+
+
+def _no_nulls(stack: Sequence[VariableTracker]) -> None:
+    if any(isinstance(vt, NullVariable) for vt in stack):
+        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
+        # slot can't be passed to the resume function as an argument
+        unimplemented("graph-break", "a break inside the arguments of another call")
+
+
+def _flags(original: types.CodeType) -> int:
+    return original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
+
+
 def break_code(
     original: types.CodeType,
     index: int,
@@ -105,27 +145,12 @@ def break_code(
     argc = call.arg
     assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
-    if below < 0 or any(isinstance(vt, NullVariable) for vt in stack[:below]):
-        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
-        # slot can't be passed to the resume function as an argument
-        unimplemented("graph-break", "a break inside the arguments of another call")
-    outputs = {node: f"___out_{i}" for i, node in enumerate(graph_outputs)}
-    cg = PyCodegen(outputs)
-    cg.emit(Instr("RESUME", 0))
-    if graph_fn is not None and graph_outputs:
-        cg.push_null()
-        cg.load_const(graph_fn)
-        for source in graph_inputs:
-            cg.load_source(source)
-        cg.call(len(graph_inputs))
-        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
-        for node in graph_outputs:
-            cg.store_fast(outputs[node])
-    # Locals are read before the eager call: the call may rebind what their sources name.
-    temps = []
-    for vt in local_values:
-        cg(vt)
-        temps.append(cg.store_temp())
+    if below < 0:
+        unimplemented("graph-break", "a CALL without its NULL/callable slots")
+    _no_nulls(stack[:below])
+    cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    temps = _into_temps(cg, local_values)
     cg.push_null()
     cg.load_const(resume)
     for vt in stack:
@@ -139,5 +164,43 @@ def break_code(
         cg.load_fast(temp)
     cg.call(below + 1 + len(temps))
     cg.emit(Instr("RETURN_VALUE"))
-    flags = original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
-    return cg.code_object(original, flags=flags), cg.instructions
+    return cg.code_object(original, flags=_flags(original)), cg.instructions
+
+
+def jump_break_code(
+    original: types.CodeType,
+    index: int,
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+    stack: Sequence[VariableTracker],
+    local_values: Sequence[VariableTracker],
+    resumes: tuple[Any, Any],
+    replay: Callable[[PyCodegen], None],
+) -> tuple[types.CodeType, list[Instr]]:
+    """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
+    the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
+    each way continues in its own resume function, `resumes` = (fall through, jump taken)."""
+    items, pos = original_instrs(original, index)
+    jump = items[pos]
+    assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
+    *below, condition = stack
+    _no_nulls(below)
+    cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    temps = _into_temps(cg, [*below, *local_values])
+    replay(cg)
+    cg(condition)
+    taken = Label()
+    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
+    cg.emit(Instr(name, taken, location=jump.location))
+    for resume in resumes:
+        cg.push_null()
+        cg.load_const(resume)
+        for temp in temps:
+            cg.load_fast(temp)
+        cg.call(len(temps))
+        cg.emit(Instr("RETURN_VALUE"))
+        if resume is resumes[0]:
+            cg.instructions.append(taken)  # type: ignore[arg-type]
+    return cg.code_object(original, flags=_flags(original)), cg.instructions

@@ -205,11 +205,11 @@ class TranslatorBase:
             while not self.returned and self.ip != stop:
                 self.step()
         except Unsupported as e:
-            in_this_frame = e.reason.location is None  # an inlined frame located it first
-            located = e.with_location(self.location(), repr(self.current_inst))
-            if in_this_frame and self.parent is None and self.current_inst is not None:
-                located.break_index = self.current_inst.index
-            raise located from None
+            # where a resume may start: a break in this frame itself (an inlined frame would
+            # have attached its location first)
+            if e.reason.location is None and self.parent is None and self.current_inst:
+                e.break_index = self.current_inst.index
+            raise e.with_location(self.location(), repr(self.current_inst)) from None
 
     def step(self) -> None:
         """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,
