@@ -10,8 +10,8 @@ from typing import Any
 from tracer.backends import lookup_backend
 from tracer.cache import resume
 from tracer.cache.function import CompiledFunction, RecompileError, reset_all
-from tracer.debug import graph_break
 from tracer.config import CompileOptions
+from tracer.debug import graph_break
 from tracer.exc import UserError
 
 __all__ = ["CompiledFunction", "RecompileError", "compile", "graph_break", "reset"]

@@ -202,20 +202,21 @@ def _compile_partial(
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
             if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
                 depth = len(stack) - (inst.arg or 0) - 1
-                resumes = (resume_function(fn, index + 1, depth, names, options),)
+                resumes: tuple[Any, ...] = (resume_function(fn, index + 1, depth, names, options),)
                 new_code, instructions = break_code(
                     fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
                     stack, local_values, resumes[0], replay,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
-                resumes = tuple(
-                    resume_function(fn, start, len(stack) - 1, names, options)
-                    for start in (index + 1, inst.target)
+                ways = (
+                    resume_function(fn, index + 1, len(stack) - 1, names, options),
+                    resume_function(fn, inst.target, len(stack) - 1, names, options),
                 )
+                resumes = ways
                 new_code, instructions = jump_break_code(
                     fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
-                    local_values, (resumes[0], resumes[1]), replay,
+                    local_values, ways, replay,
                 )  # fmt: skip
             compiled = types.FunctionType(
                 new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__

@@ -61,6 +61,15 @@ def explicit_graph_break(x: Any) -> Any:
     return y.cos()
 
 
+def branch_on_value(x: Any) -> Any:
+    y = x + 1
+    if (x * 3).sum() > 0:
+        y = y * 2
+    else:
+        y = y - 1
+    return y.cos()
+
+
 CASES: list[tuple[Callable[..., Any], Callable[[], tuple[Any, ...]], int, int]] = [
     (print_between_ops, lambda: (torch.ones(3),), 2, 1),
     (item_between_ops, lambda: (torch.ones(3),), 2, 1),
@@ -68,6 +77,8 @@ CASES: list[tuple[Callable[..., Any], Callable[[], tuple[Any, ...]], int, int]] 
     (append_print_append, lambda: (torch.ones(3), []), 2, 1),
     (print_in_loop, lambda: (torch.ones(3),), 0, 1),
     (explicit_graph_break, lambda: (torch.ones(3),), 2, 1),
+    (branch_on_value, lambda: (torch.ones(3),), 2, 1),
+    (branch_on_value, lambda: (-torch.ones(3),), 2, 1),
 ]
 
 
@@ -193,3 +204,18 @@ def raises_after_break(x: Any) -> Any:
 def test_exception_after_break() -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         assert_same_behavior(raises_after_break, torch.ones(3))
+
+
+def test_branch_on_value_resumes_in_one_function_per_way() -> None:
+    compiled = tracer.compile(branch_on_value)
+    compiled(torch.ones(3))
+    compiled(-torch.ones(3))
+    entries = entries_of(compiled)
+    assert [str(e.compile_id) for e in entries] == ["0/0", "1/0", "2/0"]
+    assert entries[0].break_reason is not None
+    assert entries[0].break_reason.kind == "data-dependent-branch"
+    assert len(entries[0].resumes) == 2
+    with CompileCounter() as counter:
+        compiled(torch.ones(3))
+        compiled(-torch.ones(3))
+    assert counter.compiles == 0

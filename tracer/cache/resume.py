@@ -78,8 +78,10 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
 def is_tensor_jump(opname: str, e: Unsupported) -> bool:
     """A POP_JUMP on a tensor's value: the prefix compiles and each way resumes."""
     jumps = ("_IF_TRUE", "_IF_FALSE")
-    return opname.startswith("POP_JUMP_") and opname.endswith(jumps) and (
-        e.reason.kind == "data-dependent-branch"
+    return (
+        opname.startswith("POP_JUMP_")
+        and opname.endswith(jumps)
+        and (e.reason.kind == "data-dependent-branch")
     )
 
 
