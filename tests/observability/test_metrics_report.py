@@ -22,7 +22,7 @@ from tracer.observability.metrics.report import PHASE_COLUMNS
 
 def _break_in_loop(n: int) -> int:
     total = 0
-    for i in range(n):
+    for _ in range(n):
         total += int(time.time() > 0)  # a break in a loop: the frame runs eagerly
     return total
 
