@@ -219,3 +219,48 @@ def test_branch_on_value_resumes_in_one_function_per_way() -> None:
         compiled(torch.ones(3))
         compiled(-torch.ones(3))
     assert counter.compiles == 0
+
+
+GLOBAL_LIST = [0]
+
+
+def mutates_global_before_break(x: Any) -> Any:
+    GLOBAL_LIST.append(len(GLOBAL_LIST))  # replayed before the print, which must see it
+    print(GLOBAL_LIST)
+    GLOBAL_LIST.append(9)
+    return x + len(GLOBAL_LIST)
+
+
+class Scaler:
+    def __init__(self) -> None:
+        self.w = torch.ones(3)
+
+    def forward(self, x: Any, k: int = 2) -> Any:
+        y = x * self.w
+        print("scale", k)
+        self.w = self.w + 1
+        return y * k
+
+
+def new_dict_across_break(x: Any) -> Any:
+    d = {}
+    d["a"] = x + 1
+    print(sorted(d))
+    d["b"] = 2
+    return d
+
+
+def test_state_across_the_break() -> None:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert_same_behavior(mutates_global_before_break, torch.ones(3))
+        assert_same_behavior(Scaler.forward, Scaler(), torch.ones(3))
+        assert_same_behavior(new_dict_across_break, torch.ones(3))
+    assert "[0, 1]" in out.getvalue()
+    for fn, args in [
+        (Scaler.forward, (Scaler(), torch.ones(3))),
+        (new_dict_across_break, (torch.ones(3),)),
+    ]:
+        with contextlib.redirect_stdout(io.StringIO()):
+            explanation = tracer.explain(fn)(*args)
+        assert explanation.graph_break_count == 1
+        assert not explanation.entries[0].is_fallback
