@@ -11,6 +11,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tracer.cache import resume
 from tracer.cache.entry import CacheEntry
 from tracer.cache.function import CompiledFunction, make_binder
 from tracer.config import CompileOptions
@@ -67,6 +68,10 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
 
     def run(*args: Any, **kwargs: Any) -> Explanation:
         compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        # Resume functions are shared by every compile of a frame; fresh ones make this call
+        # compile every frame it runs, as Dynamo's explain does after its reset(). Compiled
+        # functions made before keep the resume functions they call.
+        resume.clear()
         result = compiled(*args, **kwargs)
         entries = _all_entries(compiled)
         graphs = [e.graph for e in entries if e.graph is not None]
@@ -97,8 +102,8 @@ def _all_entries(compiled: CompiledFunction) -> list[CacheEntry]:
         seen.add(id(function))
         for entry in reversed(function.entries):  # oldest first
             found.append(entry)
-            for resume in entry.resumes:
-                visit(resume)
+            for resume_function in entry.resumes:
+                visit(resume_function)
 
     visit(compiled)
     return found

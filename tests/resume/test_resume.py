@@ -264,3 +264,10 @@ def test_state_across_the_break() -> None:
             explanation = tracer.explain(fn)(*args)
         assert explanation.graph_break_count == 1
         assert not explanation.entries[0].is_fallback
+
+
+def test_explain_counts_only_what_its_call_compiled() -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        tracer.compile(print_between_ops)(torch.ones(3))  # compiles the resume function too
+        explanation = tracer.explain(print_between_ops)(torch.ones(4))
+    assert (explanation.graph_count, explanation.graph_break_count) == (2, 1)
