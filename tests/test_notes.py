@@ -25,6 +25,7 @@ OWN_NOTES = (
     "metrics-and-events.md",
     "graph-breaks.md",
     "unsupported.md",
+    "resume-functions.md",
 )
 TABLE_ROW = re.compile(r"^\|\s*`([A-Z_]+)`\s*\|\s*(.+?)\s*\|\s*$", re.MULTILINE)
 

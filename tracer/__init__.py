@@ -4,7 +4,7 @@
 # top, and the families call it back while tracing (see variables/__init__.py).
 import variables.builder  # noqa: F401
 from tracer.api import CompiledFunction, RecompileError, compile, reset
-from tracer.debug import breakpoint, set_breakpoint_hook
+from tracer.debug import breakpoint, graph_break, set_breakpoint_hook
 from tracer.exc import BreakReason, InternalError, Unsupported, UserError
 from tracer.explain import Explanation, explain, trace
 from tracer.observability import logs, metrics, trace_log
@@ -28,6 +28,7 @@ __all__ = [
     "get_chromium_events",
     "get_compilation_metrics",
     "get_compile_events",
+    "graph_break",
     "logs",
     "metrics",
     "metrics_store",

@@ -8,11 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.backends import lookup_backend
+from tracer.cache import resume
 from tracer.cache.function import CompiledFunction, RecompileError, reset_all
 from tracer.config import CompileOptions
+from tracer.debug import graph_break
 from tracer.exc import UserError
 
-__all__ = ["CompiledFunction", "RecompileError", "compile", "reset"]
+__all__ = ["CompiledFunction", "RecompileError", "compile", "graph_break", "reset"]
 
 _ON_RECOMPILE = ("recompile", "error")
 
@@ -59,5 +61,7 @@ def reset() -> None:
 
     Every cache that holds an assumption about inputs goes. Decoded instructions stay
     (`tracer.translator.instructions.instructions_of`: a pure function of a code object,
-    kept as Dynamo keeps its own across `torch._dynamo.reset()`; notes/design-decisions.md)."""
+    kept as Dynamo keeps its own across `torch._dynamo.reset()`; notes/design-decisions.md).
+    Resume functions go too (their compiled caches are assumptions like any other)."""
     reset_all()
+    resume.clear()

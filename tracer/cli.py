@@ -150,7 +150,7 @@ def entry_lines(entry: CacheEntry, record: CompilationMetrics | None, style: Sty
         if reason.instruction:
             lines += wrap(f"  at instruction {reason.instruction}")
         lines += [w for hint in reason.hints for w in wrap(f"  hint: {hint}")]
-    else:
+    if reason is None or entry.graph is not None:  # a break that resumes has a graph too
         lines.append(section(style, "graph", str(entry.compile_id)))
         lines += block(entry.graph.code.strip() if entry.graph is not None else "(no graph)")
     lines.append(section(style, "guards", f"{len(entry.guard_manager.guards)}"))

@@ -21,7 +21,9 @@ from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer.backends import lookup_backend
 from tracer.cache.entry import CacheEntry, _format_instr
+from tracer.cache.resume import resume_function, why_not_resumable
 from tracer.codegen import assemble
+from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
@@ -130,7 +132,7 @@ def _compile_with(
                     raise
                 _finish_trace(output)
     except Unsupported as e:
-        return _fall_back(fn, output, options, compile_id, e)
+        return _break(fn, L, output, options, compile_id, e)
     except (InternalError, RecursionError):
         raise
     except Exception as e:
@@ -143,6 +145,111 @@ def _compile_with(
         return _finish_compile(fn, output, options, compile_id, return_vt, raised)
     except Unsupported as e:  # something the trace made can't be rebuilt in bytecode
         return _fall_back(fn, output, options, compile_id, e)
+
+
+def _break(
+    fn: types.FunctionType,
+    L: dict[str, Any],
+    output: OutputGraph,
+    options: CompileOptions,
+    compile_id: CompileId,
+    e: Unsupported,
+) -> CacheEntry:
+    """A graph break: resume after it where that is possible (a partial graph, the break run
+    eagerly, a resume function for the rest), else the whole frame runs eagerly."""
+    if options.fullgraph:
+        return _fall_back(fn, output, options, compile_id, e)  # raises e
+    reason = why_not_resumable(fn, e)
+    if reason is not None:
+        if reason is not e.reason:
+            e = Unsupported(reason, e.user_exception)
+        return _fall_back(fn, output, options, compile_id, e)
+    entry = _compile_partial(fn, L, options, compile_id, e)
+    if entry is None:
+        return _fall_back(fn, output, options, compile_id, e)
+    return entry
+
+
+def _compile_partial(
+    fn: types.FunctionType,
+    L: dict[str, Any],
+    options: CompileOptions,
+    compile_id: CompileId,
+    e: Unsupported,
+) -> CacheEntry | None:
+    """Trace `fn` again up to the breaking CALL (the first trace ran into the call and left
+    its state half-changed) and compile that prefix; None when the prefix can't be rebuilt."""
+    index = e.break_index
+    assert index is not None
+    output = OutputGraph(fn.__globals__, options)
+    try:
+        tx = _start(fn, L, output)
+        tx.run_until(index)
+        if tx.returned:
+            return None
+        _finish_trace(output)
+        stack = list(tx.stack)
+        names = [
+            name
+            for name in fn.__code__.co_varnames
+            if name in tx.symbolic_locals and not name.startswith(STACK_PREFIX)
+        ]  # a resume function's stack parameters are dead once its prologue has run
+        local_values = [tx.symbolic_locals[name] for name in names]
+        graph_outputs = _graph_outputs([*stack, *local_values], output)
+        gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
+        inst = tx.instructions[index]
+        replay = output.side_effects.codegen_replay
+        with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
+            if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
+                depth = len(stack) - (inst.arg or 0) - 1
+                resumes: tuple[Any, ...] = (resume_function(fn, index + 1, depth, names, options),)
+                new_code, instructions = break_code(
+                    fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
+                    stack, local_values, resumes[0], replay,
+                )  # fmt: skip
+            else:  # a jump on a tensor: one resume function for each way
+                assert inst.target is not None
+                ways = (
+                    resume_function(fn, index + 1, len(stack) - 1, names, options),
+                    resume_function(fn, inst.target, len(stack) - 1, names, options),
+                )
+                resumes = ways
+                new_code, instructions = jump_break_code(
+                    fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
+                    local_values, ways, replay,
+                )  # fmt: skip
+            compiled = types.FunctionType(
+                new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
+            )
+            compiled.__kwdefaults__ = fn.__kwdefaults__
+        guards = _build_guards(fn, output, compile_id)
+        side_effects = output.side_effects.describe()
+        traced = output.instruction_count
+        inline_depth = output.inline_depth_max
+    except Unsupported:
+        return None
+    finally:
+        output.release()
+    _log_break(e, compile_id)
+    get_metrics_context().update(
+        {
+            "graph_op_count": _op_count(gm),
+            "graph_node_count": len(gm.graph.nodes) if gm is not None else 0,
+            "graph_input_count": len(graph_inputs),
+            "traced_instruction_count": traced,
+            "inline_depth_max": inline_depth,
+            "has_guarded_code": True,
+            "guard_count": len(guards.guards),
+            "graph_break_count": 1,
+            "graph_break_reasons": [str(e.reason)],
+        },
+        overwrite=True,
+    )
+    _log_compiled(gm, guards, instructions, side_effects)
+    return CacheEntry(
+        compiled, compile_id, guards, gm, side_effects, instructions, break_reason=e.reason,
+        traced_instructions=traced, resumes=resumes,
+    )  # fmt: skip
 
 
 def _fall_back(
@@ -189,7 +296,7 @@ def _finish_compile(
     metrics = get_metrics_context()
     result = return_vt if return_vt is not None else raised
     assert result is not None
-    graph_outputs = _graph_outputs(result, output)
+    graph_outputs = _graph_outputs([result], output)
     gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
     with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
         new_code, instructions = assemble(
@@ -221,6 +328,13 @@ def _finish_compile(
 
 
 def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> VariableTracker:
+    return_vt = _start(fn, L, output).run()
+    _finish_trace(output)
+    return return_vt
+
+
+def _start(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> InstructionTranslator:
+    """The translator of `fn`'s frame with the arguments `L`, ready to run."""
     code = fn.__code__
     symbolic_locals: dict[str, VariableTracker] = {
         name: output.builder.lazy(value, LocalSource(name)) for name, value in L.items()
@@ -231,9 +345,7 @@ def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> Va
     ]
     tx = InstructionTranslator(code, fn.__globals__, symbolic_locals, closure, output)
     _seed_mode_stack(fn, output)
-    return_vt = tx.run()
-    _finish_trace(output)
-    return return_vt
+    return tx
 
 
 def _finish_trace(output: OutputGraph) -> None:
@@ -279,14 +391,14 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
     output.guards.setdefault(guard, guard)
 
 
-def _graph_outputs(return_vt: VariableTracker, output: OutputGraph) -> list[Node]:
-    """Tensors computed by the graph that the result or the side effects need, in first-use
+def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
+    """Tensors computed by the graph that the results or the side effects need, in first-use
     order (graph inputs are reloaded from their sources, so identity is preserved)."""
     needed: dict[Node, None] = {}
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
     # left for the garbage collector after every compile.
-    pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), return_vt]
+    pending: list[Any] = [*reversed(output.side_effects.values_to_rebuild()), *reversed(results)]
     while pending:
         vt = pending.pop()
         if id(vt) in seen:
@@ -310,6 +422,9 @@ def _children(vt: Any) -> list[Any]:
     attrs = getattr(vt, "attrs", None)
     if isinstance(attrs, dict):
         return list(attrs.values())
+    obj = getattr(vt, "obj", None)  # an attribute of a value, `t.item` on a graph break's stack
+    if isinstance(obj, VariableTracker):
+        return [obj]
     return []
 
 

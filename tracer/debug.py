@@ -59,6 +59,11 @@ def breakpoint() -> None:
     """A no-op when run eagerly; when traced, the translator calls `on_traced_breakpoint`."""
 
 
+def graph_break() -> None:
+    """A no-op when run eagerly; when traced, a graph break (like `torch._dynamo.graph_break()`):
+    the graph so far is compiled and the rest of the frame runs in a resume function."""
+
+
 def set_breakpoint_hook(fn: BreakpointHook | None) -> BreakpointHook | None:
     """Call `fn(context)` at every traced `tracer.breakpoint()` (None: open pdb instead).
     Returns the previous hook, so a caller can restore it."""

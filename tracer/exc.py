@@ -112,6 +112,9 @@ class Unsupported(Exception):
         """True when compiled code may raise `user_exception` itself (no handler in scope)."""
         self.exception_vt: Any = None
         """The traced exception (an ExceptionVariable) that a traced handler may catch."""
+        self.break_index: int | None = None
+        """Set when the break happened in the compiled frame itself (not in a function it
+        inlined): the index of the instruction that broke, where a resume may start."""
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
@@ -121,6 +124,7 @@ class Unsupported(Exception):
         located = Unsupported(reason, self.user_exception)
         located.compilable_raise = self.compilable_raise
         located.exception_vt = self.exception_vt
+        located.break_index = self.break_index
         return located.with_traceback(self.__traceback__)
 
 

@@ -11,6 +11,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tracer.cache import resume
 from tracer.cache.entry import CacheEntry
 from tracer.cache.function import CompiledFunction, make_binder
 from tracer.config import CompileOptions
@@ -67,8 +68,12 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
 
     def run(*args: Any, **kwargs: Any) -> Explanation:
         compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        # Resume functions are shared by every compile of a frame; fresh ones make this call
+        # compile every frame it runs, as Dynamo's explain does after its reset(). Compiled
+        # functions made before keep the resume functions they call.
+        resume.clear()
         result = compiled(*args, **kwargs)
-        entries = list(compiled.entries)
+        entries = _all_entries(compiled)
         graphs = [e.graph for e in entries if e.graph is not None]
         return Explanation(
             graph_count=len(graphs),
@@ -83,6 +88,25 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
         )
 
     return run
+
+
+def _all_entries(compiled: CompiledFunction) -> list[CacheEntry]:
+    """The entries of `compiled` and of every resume function its entries call, frame by
+    frame in the order the breaks happen (a resume function's own breaks after it)."""
+    found: list[CacheEntry] = []
+    seen: set[int] = set()
+
+    def visit(function: CompiledFunction) -> None:
+        if id(function) in seen:
+            return
+        seen.add(id(function))
+        for entry in reversed(function.entries):  # oldest first
+            found.append(entry)
+            for resume_function in entry.resumes:
+                visit(resume_function)
+
+    visit(compiled)
+    return found
 
 
 def _ops(gm: GraphModule) -> list[str]:

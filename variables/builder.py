@@ -30,7 +30,7 @@ from variables.dicts import ConstDictVariable, SetVariable
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
-from variables.misc import BreakpointVariable, ModuleVariable
+from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.polyfills.registry import polyfill_for
 from variables.structured import (
@@ -130,12 +130,15 @@ class SpecialFunctions:
 
     def __init__(self) -> None:
         self.breakpoint = debug.breakpoint
+        self.graph_break = debug.graph_break
         self.dataclass_functions = dataclass_functions()
         self.mode_functions = mode_functions()
 
     def wrap(self, value: Any) -> VariableTracker | None:
         if value is self.breakpoint:
             return BreakpointVariable(value)
+        if value is self.graph_break:
+            return GraphBreakVariable(value)
         known = self.dataclass_functions.get(id(value))
         if known is not None and known is value:
             return DataclassFunctionVariable(known)

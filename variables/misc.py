@@ -388,3 +388,20 @@ class BreakpointVariable(KnownObjectVariable):
 
     def __repr__(self) -> str:
         return "BreakpointVariable()"
+
+
+class GraphBreakVariable(KnownObjectVariable):
+    """`tracer.graph_break()`: a graph break asked for by the user."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        unimplemented("graph-break", "call to tracer.graph_break()")
+
+    def __repr__(self) -> str:
+        return "GraphBreakVariable()"

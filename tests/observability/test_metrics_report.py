@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from tests.observability.metrics_store_child import run_gallery_quietly
 from tracer.cli import main
 from tracer.observability.metrics import CompilationMetrics, report
 from tracer.observability.metrics.report import PHASE_COLUMNS
+
+
+def _break_in_loop(n: int) -> int:
+    total = 0
+    for _ in range(n):
+        total += int(time.time() > 0)  # a break in a loop: the frame runs eagerly
+    return total
 
 
 @pytest.fixture
@@ -31,6 +39,7 @@ def gallery_db(tmp_path: Path) -> Iterator[tuple[Path, list[CompilationMetrics]]
         with tracer.metrics_store(db, batch=7):
             run_gallery_quietly()
             run_gallery_quietly()
+            tracer.compile(_break_in_loop)(2)  # the gallery's breaks resume; this one can't
         yield db, tracer.get_compilation_metrics()
     finally:
         tracer.reset()

@@ -38,7 +38,9 @@ def seeded(x: Any) -> Any:
 
 @pytest.mark.parametrize("fn", [tanh_twice_then_randn, randn_in_a_loop, seeded])
 def test_random_ops_break_the_graph(fn: Any) -> None:
-    assert _break_kind(fn, torch.ones(3)) == "random"
+    # in a loop the break does not resume, and the frame says so as Dynamo does
+    expected = "graph break in loop" if fn is randn_in_a_loop else "random"
+    assert _break_kind(fn, torch.ones(3)) == expected
 
 
 def test_ops_called_again_still_trace() -> None:

@@ -33,6 +33,8 @@ class CacheEntry:
     bytecode: list[Instr] | None = None
     break_reason: BreakReason | None = None
     traced_instructions: int = 0
+    resumes: tuple[Any, ...] = ()
+    """The resume functions (CompiledFunctions) the compiled code calls after a graph break."""
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
@@ -42,7 +44,7 @@ class CacheEntry:
 
     @property
     def is_fallback(self) -> bool:
-        return self.break_reason is not None
+        return self.break_reason is not None and not self.resumes
 
     @property
     def guards(self) -> list[str]:
@@ -64,7 +66,8 @@ class CacheEntry:
         return "\n".join(_format_instr(i) for i in self.bytecode)
 
     def __repr__(self) -> str:
-        kind = f"eager ({self.break_reason.kind})" if self.break_reason else "compiled"
+        reason = self.break_reason
+        kind = f"eager ({reason.kind})" if reason is not None and not self.resumes else "compiled"
         return (
             f"CacheEntry({self.compile_id}: {kind}, {len(self.guard_manager.guards)} guards, "
             f"{self.op_count} ops)"
@@ -73,6 +76,8 @@ class CacheEntry:
 
 def _format_instr(instr: Instr) -> str:
     """`  LOAD_FAST        'z'`: the name, then the argument (a callable by its qualname)."""
+    if not hasattr(instr, "require_arg"):  # a jump target (`bytecode.Label`)
+        return "label:"
     if not instr.require_arg():
         return f"  {instr.name}"
     arg = instr.arg

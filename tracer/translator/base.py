@@ -198,13 +198,21 @@ class TranslatorBase:
         This is the one place where a graph break (`Unsupported`) gets the user's file:line
         attached: the innermost frame that sees it attaches its current instruction's location.
         """
+        self.run_until(None)
+        assert self.return_value is not None
+        return self.return_value
+
+    def run_until(self, stop: int | None) -> None:
+        """Step until RETURN_VALUE or until the next instruction is at index `stop` (where a
+        graph break resumes: the state before the breaking instruction is the live state). A
+        user exception that a `try` or `with` of this frame covers continues at its handler."""
         self.output.current_tx = self
-        while not self.returned:
+        while not self.returned and self.ip != stop:
             try:
                 self.step()
             except Unsupported as e:
                 if not self.handle_exception(e):
-                    raise e.with_location(self.location(), repr(self.current_inst)) from None
+                    raise self._located(e) from None
             except NotConstantError as e:
                 # A model met a traced value where it needs a Python value (a list indexed by
                 # a tensor, say): a limit of the model, so the frame runs as plain Python.
@@ -213,10 +221,15 @@ class TranslatorBase:
                         "not-constant",
                         f"{e.vt!r} is used where its value is needed while tracing",
                     )
-                except Unsupported as located:
-                    raise located.with_location(self.location(), repr(self.current_inst)) from None
-        assert self.return_value is not None
-        return self.return_value
+                except Unsupported as limit:
+                    raise self._located(limit) from None
+
+    def _located(self, e: Unsupported) -> Unsupported:
+        """`e` with this frame's file:line, unless an inlined frame attached its own first; a
+        break in this frame itself also records where a resume may start."""
+        if e.reason.location is None and self.parent is None and self.current_inst:
+            e.break_index = self.current_inst.index
+        return e.with_location(self.location(), repr(self.current_inst))
 
     def step(self) -> None:
         """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,

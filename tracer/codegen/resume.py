@@ -1,0 +1,206 @@
+"""The two code objects of a graph break that resumes (notes/resume-functions.md).
+
+`resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
+that pushes the live stack back (its first parameters) and jumps to the instruction after the
+break; the original locals are its other parameters. `break_code` builds the compiled frame:
+run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
+call eagerly with the original instructions, and return what the resume function returns.
+"""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import itertools
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, CompilerFlags, Instr, Label
+
+from tracer.codegen.pycodegen import PyCodegen
+from tracer.exc import unimplemented
+from variables.misc import NullVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.graph import Node
+    from variables.base import VariableTracker
+
+_resume_numbers = itertools.count()
+"""The `<n>` of `__resume_at_<offset>_<n>`: one number per generated resume function."""
+
+
+STACK_PREFIX = "___stack"
+"""The names of a resume function's parameters that hold the live stack."""
+
+
+def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
+    """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
+    at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
+    items = list(Bytecode.from_code(code))
+    wanted = sum(1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG")
+    seen = 0
+    for pos, item in enumerate(items):
+        if isinstance(item, Instr):
+            if seen == wanted:
+                return items, pos
+            seen += 1
+    raise AssertionError(f"instruction {index} not found in {code.co_name}")
+
+
+def _dis_names(code: types.CodeType) -> list[str]:
+    return [inst.opname for inst in dis.get_instructions(code)]
+
+
+def resume_code(
+    original: types.CodeType, index: int, offset: int, stack_count: int, local_names: list[str]
+) -> types.CodeType:
+    """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
+    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals."""
+    items, pos = original_instrs(original, index)
+    first_line = original.co_firstlineno
+    target = Label()
+    body = [
+        item
+        for item in items[:pos]
+        if not (isinstance(item, Instr) and item.name in ("RESUME", "COPY_FREE_VARS", "MAKE_CELL"))
+    ]
+    stack_names = [f"{STACK_PREFIX}{i}" for i in range(stack_count)]
+    prologue: list[Any] = [Instr("RESUME", 0, lineno=first_line)]
+    prologue += [Instr("LOAD_FAST", name, lineno=first_line) for name in stack_names]
+    prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
+    bc = Bytecode([*prologue, *body, target, *items[pos:]])
+    name = f"__resume_at_{offset}_{next(_resume_numbers)}"
+    bc.argnames = [*stack_names, *local_names]
+    bc.argcount = len(bc.argnames)
+    bc.posonlyargcount = 0
+    bc.kwonlyargcount = 0
+    bc.name = name
+    bc.qualname = name
+    bc.filename = original.co_filename
+    bc.first_lineno = first_line
+    varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+    bc.flags = CompilerFlags(original.co_flags & ~varargs)
+    return bc.to_code()
+
+
+def _call_graph(
+    cg: PyCodegen,
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+) -> None:
+    """Run the graph traced before the break and keep its outputs in locals."""
+    cg.emit(Instr("RESUME", 0))
+    if graph_fn is not None and graph_outputs:
+        cg.push_null()
+        cg.load_const(graph_fn)
+        for source in graph_inputs:
+            cg.load_source(source)
+        cg.call(len(graph_inputs))
+        cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
+        for node in graph_outputs:
+            cg.store_fast(cg.graph_outputs[node])
+
+
+def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
+    """Rebuild each value into a temporary. Locals are read before the eager part runs: it may
+    rebind what their sources name."""
+    temps = []
+    for vt in values:
+        cg(vt)
+        temps.append(cg.store_temp())
+    return temps
+
+
+def _no_nulls(stack: Sequence[VariableTracker]) -> None:
+    if any(isinstance(vt, NullVariable) for vt in stack):
+        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
+        # slot can't be passed to the resume function as an argument
+        unimplemented("graph-break", "a break inside the arguments of another call")
+
+
+def _flags(original: types.CodeType) -> int:
+    return original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
+
+
+def break_code(
+    original: types.CodeType,
+    index: int,
+    kw_names: tuple[str, ...],
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+    stack: Sequence[VariableTracker],
+    local_values: Sequence[VariableTracker],
+    resume: Any,
+    replay: Callable[[PyCodegen], None],
+) -> tuple[types.CodeType, list[Instr]]:
+    """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
+    symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
+    the values of the resume function's local parameters, in order."""
+    items, pos = original_instrs(original, index)
+    call = items[pos]
+    argc = call.arg
+    assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
+    below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
+    if below < 0:
+        unimplemented("graph-break", "a CALL without its NULL/callable slots")
+    _no_nulls(stack[:below])
+    cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    temps = _into_temps(cg, local_values)
+    cg.push_null()
+    cg.load_const(resume)
+    for vt in stack:
+        cg(vt)
+    replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    if kw_names:
+        cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
+    cg.emit(Instr("PRECALL", argc, location=call.location))
+    cg.emit(Instr("CALL", argc, location=call.location))
+    for temp in temps:
+        cg.load_fast(temp)
+    cg.call(below + 1 + len(temps))
+    cg.emit(Instr("RETURN_VALUE"))
+    return cg.code_object(original, flags=_flags(original)), cg.instructions
+
+
+def jump_break_code(
+    original: types.CodeType,
+    index: int,
+    graph_fn: Callable[..., Any] | None,
+    graph_inputs: list[Source],
+    graph_outputs: list[Node],
+    stack: Sequence[VariableTracker],
+    local_values: Sequence[VariableTracker],
+    resumes: tuple[Any, Any],
+    replay: Callable[[PyCodegen], None],
+) -> tuple[types.CodeType, list[Instr]]:
+    """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
+    the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
+    each way continues in its own resume function, `resumes` = (fall through, jump taken)."""
+    items, pos = original_instrs(original, index)
+    jump = items[pos]
+    assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
+    *below, condition = stack
+    _no_nulls(below)
+    cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    temps = _into_temps(cg, [*below, *local_values])
+    replay(cg)
+    cg(condition)
+    taken = Label()
+    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
+    cg.emit(Instr(name, taken, location=jump.location))
+    for resume in resumes:
+        cg.push_null()
+        cg.load_const(resume)
+        for temp in temps:
+            cg.load_fast(temp)
+        cg.call(len(temps))
+        cg.emit(Instr("RETURN_VALUE"))
+        if resume is resumes[0]:
+            cg.instructions.append(taken)  # type: ignore[arg-type]
+    return cg.code_object(original, flags=_flags(original)), cg.instructions
