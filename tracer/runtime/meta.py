@@ -89,15 +89,17 @@ def shape_of(x: Operand) -> Shape:
 def result_type(*operands: Operand) -> dtype:
     """torch.result_type: promotion within each priority group (tensors with dims, 0-dim
     tensors, Python scalars), then a lower group wins only by bringing a higher category."""
-    groups: list[dtype | None] = [None, None, None]  # dims, 0-dim, scalars: each one's dtype
+    dims: dtype | None = None  # each group's promoted dtype, None while it has no operand
+    zeros: dtype | None = None
+    scalars: dtype | None = None
     for x in operands:
-        if isinstance(x, Tensor):
-            group, found = (0 if x._shape else 1), x._dtype
+        if not isinstance(x, Tensor):
+            found = dt.scalar_dtype(x)
+            scalars = found if scalars is None else dt.promote_types(scalars, found)
+        elif x._shape:
+            dims = x._dtype if dims is None else dt.promote_types(dims, x._dtype)
         else:
-            group, found = 2, dt.scalar_dtype(x)
-        so_far = groups[group]
-        groups[group] = found if so_far is None else dt.promote_types(so_far, found)
-    dims, zeros, scalars = groups
+            zeros = x._dtype if zeros is None else dt.promote_types(zeros, x._dtype)
     result = dt.combine_categories(dims, dt.combine_categories(zeros, scalars))
     if result is None:
         raise TypeError("result_type() needs at least one Tensor or number")
