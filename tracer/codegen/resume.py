@@ -156,12 +156,14 @@ def break_code(
     for vt in stack:
         cg(vt)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    cg.release_locals(original, keep=temps)  # ... and the frame holds just the traced locals
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
     cg.emit(Instr("CALL", argc, location=call.location))
     for temp in temps:
         cg.load_fast(temp)
+    cg.release_locals(original)
     cg.call(below + 1 + len(temps))
     cg.emit(Instr("RETURN_VALUE"))
     return cg.code_object(original, flags=_flags(original)), cg.instructions
@@ -199,6 +201,7 @@ def jump_break_code(
         cg.load_const(resume)
         for temp in temps:
             cg.load_fast(temp)
+        cg.release_locals(original)
         cg.call(len(temps))
         cg.emit(Instr("RETURN_VALUE"))
         if resume is resumes[0]:

@@ -1,0 +1,53 @@
+"""After a break, only the resume function should hold what it was handed, so that an object it
+drops dies as in eager code (CPython's test_set/test_deque/test_functools `test_weakref`)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import pytest
+
+import tracer
+import tracer.runtime as torch
+from tracer.testing import assert_same_behavior
+
+
+def dropped_after_break(word: str) -> Any:
+    s = set(word)
+    p = weakref.proxy(s)  # weakref.proxy is called eagerly: the break
+    first = str(p) == str(s)
+    s = None
+    gc.collect()
+    try:
+        str(p)
+    except ReferenceError:
+        return first, "dead"
+    return first, "alive"
+
+
+def dropped_after_tensor_jump(x: Any) -> Any:
+    y = x * 2
+    box = {"y": y}
+    ref = weakref.ref(tracer)  # a module: alive either way, the break
+    if y.sum() > 0:
+        box = None
+        return ref() is tracer, box
+    return ref() is tracer, box
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the resume function is called through its CompiledFunction, whose *args hold the "
+    "arguments until it returns (notes/resume-functions.md)",
+)
+def test_a_dropped_object_dies_after_a_break() -> None:
+    assert_same_behavior(dropped_after_break, "gallahad")
+    assert dropped_after_break("gallahad") == (True, "dead")
+    explanation = tracer.explain(dropped_after_break)("gallahad")
+    assert explanation.graph_break_count >= 1
+
+
+def test_jump_break_releases_its_locals() -> None:
+    assert_same_behavior(dropped_after_tensor_jump, torch.ones(2))
