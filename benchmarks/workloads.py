@@ -18,6 +18,8 @@ from contextlib import AbstractContextManager
 from types import ModuleType
 from typing import Any
 
+import tracer
+
 __all__ = ["Scaled", "Workload", "make_workloads"]
 
 
@@ -168,6 +170,18 @@ def make_workloads(torch: ModuleType) -> list[Workload]:
         box.history = [t.relu() for t in out]
         return box.value * box.scale
 
+    # --- one graph break: the prefix graph, the break run eagerly, a resume function's graph.
+    # The break function comes in as a default argument, not a closure variable: a frame with
+    # free variables does not resume yet (tracer/cache/resume.py), it would run eagerly whole.
+    pause = torch._dynamo.graph_break if hasattr(torch, "_dynamo") else tracer.graph_break
+
+    def graph_break(x: Any, y: Any, pause: Callable[[], None] = pause) -> Any:
+        a = x * 2 + y
+        b = a.sin()
+        pause()
+        c = b * a - x
+        return c.cos() + y
+
     def vec(n: int = 8) -> Any:
         return torch.arange(n, dtype=torch.float32) * 0.25
 
@@ -203,4 +217,5 @@ def make_workloads(torch: ModuleType) -> list[Workload]:
             lambda: (vec(), [vec() for _ in range(5)], Box(vec())),
             "list and attribute mutations",
         ),
+        Workload("graph_break", graph_break, lambda: (vec(), vec()), "one graph break, resumes"),
     ]

@@ -51,7 +51,7 @@ def test_workload_compiles_once_and_matches_eager(workload: Workload) -> None:
 
 def test_names_are_unique_and_the_long_function_is_long() -> None:
     names = [w.name for w in WORKLOADS]
-    assert len(set(names)) == len(names) == 10
+    assert len(set(names)) == len(names) == 11
     long_function = next(w for w in WORKLOADS if w.name == "long_function")
     assert len(list(dis.get_instructions(long_function.fn))) > 200
 
@@ -100,3 +100,21 @@ def test_guards_benchmark_is_run_lazily_and_failures_skip(
     fake.main = broken  # type: ignore[attr-defined]
     assert entry._guards_benchmark(quick=False) == {"skipped": "ValueError: boom"}
     assert "skipped: benchmarks.guards failed" in capsys.readouterr().out
+
+
+def test_graph_break_workload_compiles_the_prefix_and_the_resume_function_once() -> None:
+    """The first call compiles both frames (0/0 with one break, then its resume function 1/0);
+    later calls compile nothing."""
+    from tracer.observability.metrics import clear_compilation_metrics
+
+    workload = next(w for w in WORKLOADS if w.name == "graph_break")
+    tracer.reset()
+    clear_compilation_metrics()
+    compiled = tracer.compile(workload.fn)
+    args = workload.make_args()
+    compiled(*args)
+    records = tracer.get_compilation_metrics()
+    assert [(r.compile_id, r.graph_break_count) for r in records] == [("0/0", 1), ("1/0", 0)]
+    assert all(r.fail_type is None for r in records)
+    compiled(*args)
+    assert len(tracer.get_compilation_metrics()) == len(records)
