@@ -51,3 +51,15 @@ def test_a_dropped_object_dies_after_a_break() -> None:
 
 def test_jump_break_releases_its_locals() -> None:
     assert_same_behavior(dropped_after_tensor_jump, torch.ones(2))
+
+
+def eval_reads_the_frame(x: Any) -> Any:
+    y = x * 2
+    seen = eval("x")  # noqa: S307 - eval runs eagerly at the break and reads this frame's locals
+    return y + seen
+
+
+def test_the_eager_call_still_sees_the_frames_locals() -> None:
+    """test_scope's testClassAndGlobal: `exec(src)` at a break reads the frame's locals."""
+    assert_same_behavior(eval_reads_the_frame, torch.ones(2))
+    assert tracer.explain(eval_reads_the_frame)(torch.ones(2)).graph_break_count == 1

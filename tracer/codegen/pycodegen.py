@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr
@@ -52,7 +52,6 @@ class PyCodegen:
         self.tempvars: dict[int, str] = {}
         self._building: set[int] = set()
         self._temp_count = 0
-        self._released: set[str] = set()  # locals set to None by release_locals
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -129,20 +128,16 @@ class PyCodegen:
         self.store_fast(name)
         return name
 
-    def release_locals(self, template: types.CodeType, keep: Sequence[str] = ()) -> None:
+    def release_locals(self, template: types.CodeType) -> None:
         """Set every local of this code to None: `template`'s parameters and what this code
         made (temporaries, graph outputs). Emitted once a resume function's arguments are on
         the stack: from then on only the resume function holds what it was handed, as the
         original frame would (an object it drops dies, and a weak reference to it sees that).
-        Before the eager part of a break, `keep` names the temporaries that hold the frame's
-        locals, so that the eager call runs while the frame holds what eager code would.
+        (Not before the eager call: `exec(src)` or `locals()` there reads the frame's locals.)
         """
         made = [f"___tmp_{i}" for i in range(1, self._temp_count + 1)]
         parameters = template.co_varnames[: _parameter_count(template)]
         for name in [*parameters, *made, *self.graph_outputs.values()]:
-            if name in keep or name in self._released:
-                continue
-            self._released.add(name)
             self.load_const(None)
             self.store_fast(name)
 

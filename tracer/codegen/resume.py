@@ -156,7 +156,6 @@ def break_code(
     for vt in stack:
         cg(vt)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
-    cg.release_locals(original, keep=temps)  # ... and the frame holds just the traced locals
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
