@@ -21,7 +21,13 @@ from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer.backends import lookup_backend
 from tracer.cache.entry import CacheEntry, _format_instr
-from tracer.cache.resume import resume_function, why_not_resumable
+from tracer.cache.resume import (
+    DEFAULT_POLICY,
+    CachePolicy,
+    live_locals,
+    resume_function,
+    why_not_resumable,
+)
 from tracer.codegen import assemble
 from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
 from tracer.config import CompileOptions
@@ -54,9 +60,12 @@ def convert_frame(
     recompile_reason: str | None = None,
     cache_size: int = 0,
     recompile_guard_failures: list[dict[str, Any]] | None = None,
+    *,
+    policy: CachePolicy = DEFAULT_POLICY,
 ) -> CacheEntry:
     """Compile `fn` for the bound arguments `L` (one cache entry); a recompile says why in
-    words (`recompile_reason`) and in parts (`recompile_guard_failures`)."""
+    words (`recompile_reason`) and in parts (`recompile_guard_failures`). `policy` is the
+    recompile limit and mode of `fn`'s cache, which its resume functions inherit."""
     code = fn.__code__
     trace_log.reset_overhead(compile_id)
     with compile_context(compile_id), metrics_context() as metrics:
@@ -83,7 +92,7 @@ def convert_frame(
             metrics_column="entire_frame_compile_time_us",
             log_compile_event=True,
         ):
-            return _compile(fn, L, options, compile_id)
+            return _compile(fn, L, options, compile_id, policy)
 
 
 def _root_lineno(output: OutputGraph) -> int | None:
@@ -102,11 +111,15 @@ def _frame_summary(fn: types.FunctionType) -> Any:
 
 
 def _compile(
-    fn: types.FunctionType, L: dict[str, Any], options: CompileOptions, compile_id: CompileId
+    fn: types.FunctionType,
+    L: dict[str, Any],
+    options: CompileOptions,
+    compile_id: CompileId,
+    policy: CachePolicy,
 ) -> CacheEntry:
     output = OutputGraph(fn.__globals__, options)
     try:
-        return _compile_with(fn, L, options, compile_id, output)
+        return _compile_with(fn, L, options, compile_id, output, policy)
     finally:
         output.release()
 
@@ -117,6 +130,7 @@ def _compile_with(
     options: CompileOptions,
     compile_id: CompileId,
     output: OutputGraph,
+    policy: CachePolicy,
 ) -> CacheEntry:
     raised: VariableTracker | None = None
     return_vt: VariableTracker | None = None
@@ -132,7 +146,7 @@ def _compile_with(
                     raise
                 _finish_trace(output)
     except Unsupported as e:
-        return _break(fn, L, output, options, compile_id, e)
+        return _break(fn, L, output, options, compile_id, e, policy)
     except (InternalError, RecursionError):
         raise
     except Exception as e:
@@ -154,6 +168,7 @@ def _break(
     options: CompileOptions,
     compile_id: CompileId,
     e: Unsupported,
+    policy: CachePolicy,
 ) -> CacheEntry:
     """A graph break: resume after it where that is possible (a partial graph, the break run
     eagerly, a resume function for the rest), else the whole frame runs eagerly."""
@@ -164,7 +179,7 @@ def _break(
         if reason is not e.reason:
             e = Unsupported(reason, e.user_exception)
         return _fall_back(fn, output, options, compile_id, e)
-    entry = _compile_partial(fn, L, options, compile_id, e)
+    entry = _compile_partial(fn, L, options, compile_id, e, policy)
     if entry is None:
         return _fall_back(fn, output, options, compile_id, e)
     return entry
@@ -176,6 +191,7 @@ def _compile_partial(
     options: CompileOptions,
     compile_id: CompileId,
     e: Unsupported,
+    policy: CachePolicy,
 ) -> CacheEntry | None:
     """Trace `fn` again up to the breaking CALL (the first trace ran into the call and left
     its state half-changed) and compile that prefix; None when the prefix can't be rebuilt."""
@@ -189,20 +205,25 @@ def _compile_partial(
             return None
         _finish_trace(output)
         stack = list(tx.stack)
+        inst = tx.instructions[index]
+        # the resume function (one for each way of a jump) gets the bound locals live there
+        starts = [index + 1] if inst.target is None else [index + 1, inst.target]
+        live = live_locals(fn.__code__, starts)
         names = [
             name
             for name in fn.__code__.co_varnames
-            if name in tx.symbolic_locals and not name.startswith(STACK_PREFIX)
+            if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
-        inst = tx.instructions[index]
         replay = output.side_effects.codegen_replay
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
             if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
                 depth = len(stack) - (inst.arg or 0) - 1
-                resumes: tuple[Any, ...] = (resume_function(fn, index + 1, depth, names, options),)
+                resumes: tuple[Any, ...] = (
+                    resume_function(fn, index + 1, depth, names, options, policy),
+                )
                 new_code, instructions = break_code(
                     fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
                     stack, local_values, resumes[0], replay,
@@ -210,8 +231,8 @@ def _compile_partial(
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
                 ways = (
-                    resume_function(fn, index + 1, len(stack) - 1, names, options),
-                    resume_function(fn, inst.target, len(stack) - 1, names, options),
+                    resume_function(fn, index + 1, len(stack) - 1, names, options, policy),
+                    resume_function(fn, inst.target, len(stack) - 1, names, options, policy),
                 )
                 resumes = ways
                 new_code, instructions = jump_break_code(

@@ -55,7 +55,7 @@ def test_jump_break_releases_its_locals() -> None:
 
 def eval_reads_the_frame(x: Any) -> Any:
     y = x * 2
-    seen = eval("x")  # noqa: S307 - eval runs eagerly at the break and reads this frame's locals
+    seen = eval("x")  # runs eagerly at the break and reads this frame's locals
     return y + seen
 
 

@@ -35,6 +35,11 @@ def resume_listing(code: Any) -> str:
     )
 
 
+def resume_signature(code: Any) -> str:
+    """`__resume_at_82_0(___stack0, y)`: what the prologue receives."""
+    return f"{code.co_name}({', '.join(code.co_varnames[: code.co_argcount])})"
+
+
 def numbered_names_away(text: str) -> str:
     """`__resume_at_82_3` -> `__resume_at_82_N`: the last number counts resume functions made
     so far in the process."""
@@ -53,6 +58,7 @@ def test_note_shows_what_compiling_its_example_produces() -> None:
         indented(prefix.graph.code),
         indented(prefix.bytecode_listing()),
         indented(resume_listing(prefix.resumes[0].fn.__code__)),
+        f"{resume_signature(prefix.resumes[0].fn.__code__)}\n```",
         indented(rest.graph.code),
         f"`{prefix.compile_id}`",
         f"`{rest.compile_id}`",

@@ -26,6 +26,7 @@ from guards.manager import GuardFailure
 from tracer.cache.dynamic import changed_int_sources
 from tracer.cache.dynamic import describe as describe_dynamic
 from tracer.cache.entry import CacheEntry
+from tracer.cache.resume import CachePolicy
 from tracer.config import CompileOptions
 from tracer.convert_frame import convert_frame
 from tracer.observability import logs
@@ -199,6 +200,7 @@ class CompiledFunction:
         return convert_frame(
             self.fn, frame_locals, self.options, compile_id, reason_text, len(self.entries),
             guard_failures or None,
+            policy=CachePolicy(self.recompile_limit, self.on_recompile),
         )  # fmt: skip
 
     def miss_failures(

@@ -11,9 +11,11 @@ call after `tracer.reset()`) calls the same resume function.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import threading
 import types
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tracer.codegen.resume import resume_code
@@ -24,10 +26,24 @@ if TYPE_CHECKING:
     from tracer.config import CompileOptions
 
 _lock = threading.Lock()
+
+
+@dataclasses.dataclass(frozen=True)
+class CachePolicy:
+    """How a compiled function's cache treats a miss (`tracer.compile(recompile_limit=...,
+    on_recompile=...)`); the resume functions of its frame get the same policy."""
+
+    recompile_limit: int = 8
+    on_recompile: str = "recompile"
+
+
+DEFAULT_POLICY = CachePolicy()
+
+
 _codes: dict[tuple[types.CodeType, int, int, tuple[str, ...]], types.CodeType] = {}
 """(original code, resume index, stack depth, local names) -> the resume function's code."""
-_functions: dict[tuple[types.CodeType, int, CompileOptions], Any] = {}
-"""(resume code, id of its globals, options) -> the CompiledFunction that runs it."""
+_functions: dict[tuple[types.CodeType, int, CompileOptions, CachePolicy], Any] = {}
+"""(resume code, id of its globals, options, policy) -> the CompiledFunction that runs it."""
 
 
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -91,9 +107,14 @@ def resume_function(
     stack_count: int,
     local_names: list[str],
     options: CompileOptions,
+    policy: CachePolicy,
 ) -> Any:
     """The compiled resume function that continues `fn` at instruction index `start` with
-    `stack_count` values on the stack and the locals `local_names`."""
+    `stack_count` values on the stack and the locals `local_names`. It is compiled with the
+    options and cache policy `fn` was compiled with (backend, dynamic, specialize_float,
+    recompile_limit, on_recompile), as a frame of its own: the ints automatic dynamic marked
+    in `fn`'s frame are not marked in it (Dynamo keeps that state per code object)."""
+    options = dataclasses.replace(options, dynamic_sources=frozenset())
     from tracer.cache.function import CompiledFunction
 
     code = fn.__code__
@@ -104,10 +125,67 @@ def resume_function(
         if resume is None:
             resume = resume_code(code, start, inst.offset, stack_count, local_names)
             _codes[key] = resume
-        fn_key = (resume, id(fn.__globals__), options)
+        fn_key = (resume, id(fn.__globals__), options, policy)
         compiled = _functions.get(fn_key)
         if compiled is None:
             function = types.FunctionType(resume, fn.__globals__, resume.co_name)
-            compiled = CompiledFunction(function, options, 8, "recompile")
+            compiled = CompiledFunction(
+                function, options, policy.recompile_limit, policy.on_recompile
+            )
             _functions[fn_key] = compiled
     return compiled
+
+
+_NO_FALL_THROUGH = frozenset(
+    {
+        "RETURN_VALUE",
+        "RAISE_VARARGS",
+        "RERAISE",
+        "JUMP_FORWARD",
+        "JUMP_BACKWARD",
+        "JUMP_BACKWARD_NO_INTERRUPT",
+    }
+)
+"""Instructions after which control never reaches the next instruction."""
+
+
+def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
+    """The locals of `code` live at any of the instructions `starts` (indices): those some
+    path from there reads before writing them. Only these are passed to a resume function;
+    the others are never read again, so leaving them unbound changes nothing.
+
+    A backward dataflow over the instructions, repeated until nothing changes (loops):
+    what is live before an instruction is what is live after it (at the next instruction
+    and at its jump target), minus what it writes (STORE_FAST), plus what it reads
+    (LOAD_FAST, and DELETE_FAST, which raises UnboundLocalError on an unbound local, so the
+    binding must be passed, as Dynamo's analysis also does). Inside a `try` block the
+    handler is a successor too: an error can leave before the instruction writes.
+    """
+    instructions = instructions_of(code)
+    index_of = {inst.offset: inst.index for inst in instructions}
+    handler_of: dict[int, int] = {}  # 3.11 table entries do not overlap
+    for entry in exception_table(code):
+        for inst in instructions:
+            if entry.start <= inst.offset < entry.end:
+                handler_of[inst.index] = index_of[entry.target]
+    live: list[frozenset[str]] = [frozenset()] * len(instructions)
+    changed = True
+    while changed:
+        changed = False
+        for inst in reversed(instructions):
+            after: set[str] = set()
+            if inst.opname not in _NO_FALL_THROUGH and inst.index + 1 < len(instructions):
+                after |= live[inst.index + 1]
+            if inst.target is not None:
+                after |= live[inst.target]
+            if inst.opname == "STORE_FAST":
+                after.discard(inst.argval)
+            elif inst.opname in ("LOAD_FAST", "DELETE_FAST"):
+                after.add(inst.argval)
+            if inst.index in handler_of:
+                after |= live[handler_of[inst.index]]
+            before = frozenset(after)
+            if before != live[inst.index]:
+                live[inst.index] = before
+                changed = True
+    return frozenset().union(*(live[start] for start in starts))
