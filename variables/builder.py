@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import enum
 import types
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +180,8 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
+        if kind in weakref.ProxyTypes:  # it forwards everything, and raises once its object died
+            unimplemented("weak-proxy", f"a weak proxy ({source.name if source else 'a value'})")
         # a C function (or class) with a Python implementation, traced instead (by identity)
         polyfill = polyfill_for(value, source)
         if polyfill is not None:

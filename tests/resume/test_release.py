@@ -1,4 +1,4 @@
-"""After a break, only the resume function should hold what it was handed, so that an object it
+"""After a break, only the resume function holds what it was handed, so that an object it
 drops dies as in eager code (CPython's test_set/test_deque/test_functools `test_weakref`)."""
 
 from __future__ import annotations
@@ -6,8 +6,6 @@ from __future__ import annotations
 import gc
 import weakref
 from typing import Any
-
-import pytest
 
 import tracer
 import tracer.runtime as torch
@@ -37,11 +35,6 @@ def dropped_after_tensor_jump(x: Any) -> Any:
     return ref() is tracer, box
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the resume function is called through its CompiledFunction, whose *args hold the "
-    "arguments until it returns (notes/resume-functions.md)",
-)
 def test_a_dropped_object_dies_after_a_break() -> None:
     assert_same_behavior(dropped_after_break, "gallahad")
     assert dropped_after_break("gallahad") == (True, "dead")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +82,13 @@ def _format_instr(instr: Instr) -> str:
     if not instr.require_arg():
         return f"  {instr.name}"
     arg = instr.arg
-    text = repr(arg) if not callable(arg) else getattr(arg, "__qualname__", repr(arg))
+    if isinstance(arg, types.MethodType):  # `__resume_at_82_0.target`: named by its object
+        owner = arg.__self__
+        text = f"{getattr(owner, '__qualname__', repr(owner))}.{arg.__name__}"
+    elif callable(arg):
+        text = getattr(arg, "__qualname__", repr(arg))
+    else:
+        text = repr(arg)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"  {instr.name:<16} {text}"

@@ -93,6 +93,13 @@ class CompiledFunction:
         _live.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.target(*args, **kwargs)(*args, **kwargs)
+
+    def target(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        """What a call with these arguments runs: the code of the cache entry whose guards
+        pass (compiling one on a miss), or the function itself, eagerly. Returned rather than
+        called, so that nothing here holds the arguments while it runs: a resume function is
+        called this way (tracer/codegen/resume.py), so that an object it drops dies."""
         fn = self.fn
         # NOTE [live defaults]: the binder copied fn's defaults and signature, and every entry
         # traced fn's code; if `fn.__code__`, `__defaults__` or `__kwdefaults__` was reassigned
@@ -107,8 +114,8 @@ class CompiledFunction:
         frame_locals = self._bind(*args, **kwargs)
         for entry in self.dispatch_plan.candidates(frame_locals):
             if entry.check(frame_locals):
-                return entry.run(*args, **kwargs)
-        return self._miss(frame_locals, args, kwargs)
+                return entry.run
+        return self._miss(frame_locals)
 
     def _start_over(self) -> None:
         """A binder for fn as it is now, and no entries."""
@@ -136,17 +143,14 @@ class CompiledFunction:
         """The cache entries, newest first (those of the dispatch table)."""
         return self.dispatch_plan.entries
 
-    def _miss(
-        self, frame_locals: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> Any:
-        """No entry's guards passed: explain why, then compile, raise, or run eagerly."""
+    def _miss(self, frame_locals: dict[str, Any]) -> Callable[..., Any]:
+        """No entry's guards passed: explain why, then compile (what runs is the new entry's
+        code), raise, or run the function eagerly."""
         with self._lock:
             entry = next((e for e in self.entries if e.check(frame_locals)), None)
             if entry is None:  # not compiled meanwhile by another thread
                 entry = self._recompile(frame_locals)
-        if entry is None:
-            return self.fn(*args, **kwargs)
-        return entry.run(*args, **kwargs)
+        return self.fn if entry is None else entry.run
 
     def _recompile(self, frame_locals: dict[str, Any]) -> CacheEntry | None:
         if len(self.entries) >= self.recompile_limit and self._warned_limit:

@@ -151,8 +151,6 @@ def break_code(
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, local_values)
-    cg.push_null()
-    cg.load_const(resume)
     for vt in stack:
         cg(vt)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
@@ -160,12 +158,27 @@ def break_code(
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
     cg.emit(Instr("CALL", argc, location=call.location))
-    for temp in temps:
-        cg.load_fast(temp)
-    cg.release_locals(original)
-    cg.call(below + 1 + len(temps))
-    cg.emit(Instr("RETURN_VALUE"))
+    live_stack = [cg.store_temp() for _ in range(below + 1)][::-1]  # the call's result on top
+    _call_resume(cg, original, resume, [*live_stack, *temps])
     return cg.code_object(original, flags=_flags(original)), cg.instructions
+
+
+def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: list[str]) -> None:
+    """`return resume(*args)`, where `resume` is the resume function's CompiledFunction: its
+    `target` chooses (or compiles) what runs, then that is called with the arguments, after
+    this frame lets go of its locals, so that only the resume function holds what it is
+    handed, as the original frame would."""
+    cg.push_null()
+    cg.push_null()
+    cg.load_const(resume.target)
+    for name in args:
+        cg.load_fast(name)
+    cg.call(len(args))
+    for name in args:
+        cg.load_fast(name)
+    cg.release_locals(original)
+    cg.call(len(args))
+    cg.emit(Instr("RETURN_VALUE"))
 
 
 def jump_break_code(
@@ -196,13 +209,7 @@ def jump_break_code(
     name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
     cg.emit(Instr(name, taken, location=jump.location))
     for resume in resumes:
-        cg.push_null()
-        cg.load_const(resume)
-        for temp in temps:
-            cg.load_fast(temp)
-        cg.release_locals(original)
-        cg.call(len(temps))
-        cg.emit(Instr("RETURN_VALUE"))
+        _call_resume(cg, original, resume, temps)
         if resume is resumes[0]:
             cg.instructions.append(taken)  # type: ignore[arg-type]
     return cg.code_object(original, flags=_flags(original)), cg.instructions
