@@ -87,6 +87,8 @@ def convert_frame(
                 "dynamo_start",
                 lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
             )
+            if recompile_reason is not None:  # as Dynamo logs it: tlparse shows it per compile
+                trace_log.trace_artifact("recompile_reasons", "json", lambda: recompile_reason)
         with timed(
             "compile",
             phase_name="entire_frame_compile",
