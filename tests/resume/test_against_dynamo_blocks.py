@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -25,10 +25,10 @@ def torch_versions(torch: Any) -> dict[str, Any]:
             return func(*args, **(kwargs or {}))
 
     class Managed:
-        def __enter__(self) -> Managed:
+        def __enter__(self) -> Self:
             return self
 
-        def __exit__(self, *exc: Any) -> bool:
+        def __exit__(self, *exc: object) -> bool:
             return False
 
     def depth() -> int:
@@ -51,11 +51,10 @@ def torch_versions(torch: Any) -> dict[str, Any]:
             return z + 1
 
     def nested_mode_break(x: Any) -> Any:
-        with Recording():
-            with Recording():
-                z = x * 2
-                print("in both", depth())
-                z = z + 1
+        with Recording(), Recording():
+            z = x * 2
+            print("in both", depth())
+            z = z + 1
         return z.cos()
 
     def mode_two_breaks(x: Any) -> Any:

@@ -14,7 +14,7 @@ import contextlib
 import copy
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -30,19 +30,17 @@ from tracer.testing.counters import CompileCounter
 class Recording(BaseTorchFunctionMode):
     """Runs every op unchanged; what it saw is printed, so stdout shows the mode was active."""
 
-    def __torch_function__(
-        self, func: Any, types: Any, args: Any = (), kwargs: Any = None
-    ) -> Any:
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         return func(*args, **(kwargs or {}))
 
 
 class Managed:
     """A user context manager (not a mode): Dynamo can't restore it after a break."""
 
-    def __enter__(self) -> Managed:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> bool:
+    def __exit__(self, *exc: object) -> bool:
         return False
 
 
@@ -69,11 +67,10 @@ def mode_break_returns_inside(x: Any) -> Any:
 
 
 def nested_mode_break(x: Any) -> Any:
-    with Recording():
-        with Recording():
-            z = x * 2
-            print("in both", depth())
-            z = z + 1
+    with Recording(), Recording():
+        z = x * 2
+        print("in both", depth())
+        z = z + 1
     return z.cos()
 
 
@@ -110,7 +107,7 @@ def raises_in_eager_call(x: Any) -> Any:
     y = x.sin()
     with Recording():
         z = y * 2
-        open("/modetrace/no such file")  # a break; eagerly, FileNotFoundError
+        open("/modetrace/no such file")  # noqa: SIM115 - a break; eagerly, FileNotFoundError
     return z
 
 

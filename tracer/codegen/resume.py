@@ -16,7 +16,8 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bytecode import Bytecode, CompilerFlags, Instr, Label, TryBegin, TryEnd
+from bytecode import Bytecode, CompilerFlags, Instr, Label
+from bytecode.instr import TryBegin, TryEnd
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
@@ -168,15 +169,15 @@ def break_code(
             cg(vt)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
     handlers = [Label() for _ in with_blocks]
-    inner = TryBegin(handlers[0], push_lasti=True, stack_depth=with_blocks[0][0]) if with_blocks else None
-    if inner is not None:
-        cg.emit(inner)  # type: ignore[arg-type]
+    inner = TryBegin(handlers[0], True, with_blocks[0][0]) if with_blocks else None
+    if inner is not None:  # the eager call runs inside the innermost block
+        _place(cg, inner)
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
     cg.emit(Instr("CALL", argc, location=call.location))
     if inner is not None:
-        cg.emit(TryEnd(inner))  # type: ignore[arg-type]
+        _place(cg, TryEnd(inner))
     live_stack = [cg.store_temp() for _ in range(below + 1)][::-1]  # the call's result on top
     _call_resume(cg, original, resume, [*live_stack, *temps])
     if with_blocks:
@@ -195,24 +196,29 @@ def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], loca
     tracer/cache/resume.py); it never returns true, so the exception is never suppressed."""
     for i, (depth, handler) in enumerate(zip(depths, handlers, strict=True)):
         cleanup = Label()
-        outer = handlers[i + 1] if i + 1 < len(handlers) else None
-        cg.instructions.append(handler)  # type: ignore[arg-type]
-        begin = TryBegin(cleanup, push_lasti=True, stack_depth=depth + 2)  # type: ignore[arg-type]
-        cg.emit(begin)  # type: ignore[arg-type]
+        _place(cg, handler)  # [..., __exit__, lasti, exception]
+        begin = TryBegin(cleanup, True, depth + 2)
+        _place(cg, begin)
         cg.emit(Instr("PUSH_EXC_INFO", location=location))
         cg.emit(Instr("WITH_EXCEPT_START", location=location))
         cg.emit(Instr("POP_TOP", location=location))
         cg.emit(Instr("RERAISE", 2, location=location))
-        cg.emit(TryEnd(begin))  # type: ignore[arg-type]
-        cg.instructions.append(cleanup)  # type: ignore[arg-type]
+        _place(cg, TryEnd(begin))
+        _place(cg, cleanup)  # restore the exception handled before, raise into the next block
+        outer = TryBegin(handlers[i + 1], True, depths[i + 1]) if i + 1 < len(depths) else None
         if outer is not None:
-            out = TryBegin(outer, push_lasti=True, stack_depth=depths[i + 1])  # type: ignore[arg-type]
-            cg.emit(out)  # type: ignore[arg-type]
+            _place(cg, outer)
         cg.emit(Instr("COPY", 3, location=location))
         cg.emit(Instr("POP_EXCEPT", location=location))
         cg.emit(Instr("RERAISE", 1, location=location))
         if outer is not None:
-            cg.emit(TryEnd(out))  # type: ignore[arg-type]
+            _place(cg, TryEnd(outer))
+
+
+def _place(cg: PyCodegen, item: Label | TryBegin | TryEnd) -> None:
+    """A label or a try-region marker, in the instruction list where it applies (the package
+    turns the markers into the exception table)."""
+    cg.instructions.append(item)  # type: ignore[arg-type]
 
 
 def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: list[str]) -> None:
@@ -263,5 +269,5 @@ def jump_break_code(
     for resume in resumes:
         _call_resume(cg, original, resume, temps)
         if resume is resumes[0]:
-            cg.instructions.append(taken)  # type: ignore[arg-type]
+            _place(cg, taken)
     return cg.code_object(original, flags=_flags(original)), cg.instructions
