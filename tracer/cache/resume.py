@@ -76,17 +76,18 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
         return e.reason  # cells are not passed to resume functions yet
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
-    if any(block.kind == "try" for block in enclosing_blocks(code, inst.offset)):
+    blocks = enclosing_blocks(code, inst.offset)
+    if any(block.kind == "try" for block in blocks):
         return BreakReason(
             "graph break in try block",
             f"graph break in a try block: the frame {code.co_name} runs eagerly, as a graph "
-            "break inside try/except/finally does not resume (Dynamo: it cannot resume there "
-            f"either) ({e.reason.explanation})",
+            "break inside try/except/finally does not resume, in Dynamo either "
+            f"({e.reason.explanation})",
             ("move the code that breaks out of the try block",),
             location=e.reason.location,
             instruction=e.reason.instruction,
         )
-    if inst.opname != "CALL" and enclosing_blocks(code, inst.offset):
+    if inst.opname != "CALL" and blocks:
         return BreakReason(
             e.reason.kind,
             f"{e.reason.explanation} (a jump on a tensor's value inside a with block does not "
@@ -113,11 +114,10 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
 class Block:
     """A `with` or `try` block of the user's code around an instruction. For a `with` block,
     the stack holds `depth` values in the block, the last of them its `__exit__` (what
-    BEFORE_WITH pushed); `handler` is the offset of its cleanup code."""
+    BEFORE_WITH pushed)."""
 
     kind: str  # "with" or "try"
     depth: int
-    handler: int
 
 
 def enclosing_blocks(code: types.CodeType, offset: int) -> list[Block]:
@@ -143,7 +143,7 @@ def enclosing_blocks(code: types.CodeType, offset: int) -> list[Block]:
         is_with = handler.opname == "PUSH_EXC_INFO" and (
             following is not None and following.opname == "WITH_EXCEPT_START"
         )
-        blocks.append(Block("with" if is_with else "try", entry.depth, entry.target))
+        blocks.append(Block("with" if is_with else "try", entry.depth))
         cleanup = covering(entry.target)
         entry = covering(cleanup.target) if cleanup is not None else None
     return blocks
