@@ -245,7 +245,7 @@ def _compile_partial(
                 resumes = ways
                 new_code, instructions = jump_break_code(
                     fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
-                    local_values, ways, replay,
+                    local_values, ways, replay, with_blocks,
                 )  # fmt: skip
             compiled = types.FunctionType(
                 new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__

@@ -67,6 +67,33 @@ def torch_versions(torch: Any) -> dict[str, Any]:
             z = z - 1
         return z.cos()
 
+    def branch_in_mode(x: Any) -> Any:
+        y = x + 1
+        with Recording():
+            if (x * 3).sum() > 0:
+                y = y * 2
+            else:
+                y = y - 1
+        return y.cos()
+
+    def branch_in_mode_other_way(x: Any) -> Any:
+        y = x + 1
+        with Recording():
+            if (x * -3).sum() > 0:
+                y = y * 2
+            else:
+                y = y - 1
+        return y.cos()
+
+    def branch_in_nested_modes(x: Any) -> Any:
+        with Recording(), Recording():
+            if x.sum() > 0:
+                y = x * 2
+            else:
+                y = x - 1
+            print("in both", depth())
+        return y + 1
+
     def user_manager_break(x: Any) -> Any:
         y = x.sin()
         with Managed():
@@ -93,6 +120,7 @@ def torch_versions(torch: Any) -> dict[str, Any]:
 
     return {fn.__name__: fn for fn in (
         mode_break, mode_break_returns_inside, nested_mode_break, mode_two_breaks,
+        branch_in_mode, branch_in_mode_other_way, branch_in_nested_modes,
         user_manager_break, try_except_break, try_finally_break,
     )}  # fmt: skip
 

@@ -85,6 +85,45 @@ def mode_two_breaks(x: Any) -> Any:
     return z.cos()
 
 
+def branch_in_mode(x: Any) -> Any:
+    y = x + 1
+    with Recording():
+        if (x * 3).sum() > 0:  # a jump on a tensor's value: tested eagerly inside the block
+            y = y * 2
+        else:
+            y = y - 1
+    return y.cos()
+
+
+def branch_in_mode_other_way(x: Any) -> Any:
+    y = x + 1
+    with Recording():
+        if (x * -3).sum() > 0:
+            y = y * 2
+        else:
+            y = y - 1
+    return y.cos()
+
+
+def branch_in_nested_modes(x: Any) -> Any:
+    with Recording(), Recording():
+        if x.sum() > 0:
+            y = x * 2
+        else:
+            y = x - 1
+        print("in both", depth())
+    return y + 1
+
+
+def ambiguous_branch_in_mode(x: Any) -> Any:
+    with Recording():
+        if x > 0:  # a 3-element tensor: the eager test raises RuntimeError inside the block
+            y = x * 2
+        else:
+            y = x
+    return y
+
+
 def mode_from_argument(x: Any, mode: Any) -> Any:
     y = x.sin()
     with mode:
@@ -152,6 +191,9 @@ CASES: list[tuple[Callable[..., Any], int, int]] = [
     (mode_break_returns_inside, 2, 1),
     (nested_mode_break, 2, 1),
     (mode_two_breaks, 3, 2),
+    (branch_in_mode, 2, 1),
+    (branch_in_mode_other_way, 2, 1),
+    (branch_in_nested_modes, 3, 2),
     (user_manager_break, 0, 1),
     (try_except_break, 0, 1),
     (try_finally_break, 0, 1),
@@ -196,7 +238,10 @@ def test_mode_from_an_argument() -> None:
     assert depth() == 0
 
 
-@pytest.mark.parametrize("fn", [raises_in_resumed_block, raises_in_eager_call, catches_after_block])
+@pytest.mark.parametrize(
+    "fn",
+    [raises_in_resumed_block, raises_in_eager_call, catches_after_block, ambiguous_branch_in_mode],
+)
 def test_exceptions_leave_the_block_with_exit_run_once(fn: Callable[..., Any]) -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         assert_same_behavior(fn, torch.ones(3))
@@ -222,6 +267,15 @@ def _report(fn: Callable[..., Any]) -> str:
 def test_exception_in_the_eager_call_runs_exit_in_the_compiled_frame() -> None:
     compiled = tracer.compile(raises_in_eager_call)
     with pytest.raises(FileNotFoundError):
+        compiled(torch.ones(3))
+    assert depth() == 0
+    (first, *_rest) = entries_of(compiled)
+    assert not first.is_fallback and first.resumes, "the frame did not resume"
+
+
+def test_exception_in_the_eager_jump_runs_exit_in_the_compiled_frame() -> None:
+    compiled = tracer.compile(ambiguous_branch_in_mode)
+    with pytest.raises(RuntimeError, match="ambiguous"):
         compiled(torch.ones(3))
     assert depth() == 0
     (first, *_rest) = entries_of(compiled)

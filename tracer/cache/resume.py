@@ -76,23 +76,13 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
         return e.reason  # cells are not passed to resume functions yet
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
-    blocks = enclosing_blocks(code, inst.offset)
-    if any(block.kind == "try" for block in blocks):
+    if any(block.kind == "try" for block in enclosing_blocks(code, inst.offset)):
         return BreakReason(
             "graph break in try block",
             f"graph break in a try block: the frame {code.co_name} runs eagerly, as a graph "
             "break inside try/except/finally does not resume, in Dynamo either "
             f"({e.reason.explanation})",
             ("move the code that breaks out of the try block",),
-            location=e.reason.location,
-            instruction=e.reason.instruction,
-        )
-    if inst.opname != "CALL" and blocks:
-        return BreakReason(
-            e.reason.kind,
-            f"{e.reason.explanation} (a jump on a tensor's value inside a with block does not "
-            "resume yet: the frame runs eagerly)",
-            e.reason.hints,
             location=e.reason.location,
             instruction=e.reason.instruction,
         )

@@ -162,11 +162,7 @@ def break_code(
     temps = _into_temps(cg, local_values)
     exits = {depth - 1: context for depth, context in with_blocks}
     for i, vt in enumerate(stack):
-        if i in exits:  # what BEFORE_WITH pushed: the context's bound `__exit__`
-            cg(exits[i])
-            cg.load_attr("__exit__")
-        else:
-            cg(vt)
+        _stack_value(cg, i, vt, exits)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
     handlers = [Label() for _ in with_blocks]
     inner = TryBegin(handlers[0], True, with_blocks[0][0]) if with_blocks else None
@@ -186,6 +182,18 @@ def break_code(
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
     )
+
+
+def _stack_value(
+    cg: PyCodegen, i: int, vt: VariableTracker, exits: dict[int, VariableTracker]
+) -> None:
+    """Push the value at position `i` of the live stack. A `with` block's slot holds what
+    BEFORE_WITH pushed, the context's bound `__exit__`, rebuilt from the context itself."""
+    if i in exits:
+        cg(exits[i])
+        cg.load_attr("__exit__")
+    else:
+        cg(vt)
 
 
 def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], location: Any) -> None:
@@ -249,10 +257,13 @@ def jump_break_code(
     local_values: Sequence[VariableTracker],
     resumes: tuple[Any, Any],
     replay: Callable[[PyCodegen], None],
+    with_blocks: Sequence[tuple[int, VariableTracker]] = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
     the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
-    each way continues in its own resume function, `resumes` = (fall through, jump taken)."""
+    each way continues in its own resume function, `resumes` = (fall through, jump taken).
+    Inside `with` blocks (as in `break_code`) the test runs inside them: the blocks' values
+    are pushed back for their handlers, and each way drops them before it resumes."""
     items, pos = original_instrs(original, index)
     jump = items[pos]
     assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
@@ -260,14 +271,35 @@ def jump_break_code(
     _no_nulls(below)
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
-    temps = _into_temps(cg, [*below, *local_values])
+    exits = {depth - 1: context for depth, context in with_blocks}
+    temps = []
+    for i, vt in enumerate(below):
+        _stack_value(cg, i, vt, exits)
+        temps.append(cg.store_temp())
+    temps += _into_temps(cg, local_values)
     replay(cg)
+    held = with_blocks[0][0] if with_blocks else 0  # the values the innermost handler cuts to
+    handlers = [Label() for _ in with_blocks]
+    for name in temps[:held]:
+        cg.load_fast(name)
+    inner = TryBegin(handlers[0], True, held) if with_blocks else None
+    if inner is not None:
+        _place(cg, inner)
     cg(condition)
     taken = Label()
     name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
     cg.emit(Instr(name, taken, location=jump.location))
+    if inner is not None:
+        _place(cg, TryEnd(inner))
     for resume in resumes:
+        for _ in range(held):
+            cg.pop_top()
         _call_resume(cg, original, resume, temps)
         if resume is resumes[0]:
             _place(cg, taken)
-    return cg.code_object(original, flags=_flags(original)), cg.instructions
+    if with_blocks:
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, jump.location)
+    return (
+        cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
+        cg.instructions,
+    )
