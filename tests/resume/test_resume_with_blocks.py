@@ -22,7 +22,7 @@ import tracer
 import tracer.runtime as torch
 from tests.resume.test_resume import entries_of, printed
 from tracer.runtime import _C
-from tracer.runtime.overrides import BaseTorchFunctionMode
+from tracer.runtime.overrides import BaseTorchFunctionMode, _pop_mode_temporarily
 from tracer.testing import assert_same_behavior
 from tracer.testing.counters import CompileCounter
 
@@ -186,6 +186,26 @@ def try_finally_break(x: Any) -> Any:
     return y.cos()
 
 
+def popped_mode_break(x: Any) -> Any:
+    with Recording(), _pop_mode_temporarily():
+        print("popped", depth())
+        x = x + 1
+    return x
+
+
+class ExitOverridden(BaseTorchFunctionMode):
+    def __exit__(self, *exc: object) -> None:
+        print("exit overridden")
+        super().__exit__(*exc)
+
+
+def overridden_exit_break(x: Any) -> Any:
+    with ExitOverridden():
+        print("in", depth())
+        x = x + 1
+    return x
+
+
 def mode_block_in_try(x: Any) -> Any:
     """Runs eagerly: the block is inside a try block. (Dynamo skips this frame too, but its
     explain() counts 2 graphs: its frame hook compiles the mode's `__torch_function__`, called
@@ -343,6 +363,8 @@ def test_resume_function_recompiles_when_the_mode_type_changes() -> None:
         (try_except_break, "graph break in a try block"),
         (try_finally_break, "graph break in a try block"),
         (mode_block_in_try, "graph break in a try block"),
+        (popped_mode_break, "graph break in a with block of _pop_mode_temporarily()"),
+        (overridden_exit_break, "graph break in a with block of ExitOverridden"),
     ],
 )
 def test_blocks_that_do_not_resume_say_why(fn: Callable[..., Any], words: str) -> None:
