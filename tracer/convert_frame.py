@@ -27,6 +27,7 @@ from tracer.cache.resume import (
     live_locals,
     resume_function,
     why_not_resumable,
+    with_contexts,
 )
 from tracer.codegen import assemble
 from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
@@ -86,6 +87,8 @@ def convert_frame(
                 "dynamo_start",
                 lambda: {"stack": trace_log.user_stack_to_json([_frame_summary(fn)])},
             )
+            if recompile_reason is not None:  # as Dynamo logs it: tlparse shows it per compile
+                trace_log.trace_artifact("recompile_reasons", "json", lambda: recompile_reason)
         with timed(
             "compile",
             phase_name="entire_frame_compile",
@@ -180,8 +183,8 @@ def _break(
             e = Unsupported(reason, e.user_exception)
         return _fall_back(fn, output, options, compile_id, e)
     entry = _compile_partial(fn, L, options, compile_id, e, policy)
-    if entry is None:
-        return _fall_back(fn, output, options, compile_id, e)
+    if isinstance(entry, Unsupported):
+        return _fall_back(fn, output, options, compile_id, entry)
     return entry
 
 
@@ -192,9 +195,10 @@ def _compile_partial(
     compile_id: CompileId,
     e: Unsupported,
     policy: CachePolicy,
-) -> CacheEntry | None:
+) -> CacheEntry | Unsupported:
     """Trace `fn` again up to the breaking CALL (the first trace ran into the call and left
-    its state half-changed) and compile that prefix; None when the prefix can't be rebuilt."""
+    its state half-changed) and compile that prefix; else the break the frame falls back with
+    (`e`, or why a `with` block around the break can't be restored)."""
     index = e.break_index
     assert index is not None
     output = OutputGraph(fn.__globals__, options)
@@ -202,10 +206,14 @@ def _compile_partial(
         tx = _start(fn, L, output)
         tx.run_until(index)
         if tx.returned:
-            return None
-        _finish_trace(output)
+            return e
         stack = list(tx.stack)
         inst = tx.instructions[index]
+        try:
+            with_blocks = with_contexts(fn.__code__, inst.offset, stack, e)
+        except Unsupported as not_restored:
+            return not_restored
+        _finish_trace(output)
         # the resume function (one for each way of a jump) gets the bound locals live there
         starts = [index + 1] if inst.target is None else [index + 1, inst.target]
         live = live_locals(fn.__code__, starts)
@@ -226,7 +234,7 @@ def _compile_partial(
                 )
                 new_code, instructions = break_code(
                     fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
-                    stack, local_values, resumes[0], replay,
+                    stack, local_values, resumes[0], replay, with_blocks,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
@@ -237,7 +245,7 @@ def _compile_partial(
                 resumes = ways
                 new_code, instructions = jump_break_code(
                     fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
-                    local_values, ways, replay,
+                    local_values, ways, replay, with_blocks,
                 )  # fmt: skip
             compiled = types.FunctionType(
                 new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
@@ -248,7 +256,7 @@ def _compile_partial(
         traced = output.instruction_count
         inline_depth = output.inline_depth_max
     except Unsupported:
-        return None
+        return e
     finally:
         output.release()
     _log_break(e, compile_id)

@@ -303,6 +303,24 @@ class VariableBuilder:
         vt = TorchFunctionModeVariable(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
+    def wrap_method(self, value: Any, source: Source) -> VariableTracker:
+        """A bound method of a torch-function mode: the `__exit__` a `with` block of the mode
+        pushed, handed to a resume function that continues inside the block
+        (notes/resume-functions.md). Its function and object are wrapped at their own sources,
+        so the object is the same tracker as the mode on the mode stack."""
+        if not isinstance(value.__self__, runtime.overrides.TorchFunctionMode):
+            unimplemented("wrap", f"value of type method at {source.name} is not supported")
+        from guards.sources import AttrSource
+        from variables.functions import UserMethodVariable
+        from variables.misc import PartialVariable
+
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, types.MethodType)
+        obj = self.lazy(value.__self__, AttrSource(source, "__self__")).realize()
+        func = self.lazy(value.__func__, AttrSource(source, "__func__")).realize()
+        if isinstance(func, UserFunctionVariable):
+            return UserMethodVariable(func, obj)
+        return PartialVariable(func, [obj])
+
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.ID_MATCH, source, value)
         return vt
@@ -317,6 +335,7 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     dict: VariableBuilder.wrap_dict,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
+    types.MethodType: VariableBuilder.wrap_method,
 }
 _DATA_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, type(None), list, tuple, dict}

@@ -161,6 +161,9 @@ class _PushBack(VariableTracker):
         tx.output.push_mode(tx, self.mode)
         return ConstantVariable(None)
 
+    def type_name(self) -> str:
+        return "_pop_mode_temporarily()"  # as a graph-break reason names its `with` block
+
     def __repr__(self) -> str:
         return f"_PushBack({self.mode!r})"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dis
+import inspect
 import io
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import tracer
 import tracer.runtime as torch
 from tracer.explain import _all_entries
+from tracer.runtime.overrides import BaseTorchFunctionMode
 
 NOTE = Path(__file__).resolve().parent.parent.parent / "notes" / "resume-functions.md"
 
@@ -65,3 +67,38 @@ def test_note_shows_what_compiling_its_example_produces() -> None:
     ]
     for snippet in shown:
         assert numbered_names_away(snippet) in note, f"update the note; now:\n{snippet}"
+
+
+class Quiet(BaseTorchFunctionMode):
+    pass
+
+
+def g(x: Any) -> Any:
+    with Quiet():  # a torch-function mode
+        y = x.sin()
+        print("inside")
+        y = y.cos()
+    return y
+
+
+def test_note_shows_a_break_inside_a_with_block() -> None:
+    tracer.reset()
+    compiled = tracer.compile(g)
+    with contextlib.redirect_stdout(io.StringIO()):
+        compiled(torch.ones(3))
+    prefix, rest = _all_entries(compiled)
+    note = NOTE.read_text()
+    section = note[note.index("## A break inside a `with` block") : note.index("## Not yet")]
+    body = inspect.getsource(g).split("\n", 1)[1]  # the note's `def g(x):` has no annotations
+    assert f"def g(x):\n{body}```" in section
+    listing = indented(prefix.bytecode_listing())
+    blocks = re.findall(r"```(\w*)\n(.*?)\n```", section, re.DOTALL)  # (language, text)
+    excerpts = [text for language, text in blocks if not language]
+    assert len(excerpts) == 2
+    for excerpt in excerpts:  # each excerpt is a contiguous part of the compiled frame's code
+        assert excerpt in listing, f"update the note; now:\n{listing}"
+    signature = resume_signature(prefix.resumes[0].fn.__code__)
+    assert numbered_names_away(f"`{signature}`") in numbered_names_away(section)
+    guards = str(rest.guards)
+    assert "len(___mode_stack) == 1 and type(___mode_stack[0]) is Quiet" in guards
+    assert "L['___stack0'].__self__ is ___mode_stack[0]" in guards

@@ -13,6 +13,8 @@ import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bytecode.instr import TryBegin, TryEnd
+
 if TYPE_CHECKING:
     from bytecode import Instr
 
@@ -75,8 +77,13 @@ class CacheEntry:
         )
 
 
-def _format_instr(instr: Instr) -> str:
+def _format_instr(instr: Instr | TryBegin | TryEnd) -> str:
     """`  LOAD_FAST        'z'`: the name, then the argument (a callable by its qualname)."""
+    if isinstance(instr, TryBegin):  # an exception-table region opens: its handler's depth
+        lasti = ", lasti" if instr.push_lasti else ""
+        return f"  try:            depth {instr.stack_depth}{lasti}"
+    if isinstance(instr, TryEnd):
+        return "  end try"
     if not hasattr(instr, "require_arg"):  # a jump target (`bytecode.Label`)
         return "label:"
     if not instr.require_arg():

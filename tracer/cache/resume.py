@@ -15,12 +15,13 @@ import dataclasses
 import inspect
 import threading
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.codegen.resume import resume_code
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import exception_table, instructions_of
+from variables.base import VariableTracker
 
 if TYPE_CHECKING:
     from tracer.config import CompileOptions
@@ -75,8 +76,16 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
         return e.reason  # cells are not passed to resume functions yet
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
-    if any(entry.start <= inst.offset < entry.end for entry in exception_table(code)):
-        return e.reason  # a break in a try/with block: its handler is not restored yet
+    if any(block.kind == "try" for block in enclosing_blocks(code, inst.offset)):
+        return BreakReason(
+            "graph break in try block",
+            f"graph break in a try block: the frame {code.co_name} runs eagerly, as a graph "
+            "break inside try/except/finally does not resume, in Dynamo either "
+            f"({e.reason.explanation})",
+            ("move the code that breaks out of the try block",),
+            location=e.reason.location,
+            instruction=e.reason.instruction,
+        )
     if any(
         other.target is not None and other.target <= index < other.index for other in instructions
     ):
@@ -89,6 +98,92 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
             instruction=e.reason.instruction,
         )
     return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """A `with` or `try` block of the user's code around an instruction. For a `with` block,
+    the stack holds `depth` values in the block, the last of them its `__exit__` (what
+    BEFORE_WITH pushed)."""
+
+    kind: str  # "with" or "try"
+    depth: int
+
+
+def enclosing_blocks(code: types.CodeType, offset: int) -> list[Block]:
+    """The blocks around the instruction at byte `offset`, innermost first, read from the
+    3.11 exception table. The entry covering an instruction leads to the innermost block's
+    handler; the handler's own instructions are covered by an entry that leads to its cleanup
+    (COPY 3; POP_EXCEPT; RERAISE), and the entry covering that cleanup is the next block out.
+    A handler that starts PUSH_EXC_INFO; WITH_EXCEPT_START is a `with` block's; any other is
+    a `try` block's (except or finally)."""
+    entries = exception_table(code)
+    if not entries:
+        return []
+    by_offset = {inst.offset: inst for inst in instructions_of(code)}
+
+    def covering(at: int) -> Any:
+        return next((x for x in entries if x.start <= at < x.end), None)
+
+    blocks: list[Block] = []
+    entry = covering(offset)
+    while entry is not None:
+        handler = by_offset[entry.target]
+        following = by_offset.get(handler.offset + 2)
+        is_with = handler.opname == "PUSH_EXC_INFO" and (
+            following is not None and following.opname == "WITH_EXCEPT_START"
+        )
+        blocks.append(Block("with" if is_with else "try", entry.depth))
+        cleanup = covering(entry.target)
+        entry = covering(cleanup.target) if cleanup is not None else None
+    return blocks
+
+
+WITH_BLOCK_BREAK = "graph break in with block"
+"""The kind of a break in a `with` block that a resume function can't restore."""
+
+
+def with_contexts(
+    code: types.CodeType, offset: int, stack: Sequence[VariableTracker], where: Unsupported
+) -> list[tuple[int, VariableTracker]]:
+    """The `with` blocks around the break at byte `offset`, innermost first, as (block depth,
+    context object), when each can be restored around the eager call and in the resume
+    function: a torch-function mode entered with the default `__exit__`, which only pops it
+    from the mode stack (Dynamo restores modes too). Any other context manager raises
+    Unsupported: the frame runs eagerly, as Dynamo's does for a context manager it cannot
+    restore."""
+    from variables.misc import PartialVariable
+    from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable
+
+    found = []
+    for block in enclosing_blocks(code, offset):
+        assert block.kind == "with", block  # why_not_resumable refused breaks in try blocks
+        exit_fn = stack[block.depth - 1].realize()
+        if (
+            isinstance(exit_fn, PartialVariable)
+            and isinstance(exit_fn.func, ModeStackFunctionVariable)
+            and exit_fn.func.kind == "exit"
+            and len(exit_fn.args) == 1
+            and isinstance(exit_fn.args[0].realize(), TorchFunctionModeVariable)
+        ):
+            found.append((block.depth, exit_fn.args[0].realize()))
+            continue
+        owner = getattr(exit_fn, "obj", None)  # a bound method's object
+        name = owner.type_name() if isinstance(owner, VariableTracker) else exit_fn.type_name()
+        raise Unsupported(
+            BreakReason(
+                WITH_BLOCK_BREAK,
+                f"graph break in a with block of {name}: a resume function restores only the "
+                "with blocks of torch function modes with the default __exit__ (Dynamo: "
+                "'Attempted to graph break in an active context manager(s) that doesn't "
+                f"support graph breaking'), so the frame {code.co_name} runs eagerly "
+                f"({where.reason.explanation})",
+                ("move the code that breaks out of the with block",),
+                location=where.reason.location,
+                instruction=where.reason.instruction,
+            )
+        )
+    return found
 
 
 def is_tensor_jump(opname: str, e: Unsupported) -> bool:

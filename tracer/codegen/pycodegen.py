@@ -273,10 +273,14 @@ class PyCodegen:
         self.pop_top()
 
     # -- the code object ----------------------------------------------------------------------
-    def code_object(self, template: types.CodeType, *, flags: int) -> types.CodeType:
+    def code_object(
+        self, template: types.CodeType, *, flags: int, try_depths_given: bool = False
+    ) -> types.CodeType:
         """The instructions as a code object with `template`'s signature, names, first line and
         free variables. Parameters are the first locals; the package numbers the rest, the
-        constants and the names in order of first use."""
+        constants and the names in order of first use. `try_depths_given`: every TryBegin
+        carries the stack depth its handler starts from (a `with` block's, not the depth where
+        the try region begins), so the package must not compute it."""
         bc = Bytecode(self.instructions)
         bc.argcount = template.co_argcount
         bc.posonlyargcount = template.co_posonlyargcount
@@ -289,7 +293,8 @@ class PyCodegen:
         bc.freevars = list(template.co_freevars)
         bc.flags = CompilerFlags(flags)
         if not all(isinstance(i, Instr) and not i.has_jump() for i in self.instructions):
-            return bc.to_code()  # jumps or an exception table: the package walks the flow graph
+            # jumps or an exception table: the package walks the flow graph
+            return bc.to_code(compute_exception_stack_depths=not try_depths_given)
         return bc.to_code(
             stacksize=self.straight_line_depth(), compute_exception_stack_depths=False
         )

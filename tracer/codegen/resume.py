@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr, Label
+from bytecode.instr import TryBegin, TryEnd
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
@@ -38,7 +39,7 @@ STACK_PREFIX = "___stack"
 def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
     """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
     at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
-    items = list(Bytecode.from_code(code))
+    items = list(Bytecode.from_code(code, conserve_exception_block_stackdepth=True))
     wanted = sum(1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG")
     seen = 0
     for pos, item in enumerate(items):
@@ -82,7 +83,12 @@ def resume_code(
     bc.first_lineno = first_line
     varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
     bc.flags = CompilerFlags(original.co_flags & ~varargs)
-    return bc.to_code()
+    # The prologue jumps into the middle of any `with` block around the resume point, past
+    # the block's TryBegin: the package's walk of the flow would see the block's handler
+    # entered from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the
+    # original code had there, so the original depths hold, for the stack (`co_stacksize`)
+    # and for each handler (the original exception table's).
+    return bc.to_code(stacksize=original.co_stacksize, compute_exception_stack_depths=False)
 
 
 def _call_graph(
@@ -136,10 +142,13 @@ def break_code(
     local_values: Sequence[VariableTracker],
     resume: Any,
     replay: Callable[[PyCodegen], None],
+    with_blocks: Sequence[tuple[int, VariableTracker]] = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
-    the values of the resume function's local parameters, in order."""
+    the values of the resume function's local parameters, in order. `with_blocks` are the
+    `with` blocks the call is in, innermost first, as (block depth, context object): the
+    block's `__exit__` is at `stack[depth - 1]`, and the eager call runs inside the blocks."""
     items, pos = original_instrs(original, index)
     call = items[pos]
     argc = call.arg
@@ -151,16 +160,73 @@ def break_code(
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, local_values)
-    for vt in stack:
-        cg(vt)
+    exits = {depth - 1: context for depth, context in with_blocks}
+    for i, vt in enumerate(stack):
+        _stack_value(cg, i, vt, exits)
     replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    handlers = [Label() for _ in with_blocks]
+    inner = TryBegin(handlers[0], True, with_blocks[0][0]) if with_blocks else None
+    if inner is not None:  # the eager call runs inside the innermost block
+        _place(cg, inner)
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
     cg.emit(Instr("CALL", argc, location=call.location))
+    if inner is not None:
+        _place(cg, TryEnd(inner))
     live_stack = [cg.store_temp() for _ in range(below + 1)][::-1]  # the call's result on top
     _call_resume(cg, original, resume, [*live_stack, *temps])
-    return cg.code_object(original, flags=_flags(original)), cg.instructions
+    if with_blocks:
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, call.location)
+    return (
+        cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
+        cg.instructions,
+    )
+
+
+def _stack_value(
+    cg: PyCodegen, i: int, vt: VariableTracker, exits: dict[int, VariableTracker]
+) -> None:
+    """Push the value at position `i` of the live stack. A `with` block's slot holds what
+    BEFORE_WITH pushed, the context's bound `__exit__`, rebuilt from the context itself."""
+    if i in exits:
+        cg(exits[i])
+        cg.load_attr("__exit__")
+    else:
+        cg(vt)
+
+
+def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], location: Any) -> None:
+    """The handlers of the `with` blocks around the eager call, innermost first, as CPython
+    compiles a `with` statement: an exception calls the block's `__exit__(type, exc, tb)`
+    (WITH_EXCEPT_START) and is raised again into the next block out, and so out of the frame.
+    Only the default `TorchFunctionMode.__exit__` is restored (`with_contexts` in
+    tracer/cache/resume.py); it never returns true, so the exception is never suppressed."""
+    for i, (depth, handler) in enumerate(zip(depths, handlers, strict=True)):
+        cleanup = Label()
+        _place(cg, handler)  # [..., __exit__, lasti, exception]
+        begin = TryBegin(cleanup, True, depth + 2)
+        _place(cg, begin)
+        cg.emit(Instr("PUSH_EXC_INFO", location=location))
+        cg.emit(Instr("WITH_EXCEPT_START", location=location))
+        cg.emit(Instr("POP_TOP", location=location))
+        cg.emit(Instr("RERAISE", 2, location=location))
+        _place(cg, TryEnd(begin))
+        _place(cg, cleanup)  # restore the exception handled before, raise into the next block
+        outer = TryBegin(handlers[i + 1], True, depths[i + 1]) if i + 1 < len(depths) else None
+        if outer is not None:
+            _place(cg, outer)
+        cg.emit(Instr("COPY", 3, location=location))
+        cg.emit(Instr("POP_EXCEPT", location=location))
+        cg.emit(Instr("RERAISE", 1, location=location))
+        if outer is not None:
+            _place(cg, TryEnd(outer))
+
+
+def _place(cg: PyCodegen, item: Label | TryBegin | TryEnd) -> None:
+    """A label or a try-region marker, in the instruction list where it applies (the package
+    turns the markers into the exception table)."""
+    cg.instructions.append(item)  # type: ignore[arg-type]
 
 
 def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: list[str]) -> None:
@@ -191,10 +257,13 @@ def jump_break_code(
     local_values: Sequence[VariableTracker],
     resumes: tuple[Any, Any],
     replay: Callable[[PyCodegen], None],
+    with_blocks: Sequence[tuple[int, VariableTracker]] = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
     the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
-    each way continues in its own resume function, `resumes` = (fall through, jump taken)."""
+    each way continues in its own resume function, `resumes` = (fall through, jump taken).
+    Inside `with` blocks (as in `break_code`) the test runs inside them: the blocks' values
+    are pushed back for their handlers, and each way drops them before it resumes."""
     items, pos = original_instrs(original, index)
     jump = items[pos]
     assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
@@ -202,14 +271,35 @@ def jump_break_code(
     _no_nulls(below)
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
-    temps = _into_temps(cg, [*below, *local_values])
+    exits = {depth - 1: context for depth, context in with_blocks}
+    temps = []
+    for i, vt in enumerate(below):
+        _stack_value(cg, i, vt, exits)
+        temps.append(cg.store_temp())
+    temps += _into_temps(cg, local_values)
     replay(cg)
+    held = with_blocks[0][0] if with_blocks else 0  # the values the innermost handler cuts to
+    handlers = [Label() for _ in with_blocks]
+    for name in temps[:held]:
+        cg.load_fast(name)
+    inner = TryBegin(handlers[0], True, held) if with_blocks else None
+    if inner is not None:
+        _place(cg, inner)
     cg(condition)
     taken = Label()
     name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
     cg.emit(Instr(name, taken, location=jump.location))
+    if inner is not None:
+        _place(cg, TryEnd(inner))
     for resume in resumes:
+        for _ in range(held):
+            cg.pop_top()
         _call_resume(cg, original, resume, temps)
         if resume is resumes[0]:
-            cg.instructions.append(taken)  # type: ignore[arg-type]
-    return cg.code_object(original, flags=_flags(original)), cg.instructions
+            _place(cg, taken)
+    if with_blocks:
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, jump.location)
+    return (
+        cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
+        cg.instructions,
+    )
