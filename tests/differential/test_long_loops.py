@@ -142,3 +142,21 @@ def test_the_budget_is_still_a_bound() -> None:
     assert reason.kind == "instruction-budget"
     assert "budget of 1000000 instructions" in str(reason)
     assert explanation.result == count_up(300_000)
+
+
+def repeated_ops(x, n):
+    acc = x
+    for _ in range(n):
+        acc = acc + x.sin()  # the same `x.sin()` every time: the graph passes merge them
+        unused = x * 2  # dead: the graph passes erase it
+    return acc, unused
+
+
+def test_a_long_loop_of_recorded_ops_traces_whole() -> None:
+    """6,000 nodes, of which the passes erase about 4,000 (merged or dead): erasing a node from
+    the graph takes constant time (it searched the whole graph before)."""
+    explanation = tracer.explain(repeated_ops)(torch.ones(3), 3_000)
+    assert explanation.graph_break_count == 0
+    [graph] = explanation.graphs
+    assert len(graph.graph) < 3_010
+    assert_same_behavior(repeated_ops, torch.ones(3), 3_000, calls=1)
