@@ -57,6 +57,13 @@ def tensor_loop(x: Any, n: int) -> Any:
     return x
 
 
+def repeated_op_loop(x: Any, n: int) -> Any:
+    acc = x
+    for _ in range(n):
+        acc = acc + x.sin()  # the graph passes merge the 10,000 `x.sin()` nodes into one
+    return acc
+
+
 def nested_loops(n: int) -> int:
     count = 0
     for i in range(n):
@@ -68,7 +75,8 @@ def nested_loops(n: int) -> int:
 
 def cases() -> dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]]:
     """Name -> (function, fresh arguments). Each traces close to 1,000,000 instructions except
-    the tensor loop, 10,000 iterations recording one op each."""
+    the tensor loops, 10,000 iterations recording one op each (two in the second, one of which
+    the graph passes merge)."""
     return {
         "constants (range 110,000)": (constant_loop, lambda: (110_000,)),
         "user objects (100 x 900)": (
@@ -78,6 +86,7 @@ def cases() -> dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]
         "dict items (100 x 700)": (dict_loop, lambda: ({f"k{i}": i for i in range(100)}, 700)),
         "nested (300 x 300)": (nested_loops, lambda: (300,)),
         "tensor ops (10,000)": (tensor_loop, lambda: (torch.ones(4), 10_000)),
+        "tensor ops, merged (10,000)": (repeated_op_loop, lambda: (torch.ones(4), 10_000)),
     }
 
 
