@@ -81,6 +81,24 @@ def nested_loops(n):
     return sum(table.values()), len(table)
 
 
+class Account:
+    def __init__(self, owner, balance):
+        self.owner = owner
+        self.balance = balance
+
+
+def settle(accounts, rounds):
+    log = []
+    for r in range(rounds):
+        for name, account in accounts.items():
+            if account.balance > 10:
+                account.balance -= 3
+                log.append((r, name))
+            else:
+                account.balance += 1
+    return len(log), sorted(accounts)
+
+
 def depth(x, n):
     if n == 0:
         return x
@@ -119,6 +137,16 @@ def test_nested_loop_traces_whole() -> None:
     """About 190,000 instructions: past the old default budget of 100,000."""
     assert _traced_whole(nested_loops, 120) > 100_000
     assert_same_behavior(nested_loops, 120, compile_options={"fullgraph": True})
+
+
+def test_loop_over_a_dict_of_user_objects_traces_whole() -> None:
+    """About 158,000 instructions, mutating the objects' attributes (replayed after the call)."""
+
+    def accounts():
+        return {f"a{i}": Account(f"o{i}", i * 3) for i in range(40)}
+
+    assert _traced_whole(settle, accounts(), 200) > 100_000
+    assert_same_behavior(settle, accounts(), 200, compile_options={"fullgraph": True})
 
 
 def test_recursion_to_depth_30_traces_whole() -> None:
