@@ -17,9 +17,9 @@ from typing import Any
 class Config:
     """The knobs. Defaults are what a user gets without setting anything."""
 
-    instruction_budget: int = 100_000
+    instruction_budget: int = 1_000_000
     """Traced instructions per frame (inlined frames included) before falling back."""
-    inline_depth_limit: int = 16
+    inline_depth_limit: int = 32
     """How deep user-function calls are inlined before the call breaks the graph."""
     recompile_limit: int = 8
     """Default for `tracer.compile(recompile_limit=...)`."""

@@ -131,8 +131,9 @@ def _foreign_arg(g: Graph, n: dict[str, Node]) -> None:
 
 
 def _use_before_definition(g: Graph, n: dict[str, Node]) -> None:
-    g._nodes.remove(n["add"])
-    g._nodes.insert(g._nodes.index(n["sin"]) + 1, n["add"])
+    order = [node for node in g._nodes if node is not n["add"]]
+    order.insert(order.index(n["sin"]) + 1, n["add"])
+    g._nodes = dict.fromkeys(order)
 
 
 def _placeholder_late(g: Graph, n: dict[str, Node]) -> None:
@@ -179,7 +180,9 @@ def _uncallable_target(g: Graph, n: dict[str, Node]) -> None:
 
 
 def _node_of_other_graph(g: Graph, n: dict[str, Node]) -> None:
-    g._nodes.insert(2, Graph().placeholder("stray"))
+    order = list(g._nodes)
+    order.insert(2, Graph().placeholder("stray"))
+    g._nodes = dict.fromkeys(order)
 
 
 BREAKAGES: dict[str, tuple[Callable[[Graph, dict[str, Node]], None], str]] = {

@@ -1,4 +1,4 @@
-"""The Graph: an ordered list of Nodes with unique names, ending in one `output`.
+"""The Graph: an ordered collection of Nodes with unique names, ending in one `output`.
 
 Order is execution order, so "defined before use" is a position check. Nodes are only created
 and removed through the Graph, which keeps names unique and `users` exact; `lint()` re-checks
@@ -46,7 +46,9 @@ class Graph:
         """The one weak reference every node of this graph holds (NOTE [acyclic graph])."""
         self._users: dict[Node, dict[Node, None]] = {}
         """Each node's users (`Node.users`), kept here so nodes never refer back to users."""
-        self._nodes: list[Node] = []
+        self._nodes: dict[Node, None] = {}
+        """The nodes in execution order (a dict, so that erasing one from a long graph does not
+        search the whole graph: passes erase many nodes of a long unrolled loop)."""
         self._namespace = Namespace()
         self._insert_point: tuple[Node, bool] | None = None  # (anchor, insert before anchor?)
         self.constants: dict[str, Any] = {}
@@ -69,9 +71,10 @@ class Graph:
 
     @property
     def output_node(self) -> Node:
-        if not self._nodes or self._nodes[-1].op != "output":
+        last = next(reversed(self._nodes), None)
+        if last is None or last.op != "output":
             raise GraphLintError("graph has no output node at the end")
-        return self._nodes[-1]
+        return last
 
     # -- building ------------------------------------------------------------------------------
 
@@ -93,7 +96,7 @@ class Graph:
                 del self._users[node]
                 raise GraphLintError(f"node {unique!r} uses {used.name!r} from another graph")
         if self._insert_point is None:
-            self._nodes.append(node)
+            self._nodes[node] = None
         else:
             self._insert(node)
         return node
@@ -106,8 +109,10 @@ class Graph:
         """Put a new node at the insertion point of `inserting_before/after`."""
         assert self._insert_point is not None
         anchor, before = self._insert_point
-        index = self._nodes.index(anchor)
-        self._nodes.insert(index if before else index + 1, node)
+        order = list(self._nodes)
+        index = order.index(anchor)
+        order.insert(index if before else index + 1, node)
+        self._nodes = dict.fromkeys(order)
         if not before:
             self._insert_point = (node, False)  # keep consecutive inserts in order
 
@@ -163,7 +168,7 @@ class Graph:
         if self._insert_point is not None and self._insert_point[0] is node:
             raise GraphLintError(f"cannot erase node {node.name!r}: it is the insertion point")
         node.args, node.kwargs = (), {}  # drop it from its inputs' users
-        self._nodes.remove(node)
+        del self._nodes[node]
         del self._users[node]
         node._graph = _detached
 
@@ -191,9 +196,10 @@ class Graph:
 
     def lint(self) -> None:
         """Check every invariant the passes and codegen rely on; raise GraphLintError if broken."""
-        position = {node: i for i, node in enumerate(self._nodes)}
+        nodes = list(self._nodes)
+        position = {node: i for i, node in enumerate(nodes)}
         names: set[str] = set()
-        for i, node in enumerate(self._nodes):
+        for i, node in enumerate(nodes):
             where = f"node {node.name!r} ({i})"
             _check(node.graph is self, f"{where} belongs to another graph")
             _check(node.op in OPS, f"{where} has unknown op {node.op!r}")
@@ -205,11 +211,11 @@ class Graph:
             names.add(node.name)
             _check_target(node, where, self.constants)
             _check(
-                node.op != "placeholder" or i == 0 or self._nodes[i - 1].op == "placeholder",
+                node.op != "placeholder" or i == 0 or nodes[i - 1].op == "placeholder",
                 f"{where}: placeholder after a non-placeholder node",
             )
             _check(
-                node.op != "output" or i == len(self._nodes) - 1,
+                node.op != "output" or i == len(nodes) - 1,
                 f"{where}: output is not the last node",
             )
             inputs = collect_nodes((node.args, node.kwargs))
@@ -226,7 +232,7 @@ class Graph:
                     f"{where} lists user {user.name!r} that does not use it",
                 )
         _check(
-            bool(self._nodes) and self._nodes[-1].op == "output",
+            bool(nodes) and nodes[-1].op == "output",
             "graph has no output node at the end",
         )
 
