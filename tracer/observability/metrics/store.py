@@ -278,6 +278,7 @@ class MetricsStore:
         self._pending: list[_Pending] = []
         self._oldest = 0.0
         self._con: sqlite3.Connection | None = None
+        self._json_cells = _JsonCells()
         self._new_run()
 
     def __repr__(self) -> str:
@@ -336,7 +337,7 @@ class MetricsStore:
         if not pending:
             return 0
         try:
-            rows = _rows(self.run_id, self.pid, pending)
+            rows = _rows(self.run_id, self.pid, pending, self._json_cells)
             self._write(rows)
         except (sqlite3.Error, OSError, StoreError) as e:
             self.dropped += len(pending)
@@ -369,7 +370,7 @@ class MetricsStore:
                 time.sleep(0.05 * (attempt + 1))
 
 
-def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
+def _rows(run_id: str, pid: int, pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
     """The three tables' rows for queued compiles."""
     compiles: dict[tuple[str, ...], list[list[Any]]] = {}
     phases: list[Any] = []
@@ -380,7 +381,7 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
         fields = dict(values)
         for name in JSON_COLUMNS.intersection(fields):
             if fields[name] is not None:
-                fields[name] = _json(fields[name])
+                fields[name] = json_cells.text(name, fields[name])
         compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
@@ -399,7 +400,25 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending]) -> _Rows:
 
 
 _json = json.JSONEncoder(default=str).encode
-"""JSON text of a cell (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
+"""JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
+
+
+class _JsonCells:
+    """JSON text of the list and dict cells of `dynamo_compile`. Most of them repeat from one
+    compile to the next (the config, empty lists), and encoding them again was a third of what
+    a compile's row cost: the text of the last value of each column is kept and reused while
+    the next value is equal (`==`, so a changed config is encoded again)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[Any, str]] = {}
+
+    def text(self, column: str, value: Any) -> str:
+        last = self._last.get(column)
+        if last is not None and type(last[0]) is type(value) and last[0] == value:
+            return last[1]
+        text = _json(value)
+        self._last[column] = (value, text)
+        return text
 
 
 _warned = False
