@@ -11,6 +11,8 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import os
+import posixpath
 import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -89,10 +91,16 @@ PURE_BUILTINS: frozenset[Any] = frozenset(
         enumerate,
     }
 )  # fmt: skip
+PATH_FUNCTIONS: frozenset[Any] = frozenset(
+    {os.fspath, *filter(None, [getattr(posixpath, "_path_normpath", None)])}
+)
+"""The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
+bytes; a user object with `__fspath__` is not a constant, so its call breaks instead)."""
 PURE_FUNCTIONS: frozenset[Any] = frozenset(
     {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
     | {getattr(operator, name) for name in dir(operator) if not name.startswith("_")}
     | PURE_BUILTINS
+    | PATH_FUNCTIONS
 )
 """C functions folded on constant arguments. Anything else (time.time, random.random, print,
 open, id) is not pure or not deterministic, and breaks the graph."""

@@ -27,8 +27,8 @@ COLUMNS = (
     "eager errors",
 )
 
-_LOCATION = re.compile(r"^\S*?\.py:\d+(?: in [^:]+)?: ")
-LOCATED = re.compile(r"\S+\.py:\d+")
+_LOCATION = re.compile(r"^(?:\S*?\.py|<frozen [\w.]+>):\d+(?: in [^:]+)?: ")
+LOCATED = re.compile(r"(?:\S+\.py|<frozen [\w.]+>):\d+")
 """What a reason must contain: the user's file and line."""
 
 
