@@ -272,6 +272,8 @@ class BuiltinVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if args and set(kwargs) <= {"key", "default"} and _needs_min_max_polyfill(args, kwargs):
+            return _traced_min_max(tx, fn, args, kwargs)
         items = iterate(tx, args[0]).unpack(tx) if len(args) == 1 else list(args)
         if any(isinstance(item.realize(), TensorVariable) for item in items):
             unimplemented(
@@ -473,6 +475,54 @@ def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     if not isinstance(target, UserDefinedObjectVariable):
         unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
     return target
+
+
+def _needs_min_max_polyfill(
+    args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> bool:
+    """A key function, or items that are not all constants (user objects, an iterator's
+    items), cannot be folded: min/max then runs as Python (tensors keep their own refusal)."""
+    key = kwargs.get("key")
+    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
+        return True
+    if len(args) == 1:
+        given = args[0].realize()
+        if not isinstance(given, BaseListVariable):
+            return not given.is_python_constant()
+        args = given.items
+    items = [a.realize() for a in args]
+    return not any(isinstance(i, TensorVariable) for i in items) and not all(
+        i.is_python_constant() for i in items
+    )
+
+
+def _traced_min_max(
+    tx: TranslatorBase,
+    fn: Any,
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """`min`/`max` traced through the Python implementation in variables/polyfills."""
+    from variables.functions import UserFunctionVariable
+    from variables.polyfills import min_max_functions
+
+    if len(args) > 1 and "default" in kwargs:
+        tx.raise_user_error(
+            TypeError(
+                f"Cannot specify a default for {fn.__name__}() with multiple positional arguments"
+            )
+        )
+    iterable = args[0] if len(args) == 1 else TupleVariable(list(args))
+    key = kwargs.get("key", ConstantVariable(None))
+    call_args = [
+        iterable,
+        key,
+        ConstantVariable(fn is min),
+        ConstantVariable("default" in kwargs),
+        kwargs.get("default", ConstantVariable(None)),
+    ]
+    polyfill: Any = min_max_functions.min_max  # a plain Python function
+    return UserFunctionVariable(polyfill).call_function(tx, call_args, {})
 
 
 def make_exception(
