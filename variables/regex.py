@@ -13,6 +13,7 @@ user's exception. A pattern or match found in a global or an argument is guarded
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,21 @@ ATTRIBUTES: dict[type, frozenset[str]] = {
 
 def is_regex_object(value: Any) -> bool:
     return type(value) is re.Pattern or type(value) is re.Match
+
+
+_BOUND_METHOD_TYPES = frozenset({types.BuiltinMethodType, type(re.compile("").match)})
+"""A method read from a pattern (`builtin_method` in 3.11, not `builtin_function_or_method`)."""
+
+
+def bound_method(value: Any) -> VariableTracker | None:
+    """`pattern.match` read once and kept (`_m = STRINGCHUNK.match`, a default argument of
+    json's scanner): the method of a RegexVariable; None for anything else."""
+    owner = getattr(value, "__self__", None)
+    if type(value) not in _BOUND_METHOD_TYPES or not is_regex_object(owner):
+        return None
+    if value.__name__ not in METHODS[type(owner)]:
+        return None
+    return GetAttrVariable(RegexVariable(owner), value.__name__)
 
 
 def wrap_result(value: Any) -> VariableTracker:
@@ -138,4 +154,4 @@ FUNCTIONS: list[tuple[Any, Callable[..., VariableTracker]]] = [
 ]  # fmt: skip
 """The `re` functions computed by CPython, for the polyfill registry (by identity)."""
 
-__all__ = ["FUNCTIONS", "RegexVariable", "is_regex_object", "wrap_result"]
+__all__ = ["FUNCTIONS", "RegexVariable", "bound_method", "is_regex_object", "wrap_result"]

@@ -7,6 +7,7 @@ shlex and TheAlgorithms string cases)."""
 from __future__ import annotations
 
 import dis
+import json.decoder
 import re
 import textwrap
 
@@ -59,6 +60,11 @@ def iterate(s):
     return [m.group(0) for m in PAIR.finditer(s)]
 
 
+def scan(s, _m=PAIR.match):
+    m = _m(s)
+    return m and m.groups()
+
+
 def uses_regex_ops() -> set[str]:
     return {i.argval for f in (parse, module_functions) for i in dis.get_instructions(f)}
 
@@ -76,6 +82,9 @@ def test_the_functions_call_regex_methods() -> None:
         (module_functions, "A"),
         (bad_pattern, "("),
         (bad_pattern, "a+"),
+        (scan, "ab-cd"),
+        (scan, "-"),
+        (json.decoder.py_scanstring, ('"abc\\n\\u00e9" rest', 1)),
         (textwrap.wrap, "The quick brown fox jumps over the lazy dog."),
         (textwrap.dedent, "    hello\n      world\n"),
     ],
