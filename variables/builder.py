@@ -98,7 +98,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
         return RangeVariable(value)
-    if kind is slice or kind is types.UnionType:
+    if kind is slice or kind is types.UnionType or kind is types.GenericAlias:
         return ConstantVariable(value)
     if isinstance(value, enum.Enum):
         return EnumVariable(value)

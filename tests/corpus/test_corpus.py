@@ -5,10 +5,12 @@ without a reason naming the user's file and line."""
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
 
+import tracer
 from tests.corpus.sources import all_cases
 from tracer.testing.corpus import Case, run_case
 from tracer.testing.corpus.report import LOCATED
@@ -31,3 +33,6 @@ def test_compiled_behaves_as_eager_and_every_fallback_says_where(case: Case) -> 
         assert result.reasons, "a call that did not trace whole gave no reason"
         for reason in result.reasons:
             assert LOCATED.search(reason), f"the reason names no file:line: {reason!r}"
+    if result.mode == "whole":  # traced whole means: fullgraph=True compiles it, no break
+        strict = run_case(case, compile_fn=functools.partial(tracer.compile, fullgraph=True))
+        assert strict.verdict == "equal", f"under fullgraph=True: {strict.detail}"
