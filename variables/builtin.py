@@ -49,6 +49,7 @@ from variables.misc import ExceptionVariable
 from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
+from variables.type_methods import type_method
 from variables.user_defined import (
     SuperVariable,
     UserDefinedObjectVariable,
@@ -433,6 +434,9 @@ class BuiltinVariable(KnownObjectVariable):
             return BuiltinVariable(getattr(object, name))
         if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.fn, name))
+        method = type_method(self.fn, name)
+        if method is not None:
+            return method
         return super().var_getattr(tx, name)
 
     def call___setattr__(
