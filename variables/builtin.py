@@ -136,6 +136,8 @@ class BuiltinVariable(KnownObjectVariable):
             return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
+        if fn is math.fsum and len(args) == 1 and not kwargs:
+            return fsum_of(tx, args[0])
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
@@ -479,6 +481,25 @@ def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     if not isinstance(target, UserDefinedObjectVariable):
         unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
     return target
+
+
+def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+    """`math.fsum` over an iterable that is not a constant (a generator, a list built in the
+    frame): its items are pulled one at a time, as fsum pulls them, and CPython sums them.
+    Pulling stops at the first item that is not an int or float constant: CPython then raises
+    its own error for it (a str), or the frame breaks (a value only known at runtime)."""
+    if iterable.realize().is_python_constant():
+        return fold(tx, math.fsum, [iterable], {})
+    it = iterate(tx, iterable)
+    values: list[Any] = []
+    while (item := it.next_item(tx)) is not None:
+        item = item.realize()
+        if not item.is_python_constant():
+            unimplemented("non-constant-args", f"fsum() of the value {item!r}")
+        values.append(item.as_python_constant())
+        if type(values[-1]) not in (int, float, bool):
+            break
+    return ConstantVariable(tx.run_user_operation(math.fsum, values))
 
 
 def _needs_min_max_polyfill(
