@@ -8,6 +8,7 @@ explicit table of pure functions (`PURE_FUNCTIONS`) or it breaks the graph.
 
 from __future__ import annotations
 
+import binascii
 import builtins
 import math
 import operator
@@ -97,11 +98,17 @@ PATH_FUNCTIONS: frozenset[Any] = frozenset(
 )
 """The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
 bytes; a user object with `__fspath__` is not a constant, so its call breaks instead)."""
+BINASCII_FUNCTIONS: frozenset[Any] = frozenset(
+    getattr(binascii, name) for name in dir(binascii) if name[:1].isalpha() and name[0].islower()
+)
+"""binascii's conversions (`hexlify`, `b2a_base64`, `crc32`, ...): bytes in, bytes or int out,
+no hooks; base64's pure-Python functions call them."""
 PURE_FUNCTIONS: frozenset[Any] = frozenset(
     {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
     | {getattr(operator, name) for name in dir(operator) if not name.startswith("_")}
     | PURE_BUILTINS
     | PATH_FUNCTIONS
+    | BINASCII_FUNCTIONS
 )
 """C functions folded on constant arguments. Anything else (time.time, random.random, print,
 open, id) is not pure or not deterministic, and breaks the graph."""
@@ -161,6 +168,9 @@ class BuiltinVariable(KnownObjectVariable):
             if lookup_class_attr(obj.cls, "__len__")[1] is None:  # looked up on the type
                 tx.raise_user_error(TypeError(f"object of type '{obj.cls.__name__}' has no len()"))
             return len_result(tx, obj.call_method(tx, "__len__", [], {}))
+        kind = obj.python_type()
+        if kind.__module__ == "builtins" and not hasattr(kind, "__len__"):  # map, zip, a generator
+            tx.raise_user_error(TypeError(f"object of type '{kind.__name__}' has no len()"))
         return obj.call_method(tx, "__len__", [], {})
 
     def call_isinstance(
