@@ -123,6 +123,8 @@ class RegexVariable(KnownObjectVariable):
         kind = type(self.fn)
         if name not in METHODS[kind]:
             return super().call_method(tx, name, args, kwargs)
+        if name in ("sub", "subn") and _callable_repl(args, kwargs):
+            return substitute(tx, self.fn, name == "subn", args, kwargs)
         method = getattr(self.fn, name)
         return compute(tx, f"{kind.__name__}.{name}", method, args, kwargs)
 
@@ -136,10 +138,69 @@ class RegexVariable(KnownObjectVariable):
         return f"RegexVariable({self.fn!r})"
 
 
+def _callable_repl(args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]) -> bool:
+    """Is the `repl` of a `sub` (its first argument) something other than a str or bytes
+    constant (a function, which `sub` calls on each match)?"""
+    repl = args[0] if args else kwargs.get("repl")
+    if repl is None:
+        return False
+    repl = repl.realize()
+    return not (repl.is_python_constant() and is_constant_value(repl.as_python_constant()))
+
+
+def substitute(
+    tx: TranslatorBase,
+    pattern: re.Pattern[Any],
+    counting: bool,
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """`pattern.sub(repl, string, count)` with a function `repl`: CPython finds the matches
+    (`finditer` on the constant string, the same matches `sub` makes), the trace calls `repl`
+    on each, and the pieces are put together as `_sre` does: the text before a match when it
+    is not empty, `repl`'s result unless it is None, the rest; joined by CPython, so a result
+    of the wrong type raises `_sre`'s own error."""
+    names = ("repl", "string", "count")
+    bound = dict(zip(names, args, strict=False)) | kwargs
+    if set(bound) - set(names) or len(args) > 3 or "string" not in bound:
+        unimplemented("regex", "Pattern.sub with these arguments")  # CPython's error: eager
+    repl = bound["repl"]
+    _, real = _constant_arguments(
+        "Pattern.sub", [], {k: v for k, v in bound.items() if k != "repl"}
+    )
+    string, count = real["string"], real.get("count", 0)
+    if type(string) not in (str, bytes) or type(count) is not int:
+        unimplemented("regex", "Pattern.sub of a value that is not a str or bytes")
+    matches = list(tx.run_user_operation(pattern.finditer, string))
+    if count != 0:  # at most `count`; a negative count substitutes nothing, as in `_sre`
+        matches = matches[: max(count, 0)]
+    pieces: list[Any] = []
+    end = 0
+    for match in matches:
+        if end < match.start():
+            pieces.append(string[end : match.start()])
+        value = repl.call_function(tx, [RegexVariable(match)], {}).realize()
+        if not value.is_python_constant():
+            unimplemented("regex", f"Pattern.sub whose function returned {value!r}")
+        if value.as_python_constant() is not None:
+            pieces.append(value.as_python_constant())
+        end = match.end()
+    if end < len(string):
+        pieces.append(string[end:])
+    result = tx.run_user_operation(string[:0].join, pieces)
+    return wrap_result((result, len(matches)) if counting else result)
+
+
 def _function(fn: Callable[..., Any]) -> Callable[..., VariableTracker]:
     def handler(
         tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
     ) -> VariableTracker:
+        if fn in (re.sub, re.subn) and len(args) >= 2 and _callable_repl(args[1:], {}):
+            if set(kwargs) - {"count"}:
+                unimplemented("regex", f"re.{fn.__name__} with a function and flags")
+            pattern = compute(tx, "re.compile", re.compile, args[:1], {})
+            assert isinstance(pattern, RegexVariable)
+            return substitute(tx, pattern.fn, fn is re.subn, args[1:], kwargs)
         return compute(tx, f"re.{fn.__name__}", fn, args, kwargs)
 
     return handler
