@@ -516,7 +516,8 @@ def _needs_min_max_polyfill(
     args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
 ) -> bool:
     """A key function, or items that are not all constants (user objects, an iterator's
-    items), cannot be folded: min/max then runs as Python (tensors keep their own refusal)."""
+    items), cannot be folded: min/max then runs as Python. Tensors keep their refusal and
+    symbolic numbers their graph op."""
     key = kwargs.get("key")
     if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
         return True
@@ -526,9 +527,9 @@ def _needs_min_max_polyfill(
             return not given.is_python_constant()
         args = given.items
     items = [a.realize() for a in args]
-    return not any(isinstance(i, TensorVariable) for i in items) and not all(
-        i.is_python_constant() for i in items
-    )
+    if any(isinstance(i, TensorVariable | SymNumberVariable) for i in items):
+        return False  # a graph op or a refusal, as before
+    return not all(i.is_python_constant() for i in items)
 
 
 def _traced_min_max(

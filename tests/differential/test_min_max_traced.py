@@ -97,3 +97,18 @@ def test_min_max_trace_as_python(fn, args) -> None:
 def test_a_key_that_is_not_callable_still_behaves() -> None:
     """Calling an int is not modeled (a break, not this polyfill's): CPython's TypeError."""
     assert_same_behavior(bad_key, [1, 2])
+
+
+def test_symbolic_numbers_still_become_a_graph_op() -> None:
+    """min/max of symbolic ints (dynamic=True) record a graph node, so other values reuse
+    the entry, rather than the polyfill's comparisons specializing on them."""
+    import tracer
+
+    def pick(a, b):
+        return min(a, b) + max(a, b)
+
+    assert_same_behavior(pick, 3, 5, compile_options={"dynamic": True})
+    compiled = tracer.compile(pick, dynamic=True)
+    with CompileCounter() as counter:
+        assert compiled(3, 5) == 8 and compiled(7, 2) == 9 and compiled(4, 4) == 8
+    assert counter.compiles == 1 and counter.graph_breaks == 0
