@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest fuzz bench conformance clean
+.PHONY: demo test lint typecheck pytest fuzz bench conformance corpus clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ bench: $(TORCH_STAMP)
 # `make conformance MODULES="test_heapq test_sort"` runs a few; ARGS passes options (--help).
 conformance: $(STAMP)
 	nice $(BIN)/python -m tracer.testing.conformance $(MODULES) $(ARGS)
+
+# The corpus of real code (issue 22): every case eagerly and compiled; writes corpus/report.md
+# and .json. `make corpus ARGS="-k heapq"` runs a few. `make test` runs a sample of it.
+corpus: $(STAMP)
+	nice $(BIN)/python -m tests.corpus $(ARGS)
 
 clean:
 	rm -rf $(VENV)

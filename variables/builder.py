@@ -34,6 +34,7 @@ from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.polyfills.registry import polyfill_for
+from variables.regex import RegexVariable, bound_method, is_regex_object
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
@@ -79,6 +80,11 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         special = polyfill_for(value)
     if special is not None:
         return special
+    if is_regex_object(value):
+        return RegexVariable(value)
+    regex_method = bound_method(value)
+    if regex_method is not None:
+        return regex_method
     kind = type(value)
     if kind is list:
         return ListVariable([wrap_constant_result(v) for v in value])
@@ -92,7 +98,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
         return RangeVariable(value)
-    if kind is slice or kind is types.UnionType:
+    if kind is slice or kind is types.UnionType or kind is types.GenericAlias:
         return ConstantVariable(value)
     if isinstance(value, enum.Enum):
         return EnumVariable(value)
@@ -186,6 +192,11 @@ class VariableBuilder:
         polyfill = polyfill_for(value, source)
         if polyfill is not None:
             return self._guarded_identity(polyfill, value, source)
+        if is_regex_object(value):  # immutable: its identity pins everything read from it
+            return self._guarded_identity(RegexVariable(value, source), value, source)
+        regex_method = bound_method(value)
+        if regex_method is not None:  # the method object pins its pattern
+            return self._guarded_identity(regex_method, value, source)
         if kind is types.FunctionType:
             module = value.__module__
             if module in SPECIAL_FUNCTION_MODULES:

@@ -8,9 +8,12 @@ explicit table of pure functions (`PURE_FUNCTIONS`) or it breaks the graph.
 
 from __future__ import annotations
 
+import binascii
 import builtins
 import math
 import operator
+import os
+import posixpath
 import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -47,6 +50,7 @@ from variables.misc import ExceptionVariable
 from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
+from variables.type_methods import type_method
 from variables.user_defined import (
     SuperVariable,
     UserDefinedObjectVariable,
@@ -89,10 +93,22 @@ PURE_BUILTINS: frozenset[Any] = frozenset(
         enumerate,
     }
 )  # fmt: skip
+PATH_FUNCTIONS: frozenset[Any] = frozenset(
+    {os.fspath, *filter(None, [getattr(posixpath, "_path_normpath", None)])}
+)
+"""The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
+bytes; a user object with `__fspath__` is not a constant, so its call breaks instead)."""
+BINASCII_FUNCTIONS: frozenset[Any] = frozenset(
+    getattr(binascii, name) for name in dir(binascii) if name[:1].isalpha() and name[0].islower()
+)
+"""binascii's conversions (`hexlify`, `b2a_base64`, `crc32`, ...): bytes in, bytes or int out,
+no hooks; base64's pure-Python functions call them."""
 PURE_FUNCTIONS: frozenset[Any] = frozenset(
     {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
     | {getattr(operator, name) for name in dir(operator) if not name.startswith("_")}
     | PURE_BUILTINS
+    | PATH_FUNCTIONS
+    | BINASCII_FUNCTIONS
 )
 """C functions folded on constant arguments. Anything else (time.time, random.random, print,
 open, id) is not pure or not deterministic, and breaks the graph."""
@@ -127,6 +143,8 @@ class BuiltinVariable(KnownObjectVariable):
             return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
+        if fn is math.fsum and len(args) == 1 and not kwargs:
+            return fsum_of(tx, args[0])
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
@@ -150,6 +168,9 @@ class BuiltinVariable(KnownObjectVariable):
             if lookup_class_attr(obj.cls, "__len__")[1] is None:  # looked up on the type
                 tx.raise_user_error(TypeError(f"object of type '{obj.cls.__name__}' has no len()"))
             return len_result(tx, obj.call_method(tx, "__len__", [], {}))
+        kind = obj.python_type()
+        if kind.__module__ == "builtins" and not hasattr(kind, "__len__"):  # map, zip, a generator
+            tx.raise_user_error(TypeError(f"object of type '{kind.__name__}' has no len()"))
         return obj.call_method(tx, "__len__", [], {})
 
     def call_isinstance(
@@ -264,6 +285,8 @@ class BuiltinVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if args and set(kwargs) <= {"key", "default"} and _needs_min_max_polyfill(args, kwargs):
+            return _traced_min_max(tx, fn, args, kwargs)
         items = iterate(tx, args[0]).unpack(tx) if len(args) == 1 else list(args)
         if any(isinstance(item.realize(), TensorVariable) for item in items):
             unimplemented(
@@ -423,6 +446,9 @@ class BuiltinVariable(KnownObjectVariable):
             return BuiltinVariable(getattr(object, name))
         if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.fn, name))
+        method = type_method(self.fn, name)
+        if method is not None:
+            return method
         return super().var_getattr(tx, name)
 
     def call___setattr__(
@@ -465,6 +491,74 @@ def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     if not isinstance(target, UserDefinedObjectVariable):
         unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
     return target
+
+
+def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+    """`math.fsum` over an iterable that is not a constant (a generator, a list built in the
+    frame): its items are pulled one at a time, as fsum pulls them, and CPython sums them.
+    Pulling stops at the first item that is not an int or float constant: CPython then raises
+    its own error for it (a str), or the frame breaks (a value only known at runtime)."""
+    if iterable.realize().is_python_constant():
+        return fold(tx, math.fsum, [iterable], {})
+    it = iterate(tx, iterable)
+    values: list[Any] = []
+    while (item := it.next_item(tx)) is not None:
+        item = item.realize()
+        if not item.is_python_constant():
+            unimplemented("non-constant-args", f"fsum() of the value {item!r}")
+        values.append(item.as_python_constant())
+        if type(values[-1]) not in (int, float, bool):
+            break
+    return ConstantVariable(tx.run_user_operation(math.fsum, values))
+
+
+def _needs_min_max_polyfill(
+    args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> bool:
+    """A key function, or items that are not all constants (user objects, an iterator's
+    items), cannot be folded: min/max then runs as Python. Tensors keep their refusal and
+    symbolic numbers their graph op."""
+    key = kwargs.get("key")
+    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
+        return True
+    if len(args) == 1:
+        given = args[0].realize()
+        if not isinstance(given, BaseListVariable):
+            return not given.is_python_constant()
+        args = given.items
+    items = [a.realize() for a in args]
+    if any(isinstance(i, TensorVariable | SymNumberVariable) for i in items):
+        return False  # a graph op or a refusal, as before
+    return not all(i.is_python_constant() for i in items)
+
+
+def _traced_min_max(
+    tx: TranslatorBase,
+    fn: Any,
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """`min`/`max` traced through the Python implementation in variables/polyfills."""
+    from variables.functions import UserFunctionVariable
+    from variables.polyfills import min_max_functions
+
+    if len(args) > 1 and "default" in kwargs:
+        tx.raise_user_error(
+            TypeError(
+                f"Cannot specify a default for {fn.__name__}() with multiple positional arguments"
+            )
+        )
+    iterable = args[0] if len(args) == 1 else TupleVariable(list(args))
+    key = kwargs.get("key", ConstantVariable(None))
+    call_args = [
+        iterable,
+        key,
+        ConstantVariable(fn is min),
+        ConstantVariable("default" in kwargs),
+        kwargs.get("default", ConstantVariable(None)),
+    ]
+    polyfill: Any = min_max_functions.min_max  # a plain Python function
+    return UserFunctionVariable(polyfill).call_function(tx, call_args, {})
 
 
 def make_exception(

@@ -36,6 +36,7 @@ from guards.sources import (
 from tracer.exc import unimplemented
 from tracer.runtime import _C
 from variables.base import VariableTracker
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lazy import LazyVariableTracker
 
 if TYPE_CHECKING:
@@ -201,7 +202,16 @@ class PyCodegen:
             self(vt)
 
     def build_items_of(self, values: list[VariableTracker]) -> None:
-        """A fresh list of the given trackers' values."""
+        """A fresh list of the given trackers' values. Three or more plain constants come from
+        one tuple constant, as CPython compiles a list display of constants (`[1, 2, 3]`), so
+        a long list of constants is a few instructions, not one per item."""
+        if len(values) >= 3 and all(
+            type(v) is ConstantVariable and type(v.value) in CONSTANT_TYPES for v in values
+        ):
+            self.build_list(0)
+            self.load_const(tuple(v.as_python_constant() for v in values))
+            self.emit(Instr("LIST_EXTEND", 1))
+            return
         for value in values:
             self(value)
         self.build_list(len(values))

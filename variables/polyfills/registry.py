@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
+from variables import regex
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
@@ -213,7 +214,12 @@ def _table(entries: Sequence[tuple[Any, Handler]]) -> dict[int, tuple[Any, Handl
 
 
 POLYFILLS: dict[int, tuple[Any, Handler]] = _table(
-    [*_FUNCTIONS, *itertools_objects.CONSTRUCTORS, *operator_objects.CONSTRUCTORS]
+    [
+        *_FUNCTIONS,
+        *itertools_objects.CONSTRUCTORS,
+        *operator_objects.CONSTRUCTORS,
+        *regex.FUNCTIONS,
+    ]
 )
 """id(original) -> (original, handler): the one registry of polyfilled originals. The key is
 the identity: an original is found without hashing (or comparing) the value looked up."""

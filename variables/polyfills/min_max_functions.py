@@ -1,0 +1,30 @@
+"""`min` and `max` over values a trace cannot fold (a key function, user objects, an iterator),
+written in Python and traced like user code: the same key calls and comparisons (`<` for min,
+`>` for max, the new value on the left), in CPython's order, pulling one item at a time. It
+reads no global of this module (a trace reads only the traced frame's module's globals)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+def min_max(
+    iterable: Iterable[Any],
+    key: Callable[[Any], Any] | None,
+    smallest: bool,
+    has_default: bool,
+    default: Any,
+) -> Any:
+    """The first smallest (or largest) item; `default` or ValueError when there is none."""
+    it = iter(iterable)
+    for best in it:
+        best_key = best if key is None else key(best)
+        for item in it:
+            value = item if key is None else key(item)
+            if (value < best_key) if smallest else (value > best_key):
+                best, best_key = item, value
+        return best
+    if has_default:
+        return default
+    raise ValueError(f"{'min' if smallest else 'max'}() arg is an empty sequence")
