@@ -24,12 +24,14 @@ from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
     DEFAULT_POLICY,
     CachePolicy,
+    CalleeFrames,
+    callee_frames,
     live_locals,
     resume_function,
     why_not_resumable,
 )
 from tracer.codegen import assemble
-from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
+from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
@@ -218,21 +220,26 @@ def _compile_partial(
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
         replay = output.side_effects.codegen_replay
+        callees: CalleeFrames | None = None
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
             if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
-                depth = len(stack) - (inst.arg or 0) - 1
+                # the call's result replaces its NULL/callable slots and arguments
+                after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
                 resumes: tuple[Any, ...] = (
-                    resume_function(fn, index + 1, depth, names, options, policy),
+                    resume_function(fn, index + 1, after, names, options, policy),
                 )
+                # a break inside the function this call inlined: it runs as its own frame
+                callees = callee_frames(options, policy) if e.in_callee else None
                 new_code, instructions = break_code(
                     fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
-                    stack, local_values, resumes[0], replay,
+                    stack, local_values, resumes[0], replay, callees,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
+                below = stack_nulls(stack[:-1])
                 ways = (
-                    resume_function(fn, index + 1, len(stack) - 1, names, options, policy),
-                    resume_function(fn, inst.target, len(stack) - 1, names, options, policy),
+                    resume_function(fn, index + 1, below, names, options, policy),
+                    resume_function(fn, inst.target, below, names, options, policy),
                 )
                 resumes = ways
                 new_code, instructions = jump_break_code(
@@ -269,7 +276,7 @@ def _compile_partial(
     _log_compiled(gm, guards, instructions, side_effects)
     return CacheEntry(
         compiled, compile_id, guards, gm, side_effects, instructions, break_reason=e.reason,
-        traced_instructions=traced, resumes=resumes,
+        traced_instructions=traced, resumes=resumes, callees=callees,
     )  # fmt: skip
 
 

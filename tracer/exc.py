@@ -114,7 +114,10 @@ class Unsupported(Exception):
         """The traced exception (an ExceptionVariable) that a traced handler may catch."""
         self.break_index: int | None = None
         """Set when the break happened in the compiled frame itself (not in a function it
-        inlined): the index of the instruction that broke, where a resume may start."""
+        inlined): the index of the instruction that broke, where a resume may start. A break
+        inside a function the frame inlined sets it too, to the frame's CALL that inlined it,
+        with `in_callee` True: that CALL is the break (the callee runs as its own frame)."""
+        self.in_callee = False
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
@@ -125,6 +128,7 @@ class Unsupported(Exception):
         located.compilable_raise = self.compilable_raise
         located.exception_vt = self.exception_vt
         located.break_index = self.break_index
+        located.in_callee = self.in_callee
         return located.with_traceback(self.__traceback__)
 
 

@@ -54,10 +54,17 @@ def _dis_names(code: types.CodeType) -> list[str]:
 
 
 def resume_code(
-    original: types.CodeType, index: int, offset: int, stack_count: int, local_names: list[str]
+    original: types.CodeType,
+    index: int,
+    offset: int,
+    stack_nulls: tuple[bool, ...],
+    local_names: list[str],
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
-    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals."""
+    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
+    `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
+    happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
+    be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
     first_line = original.co_firstlineno
     target = Label()
@@ -66,9 +73,12 @@ def resume_code(
         for item in items[:pos]
         if not (isinstance(item, Instr) and item.name in ("RESUME", "COPY_FREE_VARS", "MAKE_CELL"))
     ]
-    stack_names = [f"{STACK_PREFIX}{i}" for i in range(stack_count)]
+    stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
     prologue: list[Any] = [Instr("RESUME", 0, lineno=first_line)]
-    prologue += [Instr("LOAD_FAST", name, lineno=first_line) for name in stack_names]
+    for i, null in enumerate(stack_nulls):
+        load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
+        load.lineno = first_line
+        prologue.append(load)
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     bc = Bytecode([*prologue, *body, target, *items[pos:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
@@ -114,11 +124,14 @@ def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
     return temps
 
 
-def _no_nulls(stack: Sequence[VariableTracker]) -> None:
-    if any(isinstance(vt, NullVariable) for vt in stack):
-        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
-        # slot can't be passed to the resume function as an argument
-        unimplemented("graph-break", "a break inside the arguments of another call")
+def stack_nulls(stack: Sequence[VariableTracker]) -> tuple[bool, ...]:
+    """Which slots of a live stack are NULLs (see `resume_code`)."""
+    return tuple(isinstance(vt, NullVariable) for vt in stack)
+
+
+def _values(stack: Sequence[VariableTracker]) -> list[VariableTracker]:
+    """The stack's values without its NULL slots: those are passed to the resume function."""
+    return [vt for vt in stack if not isinstance(vt, NullVariable)]
 
 
 def _flags(original: types.CodeType) -> int:
@@ -136,10 +149,13 @@ def break_code(
     local_values: Sequence[VariableTracker],
     resume: Any,
     replay: Callable[[PyCodegen], None],
+    callee: Callable[[Any], Any] | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
-    the values of the resume function's local parameters, in order."""
+    the values of the resume function's local parameters, in order. When the break happened
+    inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
+    turns the callable into its compiled stand-in first: the callee runs as its own frame."""
     items, pos = original_instrs(original, index)
     call = items[pos]
     argc = call.arg
@@ -147,19 +163,27 @@ def break_code(
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
-    _no_nulls(stack[:below])
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, local_values)
-    for vt in stack:
-        cg(vt)
-    replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    kept = _into_temps(cg, _values(stack[:below]))  # the stack under the call, for the resume
+    call_slots = stack[below:]
+    callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
+    for i, vt in enumerate(call_slots):
+        if callee is not None and i == callable_slot:  # callee(the callable)
+            cg.push_null()
+            cg.load_const(callee)
+            cg(vt)
+            cg.call(1)
+        else:
+            cg(vt)
+    replay(cg)  # the eager call sees the state the traced code left
     if kw_names:
         cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
     cg.emit(Instr("PRECALL", argc, location=call.location))
     cg.emit(Instr("CALL", argc, location=call.location))
-    live_stack = [cg.store_temp() for _ in range(below + 1)][::-1]  # the call's result on top
-    _call_resume(cg, original, resume, [*live_stack, *temps])
+    result = cg.store_temp()
+    _call_resume(cg, original, resume, [*kept, result, *temps])
     return cg.code_object(original, flags=_flags(original)), cg.instructions
 
 
@@ -199,10 +223,9 @@ def jump_break_code(
     jump = items[pos]
     assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
     *below, condition = stack
-    _no_nulls(below)
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
-    temps = _into_temps(cg, [*below, *local_values])
+    temps = _into_temps(cg, [*_values(below), *local_values])
     replay(cg)
     cg(condition)
     taken = Label()
