@@ -217,6 +217,14 @@ def _compile_partial(
             if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
+        # the frame's own cells with a value are passed by value too: the resume function
+        # makes its own cells from them (MAKE_CELL of a parameter), as nothing made before
+        # the break can hold them (a function defined in the trace is never rebuilt)
+        for name in fn.__code__.co_cellvars:
+            contents = tx.cells[name].contents if name in tx.cells else None
+            if contents is not None:
+                names.append(name)
+                local_values.append(contents)
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
         replay = output.side_effects.codegen_replay

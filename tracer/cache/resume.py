@@ -42,8 +42,9 @@ DEFAULT_POLICY = CachePolicy()
 
 _codes: dict[tuple[types.CodeType, int, tuple[bool, ...], tuple[str, ...]], types.CodeType] = {}
 """(original code, resume index, stack NULL slots, local names) -> the resume function's code."""
-_functions: dict[tuple[types.CodeType, int, CompileOptions, CachePolicy], Any] = {}
-"""(resume code, id of its globals, options, policy) -> the CompiledFunction that runs it."""
+_functions: dict[tuple[types.CodeType, int, tuple[int, ...], CompileOptions, CachePolicy], Any] = {}
+"""(resume code, id of its globals, ids of its closure's cells, options, policy) -> the
+CompiledFunction that runs it (it holds the globals and the cells: their ids stay theirs)."""
 
 
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -76,8 +77,6 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     inst = instructions[index]
     if not (inst.opname == "CALL" or is_tensor_jump(inst.opname, e)):
         return e.reason
-    if code.co_cellvars or code.co_freevars:
-        return e.reason  # cells are not passed to resume functions yet
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
     if any(entry.start <= inst.offset < entry.end for entry in exception_table(code)):
@@ -131,10 +130,14 @@ def resume_function(
         if resume is None:
             resume = resume_code(code, start, inst.offset, stack_nulls, local_names)
             _codes[key] = resume
-        fn_key = (resume, id(fn.__globals__), options, policy)
+        closure = fn.__closure__
+        cell_ids = tuple(id(cell) for cell in closure or ())
+        fn_key = (resume, id(fn.__globals__), cell_ids, options, policy)
         compiled = _functions.get(fn_key)
         if compiled is None:
-            function = types.FunctionType(resume, fn.__globals__, resume.co_name)
+            # the free variables are the original's cells: a store through them after the
+            # break is seen by the functions that share them, and the other way around
+            function = types.FunctionType(resume, fn.__globals__, resume.co_name, None, closure)
             compiled = CompiledFunction(
                 function, options, policy.recompile_limit, policy.on_recompile
             )

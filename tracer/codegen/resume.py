@@ -68,13 +68,20 @@ def resume_code(
     items, pos = original_instrs(original, index)
     first_line = original.co_firstlineno
     target = Label()
+    frame_setup = ("RESUME", "COPY_FREE_VARS", "MAKE_CELL")
     body = [
-        item
+        item for item in items[:pos] if not (isinstance(item, Instr) and item.name in frame_setup)
+    ]
+    # The frame's own cells are made again (MAKE_CELL, from the parameter of the same name
+    # when the cell had a value at the break), its free variables copied from the closure
+    # the resume function is made with: the original's (tracer/cache/resume.py).
+    cells = [
+        Instr(item.name, item.arg, lineno=first_line)
         for item in items[:pos]
-        if not (isinstance(item, Instr) and item.name in ("RESUME", "COPY_FREE_VARS", "MAKE_CELL"))
+        if isinstance(item, Instr) and item.name in ("COPY_FREE_VARS", "MAKE_CELL")
     ]
     stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
-    prologue: list[Any] = [Instr("RESUME", 0, lineno=first_line)]
+    prologue: list[Any] = [*cells, Instr("RESUME", 0, lineno=first_line)]
     for i, null in enumerate(stack_nulls):
         load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
         load.lineno = first_line
@@ -83,6 +90,8 @@ def resume_code(
     bc = Bytecode([*prologue, *body, target, *items[pos:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
     bc.argnames = [*stack_names, *local_names]
+    bc.cellvars = list(original.co_cellvars)
+    bc.freevars = list(original.co_freevars)
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = 0
     bc.kwonlyargcount = 0
@@ -97,11 +106,14 @@ def resume_code(
 
 def _call_graph(
     cg: PyCodegen,
+    original: types.CodeType,
     graph_fn: Callable[..., Any] | None,
     graph_inputs: list[Source],
     graph_outputs: list[Node],
 ) -> None:
     """Run the graph traced before the break and keep its outputs in locals."""
+    if original.co_freevars:  # the closure's cells become readable (LOAD_DEREF)
+        cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.push_null()
@@ -164,7 +176,7 @@ def break_code(
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
-    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, local_values)
     kept = _into_temps(cg, _values(stack[:below]))  # the stack under the call, for the resume
     call_slots = stack[below:]
@@ -224,7 +236,7 @@ def jump_break_code(
     assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
     *below, condition = stack
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
-    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, [*_values(below), *local_values])
     replay(cg)
     cg(condition)
