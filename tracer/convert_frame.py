@@ -9,6 +9,7 @@ as InternalError, never silently turned into a fallback.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import time
 import traceback
 import types
@@ -182,7 +183,13 @@ def _break(
             e = Unsupported(reason, e.user_exception)
         return _fall_back(fn, output, options, compile_id, e)
     entry = _compile_partial(fn, L, options, compile_id, e, policy)
-    if entry is None:
+    if isinstance(entry, Unsupported):  # the break's reason, and why it can't resume
+        why = entry.reason.explanation
+        reason = dataclasses.replace(
+            e.reason, explanation=f"{e.reason.explanation} (the frame does not resume: {why})"
+        )
+        e = Unsupported(reason, e.user_exception)
+    if not isinstance(entry, CacheEntry):
         return _fall_back(fn, output, options, compile_id, e)
     return entry
 
@@ -194,9 +201,11 @@ def _compile_partial(
     compile_id: CompileId,
     e: Unsupported,
     policy: CachePolicy,
-) -> CacheEntry | None:
+) -> CacheEntry | Unsupported | None:
     """Trace `fn` again up to the breaking CALL (the first trace ran into the call and left
-    its state half-changed) and compile that prefix; None when the prefix can't be rebuilt."""
+    its state half-changed) and compile that prefix; else the Unsupported that says why the
+    live state can't be rebuilt (a function defined in the trace, say), or None when the
+    second trace did not reach the break."""
     index = e.break_index
     assert index is not None
     output = OutputGraph(fn.__globals__, options)
@@ -262,8 +271,8 @@ def _compile_partial(
         side_effects = output.side_effects.describe()
         traced = output.instruction_count
         inline_depth = output.inline_depth_max
-    except Unsupported:
-        return None
+    except Unsupported as why:
+        return why
     finally:
         output.release()
     _log_break(e, compile_id)

@@ -131,3 +131,20 @@ def test_two_closures_of_one_code_keep_their_own_cells() -> None:
         tracer.compile(second)(torch.ones(3))
         tracer.compile(second)(torch.ones(3))
     assert (read_count(first), read_count(second)) == (11, 22)
+
+
+def function_live_at_the_break(x: Any) -> Any:
+    k = 2
+    scale = lambda t: t * k  # noqa: E731 - live at the break: it can't be rebuilt
+    print("between")
+    return scale(x)
+
+
+def test_a_function_made_before_the_break_and_live_after_it_falls_back_with_why() -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert_same_behavior(function_live_at_the_break, torch.ones(3))
+        explanation = tracer.explain(function_live_at_the_break)(torch.ones(3))
+    (reason,) = explanation.break_reasons
+    assert explanation.graph_count == 0 and explanation.entries[0].is_fallback
+    assert "the frame does not resume" in reason.explanation
+    assert "defined inside the traced frame" in reason.explanation
