@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 import tracer
+import tracer.runtime as ours_torch
 from tests.real_torch import real_torch
 from tests.resume import test_resume as cases
+from tests.resume import test_resume_cells as cell_cases
 from tests.resume import test_resume_inline as inline_cases
 
 
@@ -199,3 +201,68 @@ def test_inline_counts_match_dynamo(case: int) -> None:
         assert ours.graph_break_count == theirs.graph_break_count + 1
     else:
         assert ours.graph_break_count == theirs.graph_break_count
+
+
+def torch_cell_versions(torch: Any) -> dict[str, Any]:
+    """tests/resume/test_resume_cells.py's functions, with real torch."""
+
+    def cell_across_the_break(x: Any) -> Any:
+        k = 2
+        add = lambda t: t + k  # noqa: E731
+        y = add(x) * k
+        print("k is", k)
+        scale = lambda t: t * k  # noqa: E731
+        k = k + 1
+        return scale(y)
+
+    def cell_unbound_at_the_break(x: Any) -> Any:
+        y = x + 1
+        print("no k yet")
+        k = 4
+        return (lambda: y * k)()  # noqa: PLC3002
+
+    def cell_parameter(x: Any, n: int) -> Any:
+        y = x * n
+        print("n is", n)
+        n = n + 1
+        return (lambda: y + n)()  # noqa: PLC3002
+
+    def make_counter() -> Any:
+        count = 0
+
+        def step(x: Any) -> Any:
+            nonlocal count
+            count += 1
+            y = x * count
+            print("count", count)
+            count += 10
+            return y + count
+
+        return step
+
+    return {
+        "cell_across_the_break": (cell_across_the_break, (torch.ones(3),)),
+        "cell_unbound_at_the_break": (cell_unbound_at_the_break, (torch.ones(3),)),
+        "cell_parameter": (cell_parameter, (torch.ones(3), 2)),
+        "step": (make_counter(), (torch.ones(3),)),
+    }
+
+
+@pytest.mark.parametrize(
+    "name", ["cell_across_the_break", "cell_unbound_at_the_break", "cell_parameter", "step"]
+)
+def test_cell_counts_match_dynamo(name: str) -> None:
+    torch = real_torch()
+    fn, args = torch_cell_versions(torch)[name]
+    torch._dynamo.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        theirs = torch._dynamo.explain(fn)(*args)
+    ours_fn = cell_cases.make_counter() if name == "step" else getattr(cell_cases, name)
+    tracer.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        extra = (2,) if name == "cell_parameter" else ()
+        ours = tracer.explain(ours_fn)(ours_torch.ones(3), *extra)
+    assert (ours.graph_count, ours.graph_break_count) == (
+        theirs.graph_count,
+        theirs.graph_break_count,
+    )
