@@ -148,3 +148,22 @@ def test_a_function_made_before_the_break_and_live_after_it_falls_back_with_why(
     assert explanation.graph_count == 0 and explanation.entries[0].is_fallback
     assert "the frame does not resume" in reason.explanation
     assert "defined inside the traced frame" in reason.explanation
+
+
+def reads_its_locals(x: Any) -> Any:
+    k = 2
+    y = x + k
+    names = sorted(locals())  # the frame's locals, with the cell `k`
+    return names, (lambda: y * k)()  # noqa: PLC3002 - a nested function reads the cell
+
+
+def reads_its_locals_no_cells(x: Any) -> Any:
+    y = x + 1
+    return sorted(locals()), y
+
+
+@pytest.mark.parametrize("fn", [reads_its_locals, reads_its_locals_no_cells])
+def test_a_call_that_reads_the_frame_does_not_resume(fn: Callable[..., Any]) -> None:
+    assert_same_behavior(fn, torch.ones(3))
+    (reason,) = tracer.explain(fn)(torch.ones(3)).break_reasons
+    assert "locals() reads the frame it is called in" in reason.explanation

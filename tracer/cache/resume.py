@@ -1,8 +1,9 @@
 """Resume functions: when a break may resume, and the resume function of each break point.
 
-A graph break in the compiled frame itself (not in a function it inlined) at a CALL resumes:
-the compiled code runs the graph so far, runs the call eagerly and calls a generated function
-`__resume_at_<offset>_<n>` holding the rest of the frame (tracer/codegen/resume.py). That
+A graph break at a CALL of the compiled frame resumes: the compiled code runs the graph so far,
+runs the call eagerly and calls a generated function `__resume_at_<offset>_<n>` holding the
+rest of the frame (tracer/codegen/resume.py). A break inside a function the frame inlined makes
+the frame's CALL of it the break, and the callee runs as a frame of its own (CalleeFrames). That
 function is compiled lazily on its first call like any other: a CompiledFunction of its own,
 with its own frame id, cache entries, guards and recompiles. Its code object is made once per
 (original code, break instruction), so a second compile of the same frame (a recompile, or a

@@ -1,8 +1,9 @@
 """The two code objects of a graph break that resumes (notes/resume-functions.md).
 
 `resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
-that pushes the live stack back (its first parameters) and jumps to the instruction after the
-break; the original locals are its other parameters. `break_code` builds the compiled frame:
+that pushes the live stack back (its first parameters, NULL slots pushed again) and jumps to the
+instruction after the break; the live locals and the frame's cells with a value are its other
+parameters, its free variables the original's closure. `break_code` builds the compiled frame:
 run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
 call eagerly with the original instructions, and return what the resume function returns.
 """
@@ -20,6 +21,7 @@ from bytecode import Bytecode, CompilerFlags, Instr, Label
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
+from variables.base import NotConstantError
 from variables.misc import NullVariable
 
 if TYPE_CHECKING:
@@ -146,6 +148,24 @@ def _values(stack: Sequence[VariableTracker]) -> list[VariableTracker]:
     return [vt for vt in stack if not isinstance(vt, NullVariable)]
 
 
+_READS_THE_FRAME = (locals, vars, dir, exec, eval)
+"""Builtins that read the frame they are called in (called without their optional mapping or
+object): at a break they would read the compiled frame's locals, not the original's."""
+
+
+def _reads_the_frame(vt: VariableTracker) -> None:
+    try:
+        value = vt.realize().as_python_constant()
+    except NotConstantError:
+        return
+    if any(value is builtin for builtin in _READS_THE_FRAME):
+        unimplemented(
+            "graph-break",
+            f"{value.__name__}() reads the frame it is called in, and the frame is replaced by "
+            "compiled code",
+        )
+
+
 def _flags(original: types.CodeType) -> int:
     return original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
 
@@ -181,6 +201,7 @@ def break_code(
     kept = _into_temps(cg, _values(stack[:below]))  # the stack under the call, for the resume
     call_slots = stack[below:]
     callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
+    _reads_the_frame(call_slots[callable_slot])
     for i, vt in enumerate(call_slots):
         if callee is not None and i == callable_slot:  # callee(the callable)
             cg.push_null()
