@@ -113,10 +113,10 @@ class Unsupported(Exception):
         self.exception_vt: Any = None
         """The traced exception (an ExceptionVariable) that a traced handler may catch."""
         self.break_index: int | None = None
-        """Set when the break happened in the compiled frame itself (not in a function it
-        inlined): the index of the instruction that broke, where a resume may start. A break
-        inside a function the frame inlined sets it too, to the frame's CALL that inlined it,
-        with `in_callee` True: that CALL is the break (the callee runs as its own frame)."""
+        """Set by the compiled frame's translator: the index of its instruction where a resume
+        may start, the one that broke or, for a break inside a function it inlined (then
+        `in_callee` is True), its CALL of that function, which is the break (the callee runs
+        as a frame of its own)."""
         self.in_callee = False
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
