@@ -47,9 +47,8 @@ def run(
             return func(*args, **(kwargs or {}))
 
     inputs = torch.tensor(x)
-    with Names():
-        with torch.no_grad():
-            out = model(inputs)
+    with Names(), torch.no_grad():
+        out = model(inputs)
     return out.tolist(), seen
 
 

@@ -73,7 +73,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Operand) -> Tensor:
             )
         if is_fake(value):
             return _fake(input._shape, input._dtype, input, value)
-        value = value._values()[0]
+        value = value._scalar()
     if is_fake(input, mask):
         return _fake(input._shape, input._dtype, input)
     assert input._data is not None and mask._data is not None

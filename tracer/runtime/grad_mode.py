@@ -84,7 +84,7 @@ class _NoParamDecorator(_GradModeContext):
         self = super().__new__(cls)
         if fn is None:
             return self
-        self.__init__()
+        _GradModeContext.__init__(self)
         return self(fn)
 
 

@@ -396,11 +396,11 @@ def arg_reduce(
 
 def greater(new: Any, best: Any) -> bool:
     """For max: a larger value or the first NaN wins (NaN propagates, as in torch)."""
-    return best == best and (new > best or new != new)  # noqa: PLR0124
+    return bool(best == best and (new > best or new != new))  # noqa: PLR0124
 
 
 def less(new: Any, best: Any) -> bool:
-    return best == best and (new < best or new != new)  # noqa: PLR0124
+    return bool(best == best and (new < best or new != new))  # noqa: PLR0124
 
 
 def einsum(
@@ -414,7 +414,7 @@ def einsum(
     summed = [c for c in sizes if c not in output]
     strides = []
     for term in terms:
-        step, table = 1, {}
+        step, table = 1, dict[str, int]()
         for c in reversed(term):
             table[c] = table.get(c, 0) + step
             step *= sizes[c]

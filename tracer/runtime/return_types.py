@@ -13,7 +13,7 @@ class _ValuesIndices(tuple[Any, Any]):
     _fields = ("values", "indices")
 
     @property
-    def values(self) -> Any:  # type: ignore[override]  (tuple has no field of this name)
+    def values(self) -> Any:
         return self[0]
 
     @property

@@ -34,71 +34,74 @@ def load_ops() -> None:
 
 
 class TensorMethods:
+    """`self` is a Tensor in every method (typed Any: mypy cannot see the subclass here)."""
+
     __slots__ = ()
 
     # ------------------------------------------------------------ elementwise
 
     @method_op
-    def rsqrt(self: Tensor) -> Tensor:
+    def rsqrt(self: Any) -> Tensor:
         return _nn.rsqrt(self)
 
     @method_op
-    def erf(self: Tensor) -> Tensor:
+    def erf(self: Any) -> Tensor:
         return _nn.erf(self)
 
     @method_op
-    def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    def clamp(self: Any, min: Any = None, max: Any = None) -> Tensor:
         return _nn.clamp(self, min, max)
 
     @method_op
-    def clip(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    def clip(self: Any, min: Any = None, max: Any = None) -> Tensor:
         return _nn.clip(self, min, max)
 
     @method_op
-    def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    def masked_fill(self: Any, mask: Tensor, value: Any) -> Tensor:
         return _nn.masked_fill(self, mask, value)
 
     @method_op
-    def softmax(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    def softmax(self: Any, dim: int, dtype: dtype | None = None) -> Tensor:
         return _nn.softmax(self, dim, dtype)
 
     @method_op
-    def log_softmax(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    def log_softmax(self: Any, dim: int, dtype: dtype | None = None) -> Tensor:
         return _nn.log_softmax(self, dim, dtype)
 
     @method_op
-    def bmm(self: Tensor, mat2: Tensor) -> Tensor:
+    def bmm(self: Any, mat2: Tensor) -> Tensor:
         return _nn.bmm(self, mat2)
 
     @method_op
-    def type_as(self: Tensor, other: Tensor) -> Tensor:
-        return self.to(other._dtype)
+    def type_as(self: Any, other: Tensor) -> Tensor:
+        result: Tensor = self.to(other._dtype)
+        return result
 
     # ------------------------------------------------------------ reductions
 
     @method_op
-    def max(self: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def max(self: Any, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return _nn.max(self, dim, keepdim)
 
     @method_op
-    def min(self: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def min(self: Any, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return _nn.min(self, dim, keepdim)
 
     @method_op
-    def amin(self: Tensor, dim: int | Sequence[int] = (), keepdim: builtins.bool = False) -> Tensor:
+    def amin(self: Any, dim: int | Sequence[int] = (), keepdim: builtins.bool = False) -> Tensor:
         return _nn.amin(self, dim, keepdim)
 
     @method_op
-    def argmax(self: Tensor, dim: int | None = None, keepdim: builtins.bool = False) -> Tensor:
+    def argmax(self: Any, dim: int | None = None, keepdim: builtins.bool = False) -> Tensor:
         return _nn.argmax(self, dim, keepdim)
 
     @method_op
-    def argmin(self: Tensor, dim: int | None = None, keepdim: builtins.bool = False) -> Tensor:
+    def argmin(self: Any, dim: int | None = None, keepdim: builtins.bool = False) -> Tensor:
         return _nn.argmin(self, dim, keepdim)
 
     @method_op
     def var(
-        self: Tensor,
+        self: Any,
         dim: Dims = None,
         unbiased: builtins.bool = True,
         keepdim: builtins.bool = False,
@@ -109,7 +112,7 @@ class TensorMethods:
 
     @method_op
     def std(
-        self: Tensor,
+        self: Any,
         dim: Dims = None,
         unbiased: builtins.bool = True,
         keepdim: builtins.bool = False,
@@ -121,77 +124,77 @@ class TensorMethods:
     # ------------------------------------------------------------ shapes
 
     @method_op
-    def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    def flatten(self: Any, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return _nn.flatten(self, start_dim, end_dim)
 
     @method_op
-    def expand(self: Tensor, *sizes: Any) -> Tensor:
+    def expand(self: Any, *sizes: Any) -> Tensor:
         return _nn.expand(self, _meta.size_args(sizes))
 
     @method_op
-    def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    def expand_as(self: Any, other: Tensor) -> Tensor:
         return _nn.expand(self, other._shape)
 
     @method_op
-    def repeat(self: Tensor, *repeats: Any) -> Tensor:
+    def repeat(self: Any, *repeats: Any) -> Tensor:
         return _nn.repeat(self, _meta.size_args(repeats))
 
     @method_op
-    def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    def chunk(self: Any, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         return _nn.chunk(self, chunks, dim)
 
     @method_op
-    def split(self: Tensor, split_size: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    def split(self: Any, split_size: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
         return _nn.split(self, split_size, dim)
 
     # ------------------------------------------------------------ in-place
 
     @method_op
-    def add_(self: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
+    def add_(self: Any, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
         return _inplace.add_(self, other, alpha=alpha)
 
     @method_op
-    def sub_(self: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
+    def sub_(self: Any, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor:
         return _inplace.sub_(self, other, alpha=alpha)
 
     @method_op
-    def mul_(self: Tensor, other: Tensor | Scalar) -> Tensor:
+    def mul_(self: Any, other: Tensor | Scalar) -> Tensor:
         return _inplace.mul_(self, other)
 
     @method_op
-    def div_(self: Tensor, other: Tensor | Scalar) -> Tensor:
+    def div_(self: Any, other: Tensor | Scalar) -> Tensor:
         return _inplace.div_(self, other)
 
     @method_op
-    def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    def clamp_(self: Any, min: Any = None, max: Any = None) -> Tensor:
         return _inplace.clamp_(self, min, max)
 
     @method_op
-    def relu_(self: Tensor) -> Tensor:
+    def relu_(self: Any) -> Tensor:
         return _inplace.relu_(self)
 
     @method_op
-    def exp_(self: Tensor) -> Tensor:
+    def exp_(self: Any) -> Tensor:
         return _inplace.exp_(self)
 
     @method_op
-    def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    def masked_fill_(self: Any, mask: Tensor, value: Any) -> Tensor:
         return _inplace.masked_fill_(self, mask, value)
 
     @method_op
-    def copy_(self: Tensor, src: Tensor) -> Tensor:
+    def copy_(self: Any, src: Tensor) -> Tensor:
         return _inplace.copy_(self, src)
 
     @method_op
-    def fill_(self: Tensor, value: Any) -> Tensor:
+    def fill_(self: Any, value: Any) -> Tensor:
         return _inplace.fill_(self, value)
 
     @method_op
-    def zero_(self: Tensor) -> Tensor:
+    def zero_(self: Any) -> Tensor:
         return _inplace.zero_(self)
 
     @method_op
-    def requires_grad_(self: Tensor, requires_grad: builtins.bool = True) -> Tensor:
+    def requires_grad_(self: Any, requires_grad: builtins.bool = True) -> Tensor:
         return _inplace.requires_grad_(self, requires_grad)
 
     # `z += y` is `z.add_(y)`, as in torch (a mode sees `Tensor.add_`)

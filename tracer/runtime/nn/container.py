@@ -35,7 +35,7 @@ class Sequential(Module):
     def __getitem__(self, index: int | slice) -> Any:
         modules = list(self._modules.values())
         if isinstance(index, slice):
-            return Sequential(*modules[index])
+            return Sequential(*(m for m in modules[index] if m is not None))
         if not -len(modules) <= index < len(modules):
             raise IndexError(f"index {index} is out of range")
         return modules[index]
