@@ -98,6 +98,7 @@ class LayerNorm(Module):
         self.normalized_shape = shape
         self.eps = eps
         self.elementwise_affine = elementwise_affine
+        self.has_bias = bias
         if elementwise_affine:
             self.weight = Parameter(factories.ones(*shape))
             if bias:
@@ -113,7 +114,8 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, "
+            f"elementwise_affine={self.elementwise_affine}, bias={self.has_bias}"
         )
 
 
