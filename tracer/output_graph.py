@@ -42,10 +42,12 @@ _UNTRACED_EFFECTS = {
     "__setitem__": "assigning into a tensor (`x[i] = v`) is not traced: it returns nothing the "
     "graph could record",
     "_set_grad_enabled": "changing grad mode (`torch.no_grad()`...) is not traced yet",
+    "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
+    "value does not know",
 }
-"""Runtime ops whose only effect is a mutation the graph would not record (they return no
-tensor): tracing them would run the effect on fake values at trace time and lose it at run time,
-so they break the graph."""
+"""Runtime ops the graph would not record faithfully: assignments and grad-mode changes return
+no tensor (tracing them would run the effect on fake values at trace time and lose it at run
+time), and a version counter is a run-time count. They break the graph."""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
