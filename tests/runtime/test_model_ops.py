@@ -185,7 +185,7 @@ def _inplace_story(lib: types.ModuleType) -> list[Any]:
     r = x.reshape(12)  # contiguous: a view
     r.add_(1)
     log += [x._version, x.tolist()]
-    c = x[:, 1:3].contiguous()  # not contiguous before: a copy
+    c = x[:, 1:3].reshape(6)  # scattered elements: reshape copies
     c.add_(100)
     log += [x._version, c._version, x.tolist()]
     z = lib.zeros(3)

@@ -47,8 +47,10 @@ _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 def is_pure(node: Node) -> bool:
     """Whether `node` can be removed, merged or precomputed without changing behavior.
 
-    Runtime ops are pure (tensors are immutable) except random ones (`IMPURE_OP_NAMES`) and any
-    in-place op (trailing underscore, like `add_`); placeholders and the output never are.
+    Runtime ops are pure (they compute a new tensor, or a view, from their arguments) except
+    random ones and the other `IMPURE_OP_NAMES`, and any in-place op (trailing underscore, like
+    `add_`); placeholders and the output never are. A graph that writes a tensor gets no
+    merging or folding at all (`run_passes`).
     A dead pure call is dropped even if it would have raised: runtime ops only raise for
     shape/dtype reasons, which fake propagation has already ruled out for the traced inputs.
     """

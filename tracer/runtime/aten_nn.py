@@ -139,11 +139,9 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 
 def amin(input: Tensor, dim: int | Sequence[int] = (), keepdim: bool = False) -> Tensor:
-    return (
-        aten.neg(aten.amax(aten.neg(input), dim, keepdim))
-        if input._dtype is not dt.bool_
-        else (aten.bitwise_not(aten.amax(aten.bitwise_not(input), dim, keepdim)))
-    )
+    """The smallest is the negated largest of the negated values (of bools: the complements)."""
+    flip = aten.bitwise_not if input._dtype is dt.bool_ else aten.neg
+    return flip(aten.amax(flip(input), dim, keepdim))
 
 
 def _arg(op: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:

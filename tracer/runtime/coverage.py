@@ -33,7 +33,8 @@ LIMITS = [
         "`T`, `expand`, `detach`, `split`, `chunk`, `unbind`, `squeeze`, `unsqueeze`, `flatten`) "
         "share their base's storage and version counter: in-place ops through them write the "
         "base, and `x._version` counts writes as torch does. `view` does not refuse "
-        "non-contiguous inputs as torch can."
+        "non-contiguous inputs as torch can, and `contiguous()` returns the tensor itself "
+        "(torch copies a view of scattered elements)."
     ),
     (
         "Composed ops (`softmax`, `log_softmax`, `layer_norm`, `var`, `std`, `linear`) compute as "

@@ -496,7 +496,9 @@ class Tensor(TensorMethods):
 
     @method_op
     def contiguous(self) -> Tensor:
-        return self if self._is_contiguous() else _aten.clone(self)
+        """The tensor itself, always: a tracer's fake input does not know whether the real one
+        is a view of scattered elements, so `x.contiguous() is x` must not depend on it."""
+        return self
 
     @method_op
     def clone(self) -> Tensor:
