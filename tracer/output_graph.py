@@ -373,6 +373,12 @@ class OutputGraph:
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if isinstance(fake, runtime.Tensor):
             return TensorVariable(node, fake)
+        if isinstance(fake, tuple) and type(fake) is not tuple:
+            unimplemented(
+                "op-result",
+                f"op result of type {type(fake).__qualname__}: a named tuple such as "
+                "torch.return_types.max (from `max(x, dim)`) is not traced yet",
+            )
         if isinstance(fake, tuple | list):
             items = []
             for i, item in enumerate(fake):

@@ -110,3 +110,15 @@ def test_untraced_effects_fall_back_and_match_eager() -> None:
     x = torch.ones(3)
     x.add_(1)
     assert tracer.compile(read_version)(x) == 2
+
+
+def max_along_a_dim(x: Any) -> Any:
+    return x.max(1)
+
+
+def test_named_tuple_results_fall_back_and_keep_their_type() -> None:
+    """`max(x, dim)` returns torch.return_types.max: compiled, the frame falls back (a plain
+    tuple would lose the type and the `values`/`indices` fields)."""
+    assert_same_behavior(max_along_a_dim, torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
+    result = tracer.compile(max_along_a_dim)(torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
+    assert type(result) is torch.return_types.max
