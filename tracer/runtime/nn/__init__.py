@@ -5,21 +5,14 @@ gradients.
 """
 
 from tracer.runtime.nn import functional, init
+from tracer.runtime.nn.activation import GELU, ReLU, Sigmoid, SiLU, Tanh
 from tracer.runtime.nn.container import ModuleDict, ModuleList, Sequential
-from tracer.runtime.nn.layers import (
-    GELU,
-    Dropout,
-    Embedding,
-    Identity,
-    LayerNorm,
-    Linear,
-    ReLU,
-    Sigmoid,
-    SiLU,
-    Tanh,
-)
+from tracer.runtime.nn.dropout import Dropout
+from tracer.runtime.nn.linear import Identity, Linear
 from tracer.runtime.nn.module import Module
+from tracer.runtime.nn.normalization import LayerNorm
 from tracer.runtime.nn.parameter import Parameter
+from tracer.runtime.nn.sparse import Embedding
 
 __all__ = [
     "GELU",
