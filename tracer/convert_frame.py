@@ -37,6 +37,7 @@ from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, sta
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
+from tracer.graph.passes import writes_a_tensor
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
 from tracer.observability.events import get_chromium_event_logger
@@ -445,7 +446,8 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
 
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
     """Tensors computed by the graph that the results or the side effects need, in first-use
-    order (graph inputs are reloaded from their sources, so identity is preserved)."""
+    order (graph inputs are reloaded from their sources, so identity is preserved), and the
+    results of in-place writes."""
     needed: dict[Node, None] = {}
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
@@ -462,6 +464,11 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
                 needed.setdefault(vt.node)
             continue
         pending.extend(reversed(_children(vt)))
+    # A write into a tensor (`x.add_(y)`, its result unused or an input's tracker) is an
+    # effect the graph must run: it is an output too, so the graph is kept and runs it.
+    for node in output.graph.nodes:
+        if writes_a_tensor(node):
+            needed.setdefault(node)
     return list(needed)
 
 
