@@ -44,6 +44,18 @@ if TYPE_CHECKING:
 _DELETED: Any = object()
 
 
+class _DeletedGlobal(VariableTracker):
+    """Stands for a global the trace deleted: a later read finds the builtin, or NameError."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted global>"
+
+
+DELETED_GLOBAL = _DeletedGlobal()
+
+
 @dataclasses.dataclass(slots=True)
 class Mutation:
     """One entry of the log: `kind` says how codegen replays it."""
@@ -151,6 +163,20 @@ class SideEffects:
     ) -> None:
         self.globals[name] = value
         self._record("global", None, name, value)
+
+    def delete_global(self, name: str, existed: bool) -> None:
+        """`del name` of a global of the compiled function's module (DELETE_GLOBAL): replayed
+        as a deletion, in order with the other global writes; a global the trace itself
+        created (`existed` False) is simply not stored."""
+        self.globals[name] = DELETED_GLOBAL
+        if existed:
+            self._record("global", None, name, _DELETED)
+        else:
+            self.log.pop(("global", id(None), name), None)
+
+    def global_deleted(self, name: str) -> bool:
+        """Did the trace delete global `name` (and not assign it again)?"""
+        return self.globals.get(name) is DELETED_GLOBAL
 
     # -- existing objects ---------------------------------------------------------------------
     def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
