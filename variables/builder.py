@@ -34,6 +34,7 @@ from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.polyfills.registry import polyfill_for
+from variables.sentinels import SentinelVariable
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
@@ -224,6 +225,8 @@ class VariableBuilder:
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
+        if kind is object:  # a sentinel: identity is all it means
+            return self._guarded_identity(SentinelVariable(value, source), value, source)
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"

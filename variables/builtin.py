@@ -44,7 +44,8 @@ from variables.iterators import (
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.misc import ExceptionVariable
-from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.sentinels import SentinelVariable, id_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.user_defined import (
@@ -302,6 +303,10 @@ class BuiltinVariable(KnownObjectVariable):
             raise
         return ConstantVariable(True)
 
+    def call_object(self, tx: TranslatorBase, /) -> VariableTracker:
+        """`object()`: a new sentinel (any argument: CPython's TypeError, by folding)."""
+        return SentinelVariable()
+
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if args:
             cls = args[0].realize().as_python_constant()
@@ -415,8 +420,8 @@ class BuiltinVariable(KnownObjectVariable):
     ) -> VariableTracker:
         unimplemented("builtin-side-effect", "call to builtin open is not supported")
 
-    def call_id(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
-        unimplemented("builtin-nondeterministic", "call to builtin id is not supported")
+    def call_id(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
+        return id_of(tx, obj)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):
@@ -596,7 +601,15 @@ def binary_op(
     if plain in (operator.eq, operator.ne) and exceptions and by_identity:
         # neither side's __eq__ answers for the other: CPython compares identities
         return ConstantVariable((a is b) == (plain is operator.eq))
+    sentinel = isinstance(a, SentinelVariable) or isinstance(b, SentinelVariable)
+    if plain in (operator.eq, operator.ne) and sentinel and _sentinel_or_constant(a, b):
+        # object's __eq__ (and a constant's) answer NotImplemented: CPython compares identities
+        return ConstantVariable(identical(a, b) == (plain is operator.eq))
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
+
+
+def _sentinel_or_constant(*values: VariableTracker) -> bool:
+    return all(isinstance(v, SentinelVariable) or v.is_python_constant() for v in values)
 
 
 def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:

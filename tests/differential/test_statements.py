@@ -12,12 +12,7 @@ import pytest
 import tracer
 from tests.differential import foreign_module
 from tests.differential.helpers import check
-from tests.differential.opcodes import assert_uses
-
-
-def traced_whole(fn, *args):
-    explanation = tracer.explain(fn)(*args)
-    assert explanation.graph_break_count == 0, explanation.break_reasons
+from tests.differential.opcodes import assert_traced_whole, assert_uses
 
 
 # -- import ------------------------------------------------------------------------------------
@@ -57,7 +52,7 @@ def relative_import(x):
 )
 def test_import_traced(fn):
     assert_uses(fn, "IMPORT_NAME")
-    traced_whole(fn, 4.0)
+    assert_traced_whole(fn, 4.0)
     check(fn, 4.0)
     check(fn, 2.25)
 
@@ -120,7 +115,7 @@ def calls_foreign(x):
 
 def test_foreign_globals_traced():
     assert_uses(foreign_module.via_nested, "LOAD_GLOBAL")
-    traced_whole(calls_foreign, 2)
+    assert_traced_whole(calls_foreign, 2)
     check(calls_foreign, 2)
 
 
@@ -193,7 +188,7 @@ def test_delete_global(fn):
     globals()["VICTIM"] = 5
     try:
         if fn is not delete_missing and fn is not delete_twice:
-            traced_whole(fn, 3)
+            assert_traced_whole(fn, 3)
         check(fn, 3)
     finally:
         globals()["VICTIM"] = 5
@@ -201,7 +196,7 @@ def test_delete_global(fn):
 
 def test_delete_global_then_builtin():
     assert_uses(len_after_delete, "DELETE_GLOBAL")
-    traced_whole(len_after_delete, [1, 2])
+    assert_traced_whole(len_after_delete, [1, 2])
     check(len_after_delete, [1, 2])
     assert "len" not in globals()
 
