@@ -15,6 +15,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
@@ -50,6 +51,7 @@ from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariabl
 from variables.tensor import TensorVariable
 from variables.user_defined import (
     SuperVariable,
+    UserDefinedClassVariable,
     UserDefinedObjectVariable,
     hash_result,
     len_result,
@@ -380,7 +382,13 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_type(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if len(args) == 1:
-            return builder.wrap_class(args[0].realize().python_type())
+            obj = args[0].realize()
+            cls_vt = builder.wrap_class(obj.python_type())
+            if isinstance(cls_vt, UserDefinedClassVariable) and isinstance(
+                obj, UserDefinedObjectVariable
+            ):  # found where the object's class is (its exact type is guarded already)
+                cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
+            return cls_vt
         if len(args) == 3:
             unimplemented("call", "type() with three arguments makes a new class on every call")
         return fold(tx, type, args, {})  # CPython's TypeError for the count

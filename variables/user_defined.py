@@ -88,6 +88,24 @@ def property_error(tx: TranslatorBase, prop: property, cls: type, action: str) -
     raise AssertionError(f"property {action} without a function did not raise")
 
 
+def stored_class_attr(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+) -> VariableTracker | None:
+    """The value this trace assigned to `name` on `cls` or a base, if a read finds it; a base's
+    value holds only while the classes before it in the MRO still lack `name` (guarded)."""
+    found = tx.output.side_effects.stored_class_attr(cls, name)
+    if found is None:
+        return None
+    value, index = found
+    if index:
+        if cls_source is None:
+            unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
+        mro_source = AttrSource(cls_source, "__mro__")
+        for i in range(index):
+            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+    return value
+
+
 def wrap_class_member(
     tx: TranslatorBase,
     member: Any,
@@ -152,6 +170,9 @@ class UserDefinedClassVariable(VariableTracker):
                 return self._metaclass_property(tx, meta_member, name)
             else:
                 unimplemented("metaclass", f"descriptor {meta.__name__}.{name} of a metaclass")
+        stored = stored_class_attr(tx, self.value, self.source, name)
+        if stored is not None:
+            return stored
         member, _owner = lookup_class_attr(self.value, name)
         if member is not _ABSENT:
             if isinstance(member, property):
@@ -168,6 +189,28 @@ class UserDefinedClassVariable(VariableTracker):
         tx.raise_user_error(
             AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
         )
+
+    def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        """`cls.name = value` with `type.__setattr__`: recorded in the side effects, replayed
+        onto the class, and read back by later lookups through the class, its subclasses and
+        instances. Dunder names (CPython's protocol lookups read those) and values that are
+        descriptors (functions become methods) are not modeled."""
+        cls = self.value
+        meta = type(cls)
+        what = f"setting class attribute {cls.__name__}.{name}"
+        if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
+            unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
+        meta_member, meta_owner = lookup_class_attr(meta, name)
+        if meta_owner is not None and _is_data_descriptor(meta_member):
+            unimplemented("setattr", f"{what}: a data descriptor of its metaclass")
+        if name.startswith("__") and name.endswith("__"):
+            unimplemented("setattr", f"{what}: a special name")
+        if self.source is None:
+            unimplemented("setattr", f"{what}: a class with no known origin")
+        value = value.realize()
+        if hasattr(value.python_type(), "__get__"):
+            unimplemented("setattr", f"{what} to {value!r}, a descriptor")
+        tx.output.side_effects.store_class_attr(self, name, value)
 
     def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
         """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""
@@ -241,6 +284,11 @@ class UserDefinedObjectVariable(VariableTracker):
             unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
         if name == "__class__":
             return builder.wrap_class(self.cls)
+        cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
+        stored = stored_class_attr(tx, self.cls, cls_source, name)
+        if stored is not None:  # a class attribute this trace assigned: a plain value
+            own = self._instance_attr(tx, name)
+            return own if own is not None else stored
         member, owner = lookup_class_attr(self.cls, name)
         is_data_descriptor = member is not _ABSENT and _is_data_descriptor(member)
         if isinstance(member, property):
@@ -467,6 +515,7 @@ class SuperVariable(VariableTracker):
             return self._class_getattr(tx, obj, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
+        self._no_stored_attr(tx, name)
         mro = obj.cls.__mro__
         start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
         for k in range(start, len(mro)):
@@ -486,11 +535,17 @@ class SuperVariable(VariableTracker):
         source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
 
+    @staticmethod
+    def _no_stored_attr(tx: TranslatorBase, name: str) -> None:
+        if any(key[1] == name for key in tx.output.side_effects.class_attrs):
+            unimplemented("super", f"super().{name} after the trace assigned a class's {name}")
+
     def _class_getattr(
         self, tx: TranslatorBase, cls_vt: UserDefinedClassVariable, name: str
     ) -> VariableTracker:
         """`super(C, cls).name` (a classmethod's `super()`): found after C in cls's MRO; a
         classmethod binds to cls, a plain function stays unbound."""
+        self._no_stored_attr(tx, name)
         mro = cls_vt.value.__mro__
         if self.cls not in mro:
             unimplemented("super", f"super({self.cls.__name__}, {cls_vt.value.__name__})")

@@ -272,3 +272,81 @@ def test_id_of_outside_objects():
     a, b = Thing(), Thing()
     assert compiled(a, Thing) == ids(a, Thing)
     assert compiled(b, Thing) == ids(b, Thing)
+
+
+# -- class attributes written ----------------------------------------------------------------------
+class Tally:
+    total = 0
+
+    def add(self, n):
+        type(self).total += n
+        return self.total
+
+
+class SubTally(Tally):
+    pass
+
+
+def class_attributes(x, t):
+    Tally.total = Tally.total + x
+    Tally.history = (x,)
+    after = t.add(x)
+    return Tally.total, SubTally.total, t.total, after, SubTally.history
+
+
+def _class_state():
+    return {
+        cls.__name__: {k: v for k, v in vars(cls).items() if k in ("total", "history")}
+        for cls in (Tally, SubTally)
+    }
+
+
+def _reset_classes():
+    Tally.total = 0
+    for cls, name in ((Tally, "history"), (SubTally, "total")):
+        if name in vars(cls):
+            delattr(cls, name)
+
+
+def _calls(fn, args_list):
+    """Results and class state after each call, from one fresh start."""
+    _reset_classes()
+    outcomes = []
+    for args in args_list:
+        outcomes.append((fn(*args), _class_state()))
+    _reset_classes()
+    return outcomes
+
+
+def test_class_attributes_replayed_onto_the_class():
+    assert_uses(class_attributes, "STORE_ATTR")
+    _reset_classes()
+    assert_traced_whole(class_attributes, 2, SubTally())
+    calls = [(2, SubTally()), (3, SubTally()), (1, Tally())]
+    eager = _calls(class_attributes, calls)
+    compiled = _calls(tracer.compile(class_attributes, fullgraph=True), calls)
+    assert compiled == eager
+
+
+def test_class_attribute_of_a_base_guarded_not_shadowed():
+    def read_through_subclass(x):
+        Tally.total = x
+        return SubTally.total
+
+    _reset_classes()
+    compiled = tracer.compile(read_through_subclass, fullgraph=True)
+    assert compiled(4) == 4
+    SubTally.total = 100
+    try:
+        assert compiled(5) == read_through_subclass(5) == 100
+    finally:
+        _reset_classes()
+
+
+def test_class_attribute_function_value_falls_back():
+    def store_method(x):
+        Tally.extra = lambda self: x
+        return x
+
+    with pytest.raises(tracer.Unsupported, match="a descriptor"):
+        tracer.compile(store_method, fullgraph=True)(1)

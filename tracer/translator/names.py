@@ -28,7 +28,7 @@ from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
-from variables.user_defined import UserDefinedObjectVariable
+from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
 _GLOBALS_DICT = GlobalsDictSource()
 """The `G` source of every "not a global" guard (a builtin the globals do not shadow)."""
@@ -190,6 +190,9 @@ class Names(TranslatorBase):
         value = self.pop()
         if isinstance(obj, TupleVariable):
             self.raise_user_error(AttributeError("can't set attribute"))
+        if isinstance(obj, UserDefinedClassVariable):
+            obj.store_attr(self, inst.argval, value)
+            return
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("setattr", f"setting attribute {inst.argval!r} on {obj!r}")
         obj.store_attr(self, inst.argval, value)
