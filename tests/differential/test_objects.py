@@ -311,9 +311,7 @@ def _reset_classes():
 def _calls(fn, args_list):
     """Results and class state after each call, from one fresh start."""
     _reset_classes()
-    outcomes = []
-    for args in args_list:
-        outcomes.append((fn(*args), _class_state()))
+    outcomes = [(fn(*args), _class_state()) for args in args_list]
     _reset_classes()
     return outcomes
 
