@@ -8,6 +8,7 @@ that would be needed) is not traced.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import ObjectInitVariable, PartialVariable
+from variables.wrappers import FunctoolsPartialVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -236,6 +238,8 @@ class UserDefinedClassVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if self.value is functools.partial:
+            return FunctoolsPartialVariable.create(tx, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
