@@ -612,7 +612,7 @@ def binary_op(
     sentinel = isinstance(a, SentinelVariable) or isinstance(b, SentinelVariable)
     if plain in (operator.eq, operator.ne) and sentinel and _sentinel_or_constant(a, b):
         # object's __eq__ (and a constant's) answer NotImplemented: CPython compares identities
-        return ConstantVariable(identical(a, b) == (plain is operator.eq))
+        return ConstantVariable(identical(a, b, tx) == (plain is operator.eq))
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import tracer
+from tracer.runtime.overrides import TorchFunctionMode
 from tests.differential.helpers import check
 from tests.differential.opcodes import assert_traced_whole, assert_uses
 
@@ -348,3 +349,26 @@ def test_class_attribute_function_value_falls_back():
 
     with pytest.raises(tracer.Unsupported, match="a descriptor"):
         tracer.compile(store_method, fullgraph=True)(1)
+
+
+# -- `is` between objects from outside (modes, user objects, containers) --------------------------
+class Mode(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def identity_between(a, b):
+    return a is b, a is not b, a == b if type(a) is Thing else None
+
+
+@pytest.mark.parametrize("make", [Mode, Thing, list])
+def test_is_between_objects_from_outside(make):
+    assert_uses(identity_between, "IS_OP")
+    a, b = make(), make()
+    assert_traced_whole(identity_between, a, b)
+    compiled = tracer.compile(identity_between, fullgraph=True)
+    assert (
+        compiled(a, b) == identity_between(a, b) == (False, True, False if make is Thing else None)
+    )
+    assert compiled(a, a) == identity_between(a, a)  # the NO_ALIASING guard misses
+    assert compiled(b, a) == identity_between(b, a)
