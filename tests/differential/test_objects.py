@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 import tracer
-from tracer.runtime.overrides import TorchFunctionMode
 from tests.differential.helpers import check
 from tests.differential.opcodes import assert_traced_whole, assert_uses
+from tracer.runtime.overrides import TorchFunctionMode
 
 
 # -- __slots__ -----------------------------------------------------------------------------------
