@@ -286,9 +286,12 @@ class UserDefinedObjectVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if has_custom_getattribute(self.cls):
             unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
-        if name == "__class__":
-            return builder.wrap_class(self.cls)
         cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
+        if name == "__class__":  # found where the object's class is (its type is guarded)
+            cls_vt = builder.wrap_class(self.cls)
+            if isinstance(cls_vt, UserDefinedClassVariable):
+                cls_vt.source = cls_source
+            return cls_vt
         stored = stored_class_attr(tx, self.cls, cls_source, name)
         if stored is not None:  # a class attribute this trace assigned: a plain value
             own = self._instance_attr(tx, name)

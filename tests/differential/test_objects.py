@@ -285,13 +285,17 @@ class Tally:
 
 
 class SubTally(Tally):
-    pass
+    def add_via_dunder_class(self, n):
+        self.__class__.total += n
+        return self.total
 
 
 def class_attributes(x, t):
     Tally.total = Tally.total + x
     Tally.history = (x,)
     after = t.add(x)
+    if type(t) is SubTally:
+        after = (after, t.add_via_dunder_class(x))
     return Tally.total, SubTally.total, t.total, after, SubTally.history
 
 
