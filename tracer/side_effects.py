@@ -44,6 +44,18 @@ if TYPE_CHECKING:
 _DELETED: Any = object()
 
 
+class _DeletedGlobal(VariableTracker):
+    """Stands for a global the trace deleted: a later read finds the builtin, or NameError."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted global>"
+
+
+DELETED_GLOBAL = _DeletedGlobal()
+
+
 @dataclasses.dataclass(slots=True)
 class Mutation:
     """One entry of the log: `kind` says how codegen replays it."""
@@ -107,6 +119,10 @@ class SideEffects:
         """Existing mutable objects wrapped so far, by id of the real object (aliasing)."""
         self.globals: dict[str, VariableTracker] = {}
         self.cells: dict[int, CellVariable] = {}
+        self.class_attrs: dict[tuple[int, str], VariableTracker] = {}
+        """Class attributes the trace assigned, by (id of the class, name)."""
+        self.class_targets: dict[int, tuple[type, VariableTracker]] = {}
+        """The class and the one tracker its stores are recorded against, by id of the class."""
 
     # -- identity of existing objects -----------------------------------------------------------
     def track_existing(self, value: Any, vt: VariableTracker) -> VariableTracker:
@@ -152,6 +168,20 @@ class SideEffects:
         self.globals[name] = value
         self._record("global", None, name, value)
 
+    def delete_global(self, name: str, existed: bool) -> None:
+        """`del name` of a global of the compiled function's module (DELETE_GLOBAL): replayed
+        as a deletion, in order with the other global writes; a global the trace itself
+        created (`existed` False) is simply not stored."""
+        self.globals[name] = DELETED_GLOBAL
+        if existed:
+            self._record("global", None, name, _DELETED)
+        else:
+            self.log.pop(("global", id(None), name), None)
+
+    def global_deleted(self, name: str) -> bool:
+        """Did the trace delete global `name` (and not assign it again)?"""
+        return self.globals.get(name) is DELETED_GLOBAL
+
     # -- existing objects ---------------------------------------------------------------------
     def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
         """A list/dict/set that existed before the call changed; replay its final contents."""
@@ -183,6 +213,31 @@ class SideEffects:
             self._record("attr", obj, name, _DELETED)
         else:
             self.log.pop(("attr", id(obj), name), None)
+
+    def store_class_attr(
+        self, cls_vt: UserDefinedClassVariable, name: str, value: VariableTracker
+    ) -> None:
+        """`cls.name = value` on a class that exists outside: replayed onto the class, and seen
+        by every later read through the class, its subclasses and its instances (however the
+        class was reached: one target per class keeps the replay in the order of the stores)."""
+        cls = cls_vt.value
+        target = self.class_targets.setdefault(id(cls), (cls, cls_vt))[1]
+        self.class_attrs[(id(cls), name)] = value
+        self._record("attr", target, name, value)
+
+    def stored_class_attr(self, cls: type, name: str) -> tuple[VariableTracker, int] | None:
+        """What a read of `name` on `cls` finds among the stores of this trace: the first class
+        of the MRO holding `name` decides, a stored value (with its index in the MRO) or a real
+        one (None)."""
+        if not self.class_attrs:
+            return None
+        for index, klass in enumerate(cls.__mro__):
+            found = self.class_attrs.get((id(klass), name))
+            if found is not None:
+                return found, index
+            if name in klass.__dict__:
+                return None
+        return None
 
     def store_cell(self, tx: TranslatorBase, cell: CellVariable, value: VariableTracker) -> None:
         if cell.source is None:

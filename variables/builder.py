@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+import functools
 import types
 import weakref
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariabl
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
+from variables.sentinels import SentinelVariable
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
@@ -45,6 +47,7 @@ from variables.structured import (
 )
 from variables.tensor import TorchOpVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+from variables.wrappers import FunctoolsPartialVariable, LruCacheWrapperVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -235,6 +238,12 @@ class VariableBuilder:
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
+        if kind is functools.partial:
+            return FunctoolsPartialVariable.wrap(self, value, source)
+        if kind is functools._lru_cache_wrapper:
+            return LruCacheWrapperVariable.wrap(self, value, source)
+        if kind is object:  # a sentinel: identity is all it means
+            return self._guarded_identity(SentinelVariable(value, source), value, source)
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"

@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
@@ -47,12 +48,14 @@ from variables.iterators import (
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.misc import ExceptionVariable
-from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.sentinels import SentinelVariable, id_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
 from variables.user_defined import (
     SuperVariable,
+    UserDefinedClassVariable,
     UserDefinedObjectVariable,
     hash_result,
     len_result,
@@ -325,6 +328,10 @@ class BuiltinVariable(KnownObjectVariable):
             raise
         return ConstantVariable(True)
 
+    def call_object(self, tx: TranslatorBase, /) -> VariableTracker:
+        """`object()`: a new sentinel (any argument: CPython's TypeError, by folding)."""
+        return SentinelVariable()
+
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if args:
             cls = args[0].realize().as_python_constant()
@@ -398,7 +405,13 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_type(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if len(args) == 1:
-            return builder.wrap_class(args[0].realize().python_type())
+            obj = args[0].realize()
+            cls_vt = builder.wrap_class(obj.python_type())
+            if isinstance(cls_vt, UserDefinedClassVariable) and isinstance(
+                obj, UserDefinedObjectVariable
+            ):  # found where the object's class is (its exact type is guarded already)
+                cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
+            return cls_vt
         if len(args) == 3:
             unimplemented("call", "type() with three arguments makes a new class on every call")
         return fold(tx, type, args, {})  # CPython's TypeError for the count
@@ -438,8 +451,8 @@ class BuiltinVariable(KnownObjectVariable):
     ) -> VariableTracker:
         unimplemented("builtin-side-effect", "call to builtin open is not supported")
 
-    def call_id(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
-        unimplemented("builtin-nondeterministic", "call to builtin id is not supported")
+    def call_id(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
+        return id_of(tx, obj)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):
@@ -694,7 +707,15 @@ def binary_op(
     if plain in (operator.eq, operator.ne) and exceptions and by_identity:
         # neither side's __eq__ answers for the other: CPython compares identities
         return ConstantVariable((a is b) == (plain is operator.eq))
+    sentinel = isinstance(a, SentinelVariable) or isinstance(b, SentinelVariable)
+    if plain in (operator.eq, operator.ne) and sentinel and _sentinel_or_constant(a, b):
+        # object's __eq__ (and a constant's) answer NotImplemented: CPython compares identities
+        return ConstantVariable(identical(a, b, tx) == (plain is operator.eq))
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
+
+
+def _sentinel_or_constant(*values: VariableTracker) -> bool:
+    return all(isinstance(v, SentinelVariable) or v.is_python_constant() for v in values)
 
 
 def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:
