@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.exc import UserError
+from tracer.fused import plan_graph, remember_plan
+from tracer.fused.report import report_kernels as _report_kernels
 from tracer.graph import GraphModule, Interpreter, passes
 from tracer.observability.metrics import timed
 
@@ -43,12 +45,28 @@ def interpret(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     return interpreter.run
 
 
+def fused(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    """The graph passes, then the graph lowered to fused loop kernels (tracer/fused/); the
+    plan stays known for the graph's lifetime (`tracer.fused.plan_of(gm)`)."""
+    run_graph_passes(gm)
+    plan = plan_graph(gm)
+    forward = plan.load()
+    remember_plan(gm, plan)
+    _report_kernels(plan)
+    return forward
+
+
 def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     """The generated code as traced, without graph passes (for tests of the passes)."""
     return gm.forward
 
 
-_REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
+_REGISTRY: dict[str, Backend] = {
+    "eager": eager,
+    "interpret": interpret,
+    "no_passes": no_passes,
+    "fused": fused,
+}
 
 
 def register_backend(name: str, backend: Backend) -> None:
