@@ -45,15 +45,21 @@ def interpret(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     return interpreter.run
 
 
-def fused(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
-    """The graph passes, then the graph lowered to fused loop kernels (tracer/fused/); the
-    plan stays known for the graph's lifetime (`tracer.fused.plan_of(gm)`)."""
-    run_graph_passes(gm)
-    plan = plan_graph(gm)
-    forward = plan.load()
-    remember_plan(gm, plan)
-    _report_kernels(plan)
-    return forward
+def fused_backend(*, reorder_loops: bool = True) -> Backend:
+    """The fused backend with its options: the graph passes, then the graph lowered to fused
+    loop kernels (tracer/fused/). `reorder_loops=False` keeps every statement's first loop
+    order (to measure what reordering gains). The plan stays known for the graph's lifetime
+    (`tracer.fused.plan_of(gm)`)."""
+
+    def fused(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+        run_graph_passes(gm)
+        plan = plan_graph(gm, reorder_loops=reorder_loops)
+        forward = plan.load()
+        remember_plan(gm, plan)
+        _report_kernels(plan)
+        return forward
+
+    return fused
 
 
 def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
@@ -65,7 +71,7 @@ _REGISTRY: dict[str, Backend] = {
     "eager": eager,
     "interpret": interpret,
     "no_passes": no_passes,
-    "fused": fused,
+    "fused": fused_backend(),
 }
 
 

@@ -54,7 +54,9 @@ def _buffer_view(node: Node) -> View:
     return View(f"b_{node.name}", shape, strides)
 
 
-def plan_graph(gm: GraphModule) -> FusedPlan:
+def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
+    """The plan of `gm`'s kernels; `reorder_loops` lets the scheduler try other loop orders
+    for a pair of statements that would fuse with them (NOTE [loop order])."""
     graph = gm.graph
     lowered = _lower_all(gm)
     output = graph.nodes[-1]
@@ -92,7 +94,7 @@ def plan_graph(gm: GraphModule) -> FusedPlan:
         elif node.op not in ("placeholder", "output"):
             items.append(node)
 
-    stats = ScheduleStats()
+    stats = ScheduleStats(reorder_loops)
     grouped = group(items, stats)
     return _write(gm, grouped, lowered, as_tensor, helpers, stats, output)
 
@@ -168,6 +170,7 @@ def _write(
             "reorder_trials": stats.reorder_trials,
             "reordered": stats.reordered,
             "lowered_nodes": len(lowered),
+            "reorder_loops": int(stats.reorder_loops),
         },
         live_globals=live,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -156,7 +157,8 @@ def lower_node(node: Node, values: dict[Node, Value]) -> Lowering | None:
         elif name in REDUCTIONS:
             value = _reduction(name, params, values, out_shape)
         else:
-            value = _pointwise(name, params, bound.arguments, values, val, helpers)
+            temp = f"t_{node.name}"
+            value = _pointwise(name, params, bound.arguments, values, val, helpers, temp)
     except _NotLowered:
         return None
     return None if value is None else Lowering(name, value, helpers)
@@ -274,7 +276,10 @@ def _pointwise(
     values: dict[Node, Value],
     val: Tensor,
     helpers: dict[str, Any],
+    temp: str,
 ) -> Value | None:
+    """An elementwise op's expression; operands read more than once go through walrus
+    temporaries named after `temp` (the node's name)."""
     out_shape: Shape = tuple(val._shape)
     tensors = [p for p in params if isinstance(p, Node)]
     compute = val._dtype
@@ -315,37 +320,54 @@ def _pointwise(
                 return f"({_float_text(factor, helpers)} * {text(inner, ix, load)})"
 
             b = Pointwise(out_shape, scaled)
-        fmt = _BINARY_TEXT.get(name.lstrip("r") if name in ("rsub",) else name)
+        fmt = _BINARY_TEXT.get("sub" if name == "rsub" else name)
         if name in ("div", "rdiv"):
             helpers["div"] = kernels.div
-            fmt = "div({a}, {b})"
+            fmt = "({a} / {b} if {b:=} else div({a}, {b}))"
         elif name in ("maximum", "minimum"):
-            helpers[name] = getattr(kernels, name)
-            fmt = name + "({a}, {b})"
+            cmp = ">=" if name == "maximum" else "<="
+            fmt = "({a} if {a:=} " + cmp + " {b:=} or {a} != {a} else {b})"
         assert fmt is not None
         left, right, binary = a, b, fmt
         return Pointwise(
             out_shape,
-            lambda ix, load: binary.format(a=text(left, ix, load), b=text(right, ix, load)),
+            lambda ix, load: _fill(binary, temp, a=text(left, ix, load), b=text(right, ix, load)),
         )
     (x,) = operands[:1]
     unary: dict[str, str] = {"neg": "(-{a})", "positive": "{a}", "abs": "abs({a})"}
     if name in unary:
         fmt = unary[name]
     elif name == "relu":
-        helpers["relu"] = _relu
-        fmt = "relu({a})"
+        fmt = "({a} if {a:=} > 0.0 or {a} != {a} else 0.0)"
+    elif name == "exp":
+        helpers["exp"] = _UNARY_HELPERS["exp"]
+        helpers["math_exp"] = math.exp
+        fmt = "(math_exp({a}) if {a:=} < 709.0 else exp({a}))"
     elif name in _UNARY_HELPERS:
         helpers[name] = _UNARY_HELPERS[name]
         fmt = name + "({a})"
     else:
         return None
-    return Pointwise(out_shape, lambda ix, load: fmt.format(a=text(x, ix, load)))
+    unary_fmt = fmt
+    return Pointwise(out_shape, lambda ix, load: _fill(unary_fmt, temp, a=text(x, ix, load)))
 
 
-def _relu(x: float) -> float:
-    """The runtime's relu on one float: NaN stays NaN."""
-    return x if x > 0 or x != x else 0.0  # noqa: PLR0124
+_SIMPLE = re.compile(r"[A-Za-z_]\w*|-?[0-9.e+-]+|\(-?inf\)|nan|inf")
+
+
+def _fill(template: str, temp: str, **operands: str) -> str:
+    """`template` with its operands: `{a:=}` marks where an operand used more than once is
+    first evaluated; one that is not a plain name or number is bound there to a temporary
+    (`(t_mul_a := x * 2.0)`) and read by name elsewhere, so it is computed once."""
+    for key, text in operands.items():
+        reused = "{" + key + ":=}" in template
+        if reused and not _SIMPLE.fullmatch(text):
+            name = f"{temp}_{key}"
+            template = template.replace("{" + key + ":=}", f"({name} := {text})", 1)
+            template = template.replace("{" + key + "}", name)
+        else:
+            template = template.replace("{" + key + ":=}", text).replace("{" + key + "}", text)
+    return template
 
 
 def _float_text(value: float, helpers: dict[str, Any]) -> str:

@@ -4,6 +4,7 @@ A `FusedPlan` is the generated source of each kernel and of `forward`, plus, for
 name that source uses, a descriptor saying where the object comes from:
   {"kind": "python", "module": "tracer.runtime.kernels", "qualname": "total"}
   {"kind": "kernel", "name": "kernel_0"}          (a kernel of the same plan)
+  {"kind": "op", "owner": "tensor", "name": "matmul"}  (a runtime op's mode-free impl)
   {"kind": "unary_float", "name": "sin"}          (the runtime's per-element function)
   {"kind": "float", "value": "inf"}
   {"kind": "dtype", "name": "float32"}
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import itertools
 import json
 import linecache
@@ -24,8 +26,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from tracer.graph.naming import target_op
 from tracer.runtime import dtypes as dt
 from tracer.runtime import kernels
+from tracer.runtime.ops import OPS
+from tracer.runtime.tensor import Tensor
 
 PLAN_FORMAT = "modetrace-fused-plan"
 PLAN_VERSION = 1
@@ -111,12 +116,20 @@ def describe(value: Any) -> dict[str, str]:
             return {"kind": "unary_float", "name": name}
     if isinstance(value, float) and not math.isfinite(value):
         return {"kind": "float", "value": repr(value)}
+    op_name = getattr(value, "__name__", None)
+    if isinstance(op_name, str):
+        for owner in ("tensor", "torch"):
+            descriptor = {"kind": "op", "owner": owner, "name": op_name}
+            if _op_impl(owner, op_name) is value:
+                return descriptor
     module = getattr(value, "__module__", None)
     qualname = getattr(value, "__qualname__", None)
     if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
         descriptor = {"kind": "python", "module": module, "qualname": qualname}
         try:
-            if resolve(descriptor) is value:
+            found = resolve(descriptor)
+            # a bound method (`Tensor._make`) is a new object on each lookup, equal to the last
+            if found is value or (inspect.ismethod(value) and found == value):
                 return descriptor
         except (ImportError, AttributeError):
             pass
@@ -127,6 +140,11 @@ def resolve(descriptor: dict[str, str]) -> Any:
     kind = descriptor["kind"]
     if kind == "dtype":
         return getattr(dt, descriptor["name"] if descriptor["name"] != "bool" else "bool_")
+    if kind == "op":
+        impl = _op_impl(descriptor["owner"], descriptor["name"])
+        if impl is None:
+            raise ValueError(f"no runtime op {descriptor!r}")
+        return impl
     if kind == "unary_float":
         return kernels.UNARY_FLOAT[descriptor["name"]]
     if kind == "float":
@@ -137,3 +155,11 @@ def resolve(descriptor: dict[str, str]) -> Any:
             found = getattr(found, part)
         return found
     raise ValueError(f"cannot resolve {descriptor!r}")
+
+
+def _op_impl(owner: str, name: str) -> Any:
+    """The mode-free implementation of the runtime op `Tensor.<name>` or `torch.<name>`."""
+    public = getattr(Tensor, name, None) if owner == "tensor" else OPS.get(name)
+    if isinstance(public, property):
+        public = public.fget
+    return getattr(target_op(public), "impl", None)

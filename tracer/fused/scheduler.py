@@ -136,6 +136,7 @@ class Kernel:
 
 @dataclasses.dataclass
 class ScheduleStats:
+    reorder_loops: bool = True
     fusion_attempts: int = 0
     reorder_trials: int = 0
     reordered: int = 0
@@ -186,7 +187,7 @@ def try_fuse(kernel: Kernel, statement: Statement, stats: ScheduleStats) -> bool
     """Add `statement` to `kernel` if it fuses, reordering one pointwise side on demand."""
     stats.fusion_attempts += 1
     depth = can_fuse(kernel, statement)
-    if depth is None:
+    if depth is None and stats.reorder_loops:
         depth = _reorder_to_fuse(kernel, statement, stats)
     if depth is None:
         return False
