@@ -4,7 +4,6 @@ and raises the same exceptions, on generated programs and on the shapes that are
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -13,35 +12,9 @@ from hypothesis import given
 
 import tracer
 import tracer.runtime as torch
+from tests.fused.checking import close
 from tests.fused.programs import build, programs
 from tracer.fused import plan_of
-
-REL = 1e-5
-ABS = 1e-6
-
-
-def close(expected: Any, actual: Any, path: str = "return") -> None:
-    """Same structure, types, shapes, dtypes and requires_grad; floats within tolerance."""
-    if isinstance(expected, torch.Tensor):
-        assert isinstance(actual, torch.Tensor), path
-        assert tuple(actual.shape) == tuple(expected.shape), path
-        assert actual.dtype is expected.dtype, path
-        assert actual.requires_grad == expected.requires_grad, path
-        flat_e = expected.reshape(-1).tolist() if expected.shape else [expected.item()]
-        flat_a = actual.reshape(-1).tolist() if actual.shape else [actual.item()]
-        for i, (e, a) in enumerate(zip(flat_e, flat_a, strict=True)):
-            if math.isnan(e) or math.isinf(e):
-                assert repr(a) == repr(e), f"{path}[{i}]: {a!r}, expected {e!r}"
-            else:
-                assert abs(a - e) <= ABS + REL * abs(e), f"{path}[{i}]: {a!r}, expected {e!r}"
-        return
-    assert type(actual) is type(expected), path
-    if isinstance(expected, tuple | list):
-        assert len(actual) == len(expected), path
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            close(e, a, f"{path}[{i}]")
-    else:
-        assert actual == expected, path
 
 
 def run_both(fn: Any, *args: Any) -> tuple[Any, Any, tracer.explain]:

@@ -11,7 +11,7 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
-from tests.fused.test_fused_equivalence import close
+from tests.fused.checking import close
 from tracer.fused import FusedPlan, plan_of
 from tracer.observability import logs, trace_log
 

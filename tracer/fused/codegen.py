@@ -15,6 +15,7 @@ Values the kernel computed itself in this iteration are read from the statement'
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from tracer.fused.index import Ix, contiguous_strides
@@ -189,18 +190,18 @@ class _KernelWriter:
                 )
             return decided[key]
 
-        expr = statement.render(read)
+        expr, temps = _temporaries(statement.render(read))
         if not inner:
-            return f"[{expr}]"
+            return f"[{expr}{temps}]"
         if not walk:
             loops = " ".join(f"for x{p} in range({size})" for p, size in inner)
-            return f"[{expr} {loops}]"
+            return f"[{expr} {loops}{temps}]"
         if len(streams) == 1:
             ((iterable, var),) = streams.items()
             # the row is the read itself: the list (or slice, a new list) as it is
-            return iterable if expr == var else f"[{expr} for {var} in {iterable}]"
+            return iterable if expr == var else f"[{expr} for {var} in {iterable}{temps}]"
         variables = ", ".join(streams.values())
-        return f"[{expr} for {variables} in zip({', '.join(streams)})]"
+        return f"[{expr} for {variables} in zip({', '.join(streams)}){temps}]"
 
     def kind(
         self, statement: Statement, buffer: str, ix: Ix, positions: set[int], inner_lin: Ix
@@ -280,6 +281,46 @@ class _KernelWriter:
 
     def kernel_size(self, buffer: str) -> int | None:
         return self.sizes.get(buffer)
+
+
+_WALRUS = re.compile(r"\((t_\w+) := ")
+
+
+def _temporaries(expr: str) -> tuple[str, str]:
+    """Each `(t_x := value)` of an element's expression (lowering.py's `_fill`) made a clause
+    `for t_x in [value]` of the comprehension, innermost first: CPython runs that clause as a
+    plain assignment to a comprehension local (a walrus target would be a cell of the kernel).
+    Every operand is evaluated exactly once either way, and none has side effects."""
+    clauses: list[str] = []
+    while True:
+        found = None
+        for match in _WALRUS.finditer(expr):
+            end = _closing(expr, match.start())
+            if ":=" not in expr[match.end() : end]:
+                found = match, end
+                break
+        if found is None:
+            return expr, "".join(clauses)
+        match, end = found
+        name, value = match.group(1), expr[match.end() : end]
+        taken = {c.split(" ")[2] for c in clauses}
+        if name in taken:  # the same node read at another index: another temporary
+            name = f"{name}_{len(clauses)}"
+        expr = expr[: match.start()] + name + expr[end + 1 :]
+        clauses.append(f" for {name} in [{value}]")
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at `start`."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"unbalanced generated expression: {text!r}")
 
 
 def _inner_linear(inner: list[tuple[int, int]]) -> Ix:

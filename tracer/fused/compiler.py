@@ -89,10 +89,10 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
                 values[node] = again.value
         elif _is_tensor(node):
             values[node] = _buffer_view(node)
-            if node.op != "placeholder":
+            if node.op not in ("placeholder", "get_attr"):
                 items.append(node)
-        elif node.op not in ("placeholder", "output"):
-            items.append(node)
+        elif node.op not in ("placeholder", "output", "get_attr"):
+            items.append(node)  # get_attr nodes are globals where they are read
 
     stats = ScheduleStats(reorder_loops)
     grouped = group(items, stats)
@@ -137,7 +137,7 @@ def _write(
         sources.append(source)
         for param in source.params:
             if param not in has_data:
-                lines.append(f"    {param} = {by_buffer[param].name}._data")
+                lines.append(f"    {param} = {codegen.render(by_buffer[param])}._data")
                 has_data.add(param)
         targets = ", ".join(source.returns)
         call = f"{name}({', '.join(source.params)})"
@@ -190,15 +190,15 @@ def _wrap(codegen: _Codegen, node: Node, lowered: dict[Node, Lowering], make: st
     if val._dtype.name == "float32":
         data = f"{codegen.bind(runtime_kernels.round_f32, 'round_f32')}({data})"
     dtype = codegen.bind(val._dtype, val._dtype.name)
-    leaves = _leaves(node, lowered)
+    leaves = [codegen.render(leaf) for leaf in _leaves(node, lowered)]
     grad = " or ".join(f"{leaf}.requires_grad" for leaf in leaves) or "False"
     return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {grad})"
 
 
-def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[str]:
+def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
     """The tensors outside the lowered nodes that `node` is computed from (requires_grad
     flows from them, as every lowered op is a floating op)."""
-    found: dict[str, None] = {}
+    found: dict[Node, None] = {}
     stack = [node]
     seen: set[Node] = set()
     while stack:
@@ -210,5 +210,5 @@ def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[str]:
             if arg in lowered:
                 stack.append(arg)
             elif _is_tensor(arg):
-                found[arg.name] = None
-    return sorted(found)
+                found[arg] = None
+    return sorted(found, key=lambda n: n.name)

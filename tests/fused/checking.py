@@ -1,0 +1,76 @@
+"""`--fused-check`: every graph the test suite compiles with the eager backend also runs through
+the fused backend, and the two must agree (values within float tolerance, exceptions by type
+and message); the eager result is what the test sees, so the suite's own comparisons stay exact.
+
+    .venv/bin/python -m pytest tests/differential --fused-check
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import tracer.runtime as torch
+from tracer import backends
+from tracer.graph import GraphModule
+
+REL = 1e-5
+ABS = 1e-6
+
+
+def close(expected: Any, actual: Any, path: str = "return") -> None:
+    """Same structure, types, shapes, dtypes and requires_grad; floats within tolerance."""
+    if isinstance(expected, torch.Tensor):
+        assert isinstance(actual, torch.Tensor), path
+        assert tuple(actual.shape) == tuple(expected.shape), path
+        assert actual.dtype is expected.dtype, path
+        assert actual.requires_grad == expected.requires_grad, path
+        flat_e = expected.reshape(-1).tolist() if expected.shape else [expected.item()]
+        flat_a = actual.reshape(-1).tolist() if actual.shape else [actual.item()]
+        for i, (e, a) in enumerate(zip(flat_e, flat_a, strict=True)):
+            if math.isnan(e) or math.isinf(e):
+                assert repr(a) == repr(e), f"{path}[{i}]: {a!r}, expected {e!r}"
+            else:
+                assert abs(a - e) <= ABS + REL * abs(e), f"{path}[{i}]: {a!r}, expected {e!r}"
+        return
+    assert type(actual) is type(expected), path
+    if isinstance(expected, tuple | list):
+        assert len(actual) == len(expected), path
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            close(e, a, f"{path}[{i}]")
+    else:
+        assert actual == expected, path
+
+
+MISMATCHES: list[str] = []
+"""What disagreed, for the session's report (a mismatch also raises AssertionError)."""
+
+
+def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    eager_fn = backends.eager(gm, example_inputs)
+    fused_fn = backends.fused_backend()(gm, example_inputs)
+
+    def run(*args: Any) -> Any:
+        try:
+            expected = eager_fn(*args)
+        except Exception as eager_error:
+            try:
+                fused_fn(*args)
+            except Exception as fused_error:
+                if type(fused_error) is type(eager_error) and str(fused_error) == str(eager_error):
+                    raise
+                _mismatch(gm, f"raised {fused_error!r}, eager raised {eager_error!r}")
+            _mismatch(gm, f"returned, eager raised {eager_error!r}")
+        try:
+            close(expected, fused_fn(*args))
+        except AssertionError as e:
+            _mismatch(gm, str(e))
+        return expected
+
+    return run
+
+
+def _mismatch(gm: GraphModule, what: str) -> None:
+    MISMATCHES.append(f"{what}\n{gm.code}")
+    raise AssertionError(f"fused backend disagrees with eager: {what}\n{gm.code}")
