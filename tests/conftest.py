@@ -61,8 +61,8 @@ def _fused_check(request: pytest.FixtureRequest) -> Iterator[None]:
     if not request.config.getoption("--fused-check"):
         yield
         return
-    from tests.fused.checking import checked_backend  # noqa: PLC0415 - only with the option
-    from tracer import backends  # noqa: PLC0415
+    from tests.fused.checking import checked_backend
+    from tracer import backends
 
     original = backends.lookup_backend("eager")
     backends.register_backend("eager", checked_backend)

@@ -54,13 +54,14 @@ def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[...,
     def run(*args: Any) -> Any:
         try:
             expected = eager_fn(*args)
-        except Exception as eager_error:
+        except Exception as eager_error:  # noqa: BLE001 - whatever it is, fused must raise it too
             try:
                 fused_fn(*args)
-            except Exception as fused_error:
-                if type(fused_error) is type(eager_error) and str(fused_error) == str(eager_error):
-                    raise
-                _mismatch(gm, f"raised {fused_error!r}, eager raised {eager_error!r}")
+            except Exception as fused_error:  # noqa: BLE001 - compared with eager's
+                same = type(fused_error) is type(eager_error)
+                if not (same and str(fused_error) == str(eager_error)):
+                    _mismatch(gm, f"raised {fused_error!r}, eager raised {eager_error!r}")
+                raise eager_error from None
             _mismatch(gm, f"returned, eager raised {eager_error!r}")
         try:
             close(expected, fused_fn(*args))
