@@ -16,7 +16,7 @@ from tracer.fused.codegen import KernelSource, kernel_source
 from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node
 from tracer.fused.plan import FusedPlan, KernelPlan, describe
 from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make_statement
-from tracer.graph import GraphModule
+from tracer.graph import Graph, GraphModule
 from tracer.graph.node import Node
 from tracer.graph.python_source import _Codegen
 from tracer.runtime import kernels as runtime_kernels
@@ -46,12 +46,22 @@ def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
     return lowered
 
 
-def _buffer_view(node: Node) -> View:
+def buffer_prefix(graph: Graph) -> str:
+    """The prefix of the variables holding data lists in `forward` and the kernels: `b_`, or a
+    longer one no node name starts with (forward's locals are node names)."""
+    prefix = "b_"
+    names = [n.name for n in graph.nodes]
+    while any(name.startswith(prefix) for name in names):
+        prefix = f"b{prefix}"
+    return prefix
+
+
+def _buffer_view(node: Node, prefix: str = "b_") -> View:
     shape = tuple(node.meta["val"]._shape)
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):
         strides[i] = strides[i + 1] * shape[i + 1]
-    return View(f"b_{node.name}", shape, strides)
+    return View(prefix + node.name, shape, strides)
 
 
 def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
@@ -74,6 +84,7 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
             stored.add(node)  # computed once, not once per reader
 
     # The values again, with stored nodes read from their buffers.
+    prefix = buffer_prefix(graph)
     values: dict[Node, Value] = {}
     items: list[Statement | Node] = []
     helpers: dict[str, Any] = {}
@@ -83,12 +94,12 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
             assert again is not None, node
             helpers.update(again.helpers)
             if node in stored:
-                items.append(make_statement(node, f"b_{node.name}", again.value))
-                values[node] = _buffer_view(node)
+                items.append(make_statement(node, prefix + node.name, again.value))
+                values[node] = _buffer_view(node, prefix)
             else:
                 values[node] = again.value
         elif _is_tensor(node):
-            values[node] = _buffer_view(node)
+            values[node] = _buffer_view(node, prefix)
             if node.op not in ("placeholder", "get_attr"):
                 items.append(node)
         elif node.op not in ("placeholder", "output", "get_attr"):
@@ -96,7 +107,7 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
 
     stats = ScheduleStats(reorder_loops)
     grouped = group(items, stats)
-    return _write(gm, grouped, lowered, as_tensor, helpers, stats, output)
+    return _write(gm, grouped, lowered, as_tensor, helpers, stats, output, prefix)
 
 
 def _write(
@@ -107,18 +118,23 @@ def _write(
     helpers: dict[str, Any],
     stats: ScheduleStats,
     output: Node,
+    prefix: str,
 ) -> FusedPlan:
     graph = gm.graph
-    by_buffer = {f"b_{n.name}": n for n in graph.nodes}
+
+    def buffer_name(node: Node) -> str:
+        return prefix + node.name
+
+    by_buffer = {buffer_name(n): n for n in graph.nodes}
     kernels = [k for k in grouped if isinstance(k, Kernel)]
     home = {s.buffer: i for i, k in enumerate(kernels) for s in k.statements}
-    needed: set[str] = {f"b_{n.name}" for n in as_tensor}
+    needed: set[str] = {buffer_name(n) for n in as_tensor}
     for i, kernel in enumerate(kernels):
         for statement in kernel.statements:
             for buffer, _ in statement.loads():
                 if home.get(buffer, i) != i:
                     needed.add(buffer)
-    sizes = {f"b_{n.name}": math.prod(n.meta["val"]._shape) for n in graph.nodes if _is_tensor(n)}
+    sizes = {buffer_name(n): math.prod(n.meta["val"]._shape) for n in graph.nodes if _is_tensor(n)}
 
     codegen = _Codegen(graph, gm.name)
     lines = [f"def {gm.name}({', '.join(n.name for n in graph.placeholders)}):"]
@@ -146,7 +162,8 @@ def _write(
         for statement in item.statements:
             node = statement.node
             if node in as_tensor:
-                lines.append(f"    {node.name} = {_wrap(codegen, node, lowered, make)}")
+                wrapped = _wrap(codegen, node, lowered, make, buffer_name(node))
+                lines.append(f"    {node.name} = {wrapped}")
     lines.append(f"    {codegen.statement(output)}")
     forward_source = "\n".join(lines) + "\n"
     kernel_plans = [
@@ -183,10 +200,11 @@ class _Pending:
         self.name = name
 
 
-def _wrap(codegen: _Codegen, node: Node, lowered: dict[Node, Lowering], make: str) -> str:
+def _wrap(
+    codegen: _Codegen, node: Node, lowered: dict[Node, Lowering], make: str, data: str
+) -> str:
     """`make(data, shape, dtype, requires_grad)` for a stored lowered node."""
     val = node.meta["val"]
-    data = f"b_{node.name}"
     if val._dtype.name == "float32":
         data = f"{codegen.bind(runtime_kernels.round_f32, 'round_f32')}({data})"
     dtype = codegen.bind(val._dtype, val._dtype.name)

@@ -154,8 +154,7 @@ def _depth_for(kernel: Kernel, statement: Statement) -> int | None:
         return kernel.depth
     if statement.is_reduction:
         return statement.depth_hint
-    rank = len(statement.loop_sizes())
-    return rank - 1 if rank >= 2 else None
+    return max(len(statement.loop_sizes()) - 1, 0)  # rows of the last dim, or the whole
 
 
 def can_fuse(kernel: Kernel, statement: Statement) -> int | None:
