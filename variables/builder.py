@@ -9,6 +9,7 @@ on identity, a constant on its exact type and value.
 from __future__ import annotations
 
 import builtins
+import collections
 import enum
 import types
 import weakref
@@ -16,17 +17,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind, TensorSpec
-from guards.sources import ItemSource
+from guards.sources import AttrSource, ItemSource
 from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
+from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
+from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
     CONSTANT_TYPES,
     ConstantVariable,
     EnumVariable,
     is_constant_value,
 )
+from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
@@ -65,6 +69,8 @@ def wrap_class(cls: type) -> VariableTracker:
     """A class met while tracing (from `type(x)` or `__class__`); builtins fold, others inline."""
     if cls in BUILTIN_TYPES:
         return BuiltinVariable(cls)
+    if cls in MAKERS:
+        return CollectionClassVariable(cls)
     return UserDefinedClassVariable(cls)
 
 
@@ -88,6 +94,10 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return TupleVariable([wrap_constant_result(v) for v in value])
     if kind is dict:
         return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
+    if kind in MAKERS:
+        made = wrap_collection_result(value)
+        assert made is not None
+        return made
     if kind is set or kind is frozenset:
         return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
@@ -265,14 +275,32 @@ class VariableBuilder:
         return TupleVariable(items, source)
 
     def wrap_dict(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        """A dict, OrderedDict, defaultdict or Counter (exact types: listing the keys and reading
+        an item run no user code): guarded on its type and its keys in order, values lazily."""
         keys = tuple(value)
         if not all(is_constant_value(k) for k in keys):
             unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
-        self.output.add_guard(GuardKind.TYPE_MATCH, source, dict)
+        kind = type(value)
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
         self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
-        vt = ConstDictVariable(
-            {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}, source
-        )
+        items = {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}
+        vt: VariableTracker
+        if kind is collections.defaultdict:
+            factory_source = AttrSource(source, "default_factory")
+            factory = self.lazy(value.default_factory, factory_source)  # type: ignore[attr-defined]
+            vt = DefaultDictVariable(factory, items, source)
+        else:
+            vt = _DICT_TRACKERS[kind](items, source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_deque(self, value: collections.deque[Any], source: Source) -> VariableTracker:
+        """Guarded on its type, length and maxlen (what `append` on a full deque drops
+        depends on it); elements lazily (`L['d'][i]`)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, collections.deque)
+        self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
+        self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, "maxlen"), value.maxlen)
+        items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
+        vt = DequeVariable(collections.deque(items, value.maxlen), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
@@ -315,8 +343,17 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     list: VariableBuilder.wrap_sequence,
     tuple: VariableBuilder.wrap_sequence,
     dict: VariableBuilder.wrap_dict,
+    collections.OrderedDict: VariableBuilder.wrap_dict,
+    collections.defaultdict: VariableBuilder.wrap_dict,
+    collections.Counter: VariableBuilder.wrap_dict,
+    collections.deque: VariableBuilder.wrap_deque,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
+}
+_DICT_TRACKERS: dict[type, Callable[..., VariableTracker]] = {
+    dict: ConstDictVariable,
+    collections.OrderedDict: OrderedDictVariable,
+    collections.Counter: CounterVariable,
 }
 _DATA_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, type(None), list, tuple, dict}

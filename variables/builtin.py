@@ -19,7 +19,9 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
+from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
+from variables.deques import deque_binary_op
 from variables.dicts import (
     SET_OPERATORS,
     ConstDictVariable,
@@ -553,6 +555,9 @@ def binary_op(
         if plain_op in GRAPH_ARITHMETIC and numeric:
             return record_scalar_op(tx, plain_op, [a, b])
         a, b = (v.specialize(tx) if isinstance(v, SymNumberVariable) else v for v in (a, b))
+    collection_result = counter_binary_op(tx, fn, a, b) or deque_binary_op(tx, fn, a, b)
+    if collection_result is not None:
+        return collection_result
     if fn is operator.iadd and isinstance(a, ListVariable):
         a.method_extend(tx, b)
         return a
@@ -582,8 +587,8 @@ def binary_op(
         return fold(tx, plain if mutable else fn, [a, b], {})
     if (
         plain is operator.or_
-        and isinstance(a, ConstDictVariable)
-        and isinstance(b, ConstDictVariable)
+        and type(a) is ConstDictVariable  # an OrderedDict's `|` makes an OrderedDict
+        and type(b) is ConstDictVariable
     ):
         merged = ConstDictVariable(a.items)
         merged.items.update(b.items)

@@ -29,6 +29,7 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
+from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
 from variables.lists import (
     BaseListVariable,
@@ -229,6 +230,11 @@ def _dict_value(value: VariableTracker) -> VariableTracker:
     return value
 
 
+def _itself(item: VariableTracker) -> VariableTracker:
+    """The item of a real container of trackers (a deque's) is its own tracker."""
+    return item
+
+
 def dict_iterator(dict_vt: ConstDictVariable, kind: str, reverse: bool) -> IteratorVariable:
     """`iter(d)`, `iter(d.values())`, `reversed(d.items())`, ...: CPython's iterator over the
     real dict that holds the tracker's items (keys -> trackers of the values)."""
@@ -268,6 +274,8 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         return dict_iterator(vt.dict_vt, vt.kind, reverse=False)
     if isinstance(vt, SetVariable):
         return BuiltinIteratorVariable(iter(vt.items), key_tracker)
+    if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
+        return BuiltinIteratorVariable(iter(vt.items), _itself)
     if isinstance(vt, ConstantVariable | RangeVariable):
         value, iterator = _real_iterator(tx, iter, vt)
         sequence = isinstance(value, str | bytes | tuple | range)
@@ -387,6 +395,8 @@ def make_reversed(tx: TranslatorBase, seq: VariableTracker) -> IteratorVariable:
         return dict_iterator(seq, "keys", reverse=True)
     if isinstance(seq, DictViewVariable):
         return dict_iterator(seq.dict_vt, seq.kind, reverse=True)
+    if isinstance(seq, DequeVariable):
+        return BuiltinIteratorVariable(reversed(seq.items), _itself)
     if isinstance(seq, IteratorVariable | SetVariable):
         tx.raise_user_error(TypeError(f"'{seq.type_name()}' object is not reversible"))
     if isinstance(seq, ConstantVariable | RangeVariable):

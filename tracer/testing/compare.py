@@ -9,6 +9,7 @@ the eager run must hold one object in the compiled run, and vice versa).
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Callable
 from typing import Any
@@ -50,7 +51,7 @@ def _children(value: Any) -> list[tuple[str, Any]]:
         return []
     if isinstance(value, dict):
         return [(f"[{k!r}]", v) for k, v in value.items()]
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple | collections.deque):
         return [(f"[{i}]", v) for i, v in enumerate(value)]
     if isinstance(value, set | frozenset):
         return []
@@ -109,7 +110,9 @@ class Comparison:
             _compare_tensor(expected, actual, path)
         elif isinstance(expected, dict):
             self._compare_dict(expected, actual, path)
-        elif isinstance(expected, list | tuple):
+        elif isinstance(expected, list | tuple | collections.deque):
+            if isinstance(expected, collections.deque) and expected.maxlen != actual.maxlen:
+                raise Mismatch(path, f"maxlen {actual.maxlen}, expected {expected.maxlen}")
             if len(expected) != len(actual):
                 raise Mismatch(path, f"length {len(actual)}, expected {len(expected)}")
             for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
