@@ -129,6 +129,10 @@ class BuiltinVariable(KnownObjectVariable):
             return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
+        if fn is tuple.__new__:  # a namedtuple's `_make`, or a tuple subclass's own __new__
+            from variables.structured import tuple_new
+
+            return tuple_new(tx, args, kwargs)
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None

@@ -130,6 +130,28 @@ def construct_namedtuple(
     return NamedTupleVariable([bound[name] for name in fields], cls)
 
 
+def tuple_new(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`tuple.__new__(cls, iterable=())` for `tuple` or a namedtuple class (what a namedtuple's
+    `_make` calls): the items of the iterable, in a tuple of that class. CPython checks the
+    call's shape and `cls` on a stand-in iterable first."""
+    cls_vt = args[0].realize() if args else None
+    cls = (
+        cls_vt.as_python_constant() if cls_vt is not None and cls_vt.is_python_constant() else None
+    )
+    if cls is not tuple and not (isinstance(cls, type) and is_namedtuple_class(cls)):
+        unimplemented("tuple-new", f"tuple.__new__ with {cls_vt!r}")
+    stand_ins = [() for _ in args[1:]]
+    tx.run_user_operation(tuple.__new__, cls, *stand_ins, **dict.fromkeys(kwargs))
+    from variables.iterators import iterate
+
+    items = iterate(tx, args[1]).unpack(tx) if len(args) > 1 else []
+    if cls is tuple:
+        return TupleVariable(items)
+    return NamedTupleVariable(items, cls)
+
+
 _CLS = ConstantVariable(None)
 """Stands for the `_cls` argument of a namedtuple's `__new__` while binding."""
 
