@@ -305,6 +305,22 @@ class TypeSource(Source):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class IterationSource(Source):
+    """The items of the base in iteration order, as a tuple: `tuple(L['s'])`. A guard on it
+    pins a set's members and its iteration order (which equal sets need not share); only for a
+    base whose exact type is guarded first to a builtin set, so iterating runs no user code."""
+
+    base: Source = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class DefaultsSource(Source):
     """A positional default of a function found at the base: `L['f'].__defaults__[0]`."""
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind, TensorSpec
-from guards.sources import AttrSource, ItemSource
+from guards.sources import AttrSource, ItemSource, IterationSource
 from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -293,6 +293,28 @@ class VariableBuilder:
             vt = _DICT_TRACKERS[kind](items, source)
         return self.output.side_effects.track_existing(value, vt)
 
+    def wrap_set(self, value: set[Any] | frozenset[Any], source: Source) -> VariableTracker:
+        """A set or frozenset of constants, guarded by value as Dynamo guards one, and on its
+        iteration order as well (`tuple(L['s']) == (...)`, each member compared exactly):
+        equal sets may iterate in different orders, and the trace unrolls loops over it in the
+        order it saw. Not by identity: a set is mutable, so the same object may hold other
+        members on the next call, and a new equal set should not recompile. The tracker holds
+        the real object and only reads it (see `SetVariable.is_input`); changing it falls back."""
+        if not all(is_constant_value(k) for k in value):
+            unimplemented("set-input", f"{source.name} holds a member that is not a constant")
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
+        return SetVariable(value, None, source)
+
+    def wrap_range(self, value: range, source: Source) -> VariableTracker:
+        """A range, pinned by its start, stop and step (a range is immutable; two ranges with
+        the same items may still differ there, and `r.start` reads it)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, range)
+        for name in ("start", "stop", "step"):
+            attr = getattr(value, name)
+            self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, name), attr)
+        return RangeVariable(value, source)
+
     def wrap_deque(self, value: collections.deque[Any], source: Source) -> VariableTracker:
         """Guarded on its type, length and maxlen (what `append` on a full deque drops
         depends on it); elements lazily (`L['d'][i]`)."""
@@ -347,6 +369,9 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     collections.defaultdict: VariableBuilder.wrap_dict,
     collections.Counter: VariableBuilder.wrap_dict,
     collections.deque: VariableBuilder.wrap_deque,
+    set: VariableBuilder.wrap_set,
+    frozenset: VariableBuilder.wrap_set,
+    range: VariableBuilder.wrap_range,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }

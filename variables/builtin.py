@@ -28,6 +28,7 @@ from variables.dicts import (
     SetVariable,
     is_set_like,
     pairs_of,
+    reads_input,
     real_operand,
     set_binary_op,
     set_operation,
@@ -359,14 +360,20 @@ class BuiltinVariable(KnownObjectVariable):
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, set, args)
+        if iterable is None:
+            return set_operation(tx, set, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, set, (operand,), None, from_input)
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, frozenset, args)
+        if iterable is None:
+            return set_operation(tx, frozenset, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, frozenset, (operand,), None, from_input)
 
     def call_dict(
         self,

@@ -367,13 +367,29 @@ class SetVariable(VariableTracker):
         `frozenset(fs) is fs`)."""
         return self.source is None and not self.frozen
 
+    @property
+    def is_input(self) -> bool:
+        """A set or frozenset passed in (see `VariableBuilder.wrap_set`): `items` is the real
+        object, guarded on its members and its iteration order, never changed here. Its hash
+        table is not known beyond that order, so a set computed from it has the right members
+        but no recipe (its own order is not known)."""
+        return self.source is not None and self.recipe is None
+
     def python_type(self) -> type:
         return type(self.items)
 
     def ordered_keys(self) -> list[Any]:
-        """The members in CPython's iteration order: the order of the real table."""
-        self._order_known("its order")
+        """The members in CPython's iteration order: the order of the real table (guarded, for
+        an input)."""
+        if not self.is_input:
+            self._order_known("its order")
         return list(self.items)
+
+    def real_value(self) -> Any:
+        """The real set to run a reading operation on: a copy with the same table, or, for a
+        set without a recipe (an input, or a set computed from one), the set itself: the
+        operation does not change it, and what it returns gets no recipe either."""
+        return self.items if self.recipe is None else self.snapshot()
 
     def snapshot(self) -> Any:
         """A new real set with the same table as this one (a frozenset is never changed, so it
@@ -391,7 +407,7 @@ class SetVariable(VariableTracker):
             )
 
     def as_python_constant(self) -> Any:
-        return self.snapshot()
+        return self.real_value()
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return [key_tracker(k) for k in self.ordered_keys()]
@@ -438,13 +454,14 @@ class SetVariable(VariableTracker):
         if name not in SET_READERS and not (name in SET_MUTATORS and self.frozen):
             unimplemented("set-method", f"{type(self.items).__name__}.{name} is not modeled")
         # a method that reads the set: on a copy, which a set it returns is then made from
-        receiver = self.snapshot()
+        from_input = reads_input(self, *args)
+        receiver = self.real_value()
         real_args = tuple(
             receiver if a is ITSELF else a
-            for a in (real_operand(tx, a, self, any_iterable=True) for a in args)
+            for a in (real_operand(tx, a, self, any_iterable=True, inputs=from_input) for a in args)
         )
         method = getattr(type(self.items), name)
-        return set_operation(tx, method, (receiver, *real_args), real_kwargs)
+        return set_operation(tx, method, (receiver, *real_args), real_kwargs, from_input)
 
     def mutate(
         self,
@@ -503,17 +520,19 @@ def real_operand(
     vt: VariableTracker,
     target: SetVariable | None = None,
     any_iterable: bool = False,
+    inputs: bool = False,
 ) -> Any:
     """The real object a set operation is given for `vt`: ITSELF for the set `target` being
     changed; a copy with the same table for a set; for a dict (or its keys) a dict with the
     same keys in the same order, since a set made from a dict takes its size first; else the
     constant. With `any_iterable` (a method that takes any iterable), the items of an
-    iterable that is not a constant, as a tuple: CPython adds them one by one either way."""
+    iterable that is not a constant, as a tuple: CPython adds them one by one either way.
+    With `inputs`, an input set is itself (for an operation whose result gets no recipe)."""
     vt = vt.realize()
     if vt is target:
         return ITSELF
     if isinstance(vt, SetVariable):
-        return vt.snapshot()
+        return vt.real_value() if inputs else vt.snapshot()
     if isinstance(vt, ConstDictVariable):
         return dict.fromkeys(vt.items)
     if isinstance(vt, DictViewVariable) and vt.kind == "keys":
@@ -531,14 +550,23 @@ def set_operation(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
     kwargs: dict[str, Any] | None = None,
+    from_input: bool = False,
 ) -> VariableTracker:
     """`fn(*args)` computed by CPython on real operands; a set it returns is tracked with that
-    same call as its recipe."""
+    same call as its recipe (none when an operand is an input set: see `is_input`)."""
     result = tx.run_user_operation(fn, *args, **(kwargs or {}))
     if type(result) is set or type(result) is frozenset:
+        if from_input:
+            return SetVariable(result, None)
         make = functools.partial(fn, **kwargs) if kwargs else fn
         return SetVariable(result, SetRecipe(make, args))
     return builder.wrap_constant_result(result)
+
+
+def reads_input(*operands: VariableTracker) -> bool:
+    """Does a set without a recipe (an input set, or one computed from one) take part in an
+    operation? Then a set it returns has the right members, but no recipe either."""
+    return any(isinstance(v := o.realize(), SetVariable) and v.recipe is None for o in operands)
 
 
 SET_OPERATORS = frozenset(
@@ -558,9 +586,10 @@ def set_binary_op(
     in_place = fn in (operator.ior, operator.iand, operator.isub, operator.ixor)
     if in_place and isinstance(a, SetVariable) and not a.frozen:
         return a.mutate(tx, fn, (real_operand(tx, b, a),))
-    left = real_operand(tx, a)
-    right = left if b is a else real_operand(tx, b)
-    return set_operation(tx, fn, (left, right))
+    from_input = reads_input(a, b)
+    left = real_operand(tx, a, inputs=from_input)
+    right = left if b is a else real_operand(tx, b, inputs=from_input)
+    return set_operation(tx, fn, (left, right), None, from_input)
 
 
 def is_set_like(vt: VariableTracker) -> bool:

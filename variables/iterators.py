@@ -273,6 +273,7 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
     if isinstance(vt, DictViewVariable):
         return dict_iterator(vt.dict_vt, vt.kind, reverse=False)
     if isinstance(vt, SetVariable):
+        vt.ordered_keys()  # its order must be known: made by followed operations, or guarded
         return BuiltinIteratorVariable(iter(vt.items), key_tracker)
     if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
         return BuiltinIteratorVariable(iter(vt.items), _itself)
