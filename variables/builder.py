@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import dataclasses
 import enum
 import types
 import weakref
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind, TensorSpec
-from guards.sources import AttrSource, ItemSource, IterationSource
+from guards.sources import AttrSource, DictValueSource, ItemSource, IterationSource
 from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -31,7 +32,7 @@ from variables.constant import (
     is_constant_value,
 )
 from variables.deques import DequeVariable
-from variables.dicts import ConstDictVariable, SetVariable
+from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
@@ -43,6 +44,7 @@ from variables.structured import (
     FrozenDataclassVariable,
     NamedTupleVariable,
     dataclass_functions,
+    generated_eq_and_hash,
     is_frozen_dataclass,
     is_namedtuple_class,
 )
@@ -278,13 +280,13 @@ class VariableBuilder:
         """A dict, OrderedDict, defaultdict or Counter (exact types: listing the keys and reading
         an item run no user code): guarded on its type and its keys in order, values lazily."""
         keys = tuple(value)
-        if not all(is_constant_value(k) for k in keys):
-            unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
         kind = type(value)
         self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
+        vt: VariableTracker
+        if not all(is_constant_value(k) for k in keys):
+            return self.wrap_dict_with_object_keys(value, source)
         self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
         items = {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}
-        vt: VariableTracker
         if kind is collections.defaultdict:
             factory_source = AttrSource(source, "default_factory")
             factory = self.lazy(value.default_factory, factory_source)  # type: ignore[attr-defined]
@@ -292,6 +294,44 @@ class VariableBuilder:
         else:
             vt = _DICT_TRACKERS[kind](items, source)
         return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_dict_with_object_keys(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        """A plain dict with keys that are no constants, each guarded where it sits in the
+        dict's order (`tuple(L['d'])[i]`) as Dynamo guards a hashable key: a constant by value,
+        an object hashed by identity by identity (another object is another key), a frozen
+        dataclass with generated `__eq__`/`__hash__` by type and field values. Values are
+        reached by position (`tuple(L['d'].values())[i]`), lazily."""
+        if type(value) is not dict:
+            unimplemented("dict-key", f"{type(value).__name__} at {source.name} has object keys")
+        self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
+        order = IterationSource(source)
+        vt = ConstDictVariable({}, source)
+        for i, (key, item) in enumerate(value.items()):
+            key_source = ItemSource(order, i)
+            if is_constant_value(key):
+                self.output.add_guard(GuardKind.EQUALS_MATCH, key_source, key)
+            else:
+                vt.key_vts[id(key)] = (key, self.wrap_object_key(key, key_source))
+            vt.items[key] = self.lazy(item, DictValueSource(source, i))
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_object_key(self, key: Any, source: Source) -> VariableTracker:
+        kind = type(key)
+        if hashed_by_identity(kind):
+            found = self.wrap(key, source)
+            self.output.add_guard(GuardKind.ID_MATCH, source, key)
+            return found
+        if is_frozen_dataclass(kind) and generated_eq_and_hash(kind):
+            found = self.wrap(key, source)
+            for name in (f.name for f in dataclasses.fields(key)):
+                field = getattr(key, name)
+                if not is_constant_value(field):
+                    unimplemented("dict-key", f"{source.name}.{name} of a key is not a constant")
+                self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, name), field)
+            if isinstance(found, FrozenDataclassVariable):
+                found.fields_guarded = True
+            return found
+        unimplemented("dict-key", f"{source.name}, a {kind.__name__}, as a dict key")
 
     def wrap_set(self, value: set[Any] | frozenset[Any], source: Source) -> VariableTracker:
         """A set or frozenset of constants, guarded by value as Dynamo guards one, and on its

@@ -66,7 +66,7 @@ class OrderedDictVariable(ConstDictVariable):
     ) -> VariableTracker:
         self._check_mutable(tx, "move_to_end")
         at_end = True if last is None else last.realize().as_python_constant()
-        tx.run_user_operation(self.items.move_to_end, key_of(key), at_end)  # type: ignore[attr-defined]
+        tx.run_user_operation(self.items.move_to_end, key_of(key, tx), at_end)  # type: ignore[attr-defined]
         return ConstantVariable(None)
 
     def method_popitem(
@@ -76,7 +76,7 @@ class OrderedDictVariable(ConstDictVariable):
         if self.items:
             self._check_mutable(tx, "popitem")
         k, v = tx.run_user_operation(self.items.popitem, at_end)
-        return TupleVariable([key_tracker(k), v])
+        return TupleVariable([self.key_vt(k), v])
 
     def refused_call(
         self,
@@ -123,7 +123,7 @@ class DefaultDictVariable(ConstDictVariable):
         )
 
     def getitem(self, tx: TranslatorBase, key_vt: VariableTracker) -> VariableTracker:
-        key = key_of(key_vt)
+        key = key_of(key_vt, tx)
         if key in self.items:
             return self.items[key]
         return self.method___missing__(tx, key_vt)
@@ -131,13 +131,13 @@ class DefaultDictVariable(ConstDictVariable):
     def method___missing__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         """CPython's `defaultdict.__missing__`: KeyError(key) without a factory, else
         `self[key] = default_factory()` and that value."""
-        k = key_of(key)
+        k = key_of(key, tx)
         factory = self.factory.realize()
         if factory.is_python_constant() and factory.as_python_constant() is None:
             tx.raise_user_error(KeyError(k))
         value = factory.call_function(tx, [], {})
         self._check_mutable(tx, "item assignment")
-        self.items[k] = value
+        self.items[self.store_key(tx, key)] = value
         return value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
@@ -228,7 +228,7 @@ class CounterVariable(ConstDictVariable):
         self.items.update((k, builder.wrap_constant_result(v)) for k, v in counts.items())
 
     def getitem(self, tx: TranslatorBase, key_vt: VariableTracker) -> VariableTracker:
-        key = key_of(key_vt)
+        key = key_of(key_vt, tx)
         if key in self.items:
             return self.items[key]
         return ConstantVariable(0)  # Counter.__missing__: 0, and nothing is stored

@@ -10,11 +10,12 @@ import reprlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, is_constant_value
 from variables.lists import TupleVariable, contains, each_item, folding
 
 if TYPE_CHECKING:
@@ -25,8 +26,14 @@ if TYPE_CHECKING:
 _MISSING: Any = object()
 
 
-def key_of(vt: VariableTracker) -> Any:
-    """The Python key a tracker stands for; keys must be hashable constants while tracing."""
+def key_of(vt: VariableTracker, tx: TranslatorBase | None = None) -> Any:
+    """The Python key a tracker stands for: a hashable constant, or, for a dict operation (with
+    `tx`), also an object of the frame's inputs that a dict can hold as its key (see
+    `object_key`), guarded as that key's hash and equality rely on."""
+    if tx is not None:
+        found = object_key(tx, vt.realize())
+        if found is not _MISSING:
+            return found
     try:
         key = vt.realize().as_python_constant()
     except NotConstantError:
@@ -42,14 +49,63 @@ def key_tracker(key: Any) -> VariableTracker:
     return builder.wrap_constant_result(key)
 
 
+def hashed_by_identity(cls: type) -> bool:
+    """Do instances of `cls` hash and compare as `object` does, by identity, running no user
+    code (what Dynamo's `is_hashable` accepts for a user object)?"""
+    hash_fn: object = cls.__hash__
+    eq_fn: object = cls.__eq__
+    return (
+        type(cls) is type
+        and hash_fn is object.__hash__
+        and eq_fn is object.__eq__
+        and cls.__module__ != "builtins"
+    )
+
+
+def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
+    """The real key for a tracker that is no constant, or _MISSING: an object of the inputs
+    hashed by identity (guarded by identity, ID_MATCH: another object is another key), or a
+    frozen dataclass (guarded by value: its fields, read with their guards; see
+    `FrozenDataclassVariable.hashable_key`)."""
+    from variables.structured import FrozenDataclassVariable
+    from variables.user_defined import UserDefinedObjectVariable
+
+    if isinstance(vt, FrozenDataclassVariable):
+        return vt.hashable_key(tx)
+    if isinstance(vt, UserDefinedObjectVariable) and hashed_by_identity(vt.cls):
+        if vt.value is None or vt.source is None:
+            unimplemented("dict-key", f"{vt!r}, made in the frame, used as a dict key")
+        tx.output.add_guard(GuardKind.ID_MATCH, vt.source, vt.value)
+        return vt.value
+    return _MISSING
+
+
 class ConstDictVariable(VariableTracker):
     """`ConstDictVariable({'a': TensorVariable(...)})`: a dict whose keys are constants."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "key_vts")
 
     def __init__(self, items: dict[Any, VariableTracker], source: Source | None = None) -> None:
         super().__init__(source)
         self.items: dict[Any, VariableTracker] = dict(items)
+        self.key_vts: dict[int, tuple[Any, VariableTracker]] = {}
+        """The trackers of keys that are objects, not constants (by id of the key, with the
+        key itself, so a reused id is told apart): what iterating the dict gives for them."""
+
+    def key_vt(self, key: Any) -> VariableTracker:
+        """The tracker of one of the keys: its object's tracker, or the constant."""
+        known = self.key_vts.get(id(key))
+        if known is not None and known[0] is key:
+            return known[1]
+        return key_tracker(key)
+
+    def store_key(self, tx: TranslatorBase, key_vt: VariableTracker) -> Any:
+        """The real key for `key_vt` in a store (`d[k] = v`), remembering an object key's
+        tracker."""
+        key = key_of(key_vt, tx)
+        if not is_constant_value(key):
+            self.key_vts[id(key)] = (key, key_vt.realize())
+        return key
 
     @property
     def is_new(self) -> bool:
@@ -62,7 +118,7 @@ class ConstDictVariable(VariableTracker):
         return folding(self, lambda: {k: v.as_python_constant() for k, v in self.items.items()})
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        return [key_tracker(k) for k in self.items]
+        return [self.key_vt(k) for k in self.items]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.items)
@@ -72,7 +128,7 @@ class ConstDictVariable(VariableTracker):
             tx.output.side_effects.mutate_existing(tx, self, what)
 
     def getitem(self, tx: TranslatorBase, key_vt: VariableTracker) -> VariableTracker:
-        key = key_of(key_vt)
+        key = key_of(key_vt, tx)
         try:
             return self.items[key]
         except KeyError:
@@ -84,13 +140,13 @@ class ConstDictVariable(VariableTracker):
     def method_get(
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
-        found = self.items.get(key_of(key))
+        found = self.items.get(key_of(key, tx))
         if found is not None:
             return found
         return default if default is not None else ConstantVariable(None)
 
     def method___contains__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
-        return ConstantVariable(key_of(key) in self.items)
+        return ConstantVariable(key_of(key, tx) in self.items)
 
     def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
         return ConstantVariable(len(self.items))
@@ -105,18 +161,20 @@ class ConstDictVariable(VariableTracker):
         return DictViewVariable(self, "items")
 
     def method_copy(self, tx: TranslatorBase, /) -> VariableTracker:
-        return ConstDictVariable(self.items)
+        copied = ConstDictVariable(self.items)
+        copied.key_vts.update(self.key_vts)
+        return copied
 
     def method___setitem__(
         self, tx: TranslatorBase, key: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
-        self.items[key_of(key)] = value
+        self.items[self.store_key(tx, key)] = value
         return ConstantVariable(None)
 
     def method___delitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
-        k = key_of(key)
+        k = key_of(key, tx)
         if k not in self.items:
             tx.raise_user_error(KeyError(k))
         del self.items[k]
@@ -126,7 +184,7 @@ class ConstDictVariable(VariableTracker):
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
-        k = key_of(key)
+        k = key_of(key, tx)
         if k in self.items:
             return self.items.pop(k)
         if default is None:
@@ -137,16 +195,18 @@ class ConstDictVariable(VariableTracker):
         self._check_mutable(tx, "popitem")
         if not self.items:
             tx.raise_user_error(KeyError("popitem(): dictionary is empty"))
-        k, v = self.items.popitem()
-        return TupleVariable([key_tracker(k), v])
+        k_vt = self.key_vt(next(reversed(self.items)))
+        _k, v = self.items.popitem()
+        return TupleVariable([k_vt, v])
 
     def method_setdefault(
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
-        k = key_of(key)
+        k = key_of(key, tx)
         if k in self.items:
             return self.items[k]
         self._check_mutable(tx, "setdefault")
+        k = self.store_key(tx, key)
         value = default if default is not None else ConstantVariable(None)
         self.items[k] = value
         return value
@@ -182,7 +242,7 @@ class ConstDictVariable(VariableTracker):
 
         def build() -> None:
             for k, v in self.items.items():
-                cg.load_const(k)
+                cg(self.key_vt(k))
                 cg(v)
             cg.build_map(len(self.items))
 
@@ -229,12 +289,12 @@ class DictViewVariable(VariableTracker):
         return type(getattr({}, self.kind)())
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        items = self.dict_vt.items
+        items, key_vt = self.dict_vt.items, self.dict_vt.key_vt
         if self.kind == "keys":
-            return [key_tracker(k) for k in items]
+            return [key_vt(k) for k in items]
         if self.kind == "values":
             return list(items.values())
-        return [TupleVariable([key_tracker(k), v]) for k, v in items.items()]
+        return [TupleVariable([key_vt(k), v]) for k, v in items.items()]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.dict_vt.items)
@@ -247,7 +307,7 @@ class DictViewVariable(VariableTracker):
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         if self.kind == "keys":
-            return ConstantVariable(key_of(item) in self.dict_vt.items)
+            return ConstantVariable(key_of(item, tx) in self.dict_vt.items)
 
         return ConstantVariable(contains(tx, self.unpack(tx), item))
 

@@ -222,10 +222,6 @@ class BuiltinIteratorVariable(IteratorVariable):
         return f"BuiltinIteratorVariable({self.type_name()}, {self.produced} produced)"
 
 
-def _dict_item(pair: tuple[Any, VariableTracker]) -> VariableTracker:
-    return TupleVariable([key_tracker(pair[0]), pair[1]])
-
-
 def _dict_value(value: VariableTracker) -> VariableTracker:
     return value
 
@@ -238,12 +234,16 @@ def _itself(item: VariableTracker) -> VariableTracker:
 def dict_iterator(dict_vt: ConstDictVariable, kind: str, reverse: bool) -> IteratorVariable:
     """`iter(d)`, `iter(d.values())`, `reversed(d.items())`, ...: CPython's iterator over the
     real dict that holds the tracker's items (keys -> trackers of the values)."""
-    items = dict_vt.items
+    items, key_vt = dict_vt.items, dict_vt.key_vt
     view = items.keys() if kind == "keys" else getattr(items, kind)()
+
+    def item(pair: tuple[Any, VariableTracker]) -> VariableTracker:
+        return TupleVariable([key_vt(pair[0]), pair[1]])
+
     converts: dict[str, Callable[[Any], VariableTracker]] = {
-        "keys": key_tracker,
+        "keys": key_vt,
         "values": _dict_value,
-        "items": _dict_item,
+        "items": item,
     }
     convert = converts[kind]
     return BuiltinIteratorVariable(reversed(view) if reverse else iter(view), convert)

@@ -163,15 +163,39 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
     built in the trace is a value: it can be rebuilt, compared, hashed and used as a dict key.
     """
 
-    __slots__ = ()
+    __slots__ = ("fields_guarded",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields_guarded = False
+        """For an existing instance: are its fields guarded by value (see `hashable_key`)?"""
 
     def field_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.cls)]
 
+    def hashable_key(self, tx: TranslatorBase) -> Any:
+        """The instance as a dict key: an existing one once each field is read (and so guarded
+        by value: its hash and equality, generated from the fields, are then the same on every
+        call that passes the guards); a class with its own `__eq__` or `__hash__` is not
+        modeled."""
+        if self.value is not None and not self.fields_guarded:
+            if not generated_eq_and_hash(self.cls):
+                unimplemented("dict-key", f"{self.cls.__name__} defines its own __eq__/__hash__")
+            for name in self.field_names():
+                field = self.var_getattr(tx, name).realize()
+                if isinstance(field, SymNumberVariable):  # a key's hash needs its value
+                    field = field.specialize(tx)
+                if not field.is_python_constant():
+                    unimplemented("dict-key", f"{self!r} as a key: field {name} is {field!r}")
+            self.fields_guarded = True
+        return self.key_value()
+
     def key_value(self) -> Any:
-        """The real instance to use as a dict key (existing), or an equal one built from
-        constant fields without running `__init__`."""
+        """The real instance to use as a dict key (existing, once its fields are guarded), or
+        an equal one built from constant fields without running `__init__`."""
         if self.value is not None:
+            if not self.fields_guarded:  # its value is not pinned by any guard yet
+                raise NotConstantError(self)
             return self.value
         try:
             values = {name: self.attrs[name].as_python_constant() for name in self.field_names()}
@@ -190,6 +214,16 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
             return f"FrozenDataclassVariable({self.cls.__qualname__} @ {self.source.name})"
         inner = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"FrozenDataclassVariable({self.cls.__qualname__}({inner}))"
+
+
+def generated_eq_and_hash(cls: type) -> bool:
+    """Are `__eq__` and `__hash__` of a frozen dataclass the ones `dataclasses` generated
+    (compiled from text, so their code has no file), comparing and hashing the fields?"""
+    return all(
+        getattr(getattr(cls.__dict__.get(name), "__code__", None), "co_filename", None)
+        == "<string>"
+        for name in ("__eq__", "__hash__")
+    )
 
 
 class DataclassFunctionVariable(KnownObjectVariable):
