@@ -307,8 +307,9 @@ class TypeSource(Source):
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class IterationSource(Source):
     """The items of the base in iteration order, as a tuple: `tuple(L['s'])`. A guard on it
-    pins a set's members and its iteration order (which equal sets need not share); only for a
-    base whose exact type is guarded first to a builtin set, so iterating runs no user code."""
+    pins a set's members and its iteration order (which equal sets need not share), a
+    bytearray's contents, or a dict's keys (`tuple(L['d'])[0]`); only for a base whose exact
+    type is guarded first to a builtin container, so iterating runs no user code."""
 
     base: Source = dataclasses.field()
 

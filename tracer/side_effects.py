@@ -2,7 +2,7 @@
 program order while tracing (never performed on real objects) and replayed by codegen.
 
 Tracked: attribute stores and deletes on existing objects, list/dict/deque/set mutations of
-existing containers, global stores and deletes, stores into closure cells, and the
+existing containers (and bytearrays), global stores and deletes, stores into closure cells, and the
 torch-function mode stack. Objects created inside the frame need no replay: they are rebuilt
 if they escape.
 
@@ -24,6 +24,7 @@ from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import make_exception
+from variables.bytearrays import BytearrayVariable
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
@@ -51,7 +52,7 @@ _DELETED: Any = object()
 class Mutation:
     """One entry of the log: `kind` says how codegen replays it."""
 
-    kind: str  # "global", "attr", "list", "dict", "deque", "set", "cell", "mode_stack"
+    kind: str  # "global", "attr", "list", "dict", "deque", "bytearray", "set", "cell", ...
     target: VariableTracker | None
     name: str = ""
     value: Any = None
@@ -64,6 +65,8 @@ class Mutation:
             if self.value is _DELETED:
                 return f"del {target}.{self.name}"
             return f"{target}.{self.name} = {_value(self.value)}"
+        if self.kind == "bytearray":
+            return f"{target}[:] = {self.target.value!r}  # last change: {self.value}"  # type: ignore[union-attr]
         if self.kind == "list" or self.kind == "deque":
             return f"{target}[:] = {_items(self.target)}  # last change: {self.value}"
         if self.kind == "dict":
@@ -166,6 +169,8 @@ class SideEffects:
             self._record("dict", vt, "", what)
         elif isinstance(vt, DequeVariable):
             self._record("deque", vt, "", what)
+        elif isinstance(vt, BytearrayVariable):
+            self._record("bytearray", vt, "", what)
         elif isinstance(vt, SetVariable):
             pass  # sets log each operation through record_set_op
         else:
@@ -309,6 +314,11 @@ class SideEffects:
         elif kind == "set":
             cg.load_target(m.target)
             temps["target"] = cg.store_temp()
+        elif kind == "bytearray":
+            cg.load_target(m.target)
+            temps["target"] = cg.store_temp()
+            cg.load_const(bytes(m.target.value))  # type: ignore[union-attr]
+            temps["value"] = cg.store_temp()
         elif kind == "cell":
             cg(m.value)
             temps["value"] = cg.store_temp()
@@ -345,7 +355,7 @@ class SideEffects:
                     ("const", m.name),
                     ("fast", temps["value"]),
                 )
-        elif m.kind == "list":
+        elif m.kind == "list" or m.kind == "bytearray":
             cg.assign_slice(temps["target"], temps["value"])
         elif m.kind == "dict":
             cg.call_method_on(temps["target"], "clear")
@@ -363,7 +373,7 @@ class SideEffects:
             cg.set_mode_stack(temps["value"])
 
 
-_OBJECT_KINDS = ("attr", "list", "dict", "deque")
+_OBJECT_KINDS = ("attr", "list", "dict", "deque", "bytearray")
 
 
 def _plain_attribute_protocol(target: Any) -> bool:

@@ -23,6 +23,7 @@ from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
+from variables.bytearrays import BytearrayVariable
 from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
 from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
@@ -100,6 +101,8 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         made = wrap_collection_result(value)
         assert made is not None
         return made
+    if kind is bytearray:
+        return BytearrayVariable(value)
     if kind is set or kind is frozenset:
         return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
@@ -346,6 +349,14 @@ class VariableBuilder:
         self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
         return SetVariable(value, None, source)
 
+    def wrap_bytearray(self, value: bytearray, source: Source) -> VariableTracker:
+        """Guarded on its contents (`tuple(L['b']) == (...)`); a copy is modeled, and a change
+        is replayed onto the input (see variables/bytearrays.py)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, bytearray)
+        self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
+        vt = BytearrayVariable(bytearray(value), source)
+        return self.output.side_effects.track_existing(value, vt)
+
     def wrap_range(self, value: range, source: Source) -> VariableTracker:
         """A range, pinned by its start, stop and step (a range is immutable; two ranges with
         the same items may still differ there, and `r.start` reads it)."""
@@ -412,6 +423,7 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     set: VariableBuilder.wrap_set,
     frozenset: VariableBuilder.wrap_set,
     range: VariableBuilder.wrap_range,
+    bytearray: VariableBuilder.wrap_bytearray,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
 }

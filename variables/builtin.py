@@ -19,6 +19,7 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
+from variables.bytearrays import bytearray_binary_op, make_bytearray
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -375,6 +376,11 @@ class BuiltinVariable(KnownObjectVariable):
         operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
         return set_operation(tx, frozenset, (operand,), None, from_input)
 
+    def call_bytearray(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        return make_bytearray(tx, args, kwargs)
+
     def call_dict(
         self,
         tx: TranslatorBase,
@@ -566,7 +572,11 @@ def binary_op(
         if plain_op in GRAPH_ARITHMETIC and numeric:
             return record_scalar_op(tx, plain_op, [a, b])
         a, b = (v.specialize(tx) if isinstance(v, SymNumberVariable) else v for v in (a, b))
-    collection_result = counter_binary_op(tx, fn, a, b) or deque_binary_op(tx, fn, a, b)
+    collection_result = (
+        counter_binary_op(tx, fn, a, b)
+        or deque_binary_op(tx, fn, a, b)
+        or bytearray_binary_op(tx, fn, a, b)
+    )
     if collection_result is not None:
         return collection_result
     if fn is operator.iadd and isinstance(a, ListVariable):

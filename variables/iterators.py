@@ -277,6 +277,11 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         return BuiltinIteratorVariable(iter(vt.items), key_tracker)
     if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
         return BuiltinIteratorVariable(iter(vt.items), _itself)
+    # (imported here: variables.bytearrays loads variables.constant, which loads this module)
+    from variables.bytearrays import BytearrayVariable
+
+    if isinstance(vt, BytearrayVariable):  # CPython's iterator over the real bytearray
+        return BuiltinIteratorVariable(iter(vt.value), builder.wrap_constant_result)
     if isinstance(vt, ConstantVariable | RangeVariable):
         value, iterator = _real_iterator(tx, iter, vt)
         sequence = isinstance(value, str | bytes | tuple | range)

@@ -99,3 +99,58 @@ def test_what_is_not_modeled_falls_back_with_a_reason(fn):
     explanation = tracer.explain(fn)({3, 4})
     assert explanation.graph_break_count >= 1
     assert all(reason.strip() for reason in map(str, explanation.break_reasons))
+
+
+# -- bytearray ---------------------------------------------------------------------------------
+def bytearray_values(data, n):
+    b = bytearray(data)
+    alias = b
+    b.append(n)
+    b.extend(b"xy")
+    b += b"!"
+    b[0] = 65
+    del b[1:2]
+    seen = [c for c in b]  # noqa: C416 - a traced for loop over it
+    return b, alias is b, bytes(b), b.decode("latin-1"), len(b), b[-1], b[1:3], 120 in b, seen
+
+
+def bytearray_errors(n):
+    b = bytearray(b"ab")
+    try:
+        b.append(n)
+    except ValueError as e:
+        return str(e), b
+    return None, b
+
+
+def bytearray_input(b, n):
+    b.append(n)
+    b[0:1] = b"zz"
+    return len(b), b.upper()
+
+
+def bytearray_from_items(ns):
+    return bytearray(ns), bytearray(n % 256 for n in ns), bytearray(3), bytearray("hé", "utf-8")
+
+
+@FAST
+@given(data=st.binary(min_size=2, max_size=5), n=st.integers(0, 255))
+def test_bytearray_values(data, n):
+    check(bytearray_values, data, n)
+
+
+@pytest.mark.parametrize("n", [0, 255, 256, -1])
+def test_bytearray_errors(n):
+    check(bytearray_errors, n)
+
+
+@FAST
+@given(data=st.binary(min_size=1, max_size=4), n=st.integers(0, 255))
+def test_bytearray_input_is_changed_in_place(data, n):
+    check(bytearray_input, bytearray(data), n)
+
+
+@FAST
+@given(ns=st.lists(st.integers(0, 255), max_size=4))
+def test_bytearray_from_items(ns):
+    check(bytearray_from_items, ns)
