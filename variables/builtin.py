@@ -521,6 +521,10 @@ def fold(
         fn, args, kwargs
     ):
         return record_scalar_op(tx, fn, [a.realize() for a in args])
+    for a in (*args, *kwargs.values()):
+        pin = getattr(a.realize(), "pin_value", None)
+        if pin is not None:  # an input whose value is a constant once guarded by value
+            pin(tx)
     try:
         const_args = [a.realize().as_python_constant() for a in args]
         const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}

@@ -286,7 +286,7 @@ class DictViewVariable(VariableTracker):
         self.kind = kind
 
     def python_type(self) -> type:
-        return type(getattr({}, self.kind)())
+        return type(getattr(type(self.dict_vt.items)(), self.kind)())  # odict_keys, ...
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         items, key_vt = self.dict_vt.items, self.dict_vt.key_vt

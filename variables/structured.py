@@ -181,14 +181,24 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
         if self.value is not None and not self.fields_guarded:
             if not generated_eq_and_hash(self.cls):
                 unimplemented("dict-key", f"{self.cls.__name__} defines its own __eq__/__hash__")
-            for name in self.field_names():
-                field = self.var_getattr(tx, name).realize()
-                if isinstance(field, SymNumberVariable):  # a key's hash needs its value
-                    field = field.specialize(tx)
-                if not field.is_python_constant():
-                    unimplemented("dict-key", f"{self!r} as a key: field {name} is {field!r}")
-            self.fields_guarded = True
+            self.pin_value(tx)
+            if not self.fields_guarded:
+                unimplemented("dict-key", f"{self!r} as a key: a field is not a constant")
         return self.key_value()
+
+    def pin_value(self, tx: TranslatorBase) -> None:
+        """Guard each field of an existing instance by value (a field that is a graph input is
+        specialized), so that the instance is a constant: the same on every call that passes
+        the guards. A field that is no constant (a tensor) leaves it a non-constant."""
+        if self.value is None or self.fields_guarded:
+            return
+        for name in self.field_names():
+            field = self.var_getattr(tx, name).realize()
+            if isinstance(field, SymNumberVariable):
+                field = field.specialize(tx)
+            if not field.is_python_constant():
+                return
+        self.fields_guarded = True
 
     def key_value(self) -> Any:
         """The real instance to use as a dict key (existing, once its fields are guarded), or

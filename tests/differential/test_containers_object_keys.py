@@ -117,3 +117,16 @@ def test_dataclass_with_its_own_eq_falls_back():
     explanation = tracer.explain(loose_key)({Loose(2): 1})
     assert explanation.graph_break_count == 1
     assert "Loose" in str(explanation.break_reasons[0])
+
+
+def lookup_in_frame_dict(k):
+    return {Point(1): "one", Point(2): "two"}.get(k), repr(k)
+
+
+def test_input_dataclass_key_is_guarded_by_value():
+    """An input frozen dataclass used as a key (or folded, as `repr` folds it) is guarded on
+    its fields: another instance with other values recompiles instead of finding the first
+    one's entry (it did, with only its type guarded)."""
+    fn = tracer.compile(lookup_in_frame_dict, fullgraph=True)
+    for k in (Point(1), Point(2), Point(3), Point(1, "q")):
+        assert fn(k) == lookup_in_frame_dict(k)
