@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -87,7 +88,7 @@ class BytearrayVariable(VariableTracker):
                     unimplemented("bytearray", f"bytearray.{name} changed it, then raised {e!r}")
                 tx.raise_user_error(e)
         else:
-            result = tx.run_user_operation(method, *real_args, **real_kwargs)
+            result = tx.run_user_operation(partial(method, *real_args, **real_kwargs))
         if result is self.value:
             return self
         return builder.wrap_constant_result(result)
@@ -159,4 +160,4 @@ def make_bytearray(
     real_kwargs = {
         k: _operand(v, BytearrayVariable(bytearray()), "__init__") for k, v in kwargs.items()
     }
-    return BytearrayVariable(tx.run_user_operation(bytearray, *real_args, **real_kwargs))
+    return BytearrayVariable(tx.run_user_operation(partial(bytearray, *real_args, **real_kwargs)))

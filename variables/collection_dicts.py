@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import operator
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -172,6 +173,7 @@ COUNTER_METHODS: dict[str, bool] = {
     "copy": False,
     "update": True,
     "subtract": True,
+    "__init__": True,
     "__missing__": False,
     "__reduce__": False,
     "__repr__": False,
@@ -238,6 +240,12 @@ class CounterVariable(ConstDictVariable):
             return GetAttrVariable(self, name)
         return super().var_getattr(tx, name)
 
+    def method___delitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
+        """Counter's `del c[k]`: like dict's, but a missing key is no error."""
+        if key_of(key, tx) in self.items:
+            super().method___delitem__(tx, key)
+        return ConstantVariable(None)
+
     def call_method(
         self,
         tx: TranslatorBase,
@@ -273,7 +281,7 @@ class CounterVariable(ConstDictVariable):
                 tx.raise_user_error(e)
             self.take(counts)
             return self if result is counts else fresh_result(result)
-        result = tx.run_user_operation(method, counts, *real_args, **real_kwargs)
+        result = tx.run_user_operation(partial(method, counts, *real_args, **real_kwargs))
         if method is collections.Counter.elements:
             from variables.iterators import BuiltinIteratorVariable
 
@@ -387,7 +395,7 @@ def make_counter(
     counts: collections.Counter[Any] = collections.Counter()
     real_args = [counter_operand(tx, a, fresh, counts) for a in args]
     real_kwargs = {k: counter_operand(tx, v, fresh, counts) for k, v in kwargs.items()}
-    made = tx.run_user_operation(collections.Counter, *real_args, **real_kwargs)
+    made = tx.run_user_operation(partial(collections.Counter, *real_args, **real_kwargs))
     fresh.take(made)
     return fresh
 

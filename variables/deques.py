@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import collections
 import operator
+import reprlib
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
@@ -25,7 +27,7 @@ from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import each_item, search_target
+from variables.lists import each_item, folding, search_target
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -73,7 +75,10 @@ class DequeVariable(VariableTracker):
         return collections.deque
 
     def as_python_constant(self) -> Any:
-        return collections.deque((v.as_python_constant() for v in self.items), self.maxlen)
+        return folding(
+            self,
+            lambda: collections.deque((v.as_python_constant() for v in self.items), self.maxlen),
+        )
 
     def constant_values(self, what: str) -> collections.deque[Any]:
         try:
@@ -117,7 +122,9 @@ class DequeVariable(VariableTracker):
             values = self.constant_values(name)
             real_args = [search_target(a) for a in args]
             real_kwargs = {k: search_target(v) for k, v in kwargs.items()}
-            result = tx.run_user_operation(getattr(values, name), *real_args, **real_kwargs)
+            result = tx.run_user_operation(
+                partial(getattr(values, name), *real_args, **real_kwargs)
+            )
             return ConstantVariable(result)
         return super().call_method(tx, name, args, kwargs)
 
@@ -136,7 +143,9 @@ class DequeVariable(VariableTracker):
         real_kwargs = {k: _constant(v, name) for k, v in kwargs.items()}
         if name in CHANGING:
             self._check_mutable(tx, name)
-        result = tx.run_user_operation(getattr(self.items, name), *real_args, **real_kwargs)
+        result = tx.run_user_operation(
+            partial(getattr(self.items, name), *real_args, **real_kwargs)
+        )
         if isinstance(result, VariableTracker):
             return result
         return ConstantVariable(result)
@@ -200,8 +209,11 @@ class DequeVariable(VariableTracker):
         cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
-        inner = ", ".join(repr(v) for v in self.items)
-        return f"DequeVariable([{inner}], maxlen={self.maxlen}){self._src()}"
+        return f"DequeVariable([{self._items_repr()}], maxlen={self.maxlen}){self._src()}"
+
+    @reprlib.recursive_repr("[...]")
+    def _items_repr(self) -> str:
+        return ", ".join(repr(v) for v in self.items)
 
 
 def _constant(vt: VariableTracker, method: str) -> Any:
@@ -235,7 +247,7 @@ def make_deque(
     }
     # CPython checks the arguments (how many, which keywords, maxlen) before it iterates
     made: collections.deque[Any] = tx.run_user_operation(
-        collections.deque, *stand_args, **stand_kwargs
+        partial(collections.deque, *stand_args, **stand_kwargs)
     )
     iterable = args[0] if args else kwargs.get("iterable")
     if iterable is not None:

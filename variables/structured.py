@@ -9,6 +9,7 @@ apart into graph inputs and rebuilt when returned. The `dataclasses` helpers (`r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -143,7 +144,9 @@ def tuple_new(
     if cls is not tuple and not (isinstance(cls, type) and is_namedtuple_class(cls)):
         unimplemented("tuple-new", f"tuple.__new__ with {cls_vt!r}")
     stand_ins = [() for _ in args[1:]]
-    tx.run_user_operation(tuple.__new__, cls, *stand_ins, **dict.fromkeys(kwargs))
+    tx.run_user_operation(
+        functools.partial(tuple.__new__, cls, *stand_ins, **dict.fromkeys(kwargs))
+    )
     from variables.iterators import iterate
 
     items = iterate(tx, args[1]).unpack(tx) if len(args) > 1 else []

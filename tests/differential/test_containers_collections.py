@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import tracer
 from tests.differential.helpers import FAST, check
 from tests.differential.strategies import small_ints, tensors
+from tracer.testing import assert_same_behavior
 
 keys = st.sampled_from("abcde")
 
@@ -296,3 +297,29 @@ def test_counter_input_is_changed_in_place(words):
 
 def test_counter_errors():
     check(counter_errors)
+
+
+# -- found by CPython's test_deque and test_collections (make conformance) ----------------------
+def deque_holding_itself():
+    d = deque(range(20), maxlen=10)
+    d.append(d)
+    return repr(d)[-30:], len(d)
+
+
+def test_deque_holding_itself():
+    """Its constant (for the folded `repr`) would hold itself: no constant, a fallback, and
+    no RecursionError while tracing (from the tracker's own repr, either)."""
+    assert_same_behavior(deque_holding_itself)
+
+
+def counter_keywords_and_reinit():
+    c = Counter(self=42, iterable=None)
+    d = Counter("abcaba")
+    del d["c"]
+    del d["c"]  # Counter's del ignores a missing key
+    d.__init__("cdc")  # __init__ again adds to the counts
+    return c, d, list(c.items())
+
+
+def test_counter_keywords_and_reinit():
+    check(counter_keywords_and_reinit)
