@@ -323,3 +323,20 @@ def counter_keywords_and_reinit():
 
 def test_counter_keywords_and_reinit():
     check(counter_keywords_and_reinit)
+
+
+def fromkeys(ks, x):
+    od = OrderedDict.fromkeys(ks)
+    dd = defaultdict.fromkeys(ks, x)
+    od.move_to_end(ks[0]) if ks else None
+    try:
+        Counter.fromkeys(ks)
+    except NotImplementedError as e:
+        refused = str(e)
+    return od, dd, dd.default_factory, refused
+
+
+@FAST
+@given(ks=st.lists(keys, max_size=4), x=tensors())
+def test_fromkeys(ks, x):
+    check(fromkeys, ks, x)
