@@ -337,6 +337,40 @@ class TypeSource(Source):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class IterationSource(Source):
+    """The items of the base in iteration order, as a tuple: `tuple(L['s'])`. A guard on it
+    pins a set's members and its iteration order (which equal sets need not share), a
+    bytearray's contents, or a dict's keys (`tuple(L['d'])[0]`); only for a base whose exact
+    type is guarded first to a builtin container, so iterating runs no user code."""
+
+    base: Source = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class DictValueSource(Source):
+    """The value at a position of the base dict, in iteration order: `tuple(L['d'].values())[0]`.
+    Reaches the value of a key that can't be written in a guard (a user object, guarded by
+    identity at `tuple(L['d'])[0]`); only for a base whose exact type is a builtin dict."""
+
+    base: Source = dataclasses.field()
+    index: int = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple({base_expr}.values())[{self.index!r}]"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class DefaultsSource(Source):
     """A positional default of a function found at the base: `L['f'].__defaults__[0]`."""
 

@@ -23,13 +23,17 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
+from variables.bytearrays import bytearray_binary_op, make_bytearray
+from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
+from variables.deques import deque_binary_op
 from variables.dicts import (
     SET_OPERATORS,
     ConstDictVariable,
     SetVariable,
     is_set_like,
     pairs_of,
+    reads_input,
     real_operand,
     set_binary_op,
     set_operation,
@@ -148,6 +152,10 @@ class BuiltinVariable(KnownObjectVariable):
             return make_exception(tx, fn, args, kwargs)
         if fn is math.fsum and len(args) == 1 and not kwargs:
             return fsum_of(tx, args[0])
+        if fn is tuple.__new__:  # a namedtuple's `_make`, or a tuple subclass's own __new__
+            from variables.structured import tuple_new
+
+            return tuple_new(tx, args, kwargs)
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
@@ -383,14 +391,25 @@ class BuiltinVariable(KnownObjectVariable):
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, set, args)
+        if iterable is None:
+            return set_operation(tx, set, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, set, (operand,), None, from_input)
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, frozenset, args)
+        if iterable is None:
+            return set_operation(tx, frozenset, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, frozenset, (operand,), None, from_input)
+
+    def call_bytearray(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        return make_bytearray(tx, args, kwargs)
 
     def call_dict(
         self,
@@ -609,6 +628,10 @@ def fold(
         fn, args, kwargs
     ):
         return record_scalar_op(tx, fn, [a.realize() for a in args])
+    for a in (*args, *kwargs.values()):
+        pin = getattr(a.realize(), "pin_value", None)
+        if pin is not None:  # an input whose value is a constant once guarded by value
+            pin(tx)
     try:
         const_args = [a.realize().as_python_constant() for a in args]
         const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
@@ -664,6 +687,13 @@ def binary_op(
         if plain_op in GRAPH_ARITHMETIC and numeric:
             return record_scalar_op(tx, plain_op, [a, b])
         a, b = (v.specialize(tx) if isinstance(v, SymNumberVariable) else v for v in (a, b))
+    collection_result = (
+        counter_binary_op(tx, fn, a, b)
+        or deque_binary_op(tx, fn, a, b)
+        or bytearray_binary_op(tx, fn, a, b)
+    )
+    if collection_result is not None:
+        return collection_result
     if fn is operator.iadd and isinstance(a, ListVariable):
         a.method_extend(tx, b)
         return a
@@ -693,8 +723,8 @@ def binary_op(
         return fold(tx, plain if mutable else fn, [a, b], {})
     if (
         plain is operator.or_
-        and isinstance(a, ConstDictVariable)
-        and isinstance(b, ConstDictVariable)
+        and type(a) is ConstDictVariable  # an OrderedDict's `|` makes an OrderedDict
+        and type(b) is ConstDictVariable
     ):
         merged = ConstDictVariable(a.items)
         merged.items.update(b.items)
