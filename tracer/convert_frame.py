@@ -44,7 +44,7 @@ from tracer.observability.metrics import (
     timed,
 )
 from tracer.output_graph import OutputGraph
-from tracer.runtime import _C
+from tracer import torch_adapter, worlds
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
@@ -120,11 +120,12 @@ def _compile(
     compile_id: CompileId,
     policy: CachePolicy,
 ) -> CacheEntry:
-    output = OutputGraph(fn.__globals__, options)
-    try:
-        return _compile_with(fn, L, options, compile_id, output, policy)
-    finally:
-        output.release()
+    with worlds.using(torch_adapter.world_for(fn, L) or worlds.runtime_world()):
+        output = OutputGraph(fn.__globals__, options)
+        try:
+            return _compile_with(fn, L, options, compile_id, output, policy)
+        finally:
+            output.release()
 
 
 def _compile_with(
@@ -410,14 +411,17 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
 
 
 def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
-    """Read the real stack into the symbolic one and guard its length and mode types."""
-    modes = list(_C._torch_function_mode_stack())
+    """Read the real stack into the symbolic one and guard its length and mode types (and
+    the global state the tensor world's traces rely on)."""
+    modes = list(output.world.mode_stack())
     output.initial_mode_stack = [
         output.builder.lazy(mode, ModeStackSource(i)) for i, mode in enumerate(modes)
     ]
     output.mode_stack = list(output.initial_mode_stack)
     guard = mode_stack_guard(modes, location_of(fn))
     output.guards.setdefault(guard, guard)
+    for guard in output.world.global_state_guards():
+        output.guards.setdefault(guard, guard)
 
 
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
@@ -481,6 +485,7 @@ def _compile_graph(
             # NOTE [generated on first use]: generate it here, inside backend_compile, not on
             # the first run of the compiled code.
             gm.forward  # noqa: B018
+        graph_fn = output.world.wrap_graph(graph_fn)
     return gm, [src for src, _node in inputs], graph_fn
 
 
@@ -495,7 +500,7 @@ def _build_guards(
             f_globals=fn.__globals__,
             builtins=builtins_dict,
             closure=fn.__closure__,
-            mode_stack_fn=_C._torch_function_mode_stack,
+            mode_stack_fn=output.world.mode_stack,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # `output.guards` is keyed by guard: one per key already

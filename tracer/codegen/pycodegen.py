@@ -34,7 +34,7 @@ from guards.sources import (
     TypeSource,
 )
 from tracer.exc import unimplemented
-from tracer.runtime import _C
+from tracer import worlds
 from variables.base import VariableTracker
 from variables.lazy import LazyVariableTracker
 
@@ -267,7 +267,7 @@ class PyCodegen:
 
     def set_mode_stack(self, modes: str) -> None:
         self.push_null()
-        self.load_const(_C._set_torch_function_mode_stack)
+        self.load_const(worlds.current().set_mode_stack)
         self.load_fast(modes)
         self.call(1)
         self.pop_top()
@@ -353,7 +353,7 @@ def _load_type(cg: PyCodegen, src: Any) -> None:
 
 def _load_mode(cg: PyCodegen, src: Any) -> None:
     cg.push_null()
-    cg.load_const(_C._get_function_stack_at)
+    cg.load_const(worlds.current().get_mode_at)
     cg.load_const(src.index)
     cg.call(1)
 
