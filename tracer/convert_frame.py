@@ -19,6 +19,7 @@ import tracer.runtime
 from guards.manager import CompiledGuards
 from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
+from tracer import torch_adapter, worlds
 from tracer.backends import lookup_backend
 from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
@@ -44,7 +45,6 @@ from tracer.observability.metrics import (
     timed,
 )
 from tracer.output_graph import OutputGraph
-from tracer import torch_adapter, worlds
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.constant import is_constant_value

@@ -32,10 +32,6 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.translator.base import TranslatorBase
 
-RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
-"""Ops that read or advance the global generator: running them while tracing would change
-state that eager code sees, so they break the graph."""
-
 
 class OutputGraph:
     """The result of tracing one frame (inlined calls included)."""
@@ -169,7 +165,7 @@ class OutputGraph:
         name = getattr(getattr(fn, "__modetrace_op__", None), "name", None)
         if name is None:
             name = getattr(fn, "__name__", "")
-        if name in RANDOM_OPS:
+        if name in self.world.random_ops:
             unimplemented("random", f"call to torch.{name} reads the global random generator")
         if self.world.operator_target(fn) is not None and not kwargs:  # `Tensor.__add__(x, y)`
             return self._operator_result(tx, fn, args)

@@ -33,8 +33,8 @@ from guards.sources import (
     Source,
     TypeSource,
 )
-from tracer.exc import unimplemented
 from tracer import worlds
+from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.lazy import LazyVariableTracker
 

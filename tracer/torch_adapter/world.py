@@ -30,7 +30,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
-from guards.guard import Guard, GuardKind, GlobalStateSpec, TensorSpec
+from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.sources import GlobalStateSource
 from tracer.exc import unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS

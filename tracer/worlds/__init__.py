@@ -30,6 +30,9 @@ class TensorWorld:
     """The world's TorchFunctionMode base class (its `__enter__`/`__exit__` push and pop)."""
     properties: frozenset[str] = frozenset()
     """Tensor attributes a torch-function mode sees as `Tensor.<name>.__get__`."""
+    random_ops: frozenset[str] = frozenset()
+    """Ops that read or advance the global generator when run on fake values: running them
+    while tracing would change state that eager code sees, so they break the graph."""
     tensor_subclasses: bool = False
     """Whether an input of a tensor subclass is traced (its exact class guarded)."""
 
@@ -126,6 +129,7 @@ class RuntimeWorld(TensorWorld):
     """tracer.runtime, the pure-Python torch-like library (imported on first use)."""
 
     name = "runtime"
+    random_ops = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
 
     def __init__(self) -> None:
         from tracer import runtime
