@@ -120,7 +120,7 @@ def _special_function(value: Any) -> VariableTracker | None:
 def _world_mode_function(value: Any) -> VariableTracker | None:
     """A mode-stack function of a world other than the runtime (torch's `_C` functions are
     builtins, its `overrides` functions live in torch's modules)."""
-    if isinstance(value, type):
+    if issubclass(type(value), type):
         return None
     world = worlds.current()
     found = world.mode_functions().get(id(value))
@@ -192,12 +192,12 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
+        if kind in weakref.ProxyTypes:  # it forwards everything, and raises once its object died
+            unimplemented("weak-proxy", f"a weak proxy ({source.name if source else 'a value'})")
         special_vt = _world_mode_function(value)
         if special_vt is not None:
             special_vt.source = source
             return self._guarded_identity(special_vt, value, source)
-        if kind in weakref.ProxyTypes:  # it forwards everything, and raises once its object died
-            unimplemented("weak-proxy", f"a weak proxy ({source.name if source else 'a value'})")
         # a C function (or class) with a Python implementation, traced instead (by identity)
         polyfill = polyfill_for(value, source)
         if polyfill is not None:

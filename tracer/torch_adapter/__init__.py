@@ -51,13 +51,16 @@ def world_for(fn: types.FunctionType, L: dict[str, Any]) -> TensorWorld | None:
 
 
 def _involves_torch(torch: Any, value: object) -> bool:
-    """A torch tensor or module, or a list, tuple or dict holding one (one level down)."""
-    if isinstance(value, torch.Tensor | torch.nn.Module):
+    """A torch tensor or module, or a list, tuple or dict holding one (one level down). Only
+    exact types are read: `isinstance` would ask the value's `__class__`, which a weak proxy
+    or a user's property answers with code of its own."""
+    kind = type(value)
+    if issubclass(kind, torch.Tensor | torch.nn.Module):
         return True
-    if isinstance(value, list | tuple):
-        return any(isinstance(v, torch.Tensor) for v in value)
-    if isinstance(value, dict):
-        return any(isinstance(v, torch.Tensor) for v in value.values())
+    if kind is list or kind is tuple:
+        return any(issubclass(type(v), torch.Tensor) for v in value)  # type: ignore[attr-defined]
+    if kind is dict:
+        return any(issubclass(type(v), torch.Tensor) for v in value.values())  # type: ignore[attr-defined]
     return False
 
 
