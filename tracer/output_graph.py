@@ -58,6 +58,9 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
+        self.mutating_nodes: list[Node] = []
+        """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
+        result is used, so the graph exists and runs them, in order."""
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -306,6 +309,8 @@ class OutputGraph:
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
         result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
+        if self.world.mutates(target, node_kwargs):
+            self.mutating_nodes.append(result)
         return self._wrap_result(result, fake_result)
 
     def _run_fake(

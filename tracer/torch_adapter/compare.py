@@ -21,7 +21,8 @@ import torch._dynamo
 
 from tracer.exc import InternalError
 from tracer.explain import explain as modetrace_explain
-from tracer.torch_adapter.world import live_mode_stack
+from tracer.graph.resolve import OPERATOR_DUNDERS
+from tracer.torch_adapter.world import _probe, live_mode_stack
 
 _CALLS = ("call_function", "call_method")
 WIDTH = 44
@@ -157,7 +158,10 @@ def _modetrace_side(
     return Side(
         "modetrace",
         explanation.graph_count,
-        [[op_name(op) for op in ops] for ops in explanation.ops_per_graph],
+        [
+            [op_name(node.target) for node in gm.graph.nodes if node.op in _CALLS]
+            for gm in explanation.graphs
+        ],
         [str(reason) for reason in explanation.break_reasons],
         guards,
         explanation.result,
@@ -201,10 +205,34 @@ def _dynamo_guard(guard: Any) -> str:
 
 
 def op_name(target: Any) -> str:
-    """A graph target by name, without dunder underscores: `operator.add`, `torch.add`,
-    `Tensor.add` and the method name "add" all read `add`."""
+    """A graph target by the name of the op it computes, so the two graphs compare by name:
+    `torch.add`, `Tensor.add` and the method name "add" read `add`; an `operator` function
+    (Dynamo records `x / y` as `operator.truediv`) and a reflected dunder (modetrace records
+    `2 - x` as `Tensor.__rsub__`, the function torch hands a mode) read as the Tensor op the
+    operator reaches (`div`, `sub`); a property getter (`Tensor.T.__get__`) reads `getattr`,
+    as Dynamo records the read."""
     name = target if isinstance(target, str) else getattr(target, "__name__", str(target))
+    dunder = _DUNDER_OF.get(id(target)) or _FORWARD_OF.get(name)
+    if dunder is not None:
+        method = getattr(torch.Tensor, dunder, None)
+        reached = _probe().get(id(method))
+        if reached is not None:
+            name = reached.__name__
+        else:
+            name = dunder
+    elif name == "__get__":
+        name = "getattr"
     return name.rsplit(".", 1)[-1].strip("_")
+
+
+_DUNDER_OF = {id(fn): names[0] for fn, names in OPERATOR_DUNDERS.items()}
+"""id(operator function) -> the Tensor dunder it calls first (`operator.add` -> `__add__`)."""
+_FORWARD_OF = {
+    names[1]: names[0]
+    for names in OPERATOR_DUNDERS.values()
+    if names[1] is not None and names[1].startswith("__r")
+}
+"""A reflected dunder -> its forward one (`__rsub__` -> `__sub__`)."""
 
 
 @dataclasses.dataclass

@@ -157,6 +157,11 @@ class TorchWorld(TensorWorld):
         except UnsupportedOperatorException as e:
             unimplemented("fake-tensor", f"torch's fake tensors do not support {e}")
 
+    def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
+        """`add_` and the other in-place methods (torch's naming rule), or an `out=` call."""
+        name = target if isinstance(target, str) else getattr(target, "__name__", "")
+        return (name.endswith("_") and not name.endswith("__")) or "out" in kwargs
+
     # -- what a mode sees -------------------------------------------------------------------------
     def overridable(self, fn: object) -> bool:
         return True  # every torch op, method, operator and getter consults the mode stack

@@ -75,6 +75,11 @@ class TensorWorld:
         raises `NeedsData`; any other exception is the user's."""
         raise NotImplementedError
 
+    def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
+        """Does this op write to a tensor (an in-place op, an `out=` argument)? Such a node
+        runs even when its result is unused."""
+        return False
+
     # -- what a mode sees -------------------------------------------------------------------------
     def overridable(self, fn: object) -> bool:
         """Does a torch-function mode see calls of `fn`?"""
