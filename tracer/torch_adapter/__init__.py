@@ -4,35 +4,18 @@
 already imported and the call involves it (a real tensor among the arguments, a mode on torch's
 stack, or a global of the function from torch), else None (the runtime's world). It never
 imports torch itself, so modetrace works, and `import tracer` stays light, without torch.
-`compare` runs modetrace and torch._dynamo side by side (tracer.compare, `python -m tracer
+`compare.py` runs modetrace and torch._dynamo side by side (`tracer.compare`, `python -m tracer
 compare`). See notes/torch-adapter.md.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import types
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tracer.exc import UserError
-
 if TYPE_CHECKING:
-    from tracer.torch_adapter.compare import Comparison
     from tracer.worlds import TensorWorld
-
-NO_TORCH = "comparing with Dynamo needs PyTorch, which is not installed (pip install -e '.[torch]')"
-
-
-def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]:
-    """`tracer.compare(fn)(*args)`: modetrace and torch._dynamo on the same call, side by side
-    (tracer.torch_adapter.compare). A UserError when torch is not installed."""
-    if importlib.util.find_spec("torch") is None:
-        raise UserError(NO_TORCH)
-    from tracer.torch_adapter.compare import compare as run_compare
-
-    return run_compare(fn, **options)
 
 
 def world_for(fn: types.FunctionType, L: dict[str, Any]) -> TensorWorld | None:

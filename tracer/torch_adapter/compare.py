@@ -284,9 +284,9 @@ def same_result(a: Any, b: Any) -> bool:
         return a is b
 
 
-def torch_names(module_namespace: dict[str, Any]) -> dict[str, Any]:
-    """The namespace `--args` is evaluated in: the user's module, with `torch` the real one."""
-    return {**module_namespace, "torch": torch}
+def real_torch() -> types.ModuleType:
+    """The torch module (the CLI binds it as `torch` in `--args`)."""
+    return torch
 
 
 __all__: Sequence[str] = ("Comparison", "Side", "compare", "op_name", "same_result")
