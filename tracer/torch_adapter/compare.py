@@ -59,10 +59,17 @@ class Comparison:
         return m.graph_count == d.graph_count and m.ops_per_graph == d.ops_per_graph
 
     @property
+    def modetrace_agrees(self) -> bool:
+        """modetrace's result (or exception, by type and message) is eager torch's."""
+        return same_result(self.eager, self.modetrace.result)
+
+    @property
+    def dynamo_agrees(self) -> bool:
+        return same_result(self.eager, self.dynamo.result)
+
+    @property
     def results_agree(self) -> bool:
-        return same_result(self.eager, self.modetrace.result) and same_result(
-            self.eager, self.dynamo.result
-        )
+        return self.modetrace_agrees and self.dynamo_agrees
 
     @property
     def mode_stacks_agree(self) -> bool:
@@ -83,9 +90,11 @@ class Comparison:
             theirs = d.ops_per_graph[i] if i < len(d.ops_per_graph) else []
             lines.append(_row(f"ops, graph {i + 1}", ", ".join(mine), ", ".join(theirs)))
         for i in range(max(len(m.break_reasons), len(d.break_reasons))):
-            mine_r = m.break_reasons[i] if i < len(m.break_reasons) else ""
-            theirs_r = d.break_reasons[i] if i < len(d.break_reasons) else ""
-            lines.append(_row(f"break {i + 1}", mine_r, theirs_r))
+            # reasons are sentences: in full, one line each, rather than cut to a column
+            lines.append(f"break {i + 1}")
+            for side in (m, d):
+                reason = side.break_reasons[i] if i < len(side.break_reasons) else "-"
+                lines.append(f"  {side.name:<11}{reason}")
         for i in range(max(len(m.guards), len(d.guards))):
             label = "guards" if i == 0 else ""
             mine_g = m.guards[i] if i < len(m.guards) else ""
@@ -94,7 +103,12 @@ class Comparison:
         stacks = [", ".join(s) or "empty" for s in (m.mode_stack_after, d.mode_stack_after)]
         lines.append(_row("mode stack after", *stacks))
         lines.append(f"same graphs: {_yes(self.same_graphs)}")
-        lines.append(f"results agree with eager: {_yes(self.results_agree)}")
+        lines.append(_row("result", repr(m.result), repr(d.result)))
+        lines.append(f"eager result: {self.eager!r}".replace("\n", " "))
+        lines.append(
+            f"results agree with eager: {_yes(self.results_agree)} (modetrace "
+            f"{_yes(self.modetrace_agrees)}, dynamo {_yes(self.dynamo_agrees)})"
+        )
         lines.append(f"mode stack as after eager: {_yes(self.mode_stacks_agree)}")
         return "\n".join(lines)
 
@@ -174,18 +188,24 @@ def _dynamo_side(
 ) -> Side:
     torch._dynamo.reset()
     a, k = fresh()
-    out = torch._dynamo.explain(fn)(*a, **k)
+    try:
+        out = torch._dynamo.explain(fn)(*a, **k)
+    except Exception as e:  # noqa: BLE001 - Dynamo raised (its own error, or the function's)
+        out = None
+        failure = f"dynamo's explain raised {type(e).__name__}: {_first_line(str(e))}"
     torch._dynamo.reset()
     a, k = fresh()
     compiled = torch.compile(fn, backend="eager")
     result = _outcome(lambda: compiled(*a, **k))
     stack = _stack_text()
     torch._dynamo.reset()
+    if out is None:
+        return Side("dynamo", 0, [], [failure], [], result, stack)
     guards = sorted({_dynamo_guard(g) for g in out.out_guards or []})
     reasons = []
     for r in out.break_reasons:
         where = r.user_stack[-1] if r.user_stack else None
-        first = r.reason.strip().splitlines()[0] if r.reason.strip() else ""
+        first = _first_line(r.reason)
         place = f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}: " if where else ""
         reasons.append(place + first)
     # (Dynamo's own `ops_per_graph` lists call_function nodes only; modetrace's counts method
@@ -194,6 +214,11 @@ def _dynamo_side(
         [op_name(node.target) for node in gm.graph.nodes if node.op in _CALLS] for gm in out.graphs
     ]
     return Side("dynamo", out.graph_count, ops, reasons, guards, result, stack)
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else ""
 
 
 def _dynamo_guard(guard: Any) -> str:

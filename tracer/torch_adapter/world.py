@@ -156,6 +156,16 @@ class TorchWorld(TensorWorld):
             raise NeedsData(type(e).__name__) from None
         except UnsupportedOperatorException as e:
             unimplemented("fake-tensor", f"torch's fake tensors do not support {e}")
+        except Exception as e:  # noqa: BLE001
+            # The real op would raise too, but not necessarily this error: a fake tensor's
+            # checks are torch's meta functions, whose messages differ from the kernels' (a
+            # broadcast error reads differently). Eager torch raises its own.
+            name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+            unimplemented(
+                "fake-tensor-error",
+                f"{name} raised {type(e).__name__} on fake tensors; the call runs eagerly, "
+                "so the error raised is torch's own",
+            )
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
         """`add_` and the other in-place methods (torch's naming rule), or an `out=` call."""

@@ -72,7 +72,8 @@ class TensorWorld:
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
         """`fn` on fake values, where no mode sees it: the op's result metadata. A need for data
-        raises `NeedsData`; any other exception is the user's."""
+        raises `NeedsData`; an exception it raises is the user's, so a world whose fake errors
+        may read differently from the real op's breaks the graph instead (`unimplemented`)."""
         raise NotImplementedError
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
