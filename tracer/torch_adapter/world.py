@@ -112,7 +112,9 @@ class TorchWorld(TensorWorld):
                 "tensor-subclass",
                 f"tensor subclass {cls.__name__} with its own __torch_function__",
             )
-        dtype, device, shape, strides, requires_grad = tensor_facts(value)
+        with _C.DisableTorchFunction():
+            shape, strides = tuple(value.shape), tuple(value.stride())
+            dtype, device, requires_grad = value.dtype, value.device, bool(value.requires_grad)
         return TensorSpec(dtype, shape, requires_grad, cls, device, strides, tensor_facts)
 
     def is_constant(self, value: object) -> bool:
