@@ -155,7 +155,8 @@ class OutputGraph:
         fake = self.world.fake_of(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
-        return TensorVariable(node, fake, source)
+        cls = type(value)
+        return TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
 
     # -- recording tensor ops -------------------------------------------------------------------
     def call_runtime_function(

@@ -41,15 +41,20 @@ DATA_DEPENDENT_METHODS = frozenset(
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("fake", "node")
+    __slots__ = ("cls", "fake", "node")
 
-    def __init__(self, node: Node, fake: Any, source: Source | None = None) -> None:
+    def __init__(
+        self, node: Node, fake: Any, source: Source | None = None, cls: type | None = None
+    ) -> None:
         super().__init__(source)
         self.node = node
         self.fake = fake
+        self.cls = cls
+        """An input's exact tensor class when it is a subclass (`nn.Parameter`, guarded by
+        TENSOR_MATCH); None for the world's own tensor type, and for every op's result."""
 
     def python_type(self) -> type:
-        return worlds.current().tensor_type
+        return self.cls if self.cls is not None else worlds.current().tensor_type
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""

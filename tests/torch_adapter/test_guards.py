@@ -122,3 +122,17 @@ def test_a_parameter_is_traced_with_its_class_guarded() -> None:
     explanation = tracer.explain(_scale)(p)
     assert explanation.graph_count == 1
     assert any("type(L['x']) is Parameter" in g for g in explanation.guards)
+
+
+def test_a_parameter_keeps_its_class_inside_the_trace() -> None:
+    torch = real_torch()
+
+    def kinds(p: Any) -> Any:
+        return type(p).__name__, isinstance(p, torch.nn.Parameter), type(p * 2).__name__, p + 1
+
+    p = torch.nn.Parameter(torch.ones(2))
+    explanation = tracer.explain(kinds)(p)
+    assert explanation.graph_count == 1
+    eager = kinds(p)
+    assert explanation.result[:3] == eager[:3] == ("Parameter", True, "Tensor")
+    assert torch.equal(explanation.result[3], eager[3])
