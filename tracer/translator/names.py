@@ -22,6 +22,7 @@ from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
+from variables.functions import UserMethodVariable
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedObjectVariable
@@ -93,9 +94,12 @@ class Names(TranslatorBase):
         if self.f_globals is self.output.root_globals:
             return GlobalSource(name)
         owner = self.globals_owner
-        if owner is None or owner.source is None:
+        source = owner.source if owner is not None else None
+        if source is None and isinstance(owner, UserMethodVariable):
+            source = owner.func.source  # a bound method: its function's globals
+        if source is None:
             unimplemented("foreign-globals", f"global {name!r} of a function from another module")
-        return ItemSource(AttrSource(owner.source, "__globals__"), name)
+        return ItemSource(AttrSource(source, "__globals__"), name)
 
     def STORE_GLOBAL(self, inst: Instruction) -> None:
         if self.f_globals is not self.output.root_globals:
