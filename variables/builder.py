@@ -246,6 +246,9 @@ class VariableBuilder:
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
             )
+        special_object: VariableTracker | None = world.wrap_object(self.output, value, source)
+        if special_object is not None:  # an object the world models (a torch nn.Module)
+            return special_object
         return self.wrap_user_object(value, source)
 
     # -- families -------------------------------------------------------------------------------

@@ -131,6 +131,11 @@ class TorchWorld(TensorWorld):
             return value.__module__ in OP_MODULES and not value.__name__.startswith("_")
         return False
 
+    def wrap_object(self, output: Any, value: object, source: Any) -> Any:
+        from tracer.torch_adapter.modules import wrap_module
+
+        return wrap_module(output, value, source)
+
     # -- fake values ----------------------------------------------------------------------------
     def fake_of(self, value: Any) -> Any:
         with _C.DisableTorchFunction():

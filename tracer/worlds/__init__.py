@@ -52,6 +52,11 @@ class TensorWorld:
         """A callable whose calls become graph nodes (a torch function or factory)."""
         raise NotImplementedError
 
+    def wrap_object(self, output: Any, value: object, source: Any) -> Any:
+        """The tracker for an object this world models itself (a torch `nn.Module`), with
+        its guards installed on `output`, or None for an ordinary user object."""
+        return None
+
     # -- fake values ----------------------------------------------------------------------------
     def fake_of(self, value: Any) -> Any:
         """The fake tensor standing for a real input while tracing."""
