@@ -185,7 +185,7 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
-        world = self.output.world
+        world = worlds.current()
         # tensors, constants and plain containers first: none of them is a special function
         # or a runtime callable
         if kind is world.tensor_type:
@@ -273,7 +273,7 @@ class VariableBuilder:
         return False
 
     def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
-        spec = self.output.world.tensor_spec(value)
+        spec = worlds.current().tensor_spec(value)
         self.output.add_guard(GuardKind.TENSOR_MATCH, source, spec)
         return self.output.add_graph_input(value, source)
 
@@ -329,7 +329,7 @@ class VariableBuilder:
         pushed, handed to a resume function that continues inside the block
         (notes/resume-functions.md). Its function and object are wrapped at their own sources,
         so the object is the same tracker as the mode on the mode stack."""
-        if not isinstance(value.__self__, self.output.world.mode_base):
+        if not isinstance(value.__self__, worlds.current().mode_base):
             unimplemented("wrap", f"value of type method at {source.name} is not supported")
         from guards.sources import AttrSource
         from variables.functions import UserMethodVariable
