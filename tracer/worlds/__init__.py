@@ -4,8 +4,9 @@ The translator, the trackers and the codegen never name a tensor library. What t
 know about tensors (which values are tensors, what their metadata is, how an op runs on fake
 values, which callables are ops, what a torch-function mode sees, the live mode stack) they ask
 the world of the trace: `current()`. Two worlds implement it: `RuntimeWorld` (tracer.runtime,
-the pure-Python torch-like library, the default) and `tracer.torch_adapter.TorchWorld` (real
-PyTorch, chosen when a compiled function is called with real torch tensors). convert_frame
+the pure-Python torch-like library, the default) and `TorchWorld` (real PyTorch, in
+tracer/torch_adapter/world.py, chosen when a compiled function is called with real torch
+tensors). convert_frame
 picks the world for each compile and makes it current for the trace, the guards and the codegen
 (`using(world)`). notes/torch-adapter.md describes the interface member by member.
 """
