@@ -27,7 +27,7 @@ import types
 from collections.abc import Iterable
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec
+from guards.guard import FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -146,12 +146,22 @@ class GuardBuilder:
     def TENSOR_MATCH(self, guard: Guard, v: str) -> str:
         spec: TensorSpec = guard.expected
         assert spec.cls is not None, "plan_guards fills in the tensor type"
+        if spec.reader is not None:  # a world's tensor: its facts through its reader
+            return (
+                f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
+                f" and {self.bind(spec.reader, 'tensor_facts')}({v})"
+                f" == {self.bind(spec.facts(), 'facts')}"
+            )
         return (
             f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
             f" and {v}._dtype is {self.bind(spec.dtype, _hint(spec.dtype))}"
             f" and {v}._shape == {spec.shape!r}"
             f" and {v}.requires_grad is {spec.requires_grad!r}"
         )
+
+    def GLOBAL_STATE(self, guard: Guard, v: str) -> str:
+        spec: GlobalStateSpec = guard.expected
+        return f"{self.bind(spec.reader, 'global_state')}() == {self.bind(spec.values, 'state')}"
 
     def MODE_STACK(self, guard: Guard, v: str) -> str:
         return mode_stack_check_expr(v, guard.expected, self.bind)

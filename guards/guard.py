@@ -54,6 +54,9 @@ class GuardKind(enum.Enum):
     """`v is <other source>`: two sources reached one mutable object while tracing."""
     NO_ALIASING = 13
     """`v is not <s>` for each of a tuple of sources: a mutated object aliases none of them."""
+    GLOBAL_STATE = 14
+    """the tensor library's global state, in named parts (grad mode, default dtype...): a
+    GlobalStateSpec, whose reader the check calls."""
 
     # Members are singletons compared by identity, so identity hashing agrees with `==`.
     __hash__ = object.__hash__
@@ -72,6 +75,15 @@ class TensorSpec:
     shape: tuple[int, ...]
     requires_grad: bool
     cls: type | None = None
+    device: object = None
+    """The device, for a world whose tensors have one (None: not guarded)."""
+    strides: tuple[int, ...] | None = None
+    """The strides, for a world whose tensors have them (None: not guarded)."""
+    reader: Callable[[Any], tuple[object, ...]] | None = dataclasses.field(
+        default=None, compare=False
+    )
+    """For a tensor without the runtime's slots: reads `facts()` of a live tensor, where no
+    torch-function mode sees the reads (the check calls it; see `facts`)."""
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
@@ -84,10 +96,53 @@ class TensorSpec:
         )
 
     def key(self) -> Hashable:
-        return (id(self.dtype), self.shape, self.requires_grad, id(self.cls))
+        return (
+            id(self.dtype),
+            self.shape,
+            self.requires_grad,
+            id(self.cls),
+            None if self.device is None else str(self.device),
+            self.strides,
+        )
+
+    FACT_NAMES = ("dtype", "device", "shape", "stride()", "requires_grad")
+    """The parts `facts` lists, as a failure names them."""
+
+    def facts(self) -> tuple[object, ...]:
+        """What `reader` must return for a tensor that passes (dtype, device, shape, strides,
+        requires_grad)."""
+        return (self.dtype, self.device, self.shape, self.strides, self.requires_grad)
 
     def __str__(self) -> str:
         return f"{dtype_label(self.dtype).removeprefix('torch.')}{list(self.shape)}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GlobalStateSpec:
+    """What a GLOBAL_STATE guard pins: named parts of a tensor library's global state and their
+    values when traced; `reader()` returns the live values in the same order.
+
+    >>> str(GlobalStateSpec(("grad_enabled",), (True,), lambda: (True,)))
+    'grad_enabled=True'
+    """
+
+    names: tuple[str, ...]
+    values: tuple[object, ...]
+    reader: Callable[[], tuple[object, ...]] = dataclasses.field(compare=False)
+
+    def text(self, sep: str = ", ") -> str:
+        return sep.join(f"{n}={v!r}" for n, v in zip(self.names, self.values, strict=True))
+
+    def first_difference(self) -> tuple[str, object, object] | None:
+        """(name, expected, actual) of the first part that differs now, or None."""
+        live = self.reader()
+        for name, want, got in zip(self.names, self.values, live, strict=True):
+            if want != got:
+                return name, want, got
+        return None
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class FunctionSpec(NamedTuple):
@@ -230,6 +285,15 @@ def _tensor_key(expected: Any) -> Hashable:
     raise TypeError(f"TENSOR_MATCH expects a TensorSpec, got {safe_label(expected)}")
 
 
+def _global_state_key(expected: Any) -> Hashable:
+    if isinstance(expected, GlobalStateSpec):
+        return (
+            expected.names,
+            tuple(constant_key(v) if is_constant(v) else id(v) for v in expected.values),
+        )
+    raise TypeError(f"GLOBAL_STATE expects a GlobalStateSpec, got {safe_label(expected)}")
+
+
 def _mode_stack_key(expected: Any) -> Hashable:
     if type(expected) is tuple and all(isinstance(t, type) for t in expected):
         return tuple(map(id, expected))
@@ -264,6 +328,7 @@ _KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
     GuardKind.MODE_STACK: _mode_stack_key,
     GuardKind.OBJECT_ALIASING: _aliasing_key,
     GuardKind.NO_ALIASING: _no_aliasing_key,
+    GuardKind.GLOBAL_STATE: _global_state_key,
 }
 assert set(_KEY_OF) == set(GuardKind), "every guard kind needs a key"
 
@@ -277,7 +342,9 @@ def _tensor_describe(name: str, spec: TensorSpec) -> str:
     parts = [
         f"type({name}) is {type_label(spec.cls)}" if spec.cls is not None else "",
         f"{name}.dtype == {dtype_label(spec.dtype)}",
+        f"{name}.device == {spec.device}" if spec.device is not None else "",
         f"{name}.shape == {spec.shape!r}",
+        f"{name}.stride() == {spec.strides!r}" if spec.strides is not None else "",
         f"{name}.requires_grad == {spec.requires_grad!r}",
     ]
     return " and ".join(part for part in parts if part)
@@ -302,6 +369,7 @@ _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.MODE_STACK: mode_types_text,
     GuardKind.OBJECT_ALIASING: lambda other: f"is {other.name}",
     GuardKind.NO_ALIASING: lambda others: "is none of " + ", ".join(o.name for o in others),
+    GuardKind.GLOBAL_STATE: lambda spec: spec.text(),
 }
 
 
@@ -335,4 +403,5 @@ _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     GuardKind.NO_ALIASING: lambda name, others: " and ".join(
         f"{name} is not {o.name}" for o in others
     ),
+    GuardKind.GLOBAL_STATE: lambda name, spec: spec.text(" and "),
 }

@@ -25,7 +25,15 @@ from typing import Any
 
 from guards.builder import CheckFunction, needs_mode_stack, render_check, render_predicates
 from guards.constants import safe_label, type_label
-from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label, mode_types_text
+from guards.guard import (
+    FunctionSpec,
+    GlobalStateSpec,
+    Guard,
+    GuardKind,
+    TensorSpec,
+    dtype_label,
+    mode_types_text,
+)
 from guards.mode_stack import ModeStackFn, mode_stack_failure
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
 from guards.tree import KEYS_SAFE_TYPES, LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
@@ -254,6 +262,11 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
     name = guard.source.name
     if spec.cls is not None and type(value) is not spec.cls:
         return _claim(f"type({name}) is {type_label(spec.cls)}", type_label(type(value)))
+    if spec.reader is not None:  # a world's tensor: the first of its facts that differs
+        live = spec.reader(value)
+        for part, want, got in zip(TensorSpec.FACT_NAMES, spec.facts(), live, strict=True):
+            if want != got:
+                return _claim(f"{name}.{part} == {_fact_text(want)}", _fact_text(got))
     dtype = value._dtype
     if dtype is not spec.dtype:
         return _claim(f"{name}.dtype == {dtype_label(spec.dtype)}", dtype_label(dtype))
@@ -261,6 +274,19 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
         return _claim(f"{name}.shape == {spec.shape!r}", repr(value._shape))
     actual = value.requires_grad
     return _claim(f"{name}.requires_grad == {spec.requires_grad!r}", repr(actual))
+
+
+def _fact_text(value: object) -> str:
+    return dtype_label(value) if not isinstance(value, tuple | bool) else repr(value)
+
+
+def _explain_global_state(guard: Guard, value: Any) -> Explained:
+    spec: GlobalStateSpec = guard.expected
+    found = spec.first_difference()
+    if found is None:
+        return _claim(f"global state {spec.text()}", "unchanged")
+    part, want, got = found
+    return _claim(f"global state {part} == {want!r}", repr(got))
 
 
 def _explain_mode_stack(guard: Guard, value: Any) -> Explained:
@@ -282,6 +308,7 @@ _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], Explained]] = {
     GuardKind.DICT_KEYS_MATCH: _explain_keys,
     GuardKind.TENSOR_MATCH: _explain_tensor,
     GuardKind.MODE_STACK: _explain_mode_stack,
+    GuardKind.GLOBAL_STATE: _explain_global_state,
     GuardKind.OBJECT_ALIASING: lambda g, v: _actual(g, "a different object"),
     GuardKind.NO_ALIASING: lambda g, v: _actual(g, "the same object as one of them"),
 }

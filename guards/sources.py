@@ -247,6 +247,20 @@ class ModeStackListSource(Source):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class GlobalStateSource(Source):
+    """The tensor library's global state (grad mode, default dtype...): `___global_state`.
+    Nothing is read through it: the GLOBAL_STATE guard on it calls its spec's own reader, so
+    it evaluates to None in the check."""
+
+    @property
+    def name(self) -> str:
+        return "___global_state"
+
+    def access(self, base_expr: str) -> str:
+        return "None"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ModeStackSource(Source):
     """One mode on the stack, 0 at the bottom: `___mode_stack[0]`. Its base is the whole stack,
     so the MODE_STACK guard (length and types) runs before any entry is read."""

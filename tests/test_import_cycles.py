@@ -42,6 +42,18 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("tracer/cli.py", "frontend", "the command line"),
     ("tracer/explain.py", "frontend", "explain() and trace(), built on compile"),
     ("tracer/testing", "testing", "property-test helpers that drive the public API"),
+    (
+        "tracer/worlds",
+        "worlds",
+        "the questions the tracer asks about tensors; the runtime's answers",
+    ),
+    (
+        "tracer/torch_adapter",
+        "torch_adapter",
+        "real torch as a tensor world; the only torch import",
+    ),
+    ("tracer/torch_adapter/compare.py", "frontend", "modetrace and Dynamo side by side"),
+    ("tracer/side_by_side.py", "frontend", "tracer.compare, importable without torch"),
 )
 
 

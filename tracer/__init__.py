@@ -10,6 +10,7 @@ from tracer.explain import Explanation, explain, trace
 from tracer.observability import logs, metrics, trace_log
 from tracer.observability.events import export_chrome_trace, get_chromium_events, get_compile_events
 from tracer.observability.metrics import get_compilation_metrics, metrics_store
+from tracer.side_by_side import compare
 
 # `logs`, `metrics` and `trace_log` keep their public paths: `tracer.trace_log.enable(dir)`,
 # `tracer.logs.set_logs(...)`, `tracer.metrics.disabled()`.
@@ -22,6 +23,7 @@ __all__ = [
     "Unsupported",
     "UserError",
     "breakpoint",
+    "compare",
     "compile",
     "explain",
     "export_chrome_trace",

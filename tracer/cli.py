@@ -31,6 +31,7 @@ from tracer.observability.metrics import get_compilation_metrics
 from tracer.observability.metrics import report as metrics_report
 from tracer.observability.metrics.store import ENV_VAR as METRICS_DB_VAR
 from tracer.observability.metrics.store import StoreError
+from tracer.side_by_side import NO_TORCH
 
 if TYPE_CHECKING:
     from tracer.cache.entry import CacheEntry
@@ -213,8 +214,12 @@ def load_function(target: str) -> tuple[types.ModuleType, Any]:
     return module, fn
 
 
-def evaluate(flag: str, expression: str, module: types.ModuleType) -> Any:
-    namespace = {**vars(module), "torch": tracer.runtime}
+def evaluate(
+    flag: str, expression: str, module: types.ModuleType, torch: Any = tracer.runtime
+) -> Any:
+    """The user's expression, in their module's namespace with `torch` bound to `torch` (the
+    runtime, or real torch for `compare`)."""
+    namespace = {**vars(module), "torch": torch}
     try:
         return eval(expression, namespace)  # the user's own expression
     except SyntaxError as e:
@@ -272,6 +277,24 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def run_compare(args: argparse.Namespace, out: TextIO) -> int:
+    """`compare FILE.py:FUNC --args EXPR`: modetrace and Dynamo side by side on real torch."""
+    if importlib.util.find_spec("torch") is None:
+        raise CliError(NO_TORCH)
+    from tracer.torch_adapter.compare import compare, real_torch
+
+    module, fn = load_function(args.target)
+    torch = real_torch()
+    call_args = evaluate("--args", args.args, module, torch) if args.args else ()
+    if not isinstance(call_args, tuple):
+        call_args = (call_args,)
+    call_kwargs = evaluate("--kwargs", args.kwargs, module, torch) if args.kwargs else {}
+    if not isinstance(call_kwargs, dict) or not all(isinstance(k, str) for k in call_kwargs):
+        raise CliError(f"--kwargs must evaluate to a dict with str keys, got {call_kwargs!r}")
+    print(compare(fn)(*call_args, **call_kwargs), file=out)
+    return 0
+
+
 def _as_json(explanation: Any, records: list[CompilationMetrics | None]) -> dict[str, Any]:
     entries: list[CacheEntry] = list(reversed(explanation.entries))
     graphs = [e.graph.code for e in entries if e.graph is not None]
@@ -306,6 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--trace-bytecode", action="store_true", help="log each traced instruction to stderr"
     )
     explain.add_argument("--json", action="store_true", help="print one JSON object")
+    compare = commands.add_parser(
+        "compare", help="run FILE.py:FUNC through modetrace and torch._dynamo, side by side"
+    )
+    compare.add_argument("target", metavar="FILE.py:FUNC")
+    compare.add_argument("--args", default="", help='positional args, e.g. "torch.ones(3), 2"')
+    compare.add_argument("--kwargs", default="", help='keyword args, e.g. "dict(n=2)"')
     metrics = commands.add_parser("metrics", help="report on a compile-metrics database")
     metrics.add_argument(
         "--db",
@@ -330,6 +359,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return metrics_report.run(
                 args.db, args.report, as_json=args.json, limit=args.limit, out=sys.stdout
             )
+        if args.command == "compare":
+            return run_compare(args, sys.stdout)
         return run_explain(args, sys.stdout)
     except CliError as e:
         print(f"python -m tracer {args.command}: error: {e}", file=sys.stderr)

@@ -20,6 +20,7 @@ import tracer.runtime
 from guards.manager import CompiledGuards
 from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
+from tracer import torch_adapter, worlds
 from tracer.backends import lookup_backend
 from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
@@ -37,7 +38,6 @@ from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, sta
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
-from tracer.graph.passes import writes_a_tensor
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
 from tracer.observability.events import get_chromium_event_logger
@@ -48,7 +48,6 @@ from tracer.observability.metrics import (
     timed,
 )
 from tracer.output_graph import OutputGraph
-from tracer.runtime import _C
 from tracer.translator import InstructionTranslator
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
@@ -124,11 +123,12 @@ def _compile(
     compile_id: CompileId,
     policy: CachePolicy,
 ) -> CacheEntry:
-    output = OutputGraph(fn.__globals__, options)
-    try:
-        return _compile_with(fn, L, options, compile_id, output, policy)
-    finally:
-        output.release()
+    with worlds.using(torch_adapter.world_for(fn, L) or worlds.runtime_world()):
+        output = OutputGraph(fn.__globals__, options)
+        try:
+            return _compile_with(fn, L, options, compile_id, output, policy)
+        finally:
+            output.release()
 
 
 def _compile_with(
@@ -434,21 +434,24 @@ def _compilable_raise(e: Unsupported) -> VariableTracker | None:
 
 
 def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
-    """Read the real stack into the symbolic one and guard its length and mode types."""
-    modes = list(_C._torch_function_mode_stack())
+    """Read the real stack into the symbolic one and guard its length and mode types (and
+    the global state the tensor world's traces rely on)."""
+    modes = list(output.world.mode_stack())
     output.initial_mode_stack = [
         output.builder.lazy(mode, ModeStackSource(i)) for i, mode in enumerate(modes)
     ]
     output.mode_stack = list(output.initial_mode_stack)
     guard = mode_stack_guard(modes, location_of(fn))
     output.guards.setdefault(guard, guard)
+    for guard in output.world.global_state_guards():
+        output.guards.setdefault(guard, guard)
 
 
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
     """Tensors computed by the graph that the results or the side effects need, in first-use
     order (graph inputs are reloaded from their sources, so identity is preserved), and the
-    results of in-place writes."""
-    needed: dict[Node, None] = {}
+    nodes that write a tensor (an in-place op: its effect must run even when nothing reads it)."""
+    needed: dict[Node, None] = dict.fromkeys(output.mutating_nodes)
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
     # left for the garbage collector after every compile.
@@ -464,11 +467,6 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
                 needed.setdefault(vt.node)
             continue
         pending.extend(reversed(_children(vt)))
-    # A write into a tensor (`x.add_(y)`, its result unused or an input's tracker) is an
-    # effect the graph must run: it is an output too, so the graph is kept and runs it.
-    for node in output.graph.nodes:
-        if writes_a_tensor(node):
-            needed.setdefault(node)
     return list(needed)
 
 
@@ -511,6 +509,7 @@ def _compile_graph(
             # NOTE [generated on first use]: generate it here, inside backend_compile, not on
             # the first run of the compiled code.
             gm.forward  # noqa: B018
+        graph_fn = output.world.wrap_graph(graph_fn)
     return gm, [src for src, _node in inputs], graph_fn
 
 
@@ -525,7 +524,7 @@ def _build_guards(
             f_globals=fn.__globals__,
             builtins=builtins_dict,
             closure=fn.__closure__,
-            mode_stack_fn=_C._torch_function_mode_stack,
+            mode_stack_fn=output.world.mode_stack,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # `output.guards` is keyed by guard: one per key already

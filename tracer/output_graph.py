@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
-from tracer import config, runtime
+from tracer import config, worlds
 from tracer.config import CompileOptions
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from tracer.graph import Graph, Node
+from tracer.graph.naming import op_name
 from tracer.graph.node import Op
 from tracer.graph.resolve import OPERATOR_DUNDERS
-from tracer.runtime.overridable import accepts_operand, op_info, operator_target
 from tracer.side_effects import SideEffects
 from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
@@ -32,10 +32,6 @@ from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, retu
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.translator.base import TranslatorBase
-
-RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
-"""Ops that read or advance the global generator: running them while tracing would change
-state that eager code sees, so they break the graph."""
 
 
 _UNTRACED_EFFECTS = {
@@ -77,11 +73,14 @@ class OutputGraph:
         self.current_tx: TranslatorBase | None = None
         knobs = config.current()
         self.budget = knobs.instruction_budget
+        self.world = worlds.current()
+        """The tensor world of this trace (tracer.worlds): every question about tensors."""
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
-        self._disable_torch_function: Any = None
-        """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
+        self.mutating_nodes: list[Node] = []
+        """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
+        result is used, so the graph exists and runs them, in order."""
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -123,7 +122,8 @@ class OutputGraph:
         mode = self.mode_stack.pop()
         try:
             handler = mode.realize().var_getattr(tx, "__torch_function__")
-            types_vt = TupleVariable([wrap_class(t) for t in _mode_types(public, args, kwargs)])
+            types = _mode_types(self.world, public, args, kwargs)
+            types_vt = TupleVariable([wrap_class(t) for t in types])
             result = handler.call_function(
                 tx,
                 [TorchOpVariable(public), types_vt, TupleVariable(args), ConstDictVariable(kwargs)],
@@ -172,10 +172,11 @@ class OutputGraph:
 
     def add_graph_input(self, value: Any, source: Source) -> TensorVariable:
         name = source.name  # a chained source builds its name on every read
-        fake = runtime.FakeTensor.from_tensor(value)
+        fake = self.world.fake_of(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
-        return TensorVariable(node, fake, source)
+        cls = type(value)
+        return TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
 
     # -- recording tensor ops -------------------------------------------------------------------
     def call_runtime_function(
@@ -188,9 +189,9 @@ class OutputGraph:
         name = getattr(getattr(fn, "__modetrace_op__", None), "name", None)
         if name is None:
             name = getattr(fn, "__name__", "")
-        if name in RANDOM_OPS:
+        if name in self.world.random_ops:
             unimplemented("random", f"call to torch.{name} reads the global random generator")
-        if operator_target(fn) is not None and not kwargs:  # `Tensor.__add__(x, y)`
+        if self.world.operator_target(fn) is not None and not kwargs:  # `Tensor.__add__(x, y)`
             return self._operator_result(tx, fn, args)
         return self._call_op(tx, "call_function", fn, fn, args, kwargs)
 
@@ -203,10 +204,10 @@ class OutputGraph:
     ) -> VariableTracker:
         self_vt = args[0]
         assert isinstance(self_vt, TensorVariable)
-        method = getattr(type(self_vt.fake), name, None)
+        method = getattr(self.world.tensor_type, name, None)
         if method is None:
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
-        if operator_target(method) is not None and not kwargs:  # `x.__add__(y)`
+        if self.world.operator_target(method) is not None and not kwargs:  # `x.__add__(y)`
             return self._operator_result(tx, method, args)
         return self._call_op(tx, "call_method", name, method, args, kwargs)
 
@@ -215,8 +216,8 @@ class OutputGraph:
     ) -> VariableTracker:
         """`x.shape`: the getter `Tensor.shape.__get__` handed to the mode, as torch does, or
         the property's mode-free getter run on the fake tensor (a tensor result is a node)."""
-        prop = vars(runtime.Tensor)[name]
-        return self._call_op(tx, "call_function", prop.fget, prop.getter, [self_vt], {})
+        public, getter = self.world.property_getters(name)
+        return self._call_op(tx, "call_function", public, getter, [self_vt], {})
 
     def _call_op(
         self,
@@ -229,7 +230,7 @@ class OutputGraph:
     ) -> VariableTracker:
         """A runtime op's call: handed to the innermost torch-function mode if one is active
         and handles it, else recorded as a graph node."""
-        if self.mode_stack and op_info(impl) is not None:
+        if self.mode_stack and self.world.overridable(impl):
             result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
@@ -243,7 +244,7 @@ class OutputGraph:
         if fn not in OPERATOR_DUNDERS:
             unimplemented("operator", f"operator {fn.__name__} on tensors is not supported")
         dunder, reflected = OPERATOR_DUNDERS[fn]
-        tensor_cls = runtime.Tensor
+        tensor_cls = self.world.tensor_type
         first = args[0]
         if isinstance(first, TensorVariable):
             method = getattr(tensor_cls, dunder, None)
@@ -277,7 +278,7 @@ class OutputGraph:
         `Tensor.add_`, which writes `a` and returns it), or None when the Tensor has none or it
         answers NotImplemented (then Python computes `a + b` and rebinds, as for `**=`)."""
         dunder = "__i" + OPERATOR_DUNDERS[_PLAIN_OF_INPLACE[fn]][0][2:]
-        method = getattr(runtime.Tensor, dunder, None)
+        method = getattr(self.world.tensor_type, dunder, None)
         if method is None:
             return None
         result = self._operator_call(tx, method, [a, b])
@@ -298,12 +299,12 @@ class OutputGraph:
         A dunder made by `operator_method` hands the mode, and the graph, the public op it
         calls (`x + y` and `2 + x` are `Tensor.add` with the tensor first, as in torch), after
         its own check of the other operand, applied to the value the fake run would get."""
-        op = operator_target(method)
+        op = self.world.operator_target(method)
         if op is None:  # an op of its own (`__eq__`, `__rsub__`): the mode sees every call
             op = method
-        elif len(args) == 2 and not accepts_operand(as_graph_arg(args[1])[1]):
+        elif len(args) == 2 and not self.world.accepts_operand(as_graph_arg(args[1])[1]):
             return None
-        if self.mode_stack and hasattr(op, "__modetrace_op__"):
+        if self.mode_stack and self.world.overridable(op):
             result = self._dispatch_to_mode(tx, op, args, {})
             if result is not None:
                 return result
@@ -333,7 +334,7 @@ class OutputGraph:
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
-        if not _contains_tensor(fake_result):
+        if not _contains_tensor(self.world, fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
             unimplemented(
@@ -342,6 +343,8 @@ class OutputGraph:
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
         result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
+        if self.world.mutates(target, node_kwargs):
+            self.mutating_nodes.append(result)
         return self._wrap_result(result, fake_result)
 
     def _run_fake(
@@ -352,26 +355,22 @@ class OutputGraph:
         fake_args: tuple[Any, ...],
         fake_kwargs: dict[str, Any],
     ) -> Any:
-        """`fake_fn` run on fake values where no mode sees it: a runtime op's mode-free `impl`
-        (what the graph's forward calls), anything else with torch functions disabled. Its
+        """`fake_fn` run on fake values where no mode sees it (the world's `run_fake`). Its
         errors are the user's, except a need for tensor data, which breaks the graph."""
-        info = op_info(fake_fn)
-        if info is not None and info.name in _UNTRACED_EFFECTS:
-            unimplemented("side-effect", _UNTRACED_EFFECTS[info.name])
+        name = op_name(fake_fn)
+        if name in _UNTRACED_EFFECTS:
+            unimplemented("side-effect", _UNTRACED_EFFECTS[name])
         try:
-            if info is not None:
-                return info.impl(*fake_args, **fake_kwargs)
-            if self._disable_torch_function is None:
-                self._disable_torch_function = runtime._C.DisableTorchFunction()
-            with self._disable_torch_function:
-                return fake_fn(*fake_args, **fake_kwargs)
-        except runtime.DataDependentError as e:
+            return self.world.run_fake(fake_fn, fake_args, fake_kwargs)
+        except worlds.NeedsData as e:
             unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
+        except Unsupported:
+            raise
         except Exception as e:  # noqa: BLE001
             tx.raise_user_error(e)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
-        if isinstance(fake, runtime.Tensor):
+        if self.world.is_tensor(fake):
             return TensorVariable(node, fake)
         if isinstance(fake, tuple) and type(fake) is not tuple:
             unimplemented(
@@ -411,12 +410,14 @@ def _repeats_sequence(args: list[VariableTracker]) -> bool:
 
 
 def _mode_types(
-    public: Any, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
+    world: worlds.TensorWorld,
+    public: Any,
+    args: list[VariableTracker],
+    kwargs: dict[str, VariableTracker],
 ) -> list[type]:
     """The `types` the runtime hands a mode for this call (see `overridable._tensor_types`):
     the tensor types among the arguments, one level into lists and tuples, without `Tensor`
     itself for ops torch parses against a signature."""
-    info = op_info(public)
     found: dict[type, None] = {}
     for vt in (*args, *kwargs.values()):
         vt = vt.realize()
@@ -425,8 +426,8 @@ def _mode_types(
             item = item.realize()
             if isinstance(item, TensorVariable):
                 found[item.python_type()] = None
-    if info is None or not info.passes_tensor_types:
-        found.pop(runtime.Tensor, None)
+    if not world.passes_tensor_types(public, len(args)):
+        found.pop(world.tensor_type, None)
     return list(found)
 
 
@@ -439,9 +440,9 @@ def _op_name(target: Any) -> str:
     )
 
 
-def _contains_tensor(value: Any) -> bool:
-    if isinstance(value, runtime.Tensor):
+def _contains_tensor(world: worlds.TensorWorld, value: Any) -> bool:
+    if world.is_tensor(value):
         return True
     if isinstance(value, tuple | list):
-        return any(_contains_tensor(v) for v in value)
+        return any(_contains_tensor(world, v) for v in value)
     return False

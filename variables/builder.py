@@ -18,9 +18,9 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import FunctionSpec, GuardKind, TensorSpec
+from guards.guard import FunctionSpec, GuardKind
 from guards.sources import AttrSource, DictValueSource, ItemSource, IterationSource
-from tracer import debug, runtime
+from tracer import debug, worlds
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
@@ -66,10 +66,8 @@ BUILTIN_TYPES: frozenset[type] = frozenset(
 
 
 def is_runtime_callable(value: Any) -> bool:
-    """A function of tracer.runtime that records into the graph (an op or a factory)."""
-    if hasattr(value, "__modetrace_op__"):
-        return True
-    return getattr(value, "__module__", None) == "tracer.runtime.factories" and callable(value)
+    """A function of the tensor world that records into the graph (an op or a factory)."""
+    return worlds.current().is_op(value)
 
 
 def wrap_class(cls: type) -> VariableTracker:
@@ -122,9 +120,10 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return EnumVariable(value)
     if isinstance(value, type):
         return wrap_class(value)
-    if isinstance(value, runtime.dtype | runtime.device):
+    world = worlds.current()
+    if world.is_constant(value):
         return ConstantVariable(value)
-    if is_runtime_callable(value):
+    if world.is_op(value):
         return TorchOpVariable(value)
     if isinstance(value, types.FunctionType):
         return UserFunctionVariable(value)
@@ -138,8 +137,20 @@ def wrap_constant_result(value: Any) -> VariableTracker:
 def _special_function(value: Any) -> VariableTracker | None:
     """Functions modeled instead of run or recorded: mode-stack functions, dataclass helpers."""
     if type(value) is not types.FunctionType or value.__module__ not in SPECIAL_FUNCTION_MODULES:
-        return None
+        return _world_mode_function(value)
     return SpecialFunctions().wrap(value)
+
+
+def _world_mode_function(value: Any) -> VariableTracker | None:
+    """A mode-stack function of a world other than the runtime (torch's `_C` functions are
+    builtins, its `overrides` functions live in torch's modules)."""
+    if issubclass(type(value), type):
+        return None
+    world = worlds.current()
+    found = world.mode_functions().get(id(value))
+    if found is None or found[0] is not value:
+        return None
+    return ModeStackFunctionVariable(value, found[1])
 
 
 SPECIAL_FUNCTION_MODULES = frozenset(
@@ -198,14 +209,19 @@ class VariableBuilder:
 
     def _wrap(self, value: Any, source: Source) -> VariableTracker:
         kind = type(value)
+        world = worlds.current()
         # tensors, constants and plain containers first: none of them is a special function
         # or a runtime callable
-        if kind is runtime.Tensor:
+        if kind is world.tensor_type:
             return self.wrap_tensor(value, source)
         if kind in _DATA_TYPES:
             return WRAP_BY_TYPE[kind](self, value, source)
         if kind in weakref.ProxyTypes:  # it forwards everything, and raises once its object died
             unimplemented("weak-proxy", f"a weak proxy ({source.name if source else 'a value'})")
+        special_vt = _world_mode_function(value)
+        if special_vt is not None:
+            special_vt.source = source
+            return self._guarded_identity(special_vt, value, source)
         # a C function (or class) with a Python implementation, traced instead (by identity)
         polyfill = polyfill_for(value, source)
         if polyfill is not None:
@@ -233,11 +249,13 @@ class VariableBuilder:
         handler = WRAP_BY_TYPE.get(kind)
         if handler is not None:
             return handler(self, value, source)
-        if kind is runtime.Tensor:
-            return self.wrap_tensor(value, source)
-        if isinstance(value, runtime.Tensor):
-            unimplemented("tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}")
-        if isinstance(value, runtime.dtype | runtime.device) or value is NotImplemented:
+        if world.is_tensor(value):
+            if not world.tensor_subclasses:
+                unimplemented(
+                    "tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}"
+                )
+            return self.wrap_tensor(value, source)  # its exact class is guarded
+        if world.is_constant(value) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
         if is_runtime_callable(value):
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
@@ -249,7 +267,7 @@ class VariableBuilder:
             return self._guarded_identity(vt, value, source)
         if isinstance(value, types.BuiltinFunctionType | types.BuiltinMethodType):
             return self._guarded_identity(BuiltinVariable(value, source), value, source)
-        if isinstance(value, runtime.overrides.TorchFunctionMode):
+        if isinstance(value, world.mode_base):
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
@@ -263,6 +281,9 @@ class VariableBuilder:
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
             )
+        special_object: VariableTracker | None = world.wrap_object(self.output, value, source)
+        if special_object is not None:  # an object the world models (a torch nn.Module)
+            return special_object
         return self.wrap_user_object(value, source)
 
     # -- families -------------------------------------------------------------------------------
@@ -287,7 +308,7 @@ class VariableBuilder:
         return False
 
     def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
-        spec = TensorSpec.of(value)
+        spec = worlds.current().tensor_spec(value)
         self.output.add_guard(GuardKind.TENSOR_MATCH, source, spec)
         return self.output.add_graph_input(value, source)
 
@@ -429,7 +450,7 @@ class VariableBuilder:
         pushed, handed to a resume function that continues inside the block
         (notes/resume-functions.md). Its function and object are wrapped at their own sources,
         so the object is the same tracker as the mode on the mode stack."""
-        if not isinstance(value.__self__, runtime.overrides.TorchFunctionMode):
+        if not isinstance(value.__self__, worlds.current().mode_base):
             unimplemented("wrap", f"value of type method at {source.name} is not supported")
         from guards.sources import AttrSource
         from variables.functions import UserMethodVariable

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer import worlds
 from tracer.exc import unimplemented
-from tracer.runtime import _C, overrides
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.lists import ListVariable
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def is_mode_class(cls: type) -> bool:
-    return issubclass(cls, overrides.TorchFunctionMode)
+    return issubclass(cls, worlds.current().mode_base)
 
 
 class TorchFunctionModeVariable(UserDefinedObjectVariable):
@@ -35,7 +35,7 @@ class TorchFunctionModeVariable(UserDefinedObjectVariable):
     __slots__ = ()
 
     def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
-        base = overrides.TorchFunctionMode
+        base = tx.output.world.mode_base
         if lookup_class_attr(self.cls, "__enter__")[0] is base.__dict__["__enter__"]:
             tx.output.push_mode(tx, self)
             entered: VariableTracker = self
@@ -169,22 +169,9 @@ class _PushBack(VariableTracker):
 
 
 def mode_functions() -> dict[int, tuple[Any, str]]:
-    """id(real function) -> (function, kind) for every stack function the tracer models."""
-    table = {
-        _C._push_on_torch_function_stack: "push",
-        overrides._push_mode: "push",
-        _C._pop_torch_function_stack: "pop",
-        overrides._pop_mode: "pop",
-        _C._len_torch_function_stack: "len",
-        _C._get_function_stack_at: "get_at",
-        overrides._get_current_function_mode: "current",
-        overrides._get_current_function_mode_stack: "stack",
-        _C._is_torch_function_mode_enabled: "enabled",
-        overrides.TorchFunctionMode.__dict__["__enter__"]: "enter",
-        overrides.TorchFunctionMode.__dict__["__exit__"]: "exit",
-        overrides._pop_mode_temporarily: "pop_temporarily",
-    }
-    return {id(fn): (fn, kind) for fn, kind in table.items()}
+    """id(real function) -> (function, kind) for every stack function the tracer models, in
+    the world of the trace."""
+    return worlds.current().mode_functions()
 
 
 def unsupported_mode_function(name: str) -> None:

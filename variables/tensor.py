@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer import worlds
 from tracer.exc import unimplemented
-from tracer.runtime import Tensor
-from tracer.runtime.overridable import overridable_property
 from variables import builder
 from variables.base import (
     GetAttrVariable,
@@ -34,10 +33,6 @@ if TYPE_CHECKING:
 
 
 METADATA_ATTRS = frozenset({"requires_grad", "is_leaf"})
-PROPERTIES = frozenset(
-    name for name, attr in vars(Tensor).items() if isinstance(attr, overridable_property)
-)
-"""`shape`, `dtype`, `T`...: reads a mode sees as `Tensor.<name>.__get__`."""
 DATA_DEPENDENT_METHODS = frozenset(
     {"item", "tolist", "__bool__", "__float__", "__int__", "__complex__", "__index__"}
 )
@@ -46,15 +41,20 @@ DATA_DEPENDENT_METHODS = frozenset(
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("fake", "node")
+    __slots__ = ("cls", "fake", "node")
 
-    def __init__(self, node: Node, fake: Any, source: Source | None = None) -> None:
+    def __init__(
+        self, node: Node, fake: Any, source: Source | None = None, cls: type | None = None
+    ) -> None:
         super().__init__(source)
         self.node = node
         self.fake = fake
+        self.cls = cls
+        """An input's exact tensor class when it is a subclass (`nn.Parameter`, guarded by
+        TENSOR_MATCH); None for the world's own tensor type, and for every op's result."""
 
     def python_type(self) -> type:
-        return Tensor
+        return self.cls if self.cls is not None else worlds.current().tensor_type
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""
@@ -68,13 +68,15 @@ class TensorVariable(VariableTracker):
         )
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        if name in PROPERTIES:  # a constant (`shape`) or a graph node (`T`), or the mode's
+        world = tx.output.world
+        if name in world.properties:  # `shape`, `dtype`, `T`...: a constant (`shape`), a
+            # graph node (`T`), or what the mode's handler returns for `Tensor.<name>.__get__`
             return tx.output.call_tensor_property(tx, name, self)
         if name in METADATA_ATTRS:
-            return builder.wrap_constant_result(getattr(self.fake, name))
-        if callable(getattr(type(self.fake), name, None)):  # a method: `x.sin`
+            return builder.wrap_constant_result(world.read_attr(self.fake, name))
+        if callable(getattr(world.tensor_type, name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
-        if not hasattr(type(self.fake), name):
+        if not hasattr(world.tensor_type, name):
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
         return super().var_getattr(tx, name)
 
@@ -100,18 +102,20 @@ class TensorVariable(VariableTracker):
                 "iterating a tensor under a torch function mode: the mode sees `dim` and "
                 "`unbind`, and some consumers' `__len__` (the length hint of `list(x)`)",
             )
-        if not self.fake._shape:
+        shape = tx.output.world.shape(self.fake)
+        if not shape:
             unimplemented("iterate", "iteration over a 0-d tensor")
 
         return [
             tx.output.call_tensor_method(tx, "__getitem__", [self, ConstantVariable(i)], {})
-            for i in range(self.fake._shape[0])
+            for i in range(shape[0])
         ]
 
     def __repr__(self) -> str:
-        shape = ", ".join(map(str, self.fake._shape))  # (side-effect descriptions show many)
+        world = worlds.current()
+        shape = ", ".join(map(str, world.shape(self.fake)))  # (side-effect descriptions show many)
         where = self.source.name if self.source is not None else self.node.name
-        dtype = str(self.fake._dtype).removeprefix("torch.")
+        dtype = world.dtype_text(self.fake)
         return f"TensorVariable({where}: {dtype}[{shape}])"
 
 

@@ -1,5 +1,6 @@
-"""A module whose functions the statement tests call from another module: their globals live
-here, not in the compiled function's module."""
+"""A module whose functions and class the tests call from another module: their globals live
+here, not in the compiled function's module (tests/differential/test_statements.py and
+test_globals.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 SCALE = 3
 TABLE = {"a": 1}
+FACTOR = 3
 
 
 def scaled(x: Any) -> Any:
@@ -22,3 +24,12 @@ def via_nested(x: Any) -> Any:
 
 def shadows_len(x: Any) -> Any:
     return len(x) + SCALE
+
+
+def _offset() -> int:
+    return 1
+
+
+class Scaler:
+    def scale(self, x: Any) -> Any:
+        return x * FACTOR + _offset()

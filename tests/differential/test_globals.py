@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+import tracer
 import tracer.runtime as torch
 from tests.differential.helpers import FAST, check
 from tests.differential.strategies import small_ints, tensors
@@ -110,3 +111,17 @@ def test_global_counter_counts_every_compiled_call():
 def test_new_global_created(k):
     globals().pop("CREATED_INSIDE", None)
     check(new_global_created, k)
+
+
+def call_foreign_method(scaler, x):
+    return scaler.scale(x)
+
+
+def test_a_method_from_another_module_reads_that_modules_globals():
+    """The method's globals are read through its function's source
+    (`type(L['scaler']).scale.__globals__['FACTOR']`), not refused as foreign."""
+    from tests.differential.foreign_module import Scaler
+
+    x = torch.arange(3.0)
+    check(call_foreign_method, Scaler(), x)
+    assert tracer.explain(call_foreign_method)(Scaler(), x).graph_break_count == 0

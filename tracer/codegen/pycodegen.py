@@ -35,8 +35,8 @@ from guards.sources import (
     Source,
     TypeSource,
 )
+from tracer import worlds
 from tracer.exc import unimplemented
-from tracer.runtime import _C
 from variables.base import VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lazy import LazyVariableTracker
@@ -279,7 +279,7 @@ class PyCodegen:
 
     def set_mode_stack(self, modes: str) -> None:
         self.push_null()
-        self.load_const(_C._set_torch_function_mode_stack)
+        self.load_const(worlds.current().set_mode_stack)
         self.load_fast(modes)
         self.call(1)
         self.pop_top()
@@ -385,7 +385,7 @@ def nth_value(d: dict[Any, Any], index: int) -> Any:
 
 def _load_mode(cg: PyCodegen, src: Any) -> None:
     cg.push_null()
-    cg.load_const(_C._get_function_stack_at)
+    cg.load_const(worlds.current().get_mode_at)
     cg.load_const(src.index)
     cg.call(1)
 

@@ -72,10 +72,10 @@ def is_pure(node: Node) -> bool:
 
 def _pure_op(info: Any) -> bool:
     name = str(info.name)
-    return not _writes(name) and name not in IMPURE_OP_NAMES
+    return not writes_in_place(name) and name not in IMPURE_OP_NAMES
 
 
-def _writes(name: str) -> bool:
+def writes_in_place(name: str) -> bool:
     """Whether a runtime op of this name writes a tensor (`add_`, `x[i] = v`)."""
     return (name.endswith("_") and not name.endswith("__")) or name == "__setitem__"
 
@@ -88,7 +88,7 @@ def writes_a_tensor(node: Node) -> bool:
         info = resolve_method(node.args[0], str(node.target))
     else:
         return False
-    return info is not None and _writes(str(info.name))
+    return info is not None and writes_in_place(str(info.name))
 
 
 def eliminate_dead_code(graph: Graph) -> int:

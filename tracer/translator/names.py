@@ -26,6 +26,7 @@ from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
+from variables.functions import UserMethodVariable
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
@@ -118,13 +119,16 @@ class Names(TranslatorBase):
             self.output.add_guard(GuardKind.ID_MATCH, source, self.f_globals)
             return source
         owner = self.globals_owner
-        if owner is None or owner.source is None:
+        owner_source = owner.source if owner is not None else None
+        if owner_source is None and isinstance(owner, UserMethodVariable):
+            owner_source = owner.func.source  # a bound method: its function's globals
+        if owner_source is None:
             unimplemented(
                 "foreign-globals",
                 f"globals of a function from {module_name!r}, which is not a module in "
                 "sys.modules, reached with no source",
             )
-        return AttrSource(owner.source, "__globals__")
+        return AttrSource(owner_source, "__globals__")
 
     def DELETE_GLOBAL(self, inst: Instruction) -> None:
         """`del name` with `global name`: the name must be bound now (its value is read, and so

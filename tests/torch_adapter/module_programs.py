@@ -1,0 +1,96 @@
+"""nn.Module programs on real torch (issue 24, point 4): modules passed as arguments, their
+parameters and buffers read as graph inputs. Imports torch: the tests import this module only
+after `real_torch()`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class MLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(4, 8)
+        self.fc2 = nn.Linear(8, 2)
+
+    def forward(self, x: Any) -> Any:
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+class Block(nn.Module):
+    """A small transformer block: attention through F.scaled_dot_product_attention, then an
+    MLP, each with a residual and a LayerNorm."""
+
+    def __init__(self, dim: int = 8, heads: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.ReLU(), nn.Linear(2 * dim, dim))
+
+    def forward(self, x: Any) -> Any:
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).chunk(3, dim=-1)
+        q = q.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(attended.transpose(1, 2).reshape(b, t, d))
+        return x + self.mlp(self.norm2(x))
+
+
+class Scaled(nn.Module):
+    """A buffer and a plain attribute next to a parameter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(3))
+        self.register_buffer("scale", torch.full((3,), 2.0))
+        self.offset = 0.5
+
+    def forward(self, x: Any) -> Any:
+        return x * self.weight * self.scale + self.offset
+
+
+def call(model: Any, x: Any) -> Any:
+    return model(x)
+
+
+def embed_and_norm(embedding: Any, norm: Any, ids: Any) -> Any:
+    return norm(embedding(ids)).sum(dim=-1)
+
+
+def make(name: str) -> tuple[Any, ...]:
+    """Fresh (fn, *args) for one program, the same each time (seeded)."""
+    torch.manual_seed(0)
+    if name == "linear":
+        return call, nn.Linear(3, 2), torch.randn(2, 3)
+    if name == "sequential":
+        model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+        return call, model, torch.randn(2, 3)
+    if name == "mlp":
+        return call, MLP(), torch.randn(5, 4)
+    if name == "embedding and layernorm":
+        ids = torch.tensor([[0, 3, 1], [2, 2, 4]])
+        return embed_and_norm, nn.Embedding(5, 6), nn.LayerNorm(6), ids
+    if name == "transformer block":
+        return call, Block(), torch.randn(2, 5, 8)
+    if name == "buffer and attribute":
+        return call, Scaled(), torch.randn(3)
+    raise KeyError(name)
+
+
+NAMES = (
+    "linear",
+    "sequential",
+    "mlp",
+    "embedding and layernorm",
+    "transformer block",
+    "buffer and attribute",
+)

@@ -1,0 +1,120 @@
+"""`python -m tracer compare FILE.py:FUNC --args EXPR` and `tracer.compare(fn)(*args)`: both
+explains side by side, one-line errors for bad input, a clear message without torch, and
+`import tracer` never importing torch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tracer
+from tests.cli.conftest import ROOT, run_cli
+from tests.real_torch import real_torch
+from tracer import side_by_side
+
+USER_FILE = textwrap.dedent(
+    """
+    import torch
+
+    def f(x, n):
+        y = torch.sin(x) * n
+        print("midway")
+        return y.relu() + 1
+    """
+)
+
+
+@pytest.fixture
+def user_file(tmp_path: Path) -> Path:
+    path = tmp_path / "user.py"
+    path.write_text(USER_FILE.lstrip())
+    return path
+
+
+def test_compare_prints_both_explains_side_by_side(user_file: Path) -> None:
+    real_torch()
+    done = run_cli("compare", f"{user_file}:f", "--args", "torch.ones(3), 2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "modetrace" in out and "dynamo" in out
+    assert "ops, graph 1     sin, mul" in out and "ops, graph 2     relu, add" in out
+    assert "user.py:5 in f: call to builtin print is not supported" in out
+    assert "TENSOR_MATCH L['x']" in out and "GLOBAL_STATE ___global_state" in out
+    assert "same graphs: yes" in out
+    assert "results agree with eager: yes" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("{file}:g", "--args", "1"), "no function 'g' in this file"),
+        (("{file}:f", "--args", "torch.ones(3"), "is not an expression"),
+        (("{dir}/nope.py:f",), "nope.py: no such file"),
+        (("{file}",), "expected FILE.py:FUNC"),
+        (("{file}:f", "--args", "undefined_name"), "NameError"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr(
+    user_file: Path, args: tuple[str, ...], message: str
+) -> None:
+    real_torch()
+    filled = [a.format(file=user_file, dir=user_file.parent) for a in args]
+    done = run_cli("compare", *filled)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("python -m tracer compare: error:"), lines
+    assert message in lines[0]
+
+
+def test_without_torch_compare_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(side_by_side.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(tracer.UserError, match="needs PyTorch, which is not installed"):
+        tracer.compare(lambda x: x)
+
+
+def test_without_torch_the_cli_says_so(user_file: Path, tmp_path: Path) -> None:
+    """A `torch` that cannot be found: a directory on the path that hides it is not enough
+    (find_spec would find the real one after it), so the child is told torch is absent."""
+    code = (
+        "import importlib.util, sys\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, *a: None if n == 'torch' else real(n, *a)\n"
+        "from tracer.cli import main\n"
+        f"sys.exit(main(['compare', {str(user_file) + ':f'!r}, '--args', '1']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 2
+    assert "needs PyTorch, which is not installed" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_import_tracer_does_not_import_torch() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, tracer; print('torch' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_compare_from_python_reports_a_difference() -> None:
+    """A function that raises: modetrace raises eager torch's RuntimeError (the fake run's
+    error is the user's), Dynamo its own TorchRuntimeError; the comparison says so."""
+    torch = real_torch()
+
+    def bad(x: object) -> object:
+        return torch.ones(2) + torch.ones(3)
+
+    comparison = tracer.compare(bad)(torch.ones(1))
+    assert "RuntimeError" in repr(comparison.eager)
+    assert comparison.modetrace_agrees
+    assert not comparison.dynamo_agrees
+    assert "results agree with eager: NO (modetrace yes, dynamo NO)" in str(comparison)

@@ -1,0 +1,138 @@
+"""Guards on real torch tensors (issue 24, point 2): a change of dtype, shape, strides (a
+transposed input), requires_grad or grad mode recompiles, and the recompile says which fact
+changed; a change of values does not recompile."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import tracer
+from tests.real_torch import real_torch
+from tracer.testing import CompileCounter
+
+
+def _scale(x: Any) -> Any:
+    return (x * 2).sum(0)
+
+
+def _recompiles(first: Any, then: Any, fn: Callable[..., Any] = _scale) -> tuple[int, list[str]]:
+    compiled = tracer.compile(fn)
+    with CompileCounter() as counter:
+        compiled(first)
+        compiled(then)
+    return counter.recompiles, list(compiled.last_miss_reasons or [])
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda t: t.double(), "dtype == torch.float32"),
+        (lambda t: t.new_ones(3, 3), "shape == (2, 3)"),
+        (lambda t: t.new_ones(3, 2).t(), "stride() == (3, 1)"),
+        (lambda t: t.clone().requires_grad_(), "requires_grad == False"),
+    ],
+    ids=["dtype", "shape", "stride", "requires_grad"],
+)
+def test_a_changed_tensor_fact_recompiles_with_its_reason(
+    change: Callable[[Any], Any], reason: str
+) -> None:
+    torch = real_torch()
+    x = torch.ones(2, 3)
+    count, reasons = _recompiles(x, change(x))
+    assert count == 1
+    assert any(reason in r for r in reasons), reasons
+
+
+def test_changed_values_do_not_recompile() -> None:
+    torch = real_torch()
+    count, _ = _recompiles(torch.ones(2, 3), torch.randn(2, 3))
+    assert count == 0
+
+
+def test_grad_mode_recompiles_with_its_reason() -> None:
+    torch = real_torch()
+    compiled = tracer.compile(_scale)
+    x = torch.ones(2, 3)
+    with CompileCounter() as counter:
+        compiled(x)
+        with torch.no_grad():
+            result = compiled(x)
+    assert counter.recompiles == 1
+    assert any("grad_enabled == True" in r for r in compiled.last_miss_reasons or [])
+    assert torch.equal(result, _scale(x))
+
+
+def test_the_guard_printout_names_every_fact() -> None:
+    torch = real_torch()
+    guards = "\n".join(tracer.explain(_scale)(torch.ones(2, 3)).guards)
+    assert (
+        "type(L['x']) is Tensor and L['x'].dtype == torch.float32 and L['x'].device == cpu and "
+        "L['x'].shape == (2, 3) and L['x'].stride() == (3, 1) and L['x'].requires_grad == False"
+    ) in guards
+    assert "grad_enabled=True and default_dtype=torch.float32" in guards
+
+
+def test_guards_read_tensors_where_no_mode_sees_them() -> None:
+    """The check runs with a mode on the stack: the mode must not see the guard's reads."""
+    torch = real_torch()
+    seen: list[str] = []
+
+    class Noting(torch.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            seen.append(getattr(func, "__name__", "?"))
+            return func(*args, **(kwargs or {}))
+
+    compiled = tracer.compile(_scale)
+    x = torch.ones(2, 3)
+    with Noting():
+        expected = _scale(x)
+        eager_seen = list(seen)
+        seen.clear()
+        first = compiled(x)
+        seen.clear()
+        second = compiled(x)  # guards pass: only the compiled code's replay of the mode runs
+    assert torch.equal(first, expected) and torch.equal(second, expected)
+    assert seen == eager_seen
+
+
+def test_a_tensor_subclass_with_its_own_torch_function_falls_back() -> None:
+    torch = real_torch()
+
+    class Tagged(torch.Tensor):
+        @classmethod
+        def __torch_function__(
+            cls, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return super().__torch_function__(func, types, args, kwargs)
+
+    x = torch.ones(2, 3).as_subclass(Tagged)
+    explanation = tracer.explain(_scale)(x)
+    assert explanation.graph_count == 0
+    assert "tensor subclass Tagged" in str(explanation.break_reasons[0])
+
+
+def test_a_parameter_is_traced_with_its_class_guarded() -> None:
+    torch = real_torch()
+    p = torch.nn.Parameter(torch.ones(2, 3))
+    explanation = tracer.explain(_scale)(p)
+    assert explanation.graph_count == 1
+    assert any("type(L['x']) is Parameter" in g for g in explanation.guards)
+
+
+def test_a_parameter_keeps_its_class_inside_the_trace() -> None:
+    torch = real_torch()
+
+    def kinds(p: Any) -> Any:
+        return type(p).__name__, isinstance(p, torch.nn.Parameter), type(p * 2).__name__, p + 1
+
+    p = torch.nn.Parameter(torch.ones(2))
+    explanation = tracer.explain(kinds)(p)
+    assert explanation.graph_count == 1
+    eager = kinds(p)
+    assert explanation.result[:3] == eager[:3] == ("Parameter", True, "Tensor")
+    assert torch.equal(explanation.result[3], eager[3])

@@ -1,0 +1,72 @@
+"""nn.Modules on real torch (issue 24, point 4): a module passed to a compiled function is
+called through its `forward`, its parameters and buffers are graph inputs; the result equals
+eager torch and the graphs equal Dynamo's (Linear, Sequential, an MLP, Embedding and LayerNorm,
+a transformer block with F.scaled_dot_product_attention, a buffer and a plain attribute)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+
+import tracer
+from tests.real_torch import real_torch
+
+NAMES = (
+    "linear",
+    "sequential",
+    "mlp",
+    "embedding and layernorm",
+    "transformer block",
+    "buffer and attribute",
+)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_module_agrees_with_eager_and_dynamo(name: str) -> None:
+    real_torch()
+    from tests.torch_adapter import module_programs
+
+    assert module_programs.NAMES == NAMES
+    fn, *args = module_programs.make(name)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(fn)(*args)
+    assert comparison.results_agree, comparison
+    assert comparison.same_graphs, comparison
+    assert comparison.modetrace.graph_count == 1 and not comparison.modetrace.break_reasons
+
+
+def test_parameters_are_guarded_inputs_and_a_hook_falls_back() -> None:
+    torch = real_torch()
+    from tests.torch_adapter.module_programs import call
+
+    model = torch.nn.Linear(3, 2)
+    x = torch.randn(2, 3)
+    explanation = tracer.explain(call)(model, x)
+    guards = "\n".join(explanation.guards)
+    assert "type(L['model']._parameters['weight']) is Parameter" in guards
+    assert "len(L['model']._forward_hooks) == 0" in guards
+    assert "len(type(L['model']).__call__.__globals__['_global_forward_hooks']) == 0" in guards
+    assert torch.equal(explanation.result, model(x))
+
+    seen: list[str] = []
+    model.register_forward_hook(lambda module, args, out: seen.append("hook"))
+    compiled = tracer.compile(call)
+    result = compiled(model, x)
+    assert torch.equal(result, model(x))
+    assert seen == ["hook", "hook"]  # the compiled call ran the hook, as eager does
+    assert "a hook is registered" in str(tracer.explain(call)(model, x).break_reasons[0])
+
+
+def test_a_changed_parameter_shape_recompiles() -> None:
+    torch = real_torch()
+    from tests.torch_adapter.module_programs import call
+
+    compiled = tracer.compile(call)
+    compiled(torch.nn.Linear(3, 2), torch.randn(2, 3))
+    compiled(torch.nn.Linear(3, 4), torch.randn(2, 3))
+    assert any(
+        "_parameters['bias'].shape == (2,) (actual (4,))" in r
+        for r in compiled.last_miss_reasons or []
+    )

@@ -1,0 +1,60 @@
+"""Real PyTorch as a tensor world (tracer.worlds): the only part of modetrace that imports torch.
+
+`world_for(fn, L)` is what convert_frame asks at each compile: a `TorchWorld` when torch is
+already imported and the call involves it (a real tensor among the arguments, a mode on torch's
+stack, or a global of the function from torch), else None (the runtime's world). It never
+imports torch itself, so modetrace works, and `import tracer` stays light, without torch.
+`compare.py` runs modetrace and torch._dynamo side by side (`tracer.compare`, `python -m tracer
+compare`). See notes/torch-adapter.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tracer.worlds import TensorWorld
+
+
+def world_for(fn: types.FunctionType, L: dict[str, Any]) -> TensorWorld | None:
+    torch = sys.modules.get("torch")
+    if torch is None or not hasattr(torch, "Tensor"):  # not imported (or half imported)
+        return None
+    if not (
+        any(_involves_torch(torch, value) for value in L.values())
+        or torch._C._len_torch_function_stack() > 0
+        or _names_torch(torch, fn)
+    ):
+        return None
+    from tracer.torch_adapter.world import TorchWorld
+
+    return TorchWorld()
+
+
+def _involves_torch(torch: Any, value: object) -> bool:
+    """A torch tensor or module, or a list, tuple or dict holding one (one level down). Only
+    exact types are read: `isinstance` would ask the value's `__class__`, which a weak proxy
+    or a user's property answers with code of its own."""
+    kind = type(value)
+    if issubclass(kind, torch.Tensor | torch.nn.Module):
+        return True
+    if kind is list or kind is tuple:
+        return any(issubclass(type(v), torch.Tensor) for v in value)  # type: ignore[attr-defined]
+    if kind is dict:
+        return any(issubclass(type(v), torch.Tensor) for v in value.values())  # type: ignore[attr-defined]
+    return False
+
+
+def _names_torch(torch: Any, fn: types.FunctionType) -> bool:
+    """Does the function read a global that is torch or comes from it (`torch`, `F`, `nn`)?"""
+    f_globals = fn.__globals__
+    for name in fn.__code__.co_names:
+        value = f_globals.get(name)
+        if value is torch:
+            return True
+        module = value.__name__ if isinstance(value, types.ModuleType) else None
+        if module is not None and module.startswith("torch."):
+            return True
+    return False

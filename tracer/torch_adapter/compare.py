@@ -1,0 +1,317 @@
+"""modetrace and torch._dynamo on the same function and inputs, side by side.
+
+`compare(fn)(*args)` runs the function four times, each on its own deep copy of the arguments:
+eagerly, through `tracer.explain` (modetrace on real torch), through `torch._dynamo.explain`,
+and through `torch.compile(backend="eager")` (Dynamo's result). A `Comparison` holds what both
+decided (graph count, ops per graph by target name, break reasons, guards by kind and source),
+whether the results agree with eager torch, and the torch-function mode stack after each run.
+`str(comparison)` is the two explains next to each other; `python -m tracer compare` prints it.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+import torch._dynamo
+
+from tracer.exc import InternalError
+from tracer.explain import explain as modetrace_explain
+from tracer.graph.resolve import OPERATOR_DUNDERS
+from tracer.torch_adapter.world import _probe, live_mode_stack
+
+_CALLS = ("call_function", "call_method")
+WIDTH = 44
+"""Characters of one column."""
+
+
+@dataclasses.dataclass
+class Side:
+    """What one tracer decided about the call, in comparable terms."""
+
+    name: str
+    graph_count: int
+    ops_per_graph: list[list[str]]
+    break_reasons: list[str]
+    guards: list[str]
+    """`KIND source` per guard, sorted, duplicates dropped (Dynamo repeats its global ones
+    per graph)."""
+    result: Any = None
+    mode_stack_after: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Comparison:
+    function: str
+    eager: Any
+    modetrace: Side
+    dynamo: Side
+    eager_mode_stack: list[str]
+
+    @property
+    def same_graphs(self) -> bool:
+        """Same graph count and the same ops, by target name, in each graph."""
+        m, d = self.modetrace, self.dynamo
+        return m.graph_count == d.graph_count and m.ops_per_graph == d.ops_per_graph
+
+    @property
+    def modetrace_agrees(self) -> bool:
+        """modetrace's result (or exception, by type and message) is eager torch's."""
+        return same_result(self.eager, self.modetrace.result)
+
+    @property
+    def dynamo_agrees(self) -> bool:
+        return same_result(self.eager, self.dynamo.result)
+
+    @property
+    def results_agree(self) -> bool:
+        return self.modetrace_agrees and self.dynamo_agrees
+
+    @property
+    def mode_stacks_agree(self) -> bool:
+        return (
+            self.eager_mode_stack
+            == self.modetrace.mode_stack_after
+            == (self.dynamo.mode_stack_after)
+        )
+
+    def __str__(self) -> str:
+        m, d = self.modetrace, self.dynamo
+        title = f"== compare {self.function} "
+        lines = [title + "=" * max(0, 2 * WIDTH + 16 - len(title))]
+        lines.append(_row("", "modetrace", "dynamo"))
+        lines.append(_row("graphs", str(m.graph_count), str(d.graph_count)))
+        for i in range(max(len(m.ops_per_graph), len(d.ops_per_graph))):
+            mine = m.ops_per_graph[i] if i < len(m.ops_per_graph) else []
+            theirs = d.ops_per_graph[i] if i < len(d.ops_per_graph) else []
+            lines.append(_row(f"ops, graph {i + 1}", ", ".join(mine), ", ".join(theirs)))
+        for i in range(max(len(m.break_reasons), len(d.break_reasons))):
+            # reasons are sentences: in full, one line each, rather than cut to a column
+            lines.append(f"break {i + 1}")
+            for side in (m, d):
+                reason = side.break_reasons[i] if i < len(side.break_reasons) else "-"
+                lines.append(f"  {side.name:<11}{reason}")
+        for i in range(max(len(m.guards), len(d.guards))):
+            label = "guards" if i == 0 else ""
+            mine_g = m.guards[i] if i < len(m.guards) else ""
+            theirs_g = d.guards[i] if i < len(d.guards) else ""
+            lines.append(_row(label, mine_g, theirs_g))
+        stacks = [", ".join(s) or "empty" for s in (m.mode_stack_after, d.mode_stack_after)]
+        lines.append(_row("mode stack after", *stacks))
+        lines.append(f"same graphs: {_yes(self.same_graphs)}")
+        lines.append(_row("result", repr(m.result), repr(d.result)))
+        lines.append(f"eager result: {self.eager!r}".replace("\n", " "))
+        lines.append(
+            f"results agree with eager: {_yes(self.results_agree)} (modetrace "
+            f"{_yes(self.modetrace_agrees)}, dynamo {_yes(self.dynamo_agrees)})"
+        )
+        lines.append(f"mode stack as after eager: {_yes(self.mode_stacks_agree)}")
+        return "\n".join(lines)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
+def _row(label: str, left: str, right: str) -> str:
+    """One line per row; a cell longer than its column is cut with an ellipsis."""
+    return f"{label:<17}{_cell(left):<{WIDTH}}  {_cell(right)}"
+
+
+def _cell(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
+
+
+def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]:
+    """`compare(fn)(*args, **kwargs)`: see the module docstring. `options` go to modetrace."""
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"compare expects a Python function, got {type(fn).__name__}")
+
+    def run(*args: Any, **kwargs: Any) -> Comparison:
+        def fresh() -> tuple[tuple[Any, ...], dict[str, Any]]:
+            try:
+                return copy.deepcopy((args, kwargs))
+            except Exception:  # noqa: BLE001 - not copyable: every run gets the originals
+                return args, kwargs
+
+        a, k = fresh()
+        eager = _outcome(lambda: fn(*a, **k))
+        eager_stack = _stack_text()
+        mine = _modetrace_side(fn, fresh, options)
+        theirs = _dynamo_side(fn, fresh)
+        return Comparison(fn.__qualname__, eager, mine, theirs, eager_stack)
+
+    return run
+
+
+def _modetrace_side(
+    fn: Callable[..., Any],
+    fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]],
+    options: dict[str, Any],
+) -> Side:
+    a, k = fresh()
+    try:
+        explanation = modetrace_explain(fn, **options)(*a, **k)
+    except InternalError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the function raised: the result is the error
+        return Side("modetrace", 0, [], [], [], _Raised(e), _stack_text())
+    stack = _stack_text()
+    guards = sorted(
+        {
+            f"{guard.kind.name} {guard.source.name}"
+            for entry in explanation.entries
+            for guard in entry.guard_manager.guards
+        }
+    )
+    return Side(
+        "modetrace",
+        explanation.graph_count,
+        [
+            [op_name(node.target) for node in gm.graph.nodes if node.op in _CALLS]
+            for gm in explanation.graphs
+        ],
+        [str(reason) for reason in explanation.break_reasons],
+        guards,
+        explanation.result,
+        stack,
+    )
+
+
+def _dynamo_side(
+    fn: Callable[..., Any], fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]
+) -> Side:
+    torch._dynamo.reset()
+    a, k = fresh()
+    try:
+        out = torch._dynamo.explain(fn)(*a, **k)
+    except Exception as e:  # noqa: BLE001 - Dynamo raised (its own error, or the function's)
+        out = None
+        failure = f"dynamo's explain raised {type(e).__name__}: {_first_line(str(e))}"
+    torch._dynamo.reset()
+    a, k = fresh()
+    compiled = torch.compile(fn, backend="eager")
+    result = _outcome(lambda: compiled(*a, **k))
+    stack = _stack_text()
+    torch._dynamo.reset()
+    if out is None:
+        return Side("dynamo", 0, [], [failure], [], result, stack)
+    guards = sorted({_dynamo_guard(g) for g in out.out_guards or []})
+    reasons = []
+    for r in out.break_reasons:
+        where = r.user_stack[-1] if r.user_stack else None
+        first = _first_line(r.reason)
+        place = f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}: " if where else ""
+        reasons.append(place + first)
+    # (Dynamo's own `ops_per_graph` lists call_function nodes only; modetrace's counts method
+    # calls too, so both sides are read from the graphs themselves)
+    ops = [
+        [op_name(node.target) for node in gm.graph.nodes if node.op in _CALLS] for gm in out.graphs
+    ]
+    return Side("dynamo", out.graph_count, ops, reasons, guards, result, stack)
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def _dynamo_guard(guard: Any) -> str:
+    fn = guard.create_fn
+    while hasattr(fn, "func"):  # functools.partial(GuardBuilder.TENSOR_MATCH, ...)
+        fn = fn.func
+    kind = getattr(fn, "__name__", str(fn))
+    return f"{kind} {guard.name}".strip()
+
+
+def op_name(target: Any) -> str:
+    """A graph target by the name of the op it computes, so the two graphs compare by name:
+    `torch.add`, `Tensor.add` and the method name "add" read `add`; an `operator` function
+    (Dynamo records `x / y` as `operator.truediv`) and a reflected dunder (modetrace records
+    `2 - x` as `Tensor.__rsub__`, the function torch hands a mode) read as the Tensor op the
+    operator reaches (`div`, `sub`); a property getter (`Tensor.T.__get__`) reads `getattr`,
+    as Dynamo records the read."""
+    name = target if isinstance(target, str) else getattr(target, "__name__", str(target))
+    dunder = _DUNDER_OF.get(id(target)) or _FORWARD_OF.get(name)
+    if dunder is not None:
+        method = getattr(torch.Tensor, dunder, None)
+        reached = _probe().get(id(method))
+        if reached is not None:
+            name = reached.__name__
+        else:
+            name = dunder
+    elif name == "__get__":
+        name = "getattr"
+    return name.rsplit(".", 1)[-1].strip("_")
+
+
+_DUNDER_OF = {id(fn): names[0] for fn, names in OPERATOR_DUNDERS.items()}
+"""id(operator function) -> the Tensor dunder it calls first (`operator.add` -> `__add__`)."""
+_FORWARD_OF = {
+    names[1]: names[0]
+    for names in OPERATOR_DUNDERS.values()
+    if names[1] is not None and names[1].startswith("__r")
+}
+"""A reflected dunder -> its forward one (`__rsub__` -> `__sub__`)."""
+
+
+@dataclasses.dataclass
+class _Raised:
+    """A run that raised: compared by exception type and message."""
+
+    error: BaseException
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Raised)
+            and type(self.error) is type(other.error)
+            and str(self.error) == str(other.error)
+        )
+
+    def __repr__(self) -> str:
+        return f"raised {type(self.error).__name__}: {self.error}"
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except Exception as e:  # noqa: BLE001
+        return _Raised(e)
+
+
+def _stack_text() -> list[str]:
+    return [type(mode).__qualname__ for mode in live_mode_stack()]
+
+
+def same_result(a: Any, b: Any) -> bool:
+    """Equal results: tensors of one dtype and shape, exactly equal, or within 1e-6 for
+    floating point; containers item by item; anything else by `==`."""
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            return False
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if a.is_floating_point():
+            return bool(torch.allclose(a, b, rtol=1e-6, atol=1e-6, equal_nan=True))
+        return bool(torch.equal(a, b))
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same_result, a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_result(a[x], b[x]) for x in a)
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return a is b
+
+
+def real_torch() -> types.ModuleType:
+    """The torch module (the CLI binds it as `torch` in `--args`)."""
+    return torch
+
+
+__all__: Sequence[str] = ("Comparison", "Side", "compare", "op_name", "same_result")

@@ -1,0 +1,284 @@
+"""TorchWorld: the tracer's questions about tensors (tracer.worlds.TensorWorld) answered by
+real PyTorch.
+
+- Fake values are torch's own fake tensors: one `FakeTensorMode` per compile converts each
+  input (`from_tensor`) and runs every op while tracing (`run_fake`), with torch functions
+  disabled, so no user mode sees the tracer's own calls.
+- Ops are torch's functions (`torch.add`, `torch.nn.functional.relu`), Tensor methods and
+  operators; the graph records the very callables torch hands a mode (`x + y` records
+  `Tensor.add`, as `__torch_function__` receives it), found by asking torch once (`_probe`).
+- Guards: TENSOR_MATCH pins type, dtype, device, shape, strides and requires_grad, read by
+  `tensor_facts` with torch functions disabled; GLOBAL_STATE pins grad mode, the default dtype
+  and deterministic algorithms.
+- The mode stack is torch's (`torch._C._len_torch_function_stack`, `_get_function_stack_at`,
+  `_push_on_torch_function_stack`, `_pop_torch_function_stack`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import operator
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+from torch._subclasses.fake_tensor import (
+    DataDependentOutputException,
+    DynamicOutputShapeException,
+    FakeTensorMode,
+    UnsupportedOperatorException,
+)
+
+from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.sources import GlobalStateSource
+from tracer.exc import unimplemented
+from tracer.graph.resolve import OPERATOR_DUNDERS
+from tracer.worlds import NeedsData, TensorWorld
+
+_C = torch._C
+OP_NAMESPACES = tuple(
+    getattr(_C, name) for name in ("_nn", "_linalg", "_fft", "_special") if hasattr(_C, name)
+)
+"""The C modules whose functions are torch ops (`torch._C._nn.linear`); `torch.add` and its
+kind are static methods of `_VariableFunctionsClass`, with no `__self__`."""
+OP_MODULES = frozenset({"torch.nn.functional", "torch.functional"})
+"""Python modules whose functions are torch ops (they dispatch to a mode themselves)."""
+CONSTANT_TYPES = (torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)
+PROPERTIES = frozenset(
+    name
+    for name, attr in vars(_C.TensorBase).items()
+    if type(attr).__name__ == "getset_descriptor" and not name.startswith("_")
+)
+"""`shape`, `dtype`, `T`, `requires_grad`...: reads torch hands a mode as a getter."""
+
+
+def tensor_facts(t: Any) -> tuple[object, ...]:
+    """(dtype, device, shape, strides, requires_grad) of a tensor, read with torch functions
+    disabled (a mode on the stack would otherwise see the guard's reads)."""
+    with _C.DisableTorchFunction():
+        return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
+
+
+GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms")
+
+
+def global_state() -> tuple[object, ...]:
+    """The global state a trace relies on, in the order of GLOBAL_STATE_NAMES."""
+    return (
+        _C.is_grad_enabled(),
+        torch.get_default_dtype(),
+        torch.are_deterministic_algorithms_enabled(),
+    )
+
+
+def live_mode_stack() -> list[Any]:
+    """torch's torch-function mode stack, bottom first."""
+    return [_C._get_function_stack_at(i) for i in range(_C._len_torch_function_stack())]
+
+
+def set_live_mode_stack(modes: Sequence[Any]) -> None:
+    """Make torch's stack exactly `modes`, through torch's own pop and push (the compiled
+    code's replay of the trace's final stack)."""
+    while _C._len_torch_function_stack():
+        _C._pop_torch_function_stack()
+    for mode in modes:
+        _C._push_on_torch_function_stack(mode)
+
+
+class TorchWorld(TensorWorld):
+    """Real torch, for one compile (each compile gets its own FakeTensorMode, as in Dynamo)."""
+
+    name = "torch"
+    tensor_type = torch.Tensor
+    mode_base = torch.overrides.TorchFunctionMode
+    properties = PROPERTIES
+    tensor_subclasses = True
+
+    def __init__(self) -> None:
+        self.fake_mode = FakeTensorMode()
+        self.mode_stack = live_mode_stack
+        self.set_mode_stack = set_live_mode_stack
+        self.get_mode_at = _C._get_function_stack_at
+
+    # -- values ---------------------------------------------------------------------------------
+    def is_tensor(self, value: object) -> bool:
+        return isinstance(value, torch.Tensor)
+
+    def tensor_spec(self, value: Any) -> TensorSpec:
+        cls = type(value)
+        if cls is not torch.Tensor and cls.__torch_function__ not in _PLAIN_TORCH_FUNCTIONS:
+            unimplemented(
+                "tensor-subclass",
+                f"tensor subclass {cls.__name__} with its own __torch_function__",
+            )
+        with _C.DisableTorchFunction():
+            shape, strides = tuple(value.shape), tuple(value.stride())
+            dtype, device, requires_grad = value.dtype, value.device, bool(value.requires_grad)
+        return TensorSpec(dtype, shape, requires_grad, cls, device, strides, tensor_facts)
+
+    def is_constant(self, value: object) -> bool:
+        return isinstance(value, CONSTANT_TYPES)
+
+    def is_op(self, value: object) -> bool:
+        if isinstance(value, types.BuiltinFunctionType):
+            if value.__name__.startswith("_"):
+                return False
+            if value.__self__ is None:  # `torch.add`: a static method of _VariableFunctions
+                return value.__module__ == "torch"
+            return any(value.__self__ is ns for ns in OP_NAMESPACES)
+        if isinstance(value, types.FunctionType):
+            return value.__module__ in OP_MODULES and not value.__name__.startswith("_")
+        return False
+
+    def wrap_object(self, output: Any, value: object, source: Any) -> Any:
+        from tracer.torch_adapter.modules import wrap_module
+
+        return wrap_module(output, value, source)
+
+    # -- fake values ----------------------------------------------------------------------------
+    def fake_of(self, value: Any) -> Any:
+        with _C.DisableTorchFunction():
+            return self.fake_mode.from_tensor(value)
+
+    def shape(self, fake: Any) -> tuple[int, ...]:
+        with _C.DisableTorchFunction():
+            return tuple(fake.shape)
+
+    def dtype_text(self, fake: Any) -> str:
+        with _C.DisableTorchFunction():
+            return str(fake.dtype).removeprefix("torch.")
+
+    def read_attr(self, fake: Any, name: str) -> Any:
+        with _C.DisableTorchFunction():
+            return getattr(fake, name)
+
+    def run_fake(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        try:
+            with _C.DisableTorchFunction(), self.fake_mode:
+                return fn(*args, **kwargs)
+        except (DataDependentOutputException, DynamicOutputShapeException) as e:
+            raise NeedsData(type(e).__name__) from None
+        except UnsupportedOperatorException as e:
+            unimplemented("fake-tensor", f"torch's fake tensors do not support {e}")
+        except Exception as e:  # noqa: BLE001
+            # The real op would raise too, but not necessarily this error: a fake tensor's
+            # checks are torch's meta functions, whose messages differ from the kernels' (a
+            # broadcast error reads differently). Eager torch raises its own.
+            name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+            unimplemented(
+                "fake-tensor-error",
+                f"{name} raised {type(e).__name__} on fake tensors; the call runs eagerly, "
+                "so the error raised is torch's own",
+            )
+
+    def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
+        """`add_` and the other in-place methods (torch's naming rule), or an `out=` call."""
+        name = target if isinstance(target, str) else getattr(target, "__name__", "")
+        return (name.endswith("_") and not name.endswith("__")) or "out" in kwargs
+
+    # -- what a mode sees -------------------------------------------------------------------------
+    def overridable(self, fn: object) -> bool:
+        return True  # every torch op, method, operator and getter consults the mode stack
+
+    def operator_target(self, method: object) -> Any:
+        return _probe().get(id(method))
+
+    def accepts_operand(self, value: object) -> bool:
+        return isinstance(value, torch.Tensor | int | float | bool | complex)
+
+    def property_getters(self, name: str) -> tuple[Any, Any]:
+        getter = inspect.getattr_static(torch.Tensor, name).__get__
+        return getter, getter
+
+    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
+        """torch lists plain Tensor among `types` for what it hands a mode straight from the
+        tensor: a getter, a Python-level Tensor method or function (`__rsub__`, `F.relu`), a
+        method of the tensor alone (`neg`, `dim`); not for ops it parses against a signature."""
+        if isinstance(fn, types.FunctionType):
+            return True
+        if getattr(fn, "__name__", None) == "__get__":
+            return True
+        return nargs == 1 and isinstance(fn, types.MethodDescriptorType)
+
+    # -- global state -----------------------------------------------------------------------------
+    def global_state_guards(self) -> list[Guard]:
+        spec = GlobalStateSpec(GLOBAL_STATE_NAMES, global_state(), global_state)
+        return [Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)]
+
+    def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """The graph's ops compute: the modes were traced already, so none sees them."""
+
+        def run_graph(*args: Any) -> Any:
+            with _C.DisableTorchFunction():
+                return graph_fn(*args)
+
+        return run_graph
+
+    def mode_functions(self) -> dict[int, tuple[Any, str]]:
+        return _MODE_FUNCTIONS
+
+
+_PLAIN_TORCH_FUNCTIONS = (
+    torch.Tensor.__torch_function__,
+    getattr(_C, "_disabled_torch_function_impl", None),
+)
+"""A subclass whose `__torch_function__` is one of these (Parameter, Buffer) behaves as Tensor."""
+
+_overrides = torch.overrides
+_MODE_FUNCTIONS = {
+    id(fn): (fn, kind)
+    for fn, kind in {
+        _C._push_on_torch_function_stack: "push",
+        _overrides._push_mode: "push",
+        _C._pop_torch_function_stack: "pop",
+        _overrides._pop_mode: "pop",
+        _C._len_torch_function_stack: "len",
+        _C._get_function_stack_at: "get_at",
+        _overrides._get_current_function_mode: "current",
+        _overrides._get_current_function_mode_stack: "stack",
+        _C._is_torch_function_mode_enabled: "enabled",
+        _overrides.TorchFunctionMode.__dict__["__enter__"]: "enter",
+        _overrides.TorchFunctionMode.__dict__["__exit__"]: "exit",
+        _overrides._pop_mode_temporarily: "pop_temporarily",
+    }.items()
+}
+
+
+_PROBED: dict[int, Any] = {}
+
+
+def _probe() -> dict[int, Any]:
+    """id(Tensor operator dunder) -> the op torch hands a mode for it, where that is another
+    op (`Tensor.__add__` -> `Tensor.add`). Asked of torch once, on small real tensors, under a
+    mode that notes the first function it is handed."""
+    if _PROBED:
+        return _PROBED
+    seen: list[Any] = []
+
+    class Note(torch.overrides.TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            seen.append(func)
+            return func(*args, **(kwargs or {}))
+
+    x = torch.ones(2, 2, dtype=torch.int64)
+    dunders = {name for pair in OPERATOR_DUNDERS.values() for name in pair if name}
+    for name in sorted(dunders):
+        method = getattr(torch.Tensor, name, None)
+        if method is None:
+            continue
+        unary = name in ("__neg__", "__pos__", "__abs__", "__invert__")
+        seen.clear()
+        try:
+            with Note():
+                method(x) if unary else method(x, 0 if name == "__getitem__" else x)
+        except Exception:  # noqa: BLE001, S112 - an operator torch's ints refuse: its own op
+            continue
+        if seen and seen[0] is not method and getattr(seen[0], "__name__", name) != name:
+            _PROBED[id(method)] = seen[0]
+    _PROBED[id(operator.add)] = None  # (marks the table built even when nothing was found)
+    return _PROBED

@@ -1,0 +1,281 @@
+"""Tensor worlds: the one interface through which the tracer meets a tensor library.
+
+The translator, the trackers and the codegen never name a tensor library. What they need to
+know about tensors (which values are tensors, what their metadata is, how an op runs on fake
+values, which callables are ops, what a torch-function mode sees, the live mode stack) they ask
+the world of the trace: `current()`. Two worlds implement it: `RuntimeWorld` (tracer.runtime,
+the pure-Python torch-like library, the default) and `TorchWorld` (real PyTorch, in
+tracer/torch_adapter/world.py, chosen when a compiled function is called with real torch
+tensors). convert_frame
+picks the world for each compile and makes it current for the trace, the guards and the codegen
+(`using(world)`). notes/torch-adapter.md describes the interface member by member.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from guards.guard import Guard, TensorSpec
+
+
+class TensorWorld:
+    """What the tracer asks about tensors. Every member is one question; a world answers all."""
+
+    name: str = "?"
+    tensor_type: type = object
+    """The base class of the world's tensors (`Tensor.shape` and friends are looked up here)."""
+    mode_base: type = object
+    """The world's TorchFunctionMode base class (its `__enter__`/`__exit__` push and pop)."""
+    properties: frozenset[str] = frozenset()
+    """Tensor attributes a torch-function mode sees as `Tensor.<name>.__get__`."""
+    random_ops: frozenset[str] = frozenset()
+    """Ops that read or advance the global generator when run on fake values: running them
+    while tracing would change state that eager code sees, so they break the graph."""
+    tensor_subclasses: bool = False
+    """Whether an input of a tensor subclass is traced (its exact class guarded)."""
+
+    # -- values ---------------------------------------------------------------------------------
+    def is_tensor(self, value: object) -> bool:
+        raise NotImplementedError
+
+    def tensor_spec(self, value: Any) -> TensorSpec:
+        """What the TENSOR_MATCH guard on a tensor input pins."""
+        raise NotImplementedError
+
+    def is_constant(self, value: object) -> bool:
+        """A metadata object the tracer treats as a constant (a dtype, a device, a size)."""
+        raise NotImplementedError
+
+    def is_op(self, value: object) -> bool:
+        """A callable whose calls become graph nodes (a torch function or factory)."""
+        raise NotImplementedError
+
+    def wrap_object(self, output: Any, value: object, source: Any) -> Any:
+        """The tracker for an object this world models itself (a torch `nn.Module`), with
+        its guards installed on `output`, or None for an ordinary user object."""
+        return None
+
+    # -- fake values ----------------------------------------------------------------------------
+    def fake_of(self, value: Any) -> Any:
+        """The fake tensor standing for a real input while tracing."""
+        raise NotImplementedError
+
+    def shape(self, fake: Any) -> tuple[int, ...]:
+        """The fake tensor's shape, read where no mode sees it."""
+        raise NotImplementedError
+
+    def dtype_text(self, fake: Any) -> str:
+        raise NotImplementedError
+
+    def read_attr(self, fake: Any, name: str) -> Any:
+        """A plain metadata attribute (`requires_grad`) of a fake tensor, read without modes."""
+        raise NotImplementedError
+
+    def run_fake(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """`fn` on fake values, where no mode sees it: the op's result metadata. A need for data
+        raises `NeedsData`; an exception it raises is the user's, so a world whose fake errors
+        may read differently from the real op's breaks the graph instead (`unimplemented`)."""
+        raise NotImplementedError
+
+    def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
+        """Does this op write to a tensor (an in-place op, an `out=` argument)? Such a node
+        runs even when its result is unused."""
+        return False
+
+    # -- what a mode sees -------------------------------------------------------------------------
+    def overridable(self, fn: object) -> bool:
+        """Does a torch-function mode see calls of `fn`?"""
+        raise NotImplementedError
+
+    def operator_target(self, method: object) -> Any:
+        """For a Tensor operator dunder (`Tensor.__add__`), the op a mode sees and the graph
+        records (`Tensor.add`), or None when the dunder is an op of its own."""
+        raise NotImplementedError
+
+    def accepts_operand(self, value: object) -> bool:
+        """Would a Tensor operator dunder take this (fake) right operand?"""
+        raise NotImplementedError
+
+    def property_getters(self, name: str) -> tuple[Any, Any]:
+        """(the getter a mode is handed for `x.<name>`, the getter run on the fake value)."""
+        raise NotImplementedError
+
+    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
+        """Does a mode get plain Tensor among `types` for this call (see tracer.runtime)?"""
+        raise NotImplementedError
+
+    # -- the mode stack and global state ----------------------------------------------------------
+    # (functions, not methods: the compiled code and the guards call them as they are)
+    mode_stack: Callable[[], Sequence[Any]]
+    """The live torch-function mode stack, bottom first (the MODE_STACK guard's accessor)."""
+    set_mode_stack: Callable[[Sequence[Any]], None]
+    """Make the live stack exactly the given modes (the compiled code's mode-stack replay)."""
+    get_mode_at: Callable[[int], Any]
+    """The live mode at a position, 0 at the bottom (the compiled code loads modes with it)."""
+
+    def mode_functions(self) -> dict[int, tuple[Any, str]]:
+        """id(function) -> (function, kind) for the stack functions the tracer models
+        (variables/modes.py: push, pop, len, get_at, enter, exit, pop_temporarily...)."""
+        raise NotImplementedError
+
+    def global_state_guards(self) -> list[Guard]:
+        """Guards on global state every trace of this world relies on (grad mode...)."""
+        return []
+
+    def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """The callable the compiled code calls for the graph: ops compute, modes are not
+        consulted (the trace already inlined them)."""
+        return graph_fn
+
+
+class NeedsData(Exception):
+    """`run_fake` found that the op needs the tensor's data (a data-dependent op)."""
+
+
+class RuntimeWorld(TensorWorld):
+    """tracer.runtime, the pure-Python torch-like library (imported on first use)."""
+
+    name = "runtime"
+    random_ops = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
+
+    def __init__(self) -> None:
+        from tracer import runtime
+        from tracer.runtime import overridable
+
+        self.rt = runtime
+        self.ov = overridable
+        self.tensor_type = runtime.Tensor
+        self.mode_base = runtime.overrides.TorchFunctionMode
+        self.properties = frozenset(
+            name
+            for name, attr in vars(runtime.Tensor).items()
+            if isinstance(attr, overridable.overridable_property)
+        )
+        self._disable: Any = None
+        self.mode_stack = runtime._C._torch_function_mode_stack
+        self.set_mode_stack = runtime._C._set_torch_function_mode_stack
+        self.get_mode_at = runtime._C._get_function_stack_at
+        self._mode_functions: dict[int, tuple[Any, str]] | None = None
+
+    def is_tensor(self, value: object) -> bool:
+        return isinstance(value, self.rt.Tensor)
+
+    def tensor_spec(self, value: Any) -> TensorSpec:
+        return TensorSpec.of(value)
+
+    def is_constant(self, value: object) -> bool:
+        return isinstance(value, self.rt.dtype | self.rt.device)
+
+    def is_op(self, value: object) -> bool:
+        if hasattr(value, "__modetrace_op__"):
+            return True
+        module = getattr(value, "__module__", None)
+        return module == "tracer.runtime.factories" and callable(value)
+
+    def fake_of(self, value: Any) -> Any:
+        return self.rt.FakeTensor.from_tensor(value)
+
+    def shape(self, fake: Any) -> tuple[int, ...]:
+        return tuple(fake._shape)
+
+    def dtype_text(self, fake: Any) -> str:
+        return str(fake._dtype).removeprefix("torch.")
+
+    def read_attr(self, fake: Any, name: str) -> Any:
+        return getattr(fake, name)
+
+    def run_fake(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """A runtime op's mode-free `impl` (what the graph's forward calls), anything else
+        with torch functions disabled."""
+        info = self.ov.op_info(fn)
+        try:
+            if info is not None:
+                return info.impl(*args, **kwargs)
+            if self._disable is None:  # one re-entrant context for every fake run
+                self._disable = self.rt._C.DisableTorchFunction()
+            with self._disable:
+                return fn(*args, **kwargs)
+        except self.rt.DataDependentError as e:
+            raise NeedsData(str(e)) from None
+
+    def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
+        """An in-place op (`add_`, `x[i] = v`), named as torch names them."""
+        from tracer.graph.passes import writes_in_place
+
+        info = self.ov.op_info(target) if not isinstance(target, str) else None
+        name = target if isinstance(target, str) else getattr(info, "name", None)
+        return isinstance(name, str) and writes_in_place(name)
+
+    def overridable(self, fn: object) -> bool:
+        return self.ov.op_info(fn) is not None
+
+    def operator_target(self, method: object) -> Any:
+        return self.ov.operator_target(method)
+
+    def accepts_operand(self, value: object) -> bool:
+        return self.ov.accepts_operand(value)
+
+    def property_getters(self, name: str) -> tuple[Any, Any]:
+        prop = vars(self.rt.Tensor)[name]
+        return prop.fget, prop.getter
+
+    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
+        info = self.ov.op_info(fn)
+        return info is not None and info.passes_tensor_types
+
+    def mode_functions(self) -> dict[int, tuple[Any, str]]:
+        if self._mode_functions is None:
+            self._mode_functions = self._mode_function_table()
+        return self._mode_functions
+
+    def _mode_function_table(self) -> dict[int, tuple[Any, str]]:
+        C, overrides = self.rt._C, self.rt.overrides
+        table = {
+            C._push_on_torch_function_stack: "push",
+            overrides._push_mode: "push",
+            C._pop_torch_function_stack: "pop",
+            overrides._pop_mode: "pop",
+            C._len_torch_function_stack: "len",
+            C._get_function_stack_at: "get_at",
+            overrides._get_current_function_mode: "current",
+            overrides._get_current_function_mode_stack: "stack",
+            C._is_torch_function_mode_enabled: "enabled",
+            overrides.TorchFunctionMode.__dict__["__enter__"]: "enter",
+            overrides.TorchFunctionMode.__dict__["__exit__"]: "exit",
+            overrides._pop_mode_temporarily: "pop_temporarily",
+        }
+        return {id(fn): (fn, kind) for fn, kind in table.items()}
+
+
+_RUNTIME: list[TensorWorld] = []
+_CURRENT: contextvars.ContextVar[TensorWorld | None] = contextvars.ContextVar(
+    "modetrace_tensor_world", default=None
+)
+
+
+def runtime_world() -> TensorWorld:
+    if not _RUNTIME:
+        _RUNTIME.append(RuntimeWorld())
+    return _RUNTIME[0]
+
+
+def current() -> TensorWorld:
+    """The world of the compile under way (the runtime's outside any compile)."""
+    world = _CURRENT.get()
+    return world if world is not None else runtime_world()
+
+
+@contextlib.contextmanager
+def using(world: TensorWorld) -> Iterator[TensorWorld]:
+    token = _CURRENT.set(world)
+    try:
+        yield world
+    finally:
+        _CURRENT.reset(token)
