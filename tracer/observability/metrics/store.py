@@ -32,7 +32,7 @@ import time
 import typing
 import uuid
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -59,18 +59,20 @@ class StoreError(Exception):
 
 
 # -- the schema ----------------------------------------------------------------------------------
-def _sql_type(annotation: Any) -> str:
-    """INTEGER for int and bool, REAL for float, TEXT for str; anything else is JSON text."""
+def _base_type(annotation: Any) -> Any:
+    """`int` for `int | None`, `list` for `list[str] | None`."""
     kinds = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
-    base = typing.get_origin(kinds[0]) or kinds[0]
-    return {int: "INTEGER", bool: "INTEGER", float: "REAL", str: "TEXT"}.get(base, "JSON")
+    return typing.get_origin(kinds[0]) or kinds[0]
 
 
+_SQL_TYPES = {int: "INTEGER", bool: "INTEGER", float: "REAL", str: "TEXT"}
+"""Anything else is JSON text."""
 _HINTS = typing.get_type_hints(CompilationMetrics)
-_KINDS = {f.name: _sql_type(_HINTS[f.name]) for f in dataclasses.fields(CompilationMetrics)}
-COLUMNS: dict[str, str] = {name: kind.replace("JSON", "TEXT") for name, kind in _KINDS.items()}
+_BASES = {f.name: _base_type(_HINTS[f.name]) for f in dataclasses.fields(CompilationMetrics)}
+COLUMNS: dict[str, str] = {name: _SQL_TYPES.get(base, "TEXT") for name, base in _BASES.items()}
 """Every CompilationMetrics field and its column's type (lists and dicts: JSON in TEXT)."""
-JSON_COLUMNS = frozenset(name for name, kind in _KINDS.items() if kind == "JSON")
+JSON_COLUMNS = frozenset(name for name, base in _BASES.items() if base not in _SQL_TYPES)
+BOOL_COLUMNS = frozenset(name for name, base in _BASES.items() if base is bool)
 
 EVENT_COLUMNS = (
     *("run_id", "seq", "compile_id", "phase", "start_us", "duration_us", "thread", "metadata"),
@@ -379,40 +381,49 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending], json_cells: _JsonC
     for seq, captured, spans in pending:
         values = captured.values()
         fields = dict(values)
-        for name in JSON_COLUMNS.intersection(fields):
-            if fields[name] is not None:
-                fields[name] = json_cells.text(name, fields[name])
+        for name in _CONVERTED.intersection(fields):
+            value = fields[name]
+            if type(value) is bool:
+                fields[name] = int(value)
+            elif value is not None:
+                fields[name] = json_cells.text(name, value)
         compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
-            start_ns = span.start_ns
-            row = (run_id, seq, cid, span.name, start_ns // 1000, (span.end_ns - start_ns) // 1000)
-            args = span.end_args()
+            name, start_ns, args = span.name, span.start_ns, span.end_args()
+            start_us, duration_us = start_ns // 1000, (span.end_ns - start_ns) // 1000
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = {k: v for k, v in args.items() if k != "compile_id"}
-                described.append((*row, span.tid, _json(metadata)))
+                text = json_cells.text(("metadata", name), metadata)
+                described.append((run_id, seq, cid, name, start_us, duration_us, span.tid, text))
             else:
-                phases.append((*row, span.tid))
+                phases.append((run_id, seq, cid, name, start_us, duration_us, span.tid))
         for failure in values.get("recompile_guard_failures") or ():
             parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
             reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
     return compiles, (phases, described), reasons
 
 
+_CONVERTED = JSON_COLUMNS | BOOL_COLUMNS
+"""The cells a row converts: lists and dicts to JSON text, bools to the ints 0 and 1 that
+SQLite stores for them anyway (sqlite3 binds a bool only after a failed search for an adapter
+for it, which costs as much as binding ten ints)."""
+
 _json = json.JSONEncoder(default=str).encode
 """JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
 
 
 class _JsonCells:
-    """JSON text of the list and dict cells of `dynamo_compile`. Most of them repeat from one
-    compile to the next (the config, empty lists), and encoding them again was a third of what
-    a compile's row cost: the text of the last value of each column is kept and reused while
-    the next value is equal (`==`, so a changed config is encoded again)."""
+    """JSON text of the list and dict cells of `dynamo_compile` and of the phases' metadata.
+    Most of them repeat from one compile to the next (the config, empty lists, the metadata of
+    `entire_frame_compile`), and encoding them again was a third of what a compile's rows
+    cost: the text of the last value of each column (or each phase's metadata) is kept and
+    reused while the next value is equal (`==`, so a changed config is encoded again)."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[Any, str]] = {}
+        self._last: dict[Hashable, tuple[Any, str]] = {}
 
-    def text(self, column: str, value: Any) -> str:
+    def text(self, column: Hashable, value: Any) -> str:
         last = self._last.get(column)
         if last is not None and type(last[0]) is type(value) and last[0] == value:
             return last[1]
