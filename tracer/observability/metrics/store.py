@@ -24,6 +24,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
+import itertools
 import json
 import os
 import sqlite3
@@ -217,29 +218,32 @@ _Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]
 with metadata) and recompile_reasons."""
 
 
-@functools.lru_cache(maxsize=32)
-def _insert_compile(names: tuple[str, ...]) -> str:
-    """The INSERT of a `dynamo_compile` row with the fields `names`: a record's values hold
-    the fields set during its compile and the common ones, the columns of the rest are NULL
-    (NOTE [store batches])."""
-    quoted = "".join(f', "{name}"' for name in names)
-    marks = ", ?" * len(names)
-    return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
+MAX_BINDS = 999
+"""The most values one statement binds: SQLite's limit before version 3.32 (32766 since)."""
 
 
-_INSERT_EVENT = (
-    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
-)
-_INSERT_PHASE = (
-    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS[:-1])}) "
-    f"VALUES ({', '.join('?' * (len(EVENT_COLUMNS) - 1))})"
-)
+@functools.lru_cache(maxsize=64)
+def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
+    """The INSERT of `rows` rows of `columns` into `table`, in one statement."""
+    names = ", ".join(f'"{name}"' for name in columns)
+    row = f"({', '.join('?' * len(columns))})"
+    return f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * rows)}"
+
+
+def _insert_rows(
+    con: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
+) -> None:
+    """Insert `rows`, each a value per column, with one statement of many rows for as many as
+    MAX_BINDS allows: a statement run once per row cost sqlite3 twice as much per row."""
+    per_statement = max(1, MAX_BINDS // len(columns))
+    for start in range(0, len(rows), per_statement):
+        part = rows[start : start + per_statement]
+        con.execute(_insert(table, columns, len(part)), list(itertools.chain.from_iterable(part)))
+
+
+_COMPILE_KEY = ("run_id", "seq", "pid")
+_PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 """A phase row without metadata (most of them): the column is left out, so it is NULL."""
-_INSERT_REASON = (
-    f"INSERT INTO recompile_reasons ({', '.join(REASON_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(REASON_COLUMNS))})"
-)
 
 # NOTE [store batches]: the compile path only queues what the record depends on (the captured
 # record, built on read, and the compile's finished phase spans) and numbers it; rows are built
@@ -358,10 +362,10 @@ class MetricsStore:
             try:
                 con.execute("BEGIN IMMEDIATE")
                 for names, cells in compiles.items():
-                    con.executemany(_insert_compile(names), cells)
-                con.executemany(_INSERT_PHASE, events[0])
-                con.executemany(_INSERT_EVENT, events[1])
-                con.executemany(_INSERT_REASON, reasons)
+                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), cells)
+                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, events[0])
+                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, events[1])
+                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, reasons)
                 con.execute("COMMIT")
                 return
             except sqlite3.OperationalError as e:
