@@ -233,8 +233,8 @@ def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
 def _insert_rows(
     con: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
 ) -> None:
-    """Insert `rows`, each a value per column, with one statement of many rows for as many as
-    MAX_BINDS allows: a statement run once per row cost sqlite3 twice as much per row."""
+    """Insert `rows`, each a value per column, with statements of as many rows as MAX_BINDS
+    allows (a statement run once per row pays sqlite3's work per statement for every row)."""
     per_statement = max(1, MAX_BINDS // len(columns))
     for start in range(0, len(rows), per_statement):
         part = rows[start : start + per_statement]
@@ -252,9 +252,11 @@ _PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 # per batch keeps a compile's cost a few percent of a small first call (`make bench` measures
 # it); what a SIGKILL can lose is the queue, never a half-written compile. A forked child
 # starts a run of its own and drops the parent's queue (the parent writes it). A row names the
-# columns its compile has: a `dynamo_compile` row the fields in the record's values (one INSERT
-# per distinct set of fields, usually one or two a batch), a phase row its metadata only when
-# the span has some; the columns a row leaves out are NULL.
+# columns its compile has: a `dynamo_compile` row the fields in the record's values, a phase
+# row its metadata only when the span has some; the columns a row leaves out are NULL. The
+# batch's rows of one table and one set of columns go in one multi-row INSERT (split where it
+# would bind more than MAX_BINDS values): usually one statement for the records, two for the
+# phases.
 
 
 class MetricsStore:
