@@ -199,7 +199,7 @@ def test_rows_are_written_per_batch_and_at_close(tmp_path: Path) -> None:
     assert (st.written, st.dropped) == (3, 0)
 
 
-def test_rows_beyond_one_statement_s_binds_are_all_written(
+def test_rows_past_one_statements_bind_limit_are_all_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A batch's rows go in statements of as many rows as MAX_BINDS allows: with a limit that
