@@ -199,6 +199,29 @@ def test_rows_are_written_per_batch_and_at_close(tmp_path: Path) -> None:
     assert (st.written, st.dropped) == (3, 0)
 
 
+def test_rows_past_one_statements_bind_limit_are_all_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's rows go in statements of as many rows as MAX_BINDS allows: with a limit that
+    fits 2 phase rows per statement (and SQLite held to it), every row is written once."""
+    monkeypatch.setattr(store, "MAX_BINDS", 15)
+    db = tmp_path / "m.db"
+    st = tracer.metrics_store(db, batch=100)
+    assert st is not None
+    st._con = open_database(db, create=True)
+    st._con.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 40)  # one compile row's columns
+    records = three_compiles()
+    tracer.metrics_store(None)
+    assert rows(db, "SELECT seq, compile_id FROM dynamo_compile ORDER BY rowid") == [
+        (seq, r.compile_id) for seq, r in enumerate(records)
+    ]
+    phases = rows(db, "SELECT seq, phase, SUM(duration_us) FROM pt2_compile_events GROUP BY 1, 2")
+    assert {seq for seq, _, _ in phases} == {0, 1, 2}
+    for seq, phase, total in phases:
+        assert total == getattr(records[seq], f"{phase}_time_us"), (seq, phase)
+    assert len(rows(db, "SELECT 1 FROM recompile_reasons")) == 3
+
+
 def test_an_old_queue_is_written_with_the_next_compile(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     tracer.metrics_store(db, batch=100, interval_s=0)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
+import itertools
 import json
 import os
 import sqlite3
@@ -32,7 +33,7 @@ import time
 import typing
 import uuid
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -59,18 +60,20 @@ class StoreError(Exception):
 
 
 # -- the schema ----------------------------------------------------------------------------------
-def _sql_type(annotation: Any) -> str:
-    """INTEGER for int and bool, REAL for float, TEXT for str; anything else is JSON text."""
+def _base_type(annotation: Any) -> Any:
+    """`int` for `int | None`, `list` for `list[str] | None`."""
     kinds = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
-    base = typing.get_origin(kinds[0]) or kinds[0]
-    return {int: "INTEGER", bool: "INTEGER", float: "REAL", str: "TEXT"}.get(base, "JSON")
+    return typing.get_origin(kinds[0]) or kinds[0]
 
 
+_SQL_TYPES = {int: "INTEGER", bool: "INTEGER", float: "REAL", str: "TEXT"}
+"""Anything else is JSON text."""
 _HINTS = typing.get_type_hints(CompilationMetrics)
-_KINDS = {f.name: _sql_type(_HINTS[f.name]) for f in dataclasses.fields(CompilationMetrics)}
-COLUMNS: dict[str, str] = {name: kind.replace("JSON", "TEXT") for name, kind in _KINDS.items()}
+_BASES = {f.name: _base_type(_HINTS[f.name]) for f in dataclasses.fields(CompilationMetrics)}
+COLUMNS: dict[str, str] = {name: _SQL_TYPES.get(base, "TEXT") for name, base in _BASES.items()}
 """Every CompilationMetrics field and its column's type (lists and dicts: JSON in TEXT)."""
-JSON_COLUMNS = frozenset(name for name, kind in _KINDS.items() if kind == "JSON")
+JSON_COLUMNS = frozenset(name for name, base in _BASES.items() if base not in _SQL_TYPES)
+BOOL_COLUMNS = frozenset(name for name, base in _BASES.items() if base is bool)
 
 EVENT_COLUMNS = (
     *("run_id", "seq", "compile_id", "phase", "start_us", "duration_us", "thread", "metadata"),
@@ -215,29 +218,32 @@ _Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]
 with metadata) and recompile_reasons."""
 
 
-@functools.lru_cache(maxsize=32)
-def _insert_compile(names: tuple[str, ...]) -> str:
-    """The INSERT of a `dynamo_compile` row with the fields `names`: a record's values hold
-    the fields set during its compile and the common ones, the columns of the rest are NULL
-    (NOTE [store batches])."""
-    quoted = "".join(f', "{name}"' for name in names)
-    marks = ", ?" * len(names)
-    return f"INSERT INTO dynamo_compile (run_id, seq, pid{quoted}) VALUES (?, ?, ?{marks})"
+MAX_BINDS = 999
+"""The most values one statement binds: SQLite's limit before version 3.32 (32766 since)."""
 
 
-_INSERT_EVENT = (
-    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(EVENT_COLUMNS))})"
-)
-_INSERT_PHASE = (
-    f"INSERT INTO pt2_compile_events ({', '.join(EVENT_COLUMNS[:-1])}) "
-    f"VALUES ({', '.join('?' * (len(EVENT_COLUMNS) - 1))})"
-)
+@functools.lru_cache(maxsize=64)
+def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
+    """The INSERT of `rows` rows of `columns` into `table`, in one statement."""
+    names = ", ".join(f'"{name}"' for name in columns)
+    row = f"({', '.join('?' * len(columns))})"
+    return f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * rows)}"
+
+
+def _insert_rows(
+    con: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
+) -> None:
+    """Insert `rows`, each a value per column, with statements of as many rows as MAX_BINDS
+    allows (a statement run once per row pays sqlite3's work per statement for every row)."""
+    per_statement = max(1, MAX_BINDS // len(columns))
+    for start in range(0, len(rows), per_statement):
+        part = rows[start : start + per_statement]
+        con.execute(_insert(table, columns, len(part)), list(itertools.chain.from_iterable(part)))
+
+
+_COMPILE_KEY = ("run_id", "seq", "pid")
+_PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 """A phase row without metadata (most of them): the column is left out, so it is NULL."""
-_INSERT_REASON = (
-    f"INSERT INTO recompile_reasons ({', '.join(REASON_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(REASON_COLUMNS))})"
-)
 
 # NOTE [store batches]: the compile path only queues what the record depends on (the captured
 # record, built on read, and the compile's finished phase spans) and numbers it; rows are built
@@ -246,9 +252,11 @@ _INSERT_REASON = (
 # per batch keeps a compile's cost a few percent of a small first call (`make bench` measures
 # it); what a SIGKILL can lose is the queue, never a half-written compile. A forked child
 # starts a run of its own and drops the parent's queue (the parent writes it). A row names the
-# columns its compile has: a `dynamo_compile` row the fields in the record's values (one INSERT
-# per distinct set of fields, usually one or two a batch), a phase row its metadata only when
-# the span has some; the columns a row leaves out are NULL.
+# columns its compile has: a `dynamo_compile` row the fields in the record's values, a phase
+# row its metadata only when the span has some; the columns a row leaves out are NULL. The
+# batch's rows of one table and one set of columns go in one multi-row INSERT (split where it
+# would bind more than MAX_BINDS values): usually one statement for the records, two for the
+# phases.
 
 
 class MetricsStore:
@@ -356,10 +364,10 @@ class MetricsStore:
             try:
                 con.execute("BEGIN IMMEDIATE")
                 for names, cells in compiles.items():
-                    con.executemany(_insert_compile(names), cells)
-                con.executemany(_INSERT_PHASE, events[0])
-                con.executemany(_INSERT_EVENT, events[1])
-                con.executemany(_INSERT_REASON, reasons)
+                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), cells)
+                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, events[0])
+                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, events[1])
+                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, reasons)
                 con.execute("COMMIT")
                 return
             except sqlite3.OperationalError as e:
@@ -379,40 +387,49 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending], json_cells: _JsonC
     for seq, captured, spans in pending:
         values = captured.values()
         fields = dict(values)
-        for name in JSON_COLUMNS.intersection(fields):
-            if fields[name] is not None:
-                fields[name] = json_cells.text(name, fields[name])
+        for name in _CONVERTED.intersection(fields):
+            value = fields[name]
+            if type(value) is bool:
+                fields[name] = int(value)
+            elif value is not None:
+                fields[name] = json_cells.text(name, value)
         compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
-            start_ns = span.start_ns
-            row = (run_id, seq, cid, span.name, start_ns // 1000, (span.end_ns - start_ns) // 1000)
-            args = span.end_args()
+            name, start_ns, args = span.name, span.start_ns, span.end_args()
+            start_us, duration_us = start_ns // 1000, (span.end_ns - start_ns) // 1000
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = {k: v for k, v in args.items() if k != "compile_id"}
-                described.append((*row, span.tid, _json(metadata)))
+                text = json_cells.text(("metadata", name), metadata)
+                described.append((run_id, seq, cid, name, start_us, duration_us, span.tid, text))
             else:
-                phases.append((*row, span.tid))
+                phases.append((run_id, seq, cid, name, start_us, duration_us, span.tid))
         for failure in values.get("recompile_guard_failures") or ():
             parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
             reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
     return compiles, (phases, described), reasons
 
 
+_CONVERTED = JSON_COLUMNS | BOOL_COLUMNS
+"""The cells a row converts: lists and dicts to JSON text, bools to the ints 0 and 1 that
+SQLite stores for them anyway (sqlite3 binds a bool only after a failed search for an adapter
+for it, which costs as much as binding ten ints)."""
+
 _json = json.JSONEncoder(default=str).encode
 """JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
 
 
 class _JsonCells:
-    """JSON text of the list and dict cells of `dynamo_compile`. Most of them repeat from one
-    compile to the next (the config, empty lists), and encoding them again was a third of what
-    a compile's row cost: the text of the last value of each column is kept and reused while
-    the next value is equal (`==`, so a changed config is encoded again)."""
+    """JSON text of the list and dict cells of `dynamo_compile` and of the phases' metadata.
+    Most of them repeat from one compile to the next (the config, empty lists, the metadata of
+    `entire_frame_compile`), and encoding them again was a third of what a compile's rows
+    cost: the text of the last value of each column (or each phase's metadata) is kept and
+    reused while the next value is equal (`==`, so a changed config is encoded again)."""
 
     def __init__(self) -> None:
-        self._last: dict[str, tuple[Any, str]] = {}
+        self._last: dict[Hashable, tuple[Any, str]] = {}
 
-    def text(self, column: str, value: Any) -> str:
+    def text(self, column: Hashable, value: Any) -> str:
         last = self._last.get(column)
         if last is not None and type(last[0]) is type(value) and last[0] == value:
             return last[1]
