@@ -123,3 +123,19 @@ def test_requires_grad_flows_like_eager() -> None:
     x = torch.randn(2, 2)
     y = torch.tensor([1.0, 2.0], requires_grad=True)
     run_both(f, x, y)
+
+
+def test_rows_that_overflow_exp_or_divide_by_zero_take_the_runtime_functions() -> None:
+    """`math.exp` past float's range and `/` by zero raise inside a kernel's row; the row is
+    computed again with the runtime's `exp` and `div`, which give eager's inf and nan."""
+
+    def f(x: Any, y: Any) -> Any:
+        e = torch.exp(x)
+        return e / e.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True), 1.0 / y, x / 0.0
+
+    for dtype in (torch.float32, torch.float64):
+        x = torch.tensor([[1.0, 800.0, -1.0], [0.5, 2.0, -3.0], [-800.0, 1e308, 0.0]], dtype=dtype)
+        y = torch.tensor([[1.0, -1.0, 0.0], [0.0, 0.0, 0.0], [2.0, 3.0, -4.0]], dtype=dtype)
+        run_both(f, x, y)
+    source = "".join(tracer.explain(f, backend="fused")(x, y).kernels_per_graph[0].sources)
+    assert "except OverflowError:" in source and "except ZeroDivisionError:" in source

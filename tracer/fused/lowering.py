@@ -322,8 +322,10 @@ def _pointwise(
             b = Pointwise(out_shape, scaled)
         fmt = _BINARY_TEXT.get("sub" if name == "rsub" else name)
         if name in ("div", "rdiv"):
+            # `/` raises ZeroDivisionError where the runtime's `div` gives inf or nan: the
+            # kernel then computes the row again with `div` (codegen.py, `_fallback`)
             helpers["div"] = kernels.div
-            fmt = "({a} / {b} if {b:=} else div({a}, {b}))"
+            fmt = "div({a}, {b})" if isinstance(b, float) and b == 0.0 else "({a} / {b})"
         elif name in ("maximum", "minimum"):
             cmp = ">=" if name == "maximum" else "<="
             fmt = "({a} if {a:=} " + cmp + " {b:=} or {a} != {a} else {b})"
@@ -342,7 +344,7 @@ def _pointwise(
     elif name == "exp":
         helpers["exp"] = _UNARY_HELPERS["exp"]
         helpers["math_exp"] = math.exp
-        fmt = "(math_exp({a}) if {a:=} < 709.0 else exp({a}))"
+        fmt = "math_exp({a})"  # OverflowError past float's range: the row again with `exp`
     elif name in _UNARY_HELPERS:
         helpers[name] = _UNARY_HELPERS[name]
         fmt = name + "({a})"
@@ -360,6 +362,8 @@ def _fill(template: str, temp: str, **operands: str) -> str:
     first evaluated; one that is not a plain name or number is bound there to a temporary
     (`(t_mul_a := x * 2.0)`) and read by name elsewhere, so it is computed once."""
     for key, text in operands.items():
+        if "({" + key + "})" in template:  # a call's only argument: its own parentheses go
+            text = _unwrapped(text)
         reused = "{" + key + ":=}" in template
         if reused and not _SIMPLE.fullmatch(text):
             name = f"{temp}_{key}"
@@ -368,6 +372,18 @@ def _fill(template: str, temp: str, **operands: str) -> str:
         else:
             template = template.replace("{" + key + ":=}", text).replace("{" + key + "}", text)
     return template
+
+
+def _unwrapped(text: str) -> str:
+    """`text` without the parentheses around all of it, if it has them."""
+    if not text.startswith("("):
+        return text
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return text[1:-1] if i == len(text) - 1 else text
+    return text
 
 
 def _float_text(value: float, helpers: dict[str, Any]) -> str:
