@@ -7,6 +7,7 @@ and message); the eager result is what the test sees, so the suite's own compari
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from collections.abc import Callable
@@ -57,11 +58,13 @@ def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[...,
 
     @functools.wraps(eager_fn)  # listings of the compiled frame name the graph's forward
     def run(*args: Any) -> Any:
+        # a graph with in-place ops writes its inputs: fused runs on a copy taken before eager
+        fresh = copy.deepcopy(args)
         try:
             expected = eager_fn(*args)
         except Exception as eager_error:  # noqa: BLE001 - whatever it is, fused must raise it too
             try:
-                fused_fn(*args)
+                fused_fn(*fresh)
             except Exception as fused_error:  # noqa: BLE001 - compared with eager's
                 same = type(fused_error) is type(eager_error)
                 if not (same and str(fused_error) == str(eager_error)):
@@ -69,7 +72,10 @@ def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[...,
                 raise eager_error from None
             _mismatch(gm, f"returned, eager raised {eager_error!r}")
         try:
-            close(expected, fused_fn(*args))
+            close(expected, fused_fn(*fresh))
+            for i, (written, fused_written) in enumerate(zip(args, fresh, strict=True)):
+                if isinstance(written, torch.Tensor):
+                    close(written, fused_written, f"argument {i}")
         except AssertionError as e:
             _mismatch(gm, str(e))
         return expected

@@ -15,6 +15,7 @@ import tracer.runtime as torch
 from tests.fused.checking import close
 from tests.fused.programs import build, programs
 from tracer.fused import plan_of
+from tracer.testing import assert_same_behavior
 
 
 def run_both(fn: Any, *args: Any) -> tuple[Any, Any, tracer.explain]:
@@ -139,3 +140,24 @@ def test_rows_that_overflow_exp_or_divide_by_zero_take_the_runtime_functions() -
         run_both(f, x, y)
     source = "".join(tracer.explain(f, backend="fused")(x, y).kernels_per_graph[0].sources)
     assert "except OverflowError:" in source and "except ZeroDivisionError:" in source
+
+
+def test_inplace_ops_write_their_input_as_eager() -> None:
+    """`x += y` is `add_`: it stays a runtime call that writes `x` (it was lowered as `add`,
+    which returned the sum and left `x` alone)."""
+
+    def f(x: Any, y: Any) -> Any:
+        z = x
+        z += y
+        z -= 1
+        z *= y
+        z /= 2
+        return z * 2, x
+
+    assert_same_behavior(
+        f,
+        torch.tensor([0.0, 1.5, -2.0]),
+        torch.tensor([1.0, 2.0, 3.0]),
+        backend="fused",
+        compile_options={"fullgraph": True},
+    )

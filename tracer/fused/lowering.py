@@ -120,6 +120,8 @@ def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
         info = resolve_method(args[0], str(node.target))
     if info is None:
         return None
+    if info.name.endswith("_") and not info.name.startswith("__"):
+        return None  # an in-place op (`add_`): it writes its input, so it stays a runtime call
     name = {"__rsub__": "rsub", "__rdiv__": "rdiv", "__rtruediv__": "rdiv"}.get(info.name)
     name = name or info.name.strip("_")
     if name not in LOWERED_OPS:
