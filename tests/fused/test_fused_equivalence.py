@@ -161,3 +161,31 @@ def test_inplace_ops_write_their_input_as_eager() -> None:
         backend="fused",
         compile_options={"fullgraph": True},
     )
+
+
+def test_comparisons_and_where_fuse_with_the_ops_around_them() -> None:
+    def f(x: Any, y: Any, mask: Any) -> Any:
+        kept = torch.where(x > 0.5, x, y * 2.0).relu()
+        return kept, (x <= y), torch.where(mask, x, 0.0).sum(-1), x.where(x != y, -1.0)
+
+    x, y = torch.randn(3, 4), torch.randn(4, requires_grad=True)
+    mask = torch.tensor([True, False, True, False])
+    run_both(f, x, y, mask)
+    explanation = tracer.explain(f, backend="fused")(x, y, mask)
+    gm = explanation.graphs[0]
+    calls = [n for n in gm.graph.nodes if n.op not in ("placeholder", "output")]
+    plan = plan_of(gm)
+    assert plan is not None and plan.stats["lowered_nodes"] == len(calls) == 9
+    assert "tensor_" not in plan.forward and "torch_" not in plan.forward
+
+
+def test_a_comparison_of_a_computed_float32_value_stays_a_runtime_call() -> None:
+    """0.1f * 3 is 0.30000000447 in double but rounds to 0.3f, as eager stores it: compared
+    in the kernel, before that rounding, `==` would be False where eager's is True."""
+
+    def f(x: Any, y: Any) -> Any:
+        return x * 3 == y, torch.where(x * 3 == y, 1.0, 0.0)
+
+    x, y = torch.tensor([0.1, 0.2]), torch.tensor([0.3, 0.5])
+    expected, _, _ = run_both(f, x, y)
+    assert expected[0].tolist() == [True, False]

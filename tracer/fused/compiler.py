@@ -210,12 +210,15 @@ def _wrap(
     dtype = codegen.bind(val._dtype, val._dtype.name)
     leaves = [codegen.render(leaf) for leaf in _leaves(node, lowered)]
     grad = " or ".join(f"{leaf}.requires_grad" for leaf in leaves) or "False"
+    if not val._dtype.is_floating_point:  # a comparison's bools
+        grad = "False"
     return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {grad})"
 
 
 def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
     """The tensors outside the lowered nodes that `node` is computed from (requires_grad
-    flows from them, as every lowered op is a floating op)."""
+    flows from them, as every lowered op with a floating result is a floating op), not
+    through a comparison: its bools never require grad."""
     found: dict[Node, None] = {}
     stack = [node]
     seen: set[Node] = set()
@@ -226,7 +229,8 @@ def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
                 continue
             seen.add(arg)
             if arg in lowered:
-                stack.append(arg)
+                if arg.meta["val"]._dtype.is_floating_point:
+                    stack.append(arg)
             elif _is_tensor(arg):
                 found[arg] = None
     return sorted(found, key=lambda n: n.name)

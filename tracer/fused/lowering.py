@@ -38,6 +38,9 @@ class View:
     shape: Shape
     strides: list[int]
     offset: int = 0
+    exact: bool = True
+    """The buffer holds eager's values: false for a reduction a kernel stored (a float32 sum
+    is kept in double until `forward` rounds it)."""
 
     def expr(self, index: list[Ix], load: Load) -> str:
         return load(self.buffer, linear(index, self.strides, self.offset))
@@ -102,7 +105,10 @@ _POINTWISE_OPS = {
     "minimum",
     *_UNARY_HELPERS,
 }
-LOWERED_OPS = frozenset(_POINTWISE_OPS | _VIEW_OPS | set(REDUCTIONS))
+_COMPARE_TEXT = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+LOWERED_OPS = frozenset(
+    _POINTWISE_OPS | _VIEW_OPS | set(REDUCTIONS) | set(_COMPARE_TEXT) | {"where"}
+)
 
 
 def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
@@ -141,18 +147,23 @@ def _floating(val: Any) -> bool:
 def lower_node(node: Node, values: dict[Node, Value]) -> Lowering | None:
     """The node's lowered value, or None when it stays a runtime call."""
     val = node.meta.get("val")
-    if not isinstance(val, Tensor) or not val._dtype.is_floating_point:
+    if not isinstance(val, Tensor):
         return None
     found = resolve(node)
     if found is None:
         return None
     name, bound = found
+    helpers: dict[str, Any] = {}
+    if name in _COMPARE_TEXT or name == "where":
+        selected = _selection(name, bound.arguments, values, val, helpers)
+        return None if selected is None else Lowering(name, selected, helpers)
+    if not val._dtype.is_floating_point:
+        return None
     params = list(bound.arguments.values())
     operands = params[0:1] if name in _VIEW_OPS | set(REDUCTIONS) else params
     if not all(_usable(p, values) for p in operands):
         return None
     out_shape: Shape = tuple(val._shape)
-    helpers: dict[str, Any] = {}
     try:
         if name in _VIEW_OPS:
             value = _view(name, values[params[0]], params[1:], out_shape)
@@ -196,13 +207,15 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
         else:
             perm = tuple(range(len(in_shape) - 1, -1, -1))
         if isinstance(source, View):
-            return View(source.buffer, out, [source.strides[p] for p in perm], source.offset)
+            return View(
+                source.buffer, out, [source.strides[p] for p in perm], source.offset, source.exact
+            )
         return _reindex(source, out, lambda ix: [ix[perm.index(k)] for k in range(len(perm))])
     if name == "unsqueeze":
         d = meta.wrap_dim(rest[0], len(in_shape) + 1)
         if isinstance(source, View):
             strides = source.strides[:d] + [0] + source.strides[d:]
-            return View(source.buffer, out, strides, source.offset)
+            return View(source.buffer, out, strides, source.offset, source.exact)
         return _reindex(source, out, lambda ix: ix[:d] + ix[d + 1 :])
     if name == "squeeze":  # the dims that go have size 1: they read index 0
         which = rest[0] if rest else None
@@ -214,7 +227,9 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
             gone = {k for k in wrapped if in_shape and in_shape[k] == 1}
         kept = [k for k in range(len(in_shape)) if k not in gone]
         if isinstance(source, View):
-            return View(source.buffer, out, [source.strides[k] for k in kept], source.offset)
+            return View(
+                source.buffer, out, [source.strides[k] for k in kept], source.offset, source.exact
+            )
 
         def unsqueeze_back(ix: list[Ix]) -> list[Ix]:
             found = iter(ix)
@@ -224,7 +239,7 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
     # reshape / view: a contiguous buffer takes new strides; anything else goes through the
     # flat row-major position
     if isinstance(source, View) and source.contiguous:
-        return View(source.buffer, out, contiguous_strides(out), source.offset)
+        return View(source.buffer, out, contiguous_strides(out), source.offset, source.exact)
     out_strides = contiguous_strides(out)
     in_strides = contiguous_strides(in_shape)
 
@@ -266,6 +281,89 @@ def _reduction(name: str, params: list[Any], values: dict[Node, Value], out: Sha
         raise _NotLowered
     dims = meta.reduction_dims(in_shape, dim)
     return Reduction(name, source, dims, keepdim, out)
+
+
+# ---------------------------------------------------------------- comparisons and where
+
+
+def _selection(
+    name: str,
+    arguments: dict[str, Any],
+    values: dict[Node, Value],
+    val: Tensor,
+    helpers: dict[str, Any],
+) -> Value | None:
+    """A comparison of floating values (a bool per element), or `where(cond, a, b)`.
+
+    A comparison turns the last bit of a value into a different bool, so it reads only
+    values that are exactly eager's: buffers holding them (inputs, runtime calls' results)
+    and numbers, each in the dtype eager compares in (a float32 value widened to float64 is
+    the same value). A value computed in the kernel stays double where eager rounds it to
+    float32, so such a comparison stays a runtime call. `where` only selects: a float32 value
+    it picks is rounded when stored, as eager rounds it first; its condition is a bool input
+    or a lowered comparison."""
+    out_shape: Shape = tuple(val._shape)
+    if name == "where":  # torch.where(condition, input, other), Tensor.where(self, ...)
+        condition = arguments["condition"]
+        picked = [arguments.get("input", arguments.get("self")), arguments["other"]]
+        if not val._dtype.is_floating_point or not isinstance(condition, Node):
+            return None
+        cond = values.get(condition)
+        if not isinstance(cond, View | Pointwise) or condition.meta["val"]._dtype.name != "bool":
+            return None
+        compute = val._dtype
+        template = "({a} if {c} else {b})"
+    else:
+        picked = list(arguments.values())[:2]
+        if not all(isinstance(p, Node) or type(p) in (int, float, bool) for p in picked):
+            return None
+        compute = meta.result_type(*(p.meta["val"] if isinstance(p, Node) else p for p in picked))
+        if not compute.is_floating_point:
+            return None
+        cond = None
+        template = "({a} " + _COMPARE_TEXT[name] + " {b})"
+    operands: list[Operand] = []
+    for p in picked:
+        if isinstance(p, Node):
+            source = values.get(p)
+            dtype = p.meta["val"]._dtype
+            if not isinstance(source, View | Pointwise) or not dtype.is_floating_point:
+                return None
+            if cond is None and not (
+                isinstance(source, View)
+                and source.exact
+                and (dtype is compute or dtype.name == "float32")
+            ):
+                return None
+            operands.append(source)
+        elif type(p) in (int, float, bool):
+            operands.append(float(kernels.convert_scalar(p, compute)))
+        else:
+            return None
+    a, b = operands
+
+    def render(ix: list[Ix], load: Load) -> str:
+        texts = {
+            "a": _operand_text(a, out_shape, ix, load, helpers),
+            "b": _operand_text(b, out_shape, ix, load, helpers),
+        }
+        if cond is not None:
+            texts["c"] = _operand_text(cond, out_shape, ix, load, helpers)
+        return template.format(**texts)
+
+    return Pointwise(out_shape, render)
+
+
+def _operand_text(
+    operand: Operand, out_shape: Shape, ix: list[Ix], load: Load, helpers: dict[str, Any]
+) -> str:
+    """An operand's value at the output index `ix` (broadcast dims read index 0)."""
+    if isinstance(operand, float):
+        return _float_text(operand, helpers)
+    shape = operand.shape
+    lead = len(out_shape) - len(shape)
+    mine = [Ix() if size == 1 else ix[lead + k] for k, size in enumerate(shape)]
+    return operand.expr(mine, load)
 
 
 # ---------------------------------------------------------------- pointwise
