@@ -189,3 +189,30 @@ def test_a_comparison_of_a_computed_float32_value_stays_a_runtime_call() -> None
     x, y = torch.tensor([0.1, 0.2]), torch.tensor([0.3, 0.5])
     expected, _, _ = run_both(f, x, y)
     assert expected[0].tolist() == [True, False]
+
+
+def test_reads_on_both_sides_of_an_in_place_write_see_it() -> None:
+    """A graph with an in-place op runs as runtime calls: the two sums of `x` shared one kernel
+    that ran before `add_` wrote `x`."""
+
+    def f(x: Any) -> Any:
+        before = x.sum()
+        x.add_(1)
+        return before, x.sum(), x[1:].zero_(), x * 2
+
+    assert_same_behavior(
+        f, torch.tensor([1.0, 2.0, 3.0]), backend="fused", compile_options={"fullgraph": True}
+    )
+
+
+def test_a_long_chain_of_pointwise_ops_is_stored_along_the_way() -> None:
+    """1,500 chained adds: one element's expression nested every op (RecursionError while
+    rendering it); a value is stored every MAX_INLINED ops."""
+
+    def f(x: Any) -> Any:
+        acc = x
+        for _ in range(1_500):
+            acc = acc + x * 0.5
+        return acc
+
+    run_both(f, torch.tensor([1.0, -2.0, 0.25], dtype=torch.float64))

@@ -111,23 +111,39 @@ LOWERED_OPS = frozenset(
 )
 
 
-def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
-    """The runtime op a call node reaches (canonical name) and its bound arguments."""
-    args, kwargs = node.args, node.kwargs
+def _op_info(node: Node) -> tuple[Any, tuple[Any, ...]]:
+    """The runtime op's info a call node reaches (None if none), and its arguments in the
+    order of the op's signature (a reflected operator swaps them)."""
+    args = node.args
     info: Any = None
     if node.op == "call_function":
         info = target_op(node.target)
-        if info is None and not kwargs:
+        if info is None and not node.kwargs:
             found = resolve_operator(node.target, [static_type(a) for a in args])
             if found is not None:
                 info, reflected = found
                 args = args[::-1] if reflected else args
     elif node.op == "call_method" and args:
         info = resolve_method(args[0], str(node.target))
+    return info, args
+
+
+def writes_input(node: Node) -> bool:
+    """Is the node an in-place op (`add_`, `zero_`, `x += y`): does it write a tensor?"""
+    info, _ = _op_info(node)
     if info is None:
-        return None
-    if info.name.endswith("_") and not info.name.startswith("__"):
-        return None  # an in-place op (`add_`): it writes its input, so it stays a runtime call
+        return False
+    name: str = info.name
+    in_place_dunder = name.startswith("__i") and name.endswith("__") and name != "__init__"
+    return in_place_dunder or (name.endswith("_") and not name.startswith("__"))
+
+
+def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
+    """The runtime op a call node reaches (canonical name) and its bound arguments."""
+    info, args = _op_info(node)
+    kwargs = node.kwargs
+    if info is None or writes_input(node):
+        return None  # an in-place op writes its input: it stays a runtime call
     name = {"__rsub__": "rsub", "__rdiv__": "rdiv", "__rtruediv__": "rdiv"}.get(info.name)
     name = name or info.name.strip("_")
     if name not in LOWERED_OPS:
