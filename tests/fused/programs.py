@@ -1,5 +1,6 @@
 """Hypothesis programs for the fused backend: straight-line tensor code over pointwise,
-broadcast, view and reduction ops, written as source so the tracer traces it like user code.
+broadcast, view and reduction ops, comparisons and `where`, written as source so the tracer
+traces it like user code.
 
 Each step applies one op to values made so far and knows the shape it produces, so every
 generated program is well-shaped; `shape_error_programs` adds one broadcast of mismatched
@@ -33,6 +34,12 @@ UNARY = [
     "({x}) * 0.5",
     "2.0 - ({x})",
     "({x}) + 1",
+]
+COMPARE = ["<", "<=", ">", ">=", "==", "!="]
+SELECT = [
+    "torch.where(({a}) {op} ({b}), {a}, {c})",
+    "torch.where(({a}) {op} 0.5, {c}, 0.0)",
+    "({c}).where(({b}) {op} ({a}), -1.5)",
 ]
 BINARY = [
     "({a}) + ({b})",
@@ -88,9 +95,12 @@ def programs(draw: st.DrawFn, shape_error: bool = False) -> tuple[str, list[Any]
         args.append(draw(tensors(shape, dtype)))
         values.append((f"a{i}", shape))
     lines = []
+    compared: list[str] = []
     for step in range(draw(st.integers(1, 7))):
         name = f"t{step}"
-        kind = draw(st.sampled_from(["unary", "binary", "view", "reduce", "binary"]))
+        kind = draw(
+            st.sampled_from(["unary", "binary", "view", "reduce", "binary", "compare", "select"])
+        )
         src, shape = draw(st.sampled_from(values))
         expr: str | None = None
         out: Shape | None = None
@@ -101,6 +111,20 @@ def programs(draw: st.DrawFn, shape_error: bool = False) -> tuple[str, list[Any]
             out = broadcast(shape, other_shape)
             if out is not None:
                 expr = draw(st.sampled_from(BINARY)).format(a=src, b=other)
+        elif kind == "compare":  # a bool result: returned, not an operand of later steps
+            other, other_shape = draw(st.sampled_from(values))
+            if broadcast(shape, other_shape) is not None:
+                op = draw(st.sampled_from(COMPARE))
+                lines.append(f"    {name} = ({src}) {op} ({other})")
+                compared.append(name)
+            continue
+        elif kind == "select":
+            (b, sb), (c, sc) = draw(st.sampled_from(values)), draw(st.sampled_from(values))
+            both = broadcast(shape, sb)
+            out = None if both is None else broadcast(both, sc)
+            if out is not None:
+                template = draw(st.sampled_from(SELECT))
+                expr = template.format(a=src, b=b, c=c, op=draw(st.sampled_from(COMPARE)))
         elif kind == "view" and shape:
             expr, out = _view(draw, src, shape)
         elif kind == "reduce" and shape:
@@ -127,7 +151,7 @@ def programs(draw: st.DrawFn, shape_error: bool = False) -> tuple[str, list[Any]
             break
         else:
             lines.append("    bad = (a0 + torch.ones(5, 7)) + torch.ones(3)")
-    results = [name for name, _ in values[count:]][-3:] or ["a0 * 1"]
+    results = [name for name, _ in values[count:]][-3:] + compared[-1:] or ["a0 * 1"]
     params = ", ".join(f"a{i}" for i in range(count))
     source = f"def f({params}):\n" + "\n".join(lines) + f"\n    return ({', '.join(results)},)\n"
     return source, args

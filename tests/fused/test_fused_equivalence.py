@@ -15,6 +15,7 @@ import tracer.runtime as torch
 from tests.fused.checking import close
 from tests.fused.programs import build, programs
 from tracer.fused import plan_of
+from tracer.testing import assert_same_behavior
 
 
 def run_both(fn: Any, *args: Any) -> tuple[Any, Any, tracer.explain]:
@@ -123,3 +124,95 @@ def test_requires_grad_flows_like_eager() -> None:
     x = torch.randn(2, 2)
     y = torch.tensor([1.0, 2.0], requires_grad=True)
     run_both(f, x, y)
+
+
+def test_rows_that_overflow_exp_or_divide_by_zero_take_the_runtime_functions() -> None:
+    """`math.exp` past float's range and `/` by zero raise inside a kernel's row; the row is
+    computed again with the runtime's `exp` and `div`, which give eager's inf and nan."""
+
+    def f(x: Any, y: Any) -> Any:
+        e = torch.exp(x)
+        return e / e.sum(-1, keepdim=True), y / y.sum(-1, keepdim=True), 1.0 / y, x / 0.0
+
+    for dtype in (torch.float32, torch.float64):
+        x = torch.tensor([[1.0, 800.0, -1.0], [0.5, 2.0, -3.0], [-800.0, 1e308, 0.0]], dtype=dtype)
+        y = torch.tensor([[1.0, -1.0, 0.0], [0.0, 0.0, 0.0], [2.0, 3.0, -4.0]], dtype=dtype)
+        run_both(f, x, y)
+    source = "".join(tracer.explain(f, backend="fused")(x, y).kernels_per_graph[0].sources)
+    assert "except OverflowError:" in source and "except ZeroDivisionError:" in source
+
+
+def test_inplace_ops_write_their_input_as_eager() -> None:
+    """`x += y` is `add_`: it stays a runtime call that writes `x` (it was lowered as `add`,
+    which returned the sum and left `x` alone)."""
+
+    def f(x: Any, y: Any) -> Any:
+        z = x
+        z += y
+        z -= 1
+        z *= y
+        z /= 2
+        return z * 2, x
+
+    assert_same_behavior(
+        f,
+        torch.tensor([0.0, 1.5, -2.0]),
+        torch.tensor([1.0, 2.0, 3.0]),
+        backend="fused",
+        compile_options={"fullgraph": True},
+    )
+
+
+def test_comparisons_and_where_fuse_with_the_ops_around_them() -> None:
+    def f(x: Any, y: Any, mask: Any) -> Any:
+        kept = torch.where(x > 0.5, x, y * 2.0).relu()
+        return kept, (x <= y), torch.where(mask, x, 0.0).sum(-1), x.where(x != y, -1.0)
+
+    x, y = torch.randn(3, 4), torch.randn(4, requires_grad=True)
+    mask = torch.tensor([True, False, True, False])
+    run_both(f, x, y, mask)
+    explanation = tracer.explain(f, backend="fused")(x, y, mask)
+    gm = explanation.graphs[0]
+    calls = [n for n in gm.graph.nodes if n.op not in ("placeholder", "output")]
+    plan = plan_of(gm)
+    assert plan is not None and plan.stats["lowered_nodes"] == len(calls) == 9
+    assert "tensor_" not in plan.forward and "torch_" not in plan.forward
+
+
+def test_a_comparison_of_a_computed_float32_value_stays_a_runtime_call() -> None:
+    """0.1f * 3 is 0.30000000447 in double but rounds to 0.3f, as eager stores it: compared
+    in the kernel, before that rounding, `==` would be False where eager's is True."""
+
+    def f(x: Any, y: Any) -> Any:
+        return x * 3 == y, torch.where(x * 3 == y, 1.0, 0.0)
+
+    x, y = torch.tensor([0.1, 0.2]), torch.tensor([0.3, 0.5])
+    expected, _, _ = run_both(f, x, y)
+    assert expected[0].tolist() == [True, False]
+
+
+def test_reads_on_both_sides_of_an_in_place_write_see_it() -> None:
+    """A graph with an in-place op runs as runtime calls: the two sums of `x` shared one kernel
+    that ran before `add_` wrote `x`."""
+
+    def f(x: Any) -> Any:
+        before = x.sum()
+        x.add_(1)
+        return before, x.sum(), x[1:].zero_(), x * 2
+
+    assert_same_behavior(
+        f, torch.tensor([1.0, 2.0, 3.0]), backend="fused", compile_options={"fullgraph": True}
+    )
+
+
+def test_a_long_chain_of_pointwise_ops_is_stored_along_the_way() -> None:
+    """1,500 chained adds: one element's expression nested every op (RecursionError while
+    rendering it); a value is stored every MAX_INLINED ops."""
+
+    def f(x: Any) -> Any:
+        acc = x
+        for _ in range(1_500):
+            acc = acc + x * 0.5
+        return acc
+
+    run_both(f, torch.tensor([1.0, -2.0, 0.25], dtype=torch.float64))

@@ -181,3 +181,30 @@ def test_float_matmul_of_minus_zeros_is_plus_zero() -> None:
 def test_result_type_refuses_a_non_number_operand() -> None:
     with pytest.raises(TypeError, match="expected a Tensor or a Python number"):
         meta.result_type(torch.ones(2), "x")
+
+
+# ---------------------------------------------------------------- amax
+
+
+def reference_amax(values: list[Any]) -> Any:
+    """NaN if any value is NaN, else the first of the largest values (as `max` picks)."""
+    if any(math.isnan(v) for v in values):
+        return math.nan
+    largest = values[0]
+    for v in values[1:]:
+        largest = max(largest, v)  # the first of equal values stays
+    return largest
+
+
+@given(st.lists(FLOATS, min_size=1, max_size=40))
+@example([1.0, math.nan])  # a NaN after the first element: `max` alone would skip it
+@example([1.7976931348623157e308, 1.7976931348623157e308, -math.inf])  # NaN sum, no NaN
+@example([math.inf, -math.inf, 0.0])
+@example([-0.0, 0.0])
+def test_amax_is_nan_exactly_when_a_value_is(values: list[float]) -> None:
+    assert [bits(kernels.amax(values))] == [bits(reference_amax(values))]
+
+
+@given(st.lists(st.one_of(st.integers(-(2**63), 2**63 - 1), st.booleans()), min_size=1))
+def test_amax_of_ints_and_bools(values: list[int]) -> None:
+    assert [bits(kernels.amax(values))] == [bits(reference_amax(values))]

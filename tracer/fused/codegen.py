@@ -6,14 +6,21 @@ them each statement is one list comprehension over its own inner loops: a row of
 pointwise statement) or the list a reduction function takes (the runtime's `total`, `mean`,
 `amax`, so sums are the same correctly rounded sums as eager). Reads inside a comprehension are
   - a slice of a buffer iterated in step, when the read walks the row contiguously (`zip`);
+    a slice several statements read is taken once per iteration (`row_x = b_x[...]`);
   - a value read once before the comprehension, when it does not depend on the inner loops;
   - `buf[index]` with the index arithmetic otherwise.
 Values the kernel computed itself in this iteration are read from the statement's row
 (`r_<name>`) or value (`v_<name>`), never stored and reloaded.
+
+An element's expression uses Python's `/` and `math.exp`, which raise ZeroDivisionError and
+OverflowError where the runtime's `div` and `exp` give inf or nan. A statement that uses them
+runs inside `try`, and its `except` computes the row again with the runtime's functions: the
+values are the same either way, and each element needs no test of its own.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from typing import Any
@@ -71,6 +78,8 @@ class _KernelWriter:
         self.body: list[str] = []
         self.temps = 0
         self.sizes: dict[str, int] = dict(sizes or {})
+        self.sliced: dict[str, list[str]] = {}  # a slice streamed -> the statements reading it
+        self.shared: dict[str, str | None] = {}  # a slice several statements read -> its name
 
     def write(self) -> KernelSource:
         for statement in self.kernel.statements:
@@ -78,6 +87,13 @@ class _KernelWriter:
                 if buffer not in self.own and buffer not in self.params:
                     self.params.append(buffer)
         outer = self.kernel.statements[0].loop_sizes()[: self.depth]
+        if len(self.kernel.statements) > 1:
+            # a slice that several statements stream is taken once per iteration, bound to a
+            # name before its first reader: a first writer finds which slices those are
+            first = _KernelWriter(self.kernel, self.name, set(self.needed), {}, self.sizes)
+            for statement in self.kernel.statements:
+                first.statement(statement, outer)
+            self.shared = {s: None for s, readers in first.sliced.items() if len(readers) > 1}
         for statement in self.kernel.statements:
             self.statement(statement, outer)
         lines = [f"def {self.name}({', '.join(self.params)}):"]
@@ -113,7 +129,7 @@ class _KernelWriter:
             kind = statement.value.kind
             fn = "total" if kind == "sum" else kind
             self.helpers[fn] = REDUCTIONS[kind]
-            self.body.append(f"v_{name} = {fn}({row})")
+            self.assign(f"v_{name}", f"{fn}({row})")
             if statement.buffer in self.needed:
                 if self.depth == 0:
                     self.body.append(f"{statement.buffer} = [v_{name}]")
@@ -123,9 +139,20 @@ class _KernelWriter:
                         f"{statement.buffer}[{statement.store_ix().text()}] = v_{name}"
                     )
             return
-        self.body.append(f"r_{name} = {row}")
+        self.assign(f"r_{name}", row)
         if statement.buffer in self.needed:
             self.store(statement, inner)
+
+    def assign(self, target: str, text: str) -> None:
+        """`target = text`, in a `try` whose `except` uses the runtime's functions when the
+        text can raise where they give inf or nan (see the module docstring)."""
+        fallback = _fallback(text)
+        if fallback is None:
+            self.body.append(f"{target} = {text}")
+            return
+        errors, safe = fallback
+        self.body += ["try:", f"{_INDENT}{target} = {text}", f"except {errors}:"]
+        self.body.append(f"{_INDENT}{target} = {safe}")
 
     def prealloc(self, statement: Statement) -> None:
         count = 1
@@ -181,16 +208,19 @@ class _KernelWriter:
         walk = "index" not in kinds and ("stream" in kinds or "row" in kinds)
         streams: dict[str, str] = {}  # iterable -> loop variable
         decided: dict[tuple[str, str], str] = {}
+        reader = statement.node.name
 
         def read(buffer: str, ix: Ix) -> str:
             key = (buffer, ix.text())
             if key not in decided:
                 decided[key] = self.read(
-                    buffer, ix, kind(buffer, ix), walk, streams, inner_lin, count
+                    buffer, ix, kind(buffer, ix), walk, streams, inner_lin, count, reader
                 )
             return decided[key]
 
         expr, temps = _temporaries(statement.render(read))
+        if expr.startswith("(") and _closing(expr, 0) == len(expr) - 1:
+            expr = expr[1:-1]  # the element's outermost parentheses
         if not inner:
             return f"[{expr}{temps}]"
         if not walk:
@@ -249,8 +279,10 @@ class _KernelWriter:
         streams: dict[str, str],
         inner_lin: Ix,
         count: int,
+        reader: str,
     ) -> str:
-        """The text of one read inside a comprehension (see the module docstring)."""
+        """The text of one read inside a comprehension (see the module docstring); `reader`
+        is the statement's node name."""
         producer = self.own.get(buffer)
         if kind == "value":
             assert producer is not None
@@ -273,14 +305,68 @@ class _KernelWriter:
             iterable = f"{buffer}[{start if start != '0' else ''}:{stop}]"
             if iterable == f"{buffer}[:{count}]":
                 iterable = buffer if count == self.kernel_size(buffer) else iterable
+            iterable = self.slice_of(iterable, reader)
         else:
             return f"{buffer}[{ix.text()}]"
         if iterable not in streams:
             streams[iterable] = self.temp("s")
         return streams[iterable]
 
+    def slice_of(self, iterable: str, reader: str) -> str:
+        """`iterable`, or the name it is bound to when several statements stream it
+        (`row_x = b_x[...]`)."""
+        if iterable.endswith("]"):
+            readers = self.sliced.setdefault(iterable, [])
+            if reader not in readers:
+                readers.append(reader)
+        if iterable not in self.shared:
+            return iterable
+        name = self.shared[iterable]
+        if name is None:
+            buffer = iterable[: iterable.index("[")].removeprefix("b_")
+            taken = {n for n in self.shared.values() if n is not None}
+            name = f"row_{buffer}"
+            while name in taken:
+                name += "_"
+            self.shared[iterable] = name
+            self.body.append(f"{name} = {iterable}")
+        return name
+
     def kernel_size(self, buffer: str) -> int | None:
         return self.sizes.get(buffer)
+
+
+class _RuntimeFunctions(ast.NodeTransformer):
+    """`a / b` -> `div(a, b)` and `math_exp(x)` -> `exp(x)`, noting what the originals raise."""
+
+    def __init__(self) -> None:
+        self.errors: set[str] = set()
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Div):
+            return node
+        self.errors.add("ZeroDivisionError")
+        return ast.Call(ast.Name("div", ast.Load()), [node.left, node.right], [])
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "math_exp":
+            self.errors.add("OverflowError")
+            node.func = ast.Name("exp", ast.Load())
+        return node
+
+
+def _fallback(text: str) -> tuple[str, str] | None:
+    """What `text` (an expression) may raise, and the same expression with the runtime's
+    `div` and `exp`, which give inf or nan instead; None when it raises neither."""
+    rewrite = _RuntimeFunctions()
+    safe = rewrite.visit(ast.parse(text, mode="eval"))
+    if not rewrite.errors:
+        return None
+    errors = sorted(rewrite.errors)
+    caught = errors[0] if len(errors) == 1 else f"({', '.join(errors)})"
+    return caught, ast.unparse(safe)
 
 
 _WALRUS = re.compile(r"\((t_\w+) := ")

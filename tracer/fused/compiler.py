@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from tracer.fused.codegen import KernelSource, kernel_source
-from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node
+from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node, writes_input
 from tracer.fused.plan import FusedPlan, KernelPlan, describe
 from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make_statement
 from tracer.graph import Graph, GraphModule
@@ -22,15 +22,24 @@ from tracer.graph.python_source import _Codegen
 from tracer.runtime import kernels as runtime_kernels
 from tracer.runtime.tensor import Tensor
 
+MAX_INLINED = 32
+"""The most ops one element's expression nests before a value is stored (and read back)."""
+
 
 def _is_tensor(node: Node) -> bool:
     return isinstance(node.meta.get("val"), Tensor)
 
 
 def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
-    """Which nodes are lowered (reductions count as stored: readers see their buffer)."""
+    """Which nodes are lowered (reductions count as stored: readers see their buffer).
+
+    None in a graph with an in-place op: a kernel reads its inputs' data when it runs, which
+    the scheduler does not order against a write (a sum of `x` on either side of `x.add_(1)`
+    would share one kernel), and a write through a view changes its base's elements."""
     values: dict[Node, Value] = {}
     lowered: dict[Node, Lowering] = {}
+    if any(writes_input(node) for node in gm.graph.nodes):
+        return lowered
     for node in gm.graph.nodes:
         if node.op in ("placeholder", "output") or not _is_tensor(node):
             if node.op == "placeholder" and _is_tensor(node):
@@ -82,6 +91,18 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
             stored.add(node)  # reductions are always stored
         elif not isinstance(found.value, View) and len(readers) > 1:
             stored.add(node)  # computed once, not once per reader
+    # A long chain of inlined ops (a loop of thousands of adds) is stored every
+    # MAX_INLINED ops: an element's expression nests each op inside the next.
+    inlined: dict[Node, int] = {}
+    for node, found in lowered.items():
+        if node in stored or isinstance(found.value, View):
+            inlined[node] = 0
+            continue
+        depth = 1 + max((inlined.get(n, 0) for n in node.all_input_nodes), default=0)
+        if depth > MAX_INLINED:
+            stored.add(node)
+            depth = 0
+        inlined[node] = depth
 
     # The values again, with stored nodes read from their buffers.
     prefix = buffer_prefix(graph)
@@ -210,12 +231,15 @@ def _wrap(
     dtype = codegen.bind(val._dtype, val._dtype.name)
     leaves = [codegen.render(leaf) for leaf in _leaves(node, lowered)]
     grad = " or ".join(f"{leaf}.requires_grad" for leaf in leaves) or "False"
+    if not val._dtype.is_floating_point:  # a comparison's bools
+        grad = "False"
     return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {grad})"
 
 
 def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
     """The tensors outside the lowered nodes that `node` is computed from (requires_grad
-    flows from them, as every lowered op is a floating op)."""
+    flows from them, as every lowered op with a floating result is a floating op), not
+    through a comparison: its bools never require grad."""
     found: dict[Node, None] = {}
     stack = [node]
     seen: set[Node] = set()
@@ -226,7 +250,8 @@ def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
                 continue
             seen.add(arg)
             if arg in lowered:
-                stack.append(arg)
+                if arg.meta["val"]._dtype.is_floating_point:
+                    stack.append(arg)
             elif _is_tensor(arg):
                 found[arg] = None
     return sorted(found, key=lambda n: n.name)

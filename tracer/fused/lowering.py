@@ -38,6 +38,9 @@ class View:
     shape: Shape
     strides: list[int]
     offset: int = 0
+    exact: bool = True
+    """The buffer holds eager's values: false for a reduction a kernel stored (a float32 sum
+    is kept in double until `forward` rounds it)."""
 
     def expr(self, index: list[Ix], load: Load) -> str:
         return load(self.buffer, linear(index, self.strides, self.offset))
@@ -102,24 +105,45 @@ _POINTWISE_OPS = {
     "minimum",
     *_UNARY_HELPERS,
 }
-LOWERED_OPS = frozenset(_POINTWISE_OPS | _VIEW_OPS | set(REDUCTIONS))
+_COMPARE_TEXT = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+LOWERED_OPS = frozenset(
+    _POINTWISE_OPS | _VIEW_OPS | set(REDUCTIONS) | set(_COMPARE_TEXT) | {"where"}
+)
 
 
-def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
-    """The runtime op a call node reaches (canonical name) and its bound arguments."""
-    args, kwargs = node.args, node.kwargs
+def _op_info(node: Node) -> tuple[Any, tuple[Any, ...]]:
+    """The runtime op's info a call node reaches (None if none), and its arguments in the
+    order of the op's signature (a reflected operator swaps them)."""
+    args = node.args
     info: Any = None
     if node.op == "call_function":
         info = target_op(node.target)
-        if info is None and not kwargs:
+        if info is None and not node.kwargs:
             found = resolve_operator(node.target, [static_type(a) for a in args])
             if found is not None:
                 info, reflected = found
                 args = args[::-1] if reflected else args
     elif node.op == "call_method" and args:
         info = resolve_method(args[0], str(node.target))
+    return info, args
+
+
+def writes_input(node: Node) -> bool:
+    """Is the node an in-place op (`add_`, `zero_`, `x += y`): does it write a tensor?"""
+    info, _ = _op_info(node)
     if info is None:
-        return None
+        return False
+    name: str = info.name
+    in_place_dunder = name.startswith("__i") and name.endswith("__") and name != "__init__"
+    return in_place_dunder or (name.endswith("_") and not name.startswith("__"))
+
+
+def resolve(node: Node) -> tuple[str, inspect.BoundArguments] | None:
+    """The runtime op a call node reaches (canonical name) and its bound arguments."""
+    info, args = _op_info(node)
+    kwargs = node.kwargs
+    if info is None or writes_input(node):
+        return None  # an in-place op writes its input: it stays a runtime call
     name = {"__rsub__": "rsub", "__rdiv__": "rdiv", "__rtruediv__": "rdiv"}.get(info.name)
     name = name or info.name.strip("_")
     if name not in LOWERED_OPS:
@@ -139,18 +163,23 @@ def _floating(val: Any) -> bool:
 def lower_node(node: Node, values: dict[Node, Value]) -> Lowering | None:
     """The node's lowered value, or None when it stays a runtime call."""
     val = node.meta.get("val")
-    if not isinstance(val, Tensor) or not val._dtype.is_floating_point:
+    if not isinstance(val, Tensor):
         return None
     found = resolve(node)
     if found is None:
         return None
     name, bound = found
+    helpers: dict[str, Any] = {}
+    if name in _COMPARE_TEXT or name == "where":
+        selected = _selection(name, bound.arguments, values, val, helpers)
+        return None if selected is None else Lowering(name, selected, helpers)
+    if not val._dtype.is_floating_point:
+        return None
     params = list(bound.arguments.values())
     operands = params[0:1] if name in _VIEW_OPS | set(REDUCTIONS) else params
     if not all(_usable(p, values) for p in operands):
         return None
     out_shape: Shape = tuple(val._shape)
-    helpers: dict[str, Any] = {}
     try:
         if name in _VIEW_OPS:
             value = _view(name, values[params[0]], params[1:], out_shape)
@@ -194,13 +223,15 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
         else:
             perm = tuple(range(len(in_shape) - 1, -1, -1))
         if isinstance(source, View):
-            return View(source.buffer, out, [source.strides[p] for p in perm], source.offset)
+            return View(
+                source.buffer, out, [source.strides[p] for p in perm], source.offset, source.exact
+            )
         return _reindex(source, out, lambda ix: [ix[perm.index(k)] for k in range(len(perm))])
     if name == "unsqueeze":
         d = meta.wrap_dim(rest[0], len(in_shape) + 1)
         if isinstance(source, View):
             strides = source.strides[:d] + [0] + source.strides[d:]
-            return View(source.buffer, out, strides, source.offset)
+            return View(source.buffer, out, strides, source.offset, source.exact)
         return _reindex(source, out, lambda ix: ix[:d] + ix[d + 1 :])
     if name == "squeeze":  # the dims that go have size 1: they read index 0
         which = rest[0] if rest else None
@@ -212,7 +243,9 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
             gone = {k for k in wrapped if in_shape and in_shape[k] == 1}
         kept = [k for k in range(len(in_shape)) if k not in gone]
         if isinstance(source, View):
-            return View(source.buffer, out, [source.strides[k] for k in kept], source.offset)
+            return View(
+                source.buffer, out, [source.strides[k] for k in kept], source.offset, source.exact
+            )
 
         def unsqueeze_back(ix: list[Ix]) -> list[Ix]:
             found = iter(ix)
@@ -222,7 +255,7 @@ def _view(name: str, source: Value, rest: list[Any], out: Shape) -> Value | None
     # reshape / view: a contiguous buffer takes new strides; anything else goes through the
     # flat row-major position
     if isinstance(source, View) and source.contiguous:
-        return View(source.buffer, out, contiguous_strides(out), source.offset)
+        return View(source.buffer, out, contiguous_strides(out), source.offset, source.exact)
     out_strides = contiguous_strides(out)
     in_strides = contiguous_strides(in_shape)
 
@@ -264,6 +297,89 @@ def _reduction(name: str, params: list[Any], values: dict[Node, Value], out: Sha
         raise _NotLowered
     dims = meta.reduction_dims(in_shape, dim)
     return Reduction(name, source, dims, keepdim, out)
+
+
+# ---------------------------------------------------------------- comparisons and where
+
+
+def _selection(
+    name: str,
+    arguments: dict[str, Any],
+    values: dict[Node, Value],
+    val: Tensor,
+    helpers: dict[str, Any],
+) -> Value | None:
+    """A comparison of floating values (a bool per element), or `where(cond, a, b)`.
+
+    A comparison turns the last bit of a value into a different bool, so it reads only
+    values that are exactly eager's: buffers holding them (inputs, runtime calls' results)
+    and numbers, each in the dtype eager compares in (a float32 value widened to float64 is
+    the same value). A value computed in the kernel stays double where eager rounds it to
+    float32, so such a comparison stays a runtime call. `where` only selects: a float32 value
+    it picks is rounded when stored, as eager rounds it first; its condition is a bool input
+    or a lowered comparison."""
+    out_shape: Shape = tuple(val._shape)
+    if name == "where":  # torch.where(condition, input, other), Tensor.where(self, ...)
+        condition = arguments["condition"]
+        picked = [arguments.get("input", arguments.get("self")), arguments["other"]]
+        if not val._dtype.is_floating_point or not isinstance(condition, Node):
+            return None
+        cond = values.get(condition)
+        if not isinstance(cond, View | Pointwise) or condition.meta["val"]._dtype.name != "bool":
+            return None
+        compute = val._dtype
+        template = "({a} if {c} else {b})"
+    else:
+        picked = list(arguments.values())[:2]
+        if not all(isinstance(p, Node) or type(p) in (int, float, bool) for p in picked):
+            return None
+        compute = meta.result_type(*(p.meta["val"] if isinstance(p, Node) else p for p in picked))
+        if not compute.is_floating_point:
+            return None
+        cond = None
+        template = "({a} " + _COMPARE_TEXT[name] + " {b})"
+    operands: list[Operand] = []
+    for p in picked:
+        if isinstance(p, Node):
+            source = values.get(p)
+            dtype = p.meta["val"]._dtype
+            if not isinstance(source, View | Pointwise) or not dtype.is_floating_point:
+                return None
+            if cond is None and not (
+                isinstance(source, View)
+                and source.exact
+                and (dtype is compute or dtype.name == "float32")
+            ):
+                return None
+            operands.append(source)
+        elif type(p) in (int, float, bool):
+            operands.append(float(kernels.convert_scalar(p, compute)))
+        else:
+            return None
+    a, b = operands
+
+    def render(ix: list[Ix], load: Load) -> str:
+        texts = {
+            "a": _operand_text(a, out_shape, ix, load, helpers),
+            "b": _operand_text(b, out_shape, ix, load, helpers),
+        }
+        if cond is not None:
+            texts["c"] = _operand_text(cond, out_shape, ix, load, helpers)
+        return template.format(**texts)
+
+    return Pointwise(out_shape, render)
+
+
+def _operand_text(
+    operand: Operand, out_shape: Shape, ix: list[Ix], load: Load, helpers: dict[str, Any]
+) -> str:
+    """An operand's value at the output index `ix` (broadcast dims read index 0)."""
+    if isinstance(operand, float):
+        return _float_text(operand, helpers)
+    shape = operand.shape
+    lead = len(out_shape) - len(shape)
+    mine = [Ix() if size == 1 else ix[lead + k] for k, size in enumerate(shape)]
+    return operand.expr(mine, load)
 
 
 # ---------------------------------------------------------------- pointwise
@@ -322,8 +438,10 @@ def _pointwise(
             b = Pointwise(out_shape, scaled)
         fmt = _BINARY_TEXT.get("sub" if name == "rsub" else name)
         if name in ("div", "rdiv"):
+            # `/` raises ZeroDivisionError where the runtime's `div` gives inf or nan: the
+            # kernel then computes the row again with `div` (codegen.py, `_fallback`)
             helpers["div"] = kernels.div
-            fmt = "({a} / {b} if {b:=} else div({a}, {b}))"
+            fmt = "div({a}, {b})" if isinstance(b, float) and b == 0.0 else "({a} / {b})"
         elif name in ("maximum", "minimum"):
             cmp = ">=" if name == "maximum" else "<="
             fmt = "({a} if {a:=} " + cmp + " {b:=} or {a} != {a} else {b})"
@@ -342,7 +460,7 @@ def _pointwise(
     elif name == "exp":
         helpers["exp"] = _UNARY_HELPERS["exp"]
         helpers["math_exp"] = math.exp
-        fmt = "(math_exp({a}) if {a:=} < 709.0 else exp({a}))"
+        fmt = "math_exp({a})"  # OverflowError past float's range: the row again with `exp`
     elif name in _UNARY_HELPERS:
         helpers[name] = _UNARY_HELPERS[name]
         fmt = name + "({a})"
@@ -360,6 +478,8 @@ def _fill(template: str, temp: str, **operands: str) -> str:
     first evaluated; one that is not a plain name or number is bound there to a temporary
     (`(t_mul_a := x * 2.0)`) and read by name elsewhere, so it is computed once."""
     for key, text in operands.items():
+        if "({" + key + "})" in template:  # a call's only argument: its own parentheses go
+            text = _unwrapped(text)
         reused = "{" + key + ":=}" in template
         if reused and not _SIMPLE.fullmatch(text):
             name = f"{temp}_{key}"
@@ -368,6 +488,18 @@ def _fill(template: str, temp: str, **operands: str) -> str:
         else:
             template = template.replace("{" + key + ":=}", text).replace("{" + key + "}", text)
     return template
+
+
+def _unwrapped(text: str) -> str:
+    """`text` without the parentheses around all of it, if it has them."""
+    if not text.startswith("("):
+        return text
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return text[1:-1] if i == len(text) - 1 else text
+    return text
 
 
 def _float_text(value: float, helpers: dict[str, Any]) -> str:

@@ -349,9 +349,14 @@ def reduce(fn: Callable[[Values], Any], data: Values, chunk: int, groups: int) -
 
 
 def amax(values: Values) -> Any:
-    if any(x != x for x in values):  # noqa: PLR0124
+    """The largest value, NaN if any value is NaN (`max` alone skips a NaN after the first
+    element). A NaN makes the plain `sum` NaN, so the element-by-element scan runs only when
+    that sum is NaN: a NaN, or an inf and a -inf (also from an overflowing partial sum)."""
+    largest = max(values)
+    check = sum(values)
+    if check != check and any(x != x for x in values):  # noqa: PLR0124
         return _NAN
-    return max(values)
+    return largest
 
 
 def total(values: Values) -> Any:
