@@ -45,6 +45,7 @@ from variables.structured import (
 )
 from variables.tensor import TorchOpVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+from variables.value_objects import VALUE_CLASSES, ValueObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -86,6 +87,8 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if regex_method is not None:
         return regex_method
     kind = type(value)
+    if kind in VALUE_CLASSES:
+        return ValueObjectVariable(value)
     if kind is list:
         return ListVariable([wrap_constant_result(v) for v in value])
     if is_namedtuple_class(kind):

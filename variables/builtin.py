@@ -58,6 +58,7 @@ from variables.user_defined import (
     len_result,
     lookup_class_attr,
 )
+from variables.value_objects import check_format
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -415,6 +416,14 @@ class BuiltinVariable(KnownObjectVariable):
         if x is not None and isinstance(x.realize(), ExceptionVariable):
             return x.realize().call_method(tx, "__str__", [], {})
         return self._scalar_conversion(tx, str, x)
+
+    def call_format(
+        self, tx: TranslatorBase, value: VariableTracker, spec: VariableTracker | None = None, /
+    ) -> VariableTracker:
+        """`format(value, spec)`: a date's spec may depend on the locale (value_objects)."""
+        if spec is not None:
+            check_format(value.realize().as_python_constant(), spec.realize().as_python_constant())
+        return fold(tx, format, [value] if spec is None else [value, spec], {})
 
     def call_repr(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
         if isinstance(x.realize(), ExceptionVariable):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
-from variables import builder
+from variables import builder, value_objects
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -99,6 +99,10 @@ class UserDefinedClassVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if name == "__name__" or name == "__qualname__":
             return ConstantVariable(getattr(self.value, name))
+        if self.value in value_objects.VALUE_CLASSES:
+            found = value_objects.class_attribute(self.value, name)
+            if found is not None:
+                return found
         if type(self.value) is not type:
             unimplemented("metaclass", f"attribute of class {self.value.__name__} with a metaclass")
         member, _owner = lookup_class_attr(self.value, name)
@@ -117,6 +121,8 @@ class UserDefinedClassVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if self.value in value_objects.VALUE_CLASSES:
+            return value_objects.construct(tx, self.value, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
