@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
-from variables import builder, value_objects
+from variables import builder, streams, value_objects
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -123,6 +123,8 @@ class UserDefinedClassVariable(VariableTracker):
     ) -> VariableTracker:
         if self.value in value_objects.VALUE_CLASSES:
             return value_objects.construct(tx, self.value, args, kwargs)
+        if self.value in streams.STREAM_CLASSES:
+            return streams.make_stream(tx, self.value, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
