@@ -9,6 +9,7 @@ as InternalError, never silently turned into a fallback.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import time
 import traceback
 import types
@@ -24,16 +25,19 @@ from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
     DEFAULT_POLICY,
     CachePolicy,
+    CalleeFrames,
+    callee_frames,
     live_locals,
     resume_function,
     why_not_resumable,
     with_contexts,
 )
 from tracer.codegen import assemble
-from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code
+from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
+from tracer.graph.passes import writes_a_tensor
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
 from tracer.observability.events import get_chromium_event_logger
@@ -197,8 +201,10 @@ def _compile_partial(
     policy: CachePolicy,
 ) -> CacheEntry | Unsupported:
     """Trace `fn` again up to the breaking CALL (the first trace ran into the call and left
-    its state half-changed) and compile that prefix; else the break the frame falls back with
-    (`e`, or why a `with` block around the break can't be restored)."""
+    its state half-changed) and compile that prefix; else the break the frame falls back with:
+    `e` when the second trace did not reach the break, why a `with` block around the break
+    can't be restored, or `e` saying why the live state can't be rebuilt (a function defined
+    in the trace, say)."""
     index = e.break_index
     assert index is not None
     output = OutputGraph(fn.__globals__, options)
@@ -223,24 +229,37 @@ def _compile_partial(
             if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
+        # the frame's own cells with a value are passed by value too: the resume function
+        # makes its own cells from them (MAKE_CELL of a parameter), as nothing made before
+        # the break can hold them (a function defined in the trace is never rebuilt)
+        for name in fn.__code__.co_cellvars:
+            contents = tx.cells[name].contents if name in tx.cells else None
+            if contents is not None:
+                names.append(name)
+                local_values.append(contents)
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
         replay = output.side_effects.codegen_replay
+        callees: CalleeFrames | None = None
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
             if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
-                depth = len(stack) - (inst.arg or 0) - 1
+                # the call's result replaces its NULL/callable slots and arguments
+                after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
                 resumes: tuple[Any, ...] = (
-                    resume_function(fn, index + 1, depth, names, options, policy),
+                    resume_function(fn, index + 1, after, names, options, policy),
                 )
+                # a break inside the function this call inlined: it runs as its own frame
+                callees = callee_frames(options, policy) if e.in_callee else None
                 new_code, instructions = break_code(
                     fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
-                    stack, local_values, resumes[0], replay, with_blocks,
+                    stack, local_values, resumes[0], replay, callees, with_blocks,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
+                below = stack_nulls(stack[:-1])
                 ways = (
-                    resume_function(fn, index + 1, len(stack) - 1, names, options, policy),
-                    resume_function(fn, inst.target, len(stack) - 1, names, options, policy),
+                    resume_function(fn, index + 1, below, names, options, policy),
+                    resume_function(fn, inst.target, below, names, options, policy),
                 )
                 resumes = ways
                 new_code, instructions = jump_break_code(
@@ -255,8 +274,13 @@ def _compile_partial(
         side_effects = output.side_effects.describe()
         traced = output.instruction_count
         inline_depth = output.inline_depth_max
-    except Unsupported:
-        return e
+    except Unsupported as why:  # the break's reason, and why it can't resume
+        reason = dataclasses.replace(
+            e.reason,
+            explanation=f"{e.reason.explanation} (the frame does not resume: "
+            f"{why.reason.explanation})",
+        )
+        return Unsupported(reason, e.user_exception)
     finally:
         output.release()
     _log_break(e, compile_id)
@@ -277,7 +301,7 @@ def _compile_partial(
     _log_compiled(gm, guards, instructions, side_effects)
     return CacheEntry(
         compiled, compile_id, guards, gm, side_effects, instructions, break_reason=e.reason,
-        traced_instructions=traced, resumes=resumes,
+        traced_instructions=traced, resumes=resumes, callees=callees,
     )  # fmt: skip
 
 
@@ -422,7 +446,8 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
 
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
     """Tensors computed by the graph that the results or the side effects need, in first-use
-    order (graph inputs are reloaded from their sources, so identity is preserved)."""
+    order (graph inputs are reloaded from their sources, so identity is preserved), and the
+    results of in-place writes."""
     needed: dict[Node, None] = {}
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
@@ -439,6 +464,11 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
                 needed.setdefault(vt.node)
             continue
         pending.extend(reversed(_children(vt)))
+    # A write into a tensor (`x.add_(y)`, its result unused or an input's tracker) is an
+    # effect the graph must run: it is an output too, so the graph is kept and runs it.
+    for node in output.graph.nodes:
+        if writes_a_tensor(node):
+            needed.setdefault(node)
     return list(needed)
 
 

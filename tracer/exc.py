@@ -113,8 +113,11 @@ class Unsupported(Exception):
         self.exception_vt: Any = None
         """The traced exception (an ExceptionVariable) that a traced handler may catch."""
         self.break_index: int | None = None
-        """Set when the break happened in the compiled frame itself (not in a function it
-        inlined): the index of the instruction that broke, where a resume may start."""
+        """Set by the compiled frame's translator: the index of its instruction where a resume
+        may start, the one that broke or, for a break inside a function it inlined (then
+        `in_callee` is True), its CALL of that function, which is the break (the callee runs
+        as a frame of its own)."""
+        self.in_callee = False
 
     def with_location(self, location: UserLocation, instruction: str) -> Unsupported:
         """Attach the user's file:line once, at the innermost frame that knows it."""
@@ -125,6 +128,7 @@ class Unsupported(Exception):
         located.compilable_raise = self.compilable_raise
         located.exception_vt = self.exception_vt
         located.break_index = self.break_index
+        located.in_callee = self.in_callee
         return located.with_traceback(self.__traceback__)
 
 

@@ -78,7 +78,7 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
         return Explanation(
             graph_count=len(graphs),
             graphs=graphs,
-            graph_break_count=sum(1 for e in entries if e.break_reason is not None),
+            graph_break_count=sum(_breaks(e) for e in entries),
             break_reasons=[e.break_reason for e in entries if e.break_reason is not None],
             guards=[g for e in entries for g in e.guards],
             side_effects=[s for e in entries for s in e.side_effects],
@@ -102,11 +102,23 @@ def _all_entries(compiled: CompiledFunction) -> list[CacheEntry]:
         seen.add(id(function))
         for entry in reversed(function.entries):  # oldest first
             found.append(entry)
+            if entry.callees is not None:  # the functions called at a break inside them
+                for callee in list(entry.callees.compiled.values()):
+                    visit(callee)
             for resume_function in entry.resumes:
                 visit(resume_function)
 
     visit(compiled)
     return found
+
+
+def _breaks(entry: CacheEntry) -> int:
+    """The graph breaks of one entry, counted as Dynamo's explain counts them (the places the
+    code leaves a graph): a break inside a function the frame inlined counts twice, as the
+    code leaves the graph into the callee's own frame and leaves that again to resume."""
+    if entry.break_reason is None:
+        return 0
+    return 2 if entry.callees is not None else 1
 
 
 def _ops(gm: GraphModule) -> list[str]:

@@ -27,7 +27,7 @@ from variables.lists import BaseListVariable, TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
 from variables.sym import SymNumberVariable
-from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg
+from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, returned_input
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -36,6 +36,25 @@ if TYPE_CHECKING:
 RANDOM_OPS = frozenset({"rand", "randn", "manual_seed", "rand_like", "randn_like"})
 """Ops that read or advance the global generator: running them while tracing would change
 state that eager code sees, so they break the graph."""
+
+
+_UNTRACED_EFFECTS = {
+    "__setitem__": "assigning into a tensor (`x[i] = v`) is not traced: it returns nothing the "
+    "graph could record",
+    "_set_grad_enabled": "changing grad mode (`torch.no_grad()`...) is not traced yet",
+    "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
+    "value does not know",
+}
+"""Runtime ops the graph would not record faithfully: assignments and grad-mode changes return
+no tensor (tracing them would run the effect on fake values at trace time and lose it at run
+time), and a version counter is a run-time count. They break the graph."""
+_PLAIN_OF_INPLACE = {
+    operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
+    operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
+    operator.imod: operator.mod, operator.ipow: operator.pow, operator.imatmul: operator.matmul,
+    operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
+    operator.iand: operator.and_, operator.ior: operator.or_, operator.ixor: operator.xor,
+}  # fmt: skip
 
 
 class OutputGraph:
@@ -251,6 +270,19 @@ class OutputGraph:
         symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)
         tx.raise_user_error(TypeError(f"bad operand type for {symbol}: '{args[0].type_name()}'"))
 
+    def call_inplace_operator(
+        self, tx: TranslatorBase, fn: Callable[..., Any], a: TensorVariable, b: VariableTracker
+    ) -> VariableTracker | None:
+        """`a += b` on a tensor: the runtime Tensor's in-place dunder (`__iadd__` is
+        `Tensor.add_`, which writes `a` and returns it), or None when the Tensor has none or it
+        answers NotImplemented (then Python computes `a + b` and rebinds, as for `**=`)."""
+        dunder = "__i" + OPERATOR_DUNDERS[_PLAIN_OF_INPLACE[fn]][0][2:]
+        method = getattr(runtime.Tensor, dunder, None)
+        if method is None:
+            return None
+        result = self._operator_call(tx, method, [a, b])
+        return None if result is None else returned_input(result, [a])
+
     def _operator_result(
         self, tx: TranslatorBase, method: Any, args: list[VariableTracker]
     ) -> VariableTracker:
@@ -324,6 +356,8 @@ class OutputGraph:
         (what the graph's forward calls), anything else with torch functions disabled. Its
         errors are the user's, except a need for tensor data, which breaks the graph."""
         info = op_info(fake_fn)
+        if info is not None and info.name in _UNTRACED_EFFECTS:
+            unimplemented("side-effect", _UNTRACED_EFFECTS[info.name])
         try:
             if info is not None:
                 return info.impl(*fake_args, **fake_kwargs)
@@ -339,6 +373,12 @@ class OutputGraph:
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if isinstance(fake, runtime.Tensor):
             return TensorVariable(node, fake)
+        if isinstance(fake, tuple) and type(fake) is not tuple:
+            unimplemented(
+                "op-result",
+                f"op result of type {type(fake).__qualname__}: a named tuple such as "
+                "torch.return_types.max (from `max(x, dim)`) is not traced yet",
+            )
         if isinstance(fake, tuple | list):
             items = []
             for i, item in enumerate(fake):

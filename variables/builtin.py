@@ -646,6 +646,10 @@ def binary_op(
     """One binary operator (`a + b`, `a < b`, `a += b`) with Python's semantics."""
     a, b = a.realize(), b.realize()
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
+        if fn in INPLACE_TO_PLAIN and isinstance(a, TensorVariable):
+            written = tx.output.call_inplace_operator(tx, fn, a, b)
+            if written is not None:
+                return written
         return tx.output.call_operator(tx, INPLACE_TO_PLAIN.get(fn, fn), [a, b])
     if isinstance(a, SymNumberVariable) or isinstance(b, SymNumberVariable):
         plain_op = INPLACE_TO_PLAIN.get(fn, fn)

@@ -118,13 +118,13 @@ class TensorVariable(VariableTracker):
 def returned_input(result: VariableTracker, inputs: Sequence[VariableTracker]) -> VariableTracker:
     """The tracker of the input an op returned as its result, else `result`.
 
-    Some runtime ops return their argument itself: `x.contiguous()` (every runtime tensor is
-    contiguous), `x.to(x.dtype)`, `x.float()` on a float32 tensor. Which ones, and when, is the
-    op's own code deciding on the tensor's metadata; the fake run executes that code on the
-    fake input, which carries the same metadata (guarded). So a fake result that *is* a fake
-    input means the real op returns its real input, and the result is that input's tracker:
-    `x.contiguous() is x` holds compiled as eagerly. (The node stays in the graph; with no
-    user, dead-code elimination drops it.)"""
+    Some runtime ops return their argument itself: `x.contiguous()` (always, in the runtime),
+    `x.add_(y)` and the other in-place ops, `x.to(x.dtype)`, `x.float()` on a float32 tensor.
+    Which ones, and when, is the op's own code deciding on the tensor's metadata; the fake run
+    executes that code on the fake input, which carries the same metadata (guarded). So a fake
+    result that *is* a fake input means the real op returns its real input, and the result is
+    that input's tracker: `x.contiguous() is x` holds compiled as eagerly. (The node stays in
+    the graph; dead-code elimination drops it when nobody uses it, unless it writes.)"""
     if not isinstance(result, TensorVariable):
         return result
     for vt in inputs:

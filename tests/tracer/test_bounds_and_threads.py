@@ -35,7 +35,10 @@ def test_inline_depth_limit_falls_back_with_a_reason() -> None:
     with config.patch(inline_depth_limit=4):
         explanation = tracer.explain(recurse)(torch.ones(2), 10)
         assert_same_behavior(recurse, torch.ones(2), 10)
-    assert [r.kind for r in explanation.break_reasons] == ["inline-depth"]
+    # the break is inside an inlined call: the compiled frame's call of `recurse` is the
+    # break, and that call compiles as its own frame, which meets the limit again deeper
+    assert {r.kind for r in explanation.break_reasons} == {"inline-depth"}
+    assert explanation.graph_count > 0
     assert "depth limit of 4" in str(explanation.break_reasons[0])
 
 

@@ -38,6 +38,9 @@ class CacheEntry:
     traced_instructions: int = 0
     resumes: tuple[Any, ...] = ()
     """The resume functions (CompiledFunctions) the compiled code calls after a graph break."""
+    callees: Any = None
+    """For a break inside a function the frame inlined: the CalleeFrames that compiles the
+    callee as its own frame when the break's CALL runs it (tracer/cache/resume.py)."""
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:

@@ -1,8 +1,9 @@
 """Resume functions: when a break may resume, and the resume function of each break point.
 
-A graph break in the compiled frame itself (not in a function it inlined) at a CALL resumes:
-the compiled code runs the graph so far, runs the call eagerly and calls a generated function
-`__resume_at_<offset>_<n>` holding the rest of the frame (tracer/codegen/resume.py). That
+A graph break at a CALL of the compiled frame resumes: the compiled code runs the graph so far,
+runs the call eagerly and calls a generated function `__resume_at_<offset>_<n>` holding the
+rest of the frame (tracer/codegen/resume.py). A break inside a function the frame inlined makes
+the frame's CALL of it the break, and the callee runs as a frame of its own (CalleeFrames). That
 function is compiled lazily on its first call like any other: a CompiledFunction of its own,
 with its own frame id, cache entries, guards and recompiles. Its code object is made once per
 (original code, break instruction), so a second compile of the same frame (a recompile, or a
@@ -41,10 +42,11 @@ class CachePolicy:
 DEFAULT_POLICY = CachePolicy()
 
 
-_codes: dict[tuple[types.CodeType, int, int, tuple[str, ...]], types.CodeType] = {}
-"""(original code, resume index, stack depth, local names) -> the resume function's code."""
-_functions: dict[tuple[types.CodeType, int, CompileOptions, CachePolicy], Any] = {}
-"""(resume code, id of its globals, options, policy) -> the CompiledFunction that runs it."""
+_codes: dict[tuple[types.CodeType, int, tuple[bool, ...], tuple[str, ...]], types.CodeType] = {}
+"""(original code, resume index, stack NULL slots, local names) -> the resume function's code."""
+_functions: dict[tuple[types.CodeType, int, tuple[int, ...], CompileOptions, CachePolicy], Any] = {}
+"""(resume code, id of its globals, ids of its closure's cells, options, policy) -> the
+CompiledFunction that runs it (it holds the globals and the cells: their ids stay theirs)."""
 
 
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -54,11 +56,16 @@ _NO_RESUME = frozenset({"instruction-budget"})
 """Break kinds that are about the whole trace, not about the instruction they stopped at."""
 
 
+_callees: dict[tuple[CompileOptions, CachePolicy], CalleeFrames] = {}
+"""(options, policy) -> the compiled stand-ins of functions called eagerly at a break."""
+
+
 def clear() -> None:
-    """Forget every resume function (`tracer.reset()`)."""
+    """Forget every resume function and callee stand-in (`tracer.reset()`)."""
     with _lock:
         _codes.clear()
         _functions.clear()
+        _callees.clear()
 
 
 def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | None:
@@ -72,8 +79,6 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     inst = instructions[index]
     if not (inst.opname == "CALL" or is_tensor_jump(inst.opname, e)):
         return e.reason
-    if code.co_cellvars or code.co_freevars:
-        return e.reason  # cells are not passed to resume functions yet
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
     if any(block.kind == "try" for block in enclosing_blocks(code, inst.offset)):
@@ -199,31 +204,36 @@ def is_tensor_jump(opname: str, e: Unsupported) -> bool:
 def resume_function(
     fn: types.FunctionType,
     start: int,
-    stack_count: int,
+    stack_nulls: tuple[bool, ...],
     local_names: list[str],
     options: CompileOptions,
     policy: CachePolicy,
 ) -> Any:
     """The compiled resume function that continues `fn` at instruction index `start` with
-    `stack_count` values on the stack and the locals `local_names`. It is compiled with the
-    options and cache policy `fn` was compiled with (backend, dynamic, specialize_float,
-    recompile_limit, on_recompile), as a frame of its own: the ints automatic dynamic marked
-    in `fn`'s frame are not marked in it (Dynamo keeps that state per code object)."""
+    the stack `stack_nulls` (True for a NULL slot, see `resume_code`) and the locals
+    `local_names`. It is compiled with the options and cache policy `fn` was compiled with
+    (backend, dynamic, specialize_float, recompile_limit, on_recompile), as a frame of its
+    own: the ints automatic dynamic marked in `fn`'s frame are not marked in it (Dynamo keeps
+    that state per code object)."""
     options = dataclasses.replace(options, dynamic_sources=frozenset())
     from tracer.cache.function import CompiledFunction
 
     code = fn.__code__
     inst = instructions_of(code)[start]
-    key = (code, start, stack_count, tuple(local_names))
+    key = (code, start, stack_nulls, tuple(local_names))
     with _lock:
         resume = _codes.get(key)
         if resume is None:
-            resume = resume_code(code, start, inst.offset, stack_count, local_names)
+            resume = resume_code(code, start, inst.offset, stack_nulls, local_names)
             _codes[key] = resume
-        fn_key = (resume, id(fn.__globals__), options, policy)
+        closure = fn.__closure__
+        cell_ids = tuple(id(cell) for cell in closure or ())
+        fn_key = (resume, id(fn.__globals__), cell_ids, options, policy)
         compiled = _functions.get(fn_key)
         if compiled is None:
-            function = types.FunctionType(resume, fn.__globals__, resume.co_name)
+            # the free variables are the original's cells: a store through them after the
+            # break is seen by the functions that share them, and the other way around
+            function = types.FunctionType(resume, fn.__globals__, resume.co_name, None, closure)
             compiled = CompiledFunction(
                 function, options, policy.recompile_limit, policy.on_recompile
             )
@@ -284,3 +294,58 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
                 live[inst.index] = before
                 changed = True
     return frozenset().union(*(live[start] for start in starts))
+
+
+class CalleeFrames:
+    """The functions called eagerly at a break inside them, each compiled as its own frame.
+
+    A break inside an inlined function makes the compiled frame's CALL the break (as in
+    Dynamo); the call then runs the callee eagerly, and Dynamo's frame hook compiles the
+    callee's frame as any other: its own graphs, breaks, resume functions and compile ids.
+    modetrace has no frame hook, so the break's generated code passes the callable through
+    this object first (`break_code`), which returns a CompiledFunction of the same function
+    object, compiled with the caller's options and cache policy. It is made once per function
+    object and kept (until `tracer.reset()`), so a second call hits its cache; the function's
+    globals, closure and defaults are its own, and a method stays bound to its `self`.
+    Anything else (a builtin whose polyfill broke, a class, a generator function) is called
+    as it is.
+    """
+
+    def __init__(self, options: CompileOptions, policy: CachePolicy) -> None:
+        self.options = options
+        self.policy = policy
+        self.compiled: dict[types.FunctionType, Any] = {}
+        """function -> its CompiledFunction, in first-call order (`tracer.explain` lists them)."""
+
+    def __call__(self, fn: Any) -> Any:
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+            return types.MethodType(self.compiled_for(fn.__func__), fn.__self__)
+        if isinstance(fn, types.FunctionType):
+            return self.compiled_for(fn)
+        return fn
+
+    def compiled_for(self, fn: types.FunctionType) -> Any:
+        if fn.__code__.co_flags & _NOT_PLAIN:
+            return fn  # a generator's or coroutine's body runs when it is iterated or awaited
+        from tracer.cache.function import CompiledFunction
+
+        with _lock:
+            compiled = self.compiled.get(fn)
+            if compiled is None:
+                policy = self.policy
+                compiled = CompiledFunction(
+                    fn, self.options, policy.recompile_limit, policy.on_recompile
+                )
+                self.compiled[fn] = compiled
+        return compiled
+
+
+def callee_frames(options: CompileOptions, policy: CachePolicy) -> CalleeFrames:
+    """The stand-in maker for breaks of frames compiled with `options` and `policy` (the
+    callee's automatic-dynamic marks start empty, as a resume function's do)."""
+    options = dataclasses.replace(options, dynamic_sources=frozenset())
+    with _lock:
+        frames = _callees.get((options, policy))
+        if frames is None:
+            frames = _callees[(options, policy)] = CalleeFrames(options, policy)
+    return frames

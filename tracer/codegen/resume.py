@@ -1,8 +1,9 @@
 """The two code objects of a graph break that resumes (notes/resume-functions.md).
 
 `resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
-that pushes the live stack back (its first parameters) and jumps to the instruction after the
-break; the original locals are its other parameters. `break_code` builds the compiled frame:
+that pushes the live stack back (its first parameters, NULL slots pushed again) and jumps to the
+instruction after the break; the live locals and the frame's cells with a value are its other
+parameters, its free variables the original's closure. `break_code` builds the compiled frame:
 run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
 call eagerly with the original instructions, and return what the resume function returns.
 """
@@ -21,6 +22,7 @@ from bytecode.instr import TryBegin, TryEnd
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
+from variables.base import NotConstantError
 from variables.misc import NullVariable
 
 if TYPE_CHECKING:
@@ -55,25 +57,44 @@ def _dis_names(code: types.CodeType) -> list[str]:
 
 
 def resume_code(
-    original: types.CodeType, index: int, offset: int, stack_count: int, local_names: list[str]
+    original: types.CodeType,
+    index: int,
+    offset: int,
+    stack_nulls: tuple[bool, ...],
+    local_names: list[str],
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
-    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals."""
+    instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
+    `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
+    happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
+    be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
     first_line = original.co_firstlineno
     target = Label()
+    frame_setup = ("RESUME", "COPY_FREE_VARS", "MAKE_CELL")
     body = [
-        item
-        for item in items[:pos]
-        if not (isinstance(item, Instr) and item.name in ("RESUME", "COPY_FREE_VARS", "MAKE_CELL"))
+        item for item in items[:pos] if not (isinstance(item, Instr) and item.name in frame_setup)
     ]
-    stack_names = [f"{STACK_PREFIX}{i}" for i in range(stack_count)]
-    prologue: list[Any] = [Instr("RESUME", 0, lineno=first_line)]
-    prologue += [Instr("LOAD_FAST", name, lineno=first_line) for name in stack_names]
+    # The frame's own cells are made again (MAKE_CELL, from the parameter of the same name
+    # when the cell had a value at the break), its free variables copied from the closure
+    # the resume function is made with: the original's (tracer/cache/resume.py).
+    cells = [
+        Instr(item.name, item.arg, lineno=first_line)
+        for item in items[:pos]
+        if isinstance(item, Instr) and item.name in ("COPY_FREE_VARS", "MAKE_CELL")
+    ]
+    stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
+    prologue: list[Any] = [*cells, Instr("RESUME", 0, lineno=first_line)]
+    for i, null in enumerate(stack_nulls):
+        load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
+        load.lineno = first_line
+        prologue.append(load)
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     bc = Bytecode([*prologue, *body, target, *items[pos:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
     bc.argnames = [*stack_names, *local_names]
+    bc.cellvars = list(original.co_cellvars)
+    bc.freevars = list(original.co_freevars)
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = 0
     bc.kwonlyargcount = 0
@@ -93,11 +114,14 @@ def resume_code(
 
 def _call_graph(
     cg: PyCodegen,
+    original: types.CodeType,
     graph_fn: Callable[..., Any] | None,
     graph_inputs: list[Source],
     graph_outputs: list[Node],
 ) -> None:
     """Run the graph traced before the break and keep its outputs in locals."""
+    if original.co_freevars:  # the closure's cells become readable (LOAD_DEREF)
+        cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.push_null()
@@ -120,15 +144,68 @@ def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
     return temps
 
 
-def _no_nulls(stack: Sequence[VariableTracker]) -> None:
-    if any(isinstance(vt, NullVariable) for vt in stack):
-        # a break in the arguments of an outer call, `f(print(x))`: the outer call's NULL
-        # slot can't be passed to the resume function as an argument
-        unimplemented("graph-break", "a break inside the arguments of another call")
+def stack_nulls(stack: Sequence[VariableTracker]) -> tuple[bool, ...]:
+    """Which slots of a live stack are NULLs (see `resume_code`)."""
+    return tuple(isinstance(vt, NullVariable) for vt in stack)
+
+
+_READS_THE_FRAME = (locals, vars, dir, exec, eval)
+"""Builtins that read the frame they are called in (called without their optional mapping or
+object): at a break they would read the compiled frame's locals, not the original's."""
+
+
+def _reads_the_frame(vt: VariableTracker) -> None:
+    try:
+        value = vt.realize().as_python_constant()
+    except NotConstantError:
+        return
+    if any(value is builtin for builtin in _READS_THE_FRAME):
+        unimplemented(
+            "graph-break",
+            f"{value.__name__}() reads the frame it is called in, and the frame is replaced by "
+            "compiled code",
+        )
 
 
 def _flags(original: types.CodeType) -> int:
     return original.co_flags & ~(inspect.CO_GENERATOR | inspect.CO_COROUTINE)
+
+
+WithBlocks = Sequence[tuple[int, "VariableTracker"]]
+"""The `with` blocks around a break, innermost first, as (block depth, context object): the
+block's `__exit__` is at `stack[depth - 1]` (tracer/cache/resume.py, `with_contexts`)."""
+
+
+def _keep_stack(
+    cg: PyCodegen, below: Sequence[VariableTracker], with_blocks: WithBlocks
+) -> list[str]:
+    """Rebuild the live stack under the break into temporaries, bottom first: they are the
+    resume function's first arguments. NULL slots are left out (the resume prologue pushes
+    them again); a `with` block's slot holds what BEFORE_WITH pushed, the context's bound
+    `__exit__`, rebuilt from the context itself."""
+    exits = {depth - 1: context for depth, context in with_blocks}
+    kept = []
+    for i, vt in enumerate(below):
+        if isinstance(vt, NullVariable):
+            continue
+        if i in exits:
+            cg(exits[i])
+            cg.load_attr("__exit__")
+        else:
+            cg(vt)
+        kept.append(cg.store_temp())
+    return kept
+
+
+def _push_held(cg: PyCodegen, kept: list[str], with_blocks: WithBlocks) -> int:
+    """Push back the stack values the innermost `with` block's handler cuts the stack to (its
+    depth; the outer blocks' values are among them): the eager part runs inside the blocks,
+    and a handler finds its `__exit__` on the stack. They sit at statement level, where the
+    stack holds no NULL, so they are the first `kept` values. Returns how many were pushed."""
+    held = with_blocks[0][0] if with_blocks else 0
+    for name in kept[:held]:
+        cg.load_fast(name)
+    return held
 
 
 def break_code(
@@ -142,13 +219,15 @@ def break_code(
     local_values: Sequence[VariableTracker],
     resume: Any,
     replay: Callable[[PyCodegen], None],
-    with_blocks: Sequence[tuple[int, VariableTracker]] = (),
+    callee: Callable[[Any], Any] | None = None,
+    with_blocks: WithBlocks = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
-    the values of the resume function's local parameters, in order. `with_blocks` are the
-    `with` blocks the call is in, innermost first, as (block depth, context object): the
-    block's `__exit__` is at `stack[depth - 1]`, and the eager call runs inside the blocks."""
+    the values of the resume function's local parameters, in order. When the break happened
+    inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
+    turns the callable into its compiled stand-in first: the callee runs as its own frame.
+    Inside `with_blocks` the eager call runs inside the blocks (`_push_held`)."""
     items, pos = original_instrs(original, index)
     call = items[pos]
     argc = call.arg
@@ -156,16 +235,25 @@ def break_code(
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
-    _no_nulls(stack[:below])
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
-    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
+    _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     temps = _into_temps(cg, local_values)
-    exits = {depth - 1: context for depth, context in with_blocks}
-    for i, vt in enumerate(stack):
-        _stack_value(cg, i, vt, exits)
-    replay(cg)  # the eager call sees the state the traced code left; the stack is kept
+    kept = _keep_stack(cg, stack[:below], with_blocks)  # the stack under the call
+    held = _push_held(cg, kept, with_blocks)
+    call_slots = stack[below:]
+    callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
+    _reads_the_frame(call_slots[callable_slot])
+    for i, vt in enumerate(call_slots):
+        if callee is not None and i == callable_slot:  # callee(the callable)
+            cg.push_null()
+            cg.load_const(callee)
+            cg(vt)
+            cg.call(1)
+        else:
+            cg(vt)
+    replay(cg)  # the eager call sees the state the traced code left
     handlers = [Label() for _ in with_blocks]
-    inner = TryBegin(handlers[0], True, with_blocks[0][0]) if with_blocks else None
+    inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:  # the eager call runs inside the innermost block
         _place(cg, inner)
     if kw_names:
@@ -174,26 +262,16 @@ def break_code(
     cg.emit(Instr("CALL", argc, location=call.location))
     if inner is not None:
         _place(cg, TryEnd(inner))
-    live_stack = [cg.store_temp() for _ in range(below + 1)][::-1]  # the call's result on top
-    _call_resume(cg, original, resume, [*live_stack, *temps])
+    result = cg.store_temp()
+    for _ in range(held):
+        cg.pop_top()
+    _call_resume(cg, original, resume, [*kept, result, *temps])
     if with_blocks:
         _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, call.location)
     return (
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
     )
-
-
-def _stack_value(
-    cg: PyCodegen, i: int, vt: VariableTracker, exits: dict[int, VariableTracker]
-) -> None:
-    """Push the value at position `i` of the live stack. A `with` block's slot holds what
-    BEFORE_WITH pushed, the context's bound `__exit__`, rebuilt from the context itself."""
-    if i in exits:
-        cg(exits[i])
-        cg.load_attr("__exit__")
-    else:
-        cg(vt)
 
 
 def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], location: Any) -> None:
@@ -257,7 +335,7 @@ def jump_break_code(
     local_values: Sequence[VariableTracker],
     resumes: tuple[Any, Any],
     replay: Callable[[PyCodegen], None],
-    with_blocks: Sequence[tuple[int, VariableTracker]] = (),
+    with_blocks: WithBlocks = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
     the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
@@ -268,20 +346,13 @@ def jump_break_code(
     jump = items[pos]
     assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
     *below, condition = stack
-    _no_nulls(below)
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
-    _call_graph(cg, graph_fn, graph_inputs, graph_outputs)
-    exits = {depth - 1: context for depth, context in with_blocks}
-    temps = []
-    for i, vt in enumerate(below):
-        _stack_value(cg, i, vt, exits)
-        temps.append(cg.store_temp())
-    temps += _into_temps(cg, local_values)
+    _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
+    kept = _keep_stack(cg, below, with_blocks)
+    temps = kept + _into_temps(cg, local_values)
     replay(cg)
-    held = with_blocks[0][0] if with_blocks else 0  # the values the innermost handler cuts to
+    held = _push_held(cg, kept, with_blocks)
     handlers = [Label() for _ in with_blocks]
-    for name in temps[:held]:
-        cg.load_fast(name)
     inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:
         _place(cg, inner)

@@ -33,8 +33,10 @@ PURE_FUNCTIONS: frozenset[Any] = frozenset(
 """Plain callables known to have no side effects (runtime ops are recognized by their OpInfo)."""
 IMPURE_OP_NAMES = frozenset(
     {"rand", "randn", "rand_like", "randn_like", "randint", "normal", "bernoulli", "manual_seed"}
+    | {"dropout", "__setitem__", "_set_grad_enabled"}
 )
-"""Runtime ops that read or advance the random state: two calls differ, so never merge or fold."""
+"""Runtime ops that read or advance the random state (two calls differ), or that write a
+tensor or global state without an in-place name: never drop, merge or fold."""
 _CALLS = ("call_function", "call_method")
 _MERGEABLE = frozenset({*_CALLS, "get_attr"})
 """Ops CSE may merge."""
@@ -45,8 +47,10 @@ _SCALARS = (int, float, bool, complex, str, bytes, type(None))
 def is_pure(node: Node) -> bool:
     """Whether `node` can be removed, merged or precomputed without changing behavior.
 
-    Runtime ops are pure (tensors are immutable) except random ones (`IMPURE_OP_NAMES`) and any
-    in-place op (trailing underscore, like `add_`); placeholders and the output never are.
+    Runtime ops are pure (they compute a new tensor, or a view, from their arguments) except
+    random ones and the other `IMPURE_OP_NAMES`, and any in-place op (trailing underscore, like
+    `add_`); placeholders and the output never are. A graph that writes a tensor gets no
+    merging or folding at all (`run_passes`).
     A dead pure call is dropped even if it would have raised: runtime ops only raise for
     shape/dtype reasons, which fake propagation has already ruled out for the traced inputs.
     """
@@ -68,8 +72,23 @@ def is_pure(node: Node) -> bool:
 
 def _pure_op(info: Any) -> bool:
     name = str(info.name)
-    in_place = name.endswith("_") and not name.endswith("__")
-    return not in_place and name not in IMPURE_OP_NAMES
+    return not _writes(name) and name not in IMPURE_OP_NAMES
+
+
+def _writes(name: str) -> bool:
+    """Whether a runtime op of this name writes a tensor (`add_`, `x[i] = v`)."""
+    return (name.endswith("_") and not name.endswith("__")) or name == "__setitem__"
+
+
+def writes_a_tensor(node: Node) -> bool:
+    """Whether `node` calls a runtime op that writes one of its tensor arguments."""
+    if node.op == "call_function":
+        info = target_op(node.target)
+    elif node.op == "call_method":
+        info = resolve_method(node.args[0], str(node.target))
+    else:
+        return False
+    return info is not None and _writes(str(info.name))
 
 
 def eliminate_dead_code(graph: Graph) -> int:
@@ -267,5 +286,11 @@ DEFAULT_PASSES: tuple[Pass, ...] = (
 
 
 def run_passes(graph: Graph, passes: tuple[Pass, ...] = DEFAULT_PASSES) -> dict[str, int]:
-    """Run `passes` in order; returns nodes changed per pass name."""
+    """Run `passes` in order; returns nodes changed per pass name.
+
+    A graph that writes a tensor in place gets dead-code elimination only: two equal pure
+    calls on either side of a write read different values (no merging), and a folded constant
+    would be written by every run (no folding)."""
+    if any(writes_a_tensor(node) for node in graph.nodes):
+        passes = tuple(p for p in passes if p is eliminate_dead_code)
     return {p.__name__: p(graph) for p in passes}

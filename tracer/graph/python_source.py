@@ -222,9 +222,12 @@ def _types(args: tuple[Argument, ...]) -> list[type | None]:
 
 def _impl_hint(info: Any) -> str:
     """Global name for an op's impl: `torch_add` for torch.add, `tensor_radd` for __radd__,
+    `tensor_add_` for the in-place `Tensor.add_`, `F_relu` for torch.nn.functional.relu,
     `tensor_T` for the property `Tensor.T`."""
-    owner = "torch" if getattr(info, "kind", "function") == "function" else "tensor"
-    return f"{owner}_{info.name.strip('_')}"
+    kind = getattr(info, "kind", "function")
+    owner = {"function": "torch", "nn.functional": "F"}.get(kind, "tensor")
+    name = info.name[2:-2] if info.name.startswith("__") and info.name.endswith("__") else info.name
+    return f"{owner}_{name.strip('_') if name.startswith('_') else name}"
 
 
 def _lookup(table: dict[Callable[..., Any], str], target: Any) -> str | None:

@@ -9,7 +9,7 @@ The stack list itself is never replaced, only mutated, so holders of it stay cur
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -27,6 +27,10 @@ class _ModeState(threading.local):
 
 
 _STATE = _ModeState()
+
+_set_grad_enabled: Callable[[bool], None]
+"""Set grad mode (a public op: a mode sees `no_grad` enter and exit as calls to it, as in
+torch); defined in `grad_mode`, which sets it here."""
 
 
 def _torch_function_mode_stack() -> list[Any]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tracer.runtime import dtypes as dt
-from tracer.runtime import kernels, meta
+from tracer.runtime import grad_mode, kernels, meta
 from tracer.runtime.dtypes import Scalar, dtype
 from tracer.runtime.fake import FakeTensor, is_fake
 from tracer.runtime.indexing import plan_index
@@ -26,8 +26,9 @@ Dims = int | Sequence[int] | None
 
 
 def _grad(out: dtype, *inputs: Any) -> bool:
-    """Outputs of float ops on inputs that require grad require grad too (metadata only)."""
-    if not out.is_floating_point:
+    """Outputs of float ops on inputs that require grad require grad too, in grad mode
+    (metadata only: there is no autograd)."""
+    if not out.is_floating_point or not grad_mode.is_grad_enabled():
         return False
     for x in inputs:
         if isinstance(x, Tensor) and x.requires_grad:
@@ -340,12 +341,21 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
 
 def _restride(x: Tensor, shape: Shape) -> Tensor:
-    """Same data, new shape: data is immutable, so sharing it is safe."""
-    return type(x)._make(x._data, shape, x._dtype, x.requires_grad)
+    """A view of the same elements in the same order under a new shape (views keep their
+    base's requires_grad, even under no_grad, as in torch)."""
+    return x._view_as(shape, None, x.requires_grad)
+
+
+def view(input: Tensor, shape: Sequence[int]) -> Tensor:
+    return _restride(input, meta.view_shape(input, meta.size_args([shape], "shape")))
 
 
 def reshape(input: Tensor, shape: Sequence[int]) -> Tensor:
-    return _restride(input, meta.view_shape(input, meta.size_args([shape], "shape")))
+    """A view where the elements are consecutive in storage, else a copy (as torch's)."""
+    new_shape = meta.view_shape(input, meta.size_args([shape], "shape"))
+    if new_shape == input._shape or input._is_contiguous():
+        return _restride(input, new_shape)
+    return _restride(clone(input), new_shape)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -358,10 +368,10 @@ def squeeze(input: Tensor, dim: Dims = None) -> Tensor:
 
 def _permuted(x: Tensor, perm: tuple[int, ...]) -> Tensor:
     shape = tuple(x._shape[p] for p in perm)
-    if x._data is None or perm == tuple(range(len(perm))):
+    if perm == tuple(range(len(perm))):
         return _restride(x, shape)
-    data = kernels.gather(x._data, 0, meta.permute_walk(x._shape, perm))
-    return Tensor._make(data, shape, x._dtype, x.requires_grad)
+    order = kernels.gather(list(range(meta.numel(x._shape))), 0, meta.permute_walk(x._shape, perm))
+    return x._view_as(shape, order, x.requires_grad)
 
 
 def permute(input: Tensor, dims: Sequence[int]) -> Tensor:
@@ -391,11 +401,10 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def getitem(input: Tensor, index: Any) -> Tensor:
+    """A view (basic indexing only)."""
     plan = plan_index(input._shape, index)
-    if input._data is None:
-        return _restride(input, plan.shape)
-    data = kernels.gather(input._data, plan.base, plan.walk)
-    return Tensor._make(data, plan.shape, input._dtype, input.requires_grad)
+    order = kernels.gather(list(range(meta.numel(input._shape))), plan.base, plan.walk)
+    return input._view_as(plan.shape, order, input.requires_grad)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
@@ -409,17 +418,19 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 
 def clone(input: Tensor) -> Tensor:
-    data = None if input._data is None else list(input._data)
-    return type(input)._make(data, input._shape, input._dtype, input.requires_grad)
+    """A copy in a storage of its own."""
+    return input._result_type()._make(
+        input._data, input._shape, input._dtype, _grad(input._dtype, input)
+    )
 
 
 def detach(input: Tensor) -> Tensor:
-    return type(input)._make(input._data, input._shape, input._dtype, False)
+    """A view that does not require grad (it shares storage and version counter)."""
+    return input._view_as(input._shape, None, False)
 
 
 def to(input: Tensor, dtype: dtype) -> Tensor:
     if dtype is input._dtype:
         return input
-    grad = input.requires_grad and dtype.is_floating_point
     data = None if input._data is None else kernels.convert(input._data, input._dtype, dtype)
-    return type(input)._make(data, input._shape, dtype, grad)
+    return input._result_type()._make(data, input._shape, dtype, _grad(dtype, input))

@@ -155,8 +155,7 @@ def manual_seed(seed: int) -> random.Random:
 def _random(size: Sequence[Any], dtype: dtype | None, draw: Any, grad: bool) -> Tensor:
     shape = _shape(size)
     target = dtype or dt.float32
-    if not target.is_floating_point:
-        raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{target.short_name}'")
+    _check_uniform(target)
     values = kernels.coerce([draw() for _ in range(meta.numel(shape))], target)
     return Tensor._make(values, shape, target, grad)
 
@@ -171,3 +170,37 @@ def rand(*size: Any, dtype: dtype | None = None, requires_grad: bool = False) ->
 
 def randn(*size: Any, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     return _random(size, dtype, lambda: _RNG.gauss(0.0, 1.0), requires_grad)
+
+
+def _check_uniform(target: dtype) -> None:
+    if not target.is_floating_point:
+        raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{target.short_name}'")
+
+
+def rand_like(input: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    _check_uniform(dtype or input._dtype)
+    if input._data is None:
+        return FakeTensor(input._shape, dtype or input._dtype, requires_grad)
+    return rand(*input._shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    _check_uniform(dtype or input._dtype)
+    if input._data is None:
+        return FakeTensor(input._shape, dtype or input._dtype, requires_grad)
+    return randn(*input._shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+
+
+def bernoulli_mask(n: int, keep: float) -> list[bool]:
+    """n draws, each True with probability `keep` (dropout's mask)."""
+    return [_RNG.random() < keep for _ in range(n)]
+
+
+def uniform_values(n: int, low: float, high: float) -> list[float]:
+    """n draws uniform on [low, high) (`nn.init.uniform_`)."""
+    return [low + (high - low) * _RNG.random() for _ in range(n)]
+
+
+def normal_values(n: int, mean: float, std: float) -> list[float]:
+    """n draws from a normal distribution (`nn.init.normal_`)."""
+    return [_RNG.gauss(mean, std) for _ in range(n)]

@@ -12,7 +12,7 @@ import math
 import operator
 from array import array
 from collections.abc import Callable, Sequence
-from itertools import repeat
+from itertools import product, repeat
 from typing import Any
 
 from tracer.runtime import dtypes as dt
@@ -275,6 +275,30 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
+def rsqrt(x: float) -> float:
+    if x == 0:
+        return math.copysign(_INF, x)
+    return 1.0 / math.sqrt(x) if x > 0 or x != x else _NAN  # noqa: PLR0124
+
+
+_SQRT_HALF = math.sqrt(0.5)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def gelu(x: float) -> float:
+    """x times the standard normal CDF at x (the exact, erf form)."""
+    return 0.5 * x * (1.0 + math.erf(x * _SQRT_HALF))
+
+
+def gelu_tanh(x: float) -> float:
+    """gelu's tanh approximation (`approximate='tanh'`)."""
+    return 0.5 * x * (1.0 + math.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+
+
+def silu(x: float) -> float:
+    return x * sigmoid(x)
+
+
 # name -> the per-element function: the math module's value, and torch's nan/inf where math
 # would raise a domain or range error
 UNARY_FLOAT: dict[str, Callable[[float], float]] = {
@@ -285,6 +309,11 @@ UNARY_FLOAT: dict[str, Callable[[float], float]] = {
     "cos": _periodic(math.cos),
     "tanh": math.tanh,
     "sigmoid": sigmoid,
+    "erf": math.erf,
+    "rsqrt": rsqrt,
+    "gelu": gelu,
+    "gelu_tanh": gelu_tanh,
+    "silu": _periodic(silu),
 }
 
 
@@ -345,3 +374,60 @@ def matmul(a: Values, b: Values, n: int, k: int, m: int) -> Values:
     rows = [a[i * k : (i + 1) * k] for i in range(n)]
     cols = [b[j::m] for j in range(m)]
     return [sum(map(operator.mul, row, col)) for row in rows for col in cols]
+
+
+def arg_reduce(
+    data: Values, chunk: int, groups: int, better: Callable[[Any, Any], bool]
+) -> tuple[Values, list[int]]:
+    """Per group of `chunk` consecutive values: the best value and its first position
+    (`better(new, best)` says when a later value replaces the best so far)."""
+    values: Values = []
+    indices: list[int] = []
+    for g in range(groups):
+        best_at = 0
+        group = data[g * chunk : (g + 1) * chunk]
+        for i in range(1, chunk):
+            if better(group[i], group[best_at]):
+                best_at = i
+        values.append(group[best_at])
+        indices.append(best_at)
+    return values, indices
+
+
+def greater(new: Any, best: Any) -> bool:
+    """For max: a larger value or the first NaN wins (NaN propagates, as in torch)."""
+    return bool(best == best and (new > best or new != new))  # noqa: PLR0124
+
+
+def less(new: Any, best: Any) -> bool:
+    return bool(best == best and (new < best or new != new))  # noqa: PLR0124
+
+
+def einsum(
+    operands: list[Values],
+    terms: list[str],
+    output: str,
+    sizes: dict[str, int],
+) -> Values:
+    """Sum over the letters not in `output` of the product of the operands' elements: the
+    plain loop einsum stands for, one output element at a time (floats in double)."""
+    summed = [c for c in sizes if c not in output]
+    strides = []
+    for term in terms:
+        step, table = 1, dict[str, int]()
+        for c in reversed(term):
+            table[c] = table.get(c, 0) + step
+            step *= sizes[c]
+        strides.append(table)
+    result: Values = []
+    for out_index in product(*(range(sizes[c]) for c in output)):
+        fixed = dict(zip(output, out_index, strict=True))
+        acc: Any = 0
+        for inner in product(*(range(sizes[c]) for c in summed)):
+            where = fixed | dict(zip(summed, inner, strict=True))
+            term_product: Any = 1
+            for data, table in zip(operands, strides, strict=True):
+                term_product *= data[sum(where[c] * s for c, s in table.items())]
+            acc += term_product
+        result.append(acc)
+    return result

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tracer.runtime import aten, factories
+from tracer.runtime import aten, aten_nn, factories
 from tracer.runtime.overridable import function_op
 
 add = function_op(aten.add)
@@ -62,6 +62,26 @@ stack = function_op(aten.stack)
 clone = function_op(aten.clone)
 detach = function_op(aten.detach)
 
+softmax = function_op(aten_nn.softmax)
+log_softmax = function_op(aten_nn.log_softmax)
+einsum = function_op(aten_nn.einsum)
+bmm = function_op(aten_nn.bmm)
+clamp = function_op(aten_nn.clamp)
+clip = function_op(aten_nn.clip)
+max = function_op(aten_nn.max)
+min = function_op(aten_nn.min)
+amin = function_op(aten_nn.amin)
+argmax = function_op(aten_nn.argmax)
+argmin = function_op(aten_nn.argmin)
+masked_fill = function_op(aten_nn.masked_fill)
+flatten = function_op(aten_nn.flatten)
+chunk = function_op(aten_nn.chunk)
+split = function_op(aten_nn.split)
+var = function_op(aten_nn.var)
+std = function_op(aten_nn.std)
+rsqrt = function_op(aten_nn.rsqrt)
+erf = function_op(aten_nn.erf)
+
 tensor = function_op(factories.tensor)
 zeros = function_op(factories.zeros)
 ones = function_op(factories.ones)
@@ -72,6 +92,8 @@ ones_like = function_op(factories.ones_like)
 empty_like = function_op(factories.empty_like)
 rand = function_op(factories.rand)
 randn = function_op(factories.randn)
+rand_like = function_op(factories.rand_like)
+randn_like = function_op(factories.randn_like)
 
 OPS: dict[str, Callable[..., Any]] = {
     name: fn

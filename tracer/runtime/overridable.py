@@ -35,7 +35,7 @@ from tracer.runtime import _C
 P = ParamSpec("P")
 R = TypeVar("R")
 
-OpKind = Literal["function", "method", "property"]
+OpKind = Literal["function", "method", "property", "nn.functional"]
 
 TENSOR_TYPE_METHODS = frozenset(
     {
@@ -48,9 +48,18 @@ TENSOR_TYPE_METHODS = frozenset(
         # the operators torch defines in Python
         *("__rsub__", "__rdiv__", "__pow__", "__rpow__", "__floordiv__", "__rfloordiv__"),
         *("__rmod__", "__rlshift__", "__rrshift__"),
+        # more methods that take the tensor alone, and `split` (written in Python in torch)
+        *("rsqrt", "erf", "relu_", "exp_", "zero_", "_version", "split"),
     }
 )
 """The Tensor methods for which torch hands a mode the tensor types as `types` (see above)."""
+
+PYTHON_FUNCTIONS = frozenset({"einsum", "split"})
+"""`torch.<function>`s torch writes in Python, which hand a mode the tensor types as `types`."""
+
+C_FUNCTIONALS = frozenset({"gelu", "linear"})
+"""`torch.nn.functional.<function>`s that are C functions in torch, which hand a mode `()` as
+`types` (the others are written in Python, and hand it the tensor types)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -74,15 +83,19 @@ class OpInfo:
     def qualname(self) -> str:
         if self.kind == "property":
             return f"Tensor.{self.name}.__get__"
+        if self.kind == "nn.functional":
+            return f"torch.nn.functional.{self.name}"
         return f"torch.{self.name}" if self.kind == "function" else f"Tensor.{self.name}"
 
     @property
     def passes_tensor_types(self) -> bool:
         """Whether torch hands a mode every tensor type among the arguments as `types`, or
         only the Tensor subclasses (see the module docstring)."""
-        return self.kind == "property" or (
-            self.kind == "method" and self.name in TENSOR_TYPE_METHODS
-        )
+        if self.kind == "nn.functional":
+            return self.name not in C_FUNCTIONALS
+        if self.kind == "function":
+            return self.name in PYTHON_FUNCTIONS
+        return self.kind == "property" or self.name in TENSOR_TYPE_METHODS
 
     def __repr__(self) -> str:
         return f"OpInfo({self.qualname}, kind={self.kind!r})"
@@ -165,6 +178,11 @@ def operator_op(impl: Callable[..., Any]) -> Callable[..., Any]:
 def function_op(impl: Callable[P, R]) -> Callable[P, R]:
     """Make `impl` the public function `torch.<impl.__name__>`."""
     return _overridable(impl, impl.__name__, "function")
+
+
+def functional_op(impl: Callable[P, R]) -> Callable[P, R]:
+    """Make `impl` the public function `torch.nn.functional.<impl.__name__>`."""
+    return _overridable(impl, impl.__name__, "nn.functional")
 
 
 def method_op(impl: Callable[P, R]) -> Callable[P, R]:

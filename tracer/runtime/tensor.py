@@ -1,9 +1,14 @@
 """`Tensor`: metadata, conversions to Python values, and the op methods torch code calls.
 
-Invariant: `_data` is a flat row-major list of Python numbers already in the dtype's stored form
-(float32 values rounded to float32), and it is never mutated after construction, so views and
-reshapes may share it. Op methods are thin bodies over `aten` (the mode-free implementations);
-`method_op` turns each into the public, mode-overridable method.
+Invariant: a tensor's elements live in a `Storage`, a flat row-major list of Python numbers
+already in the dtype's stored form (float32 values rounded to float32). A view (`x[0]`,
+`x.view(...)`, `x.T`, `x.detach()`...) shares its base's Storage and lists which storage positions
+its elements are (`_view`; None: the whole storage in order), so an in-place op on a view writes
+the base, as in torch. A value list is never mutated: an in-place op builds a new list and puts it
+in the Storage (`_write`), so plain ops may share lists freely. The Storage also holds the version
+counter that `x._version` reads, shared by a base and all its views.
+Op methods are thin bodies over `aten` (the mode-free implementations); `method_op` turns each
+into the public, mode-overridable method; more of them live in `tensor_methods`.
 """
 
 from __future__ import annotations
@@ -26,6 +31,21 @@ from tracer.runtime.overridable import (
     overridable_property,
 )
 from tracer.runtime.printing import tensor_repr
+from tracer.runtime.tensor_methods import TensorMethods
+
+
+class Storage:
+    """The values a tensor and its views share (None for a FakeTensor), and their version
+    counter, which each in-place write increments."""
+
+    __slots__ = ("values", "version")
+
+    def __init__(self, values: list[Any] | None) -> None:
+        self.values = values
+        self.version = 0
+
+    def __repr__(self) -> str:
+        return f"Storage(version={self.version}, size={len(self.values or ())})"
 
 
 def _nest(data: list[Any], shape: tuple[int, ...]) -> list[Any]:
@@ -35,17 +55,21 @@ def _nest(data: list[Any], shape: tuple[int, ...]) -> list[Any]:
     return [_nest(data[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
-class Tensor:
-    """An immutable n-d array of one dtype. Build one with the factories (`tensor`, `zeros`...).
+class Tensor(TensorMethods):
+    """An n-d array of one dtype. Build one with the factories (`tensor`, `zeros`...).
 
     >>> Tensor([1.0, 2.0, 3.0, 4.0], (2, 2), dt.float32)
     tensor([[1., 2.],
             [3., 4.]])
     """
 
-    __slots__ = ("__weakref__", "_data", "_dtype", "_shape", "requires_grad")
+    __slots__ = ("__weakref__", "_dtype", "_shape", "_storage", "_view", "requires_grad")
 
-    _data: list[Any] | None
+    _storage: Storage
+    _view: list[int] | None
+    _keeps_class = True
+    """Whether views, copies and conversions of an instance are of its own class (a
+    Parameter's are plain Tensors, as in torch)."""
     _shape: tuple[int, ...]
     _dtype: dt.dtype
     requires_grad: builtins.bool
@@ -76,11 +100,79 @@ class Tensor:
         """Wrap data already in `dtype`'s stored form, without the checks and conversion of
         `__init__` (ops build their results this way)."""
         result: Tensor = object.__new__(cls)
-        result._data = data
+        result._storage = Storage(data)
+        result._view = None
         result._shape = shape
         result._dtype = dtype
         result.requires_grad = requires_grad
         return result
+
+    # ------------------------------------------------------------ storage and views
+
+    @property
+    def _data(self) -> list[Any] | None:
+        """This tensor's elements as a flat row-major list (None for a FakeTensor); do not
+        mutate it (see the module docstring)."""
+        values = self._storage.values
+        if values is None or self._view is None:
+            return values
+        return [values[i] for i in self._view]
+
+    @_data.setter
+    def _data(self, data: list[Any] | None) -> None:
+        """Give this tensor a storage of its own holding `data`."""
+        self._storage = Storage(data)
+        self._view = None
+
+    def _positions(self) -> list[int]:
+        """The storage position of each element, in row-major order."""
+        return list(range(math.prod(self._shape))) if self._view is None else self._view
+
+    def _view_as(
+        self, shape: tuple[int, ...], order: list[int] | None, requires_grad: builtins.bool
+    ) -> Tensor:
+        """A view of `shape` sharing this tensor's storage: its elements are this tensor's
+        elements at the row-major indices `order` (None: the same elements in the same order)."""
+        result: Tensor = object.__new__(self._result_type())
+        result._storage = self._storage
+        if order is None:
+            result._view = self._view
+        else:
+            mine = self._view
+            result._view = order if mine is None else [mine[i] for i in order]
+        result._shape = shape
+        result._dtype = self._dtype
+        result.requires_grad = requires_grad
+        return result
+
+    def _result_type(self) -> type[Tensor]:
+        return type(self) if self._keeps_class else Tensor
+
+    def _is_contiguous(self) -> builtins.bool:
+        """Whether the elements are consecutive storage positions in row-major order."""
+        view = self._view
+        if not view:
+            return True
+        return view == list(range(view[0], view[0] + len(view)))
+
+    def _write(self, values: list[Any] | None) -> None:
+        """Replace this tensor's elements (already in its dtype's stored form) with `values`,
+        through to the storage its base and views share, and count one version."""
+        storage = self._storage
+        if storage.values is not None and values is not None:
+            if self._view is None:
+                storage.values = values
+            else:
+                updated = list(storage.values)
+                for position, value in zip(self._view, values, strict=True):
+                    updated[position] = value
+                storage.values = updated
+        storage.version += 1
+
+    @overridable_property
+    def _version(self) -> int:
+        """How many in-place writes this tensor's storage has seen (shared with its views)."""
+        return self._storage.version
 
     # ------------------------------------------------------------ metadata
     # A mode sees a property read as torch's getter `Tensor.shape.__get__`; the runtime's own
@@ -207,8 +299,9 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    @method_op
     def __setitem__(self, index: Any, value: Any) -> None:
-        raise TypeError("modetrace tensors are immutable: in-place assignment is not supported")
+        _inplace.setitem(self, index, value)
 
     __hash__ = object.__hash__
 
@@ -403,6 +496,8 @@ class Tensor:
 
     @method_op
     def contiguous(self) -> Tensor:
+        """The tensor itself, always: a tracer's fake input does not know whether the real one
+        is a view of scattered elements, so `x.contiguous() is x` must not depend on it."""
         return self
 
     @method_op
@@ -570,5 +665,9 @@ class Tensor:
 
 # These build Tensors, so they are imported once the class exists.
 from tracer.runtime import aten as _aten  # noqa: E402
+from tracer.runtime import aten_inplace as _inplace  # noqa: E402
+from tracer.runtime import tensor_methods as _tensor_methods  # noqa: E402
+
+_tensor_methods.load_ops()
 from tracer.runtime import kernels as _kernels  # noqa: E402
 from tracer.runtime import meta as _meta  # noqa: E402

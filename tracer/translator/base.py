@@ -220,10 +220,13 @@ class TranslatorBase:
                     raise self._located(limit) from None
 
     def _located(self, e: Unsupported) -> Unsupported:
-        """`e` with this frame's file:line, unless an inlined frame attached its own first; a
-        break in this frame itself also records where a resume may start."""
-        if e.reason.location is None and self.parent is None and self.current_inst:
+        """`e` with this frame's file:line, unless an inlined frame attached its own first. In
+        the compiled frame (no parent) it also records where a resume may start: the breaking
+        instruction, or, for a break inside a function it inlined (the location is the
+        callee's), the CALL that inlined it, as Dynamo makes that call the break."""
+        if self.parent is None and self.current_inst and e.break_index is None:
             e.break_index = self.current_inst.index
+            e.in_callee = e.reason.location is not None
         return e.with_location(self.location(), repr(self.current_inst))
 
     def step(self) -> None:
