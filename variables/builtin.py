@@ -640,6 +640,11 @@ _BY_IDENTITY = (ExceptionVariable, ConstantVariable)
 """Operands that `==` compares by identity when one is an exception (no __eq__ answers)."""
 
 
+def _plain_kind(seq: BaseListVariable) -> type[BaseListVariable]:
+    """The tracker of what `+` and `*` on a list or tuple give: a plain list or tuple."""
+    return ListVariable if isinstance(seq, ListVariable) else TupleVariable
+
+
 def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
@@ -665,14 +670,15 @@ def binary_op(
         return a
     plain = INPLACE_TO_PLAIN.get(fn, fn)
     same_kind = isinstance(a, BaseListVariable) and type(a) is type(b)
-    if same_kind and plain is operator.add:
-        return type(a)(a.items + b.items)  # type: ignore[attr-defined]
+    if same_kind and plain is operator.add:  # (a list subclass's `+` gives a plain list)
+        assert isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable)
+        return _plain_kind(a)(a.items + b.items)
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
             a.items[:] = tx.run_user_operation(operator.mul, a.items, b.as_python_constant())
             return a
-        return type(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
+        return _plain_kind(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
     if plain in (operator.eq, operator.ne) and same_kind:
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)

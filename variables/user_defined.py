@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
-from variables import builder, streams, value_objects
+from variables import builder, list_subclass, streams, value_objects
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -125,6 +125,8 @@ class UserDefinedClassVariable(VariableTracker):
             return value_objects.construct(tx, self.value, args, kwargs)
         if self.value in streams.STREAM_CLASSES:
             return streams.make_stream(tx, self.value, args, kwargs)
+        if list_subclass.is_plain_list_subclass(self.value):
+            return list_subclass.make_list_subclass(tx, self.value, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
