@@ -6,6 +6,8 @@ anything falls back with its reason."""
 
 from __future__ import annotations
 
+import collections
+
 import pytest
 
 import tracer
@@ -86,3 +88,17 @@ def test_a_subclass_that_defines_something_falls_back_with_a_reason() -> None:
 
 def test_keyword_arguments_fall_back() -> None:
     assert_same_behavior(keyword)
+
+
+Pair = collections.namedtuple("Pair", "x y")
+
+
+def named_tuple_arithmetic(n):
+    p = Pair(n, 2)
+    return p + p, type(p + p), p * 2, type(p * 2)
+
+
+def test_named_tuple_plus_and_times_give_plain_tuples() -> None:
+    """Found on the way: `p + p` of named tuples was an InternalError (the tracker's class
+    was called without the tuple class); CPython gives a plain tuple."""
+    check(named_tuple_arithmetic, 1)
