@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import fractions
 import struct
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -232,3 +233,25 @@ class ValueObjectVariable(KnownObjectVariable):
 
     def __repr__(self) -> str:
         return f"ValueObjectVariable({self.fn!r})"
+
+
+def _time_strftime(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`time.strftime(fmt, t)` with a constant format and a constant time tuple, computed by
+    CPython where the text depends on neither the locale nor the local timezone. Without `t`
+    it formats the current time: that falls back, as does a struct_time."""
+    if len(args) != 2 or kwargs:
+        unimplemented("value-object", "time.strftime without a time tuple (the current time)")
+    fmt, moment = _real("time.strftime", args[0]), _real("time.strftime", args[1])
+    if type(moment) is not tuple:
+        unimplemented("value-object", f"time.strftime of a {type(moment).__name__}")
+    # a plain tuple has no zone: `%Z` and `%z` would come from the local timezone (TZ)
+    zone = type(fmt) is str and any(f"%{d}" in fmt.replace("%%", "") for d in "Zz")
+    if not locale_free(fmt) or zone:
+        unimplemented("value-object", f"time.strftime({fmt!r}) depends on the locale or timezone")
+    return builder.wrap_constant_result(tx.run_user_operation(time.strftime, fmt, moment))
+
+
+FUNCTIONS: list[tuple[Any, Any]] = [(time.strftime, _time_strftime)]
+"""C functions of value modules computed here, for the polyfill registry (by identity)."""

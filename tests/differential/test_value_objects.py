@@ -13,6 +13,7 @@ import datetime
 import dis
 import statistics
 import struct
+import time
 from fractions import Fraction
 
 import pytest
@@ -98,6 +99,14 @@ def bad_pack():
     return struct.Struct("!2I").pack(1)
 
 
+def time_tuple(year):
+    return time.strftime("%Y-%m-%d %H:%M:%S %j %%Z", (year, 2, 29, 13, 5, 7, 3, 60, 0))
+
+
+def bad_time_tuple():
+    return time.strftime("%Y", (2024, 13, 29, 13, 5, 7, 3, 60, 0))
+
+
 def escapes(out):
     d = datetime.date(2001, 1, 1)
     out.append(d)
@@ -118,6 +127,8 @@ def escapes(out):
         (structs, (2,)),
         (bad_pack, ()),
         (escapes, ([],)),
+        (time_tuple, (2024,)),
+        (bad_time_tuple, ()),
     ],
 )
 def test_value_objects_trace_whole(fn, args) -> None:
@@ -159,6 +170,14 @@ def today():
     return datetime.date.today()
 
 
+def time_now():
+    return time.strftime("%Y")
+
+
+def time_day_name():
+    return time.strftime("%A", (2024, 2, 29, 13, 5, 7, 3, 60, 0))
+
+
 @pytest.mark.parametrize(
     ("fn", "reason"),
     [
@@ -166,6 +185,8 @@ def today():
         (month_format, "formatting a date with '%B' depends on the locale"),
         (month_str_format, "str.format of a date (its spec may use the locale)"),
         (today, "today"),
+        (time_now, "time.strftime without a time tuple (the current time)"),
+        (time_day_name, "time.strftime('%A') depends on the locale or timezone"),
     ],
 )
 def test_the_locale_and_the_clock_fall_back_with_a_reason(fn, reason) -> None:
