@@ -9,6 +9,8 @@
 2. The deterministic compile-time instruction counts (a fresh interpreter), written to
    `benchmarks/instruction_counts.csv` and compared with `expected_instruction_counts.csv`.
 3. `benchmarks/guards.py` when it exists (imported lazily; skipped with a message if it fails).
+4. The backend section (`benchmarks/backends.py`): backend="fused" next to backend="eager" on
+   a pointwise chain, a row softmax and a transposed pointwise + reduction.
 
 No figure here is asserted on: the test suite checks only the deterministic counts.
 """
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import instruction_count
+from benchmarks import backends, instruction_count
 from benchmarks.check_instruction_counts import EXPECTED, compare
 from benchmarks.compile_time import (
     STORE_BATCH,
@@ -90,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["instruction_counts"] = _instruction_counts(args.only)
     if not args.no_guards:
         results["guards"] = _guards_benchmark(args.quick)
+    if not args.no_backends:
+        results["backends"] = backends.run(rounds=3 if args.quick else 5)
+        backends.print_table(results["backends"])
     results["meta"]["elapsed_s"] = round(time.perf_counter() - started, 1)
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -111,6 +116,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-torch", action="store_true", help="skip Dynamo even if installed")
     parser.add_argument("--no-counts", action="store_true", help="skip the instruction counts")
     parser.add_argument("--no-guards", action="store_true", help="skip benchmarks/guards.py")
+    parser.add_argument(
+        "--no-backends", action="store_true", help="skip the fused/eager backend section"
+    )
     parser.add_argument("--wall", action="store_true", help="wall time, not thread CPU time")
     return parser.parse_args(argv)
 

@@ -11,6 +11,7 @@ identity of a constant, for dedupe), `constants_equal` (the runtime helper) and
 from __future__ import annotations
 
 import math
+import sys
 import types
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -114,6 +115,7 @@ HELPERS: dict[str, object] = {
     "___constants_equal": constants_equal,
     "___copysign": math.copysign,
     "___inf": math.inf,
+    "___sys_modules": sys.modules,
 }
 """Globals every check function gets; the generated code above refers to them by these names."""
 

@@ -28,7 +28,7 @@ from guards.constants import safe_label, type_label
 from guards.guard import FunctionSpec, Guard, GuardKind, TensorSpec, dtype_label, mode_types_text
 from guards.mode_stack import ModeStackFn, mode_stack_failure
 from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
-from guards.tree import LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
+from guards.tree import KEYS_SAFE_TYPES, LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
 
 _serial = itertools.count()
 """Makes every generated file name unique, so linecache never mixes two checks up."""
@@ -239,8 +239,8 @@ def _explain_length(guard: Guard, value: Any) -> Explained:
     return _actual(guard, str(len(value)) if safe else type_label(type(value)))
 
 
-def _explain_keys(guard: Guard, value: object) -> Explained:
-    if type(value) is not dict:
+def _explain_keys(guard: Guard, value: Any) -> Explained:
+    if type(value) not in KEYS_SAFE_TYPES:
         return _actual(guard, type_label(type(value)))
     return _actual(guard, "[" + ", ".join(safe_label(k) for k in value) + "]")
 

@@ -5,7 +5,7 @@ Python expression that reads it inside the generated check function. Chained sou
 expression from a hoisted local holding their base (`access("___v3")` -> `___v3.a`), so a shared
 prefix is read once. The check function's roots are `L` (bound arguments), `G` (the function's
 globals), `B` (its builtins dict), `C` (its closure cells) and `___mode_stack()` (the live
-torch-function mode stack).
+torch-function mode stack), and `sys.modules` for modules named by their import name.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import abc
 import dataclasses
 import functools
 import math
+import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import CodeType
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,9 @@ from guards.constants import constant_key, is_constant
 
 MODE_STACK_FN = "___mode_stack"
 """Global name of the mode-stack accessor inside the check function."""
+
+SYS_MODULES = "___sys_modules"
+"""Global name of `sys.modules` inside the check function (the root of ModuleSource)."""
 
 
 class Source(abc.ABC):
@@ -86,7 +90,14 @@ class Source(abc.ABC):
         mode_stack: Callable[[], Sequence[object]] | None = None,
     ) -> object:
         """Evaluate the source for real, with the very expression the check function runs."""
-        scope: dict[str, object] = {"L": L, "G": G, "B": B, "C": C, MODE_STACK_FN: mode_stack}
+        scope: dict[str, object] = {
+            "L": L,
+            "G": G,
+            "B": B,
+            "C": C,
+            MODE_STACK_FN: mode_stack,
+            SYS_MODULES: sys.modules,
+        }
         return eval(_compiled(self.expr()), scope)  # the code is ours, from `expr()`
 
     def __repr__(self) -> str:
@@ -176,6 +187,27 @@ class GlobalsDictSource(Source):
 
     def access(self, base_expr: str) -> str:
         return "G"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class ModuleSource(Source):
+    """A module by its import name: `sys.modules['math']`. The root of a module an `import`
+    inside the traced code found, and of the globals of a function from another module
+    (`sys.modules['m'].__dict__['n']`), as Dynamo reaches them through an alias global."""
+
+    module_name: str
+
+    def __post_init__(self) -> None:
+        self._store((self.module_name,), f"sys.modules[{self.module_name!r}]")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ModuleSource], tuple[str]]:
+        return (ModuleSource, (self.module_name,))
+
+    def access(self, base_expr: str) -> str:
+        return f"{SYS_MODULES}[{self.module_name!r}]"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
@@ -302,6 +334,40 @@ class TypeSource(Source):
 
     def access(self, base_expr: str) -> str:
         return f"type({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class IterationSource(Source):
+    """The items of the base in iteration order, as a tuple: `tuple(L['s'])`. A guard on it
+    pins a set's members and its iteration order (which equal sets need not share), a
+    bytearray's contents, or a dict's keys (`tuple(L['d'])[0]`); only for a base whose exact
+    type is guarded first to a builtin container, so iterating runs no user code."""
+
+    base: Source = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class DictValueSource(Source):
+    """The value at a position of the base dict, in iteration order: `tuple(L['d'].values())[0]`.
+    Reaches the value of a key that can't be written in a guard (a user object, guarded by
+    identity at `tuple(L['d'])[0]`); only for a base whose exact type is a builtin dict."""
+
+    base: Source = dataclasses.field()
+    index: int = dataclasses.field()
+
+    @property
+    def name(self) -> str:
+        return self.access(self.base.name)
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple({base_expr}.values())[{self.index!r}]"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)

@@ -20,9 +20,18 @@ from guards.guard import Guard, GuardKind, TensorSpec
 from guards.sources import ModeStackListSource, Source
 
 LEN_SAFE_TYPES: frozenset[type] = frozenset(
-    {list, tuple, dict, set, frozenset, str, bytes, range, collections.OrderedDict}
+    {
+        list, tuple, dict, set, frozenset, str, bytes, bytearray, range,
+        collections.OrderedDict, collections.defaultdict, collections.Counter, collections.deque,
+    }
+)  # fmt: skip
+"""Exact types whose `len()` and iteration are CPython's own, never user code (Counter is
+written in Python, but it defines neither: they are dict's)."""
+
+KEYS_SAFE_TYPES: frozenset[type] = frozenset(
+    {dict, collections.OrderedDict, collections.defaultdict, collections.Counter}
 )
-"""Exact types whose `len()` and iteration are CPython's own, never user code."""
+"""Exact dict types whose keys `list()` gives without user code (DICT_KEYS_MATCH)."""
 
 
 class GuardPlanError(ValueError):
@@ -120,7 +129,7 @@ def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
                     f"LENGTH_CHECK on {source.name} needs a TYPE_MATCH on {source.name} to a "
                     f"builtin container (list, tuple, dict, ...), so len() runs no user code"
                 )
-            if guard.kind is GuardKind.DICT_KEYS_MATCH and not types & {dict}:
+            if guard.kind is GuardKind.DICT_KEYS_MATCH and not types & KEYS_SAFE_TYPES:
                 raise GuardPlanError(
                     f"DICT_KEYS_MATCH on {source.name} needs a TYPE_MATCH on {source.name} to "
                     f"dict, so listing the keys runs no user code"

@@ -46,3 +46,27 @@ def _debug_checks_in_dedicated_modules(request: pytest.FixtureRequest) -> Iterat
             yield
     else:
         yield
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fused-check",
+        action="store_true",
+        help="run every eager-backend graph through backend='fused' too (tests/fused/checking.py)",
+    )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fused_check(request: pytest.FixtureRequest) -> Iterator[None]:
+    if not request.config.getoption("--fused-check"):
+        yield
+        return
+    from tests.fused.checking import checked_backend
+    from tracer import backends
+
+    original = backends.lookup_backend("eager")
+    backends.register_backend("eager", checked_backend)
+    try:
+        yield
+    finally:
+        backends.register_backend("eager", original)

@@ -25,6 +25,7 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("tracer/runtime", "runtime", "the torch-like tensor library; knows nothing of tracing"),
     ("tracer/graph", "graph", "the graph IR, its passes and the Python source of a graph"),
     ("tracer/backends.py", "graph", "backends turn a recorded graph into a callable"),
+    ("tracer/fused", "fused", "the fused-loop backend: lowering, loop scheduling, kernel source"),
     ("variables", "variables", "the trackers and the builder that makes them"),
     ("guards", "guards", "sources, guards and their compiled checks"),
     ("tracer/translator", "translator", "bytecode translated with trackers"),

@@ -26,6 +26,7 @@ OWN_NOTES = (
     "graph-breaks.md",
     "unsupported.md",
     "resume-functions.md",
+    "fused-backend.md",
 )
 TABLE_ROW = re.compile(r"^\|\s*`([A-Z_]+)`\s*\|\s*(.+?)\s*\|\s*$", re.MULTILINE)
 

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.exc import UserError
+from tracer.fused import plan_graph, remember_plan
+from tracer.fused.report import report_kernels as _report_kernels
 from tracer.graph import GraphModule, Interpreter, passes
 from tracer.observability.metrics import timed
 
@@ -43,12 +45,34 @@ def interpret(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     return interpreter.run
 
 
+def fused_backend(*, reorder_loops: bool = True) -> Backend:
+    """The fused backend with its options: the graph passes, then the graph lowered to fused
+    loop kernels (tracer/fused/). `reorder_loops=False` keeps every statement's first loop
+    order (to measure what reordering gains). The plan stays known for the graph's lifetime
+    (`tracer.fused.plan_of(gm)`)."""
+
+    def fused(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+        run_graph_passes(gm)
+        plan = plan_graph(gm, reorder_loops=reorder_loops)
+        forward = plan.load()
+        remember_plan(gm, plan)
+        _report_kernels(plan)
+        return forward
+
+    return fused
+
+
 def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
     """The generated code as traced, without graph passes (for tests of the passes)."""
     return gm.forward
 
 
-_REGISTRY: dict[str, Backend] = {"eager": eager, "interpret": interpret, "no_passes": no_passes}
+_REGISTRY: dict[str, Backend] = {
+    "eager": eager,
+    "interpret": interpret,
+    "no_passes": no_passes,
+    "fused": fused_backend(),
+}
 
 
 def register_backend(name: str, backend: Backend) -> None:

@@ -16,6 +16,7 @@ from tracer.cache.entry import CacheEntry
 from tracer.cache.function import CompiledFunction, make_binder
 from tracer.config import CompileOptions
 from tracer.exc import BreakReason, UserError
+from tracer.fused import plan_of
 from tracer.graph import GraphModule
 from tracer.graph.naming import target_name
 
@@ -33,6 +34,8 @@ class Explanation:
     ops_per_graph: list[list[str]]
     entries: list[CacheEntry]
     result: Any = None
+    kernels_per_graph: list[GraphKernels] = dataclasses.field(default_factory=list)
+    """With backend="fused": each graph's kernels (their count and source)."""
 
     @property
     def guard_tree(self) -> str:
@@ -53,6 +56,25 @@ class Explanation:
             lines.append("Side effects:")
             lines.extend(f"  {s}" for s in self.side_effects)
         return "\n".join(lines)
+
+
+@dataclasses.dataclass
+class GraphKernels:
+    """The kernels the fused backend made of one graph, and the `forward` that calls them."""
+
+    count: int
+    sources: list[str]
+    forward: str
+
+    def __str__(self) -> str:
+        return "\n".join([*self.sources, self.forward])
+
+
+def _kernels(gm: GraphModule) -> GraphKernels:
+    plan = plan_of(gm)
+    if plan is None:
+        return GraphKernels(0, [], gm.code)
+    return GraphKernels(len(plan.kernels), [k.source for k in plan.kernels], plan.forward)
 
 
 def _function(fn: Callable[..., Any]) -> types.FunctionType:
@@ -85,6 +107,7 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
             ops_per_graph=[_ops(g) for g in graphs],
             entries=entries,
             result=result,
+            kernels_per_graph=[_kernels(g) for g in graphs],
         )
 
     return run

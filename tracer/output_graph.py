@@ -264,7 +264,7 @@ class OutputGraph:
                 "(`Tensor.__index__`, which a mode sees)",
             )
         if fn is operator.eq or fn is operator.ne:  # both declined: Python compares identity
-            return ConstantVariable(identical(args[0], args[1]) == (fn is operator.eq))
+            return ConstantVariable(identical(args[0], args[1], tx) == (fn is operator.eq))
         if len(args) == 2:
             raise_operator_error(tx, fn, args[0], args[1])
         symbol = OPERATOR_SYMBOLS.get(fn, fn.__name__)

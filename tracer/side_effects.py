@@ -1,14 +1,16 @@
 """SideEffects: mutations the traced code makes to state that outlives its frame, recorded in
 program order while tracing (never performed on real objects) and replayed by codegen.
 
-Tracked: attribute stores and deletes on existing objects, list/dict/set mutations of existing
-containers, global stores and deletes, stores into closure cells, and the torch-function mode
-stack. Objects created inside the frame need no replay: they are rebuilt if they escape.
+Tracked: attribute stores and deletes on existing objects, list/dict/deque/set mutations of
+existing containers (and bytearrays), global stores and deletes, stores into closure cells, and the
+torch-function mode stack. Objects created inside the frame need no replay: they are rebuilt
+if they escape.
 
 Replay runs in two phases (see NOTE [two-phase replay] in codegen): every value and every target
 is loaded into a temporary first, then all stores happen. So a store never changes what a later
 load sees, and the final state equals eager's. Lists replay as `old[:] = new`, dicts as
-`old.clear(); old.update(new)` (insertion order is then eager's), sets as their operation log
+`old.clear(); old.update(new)` (insertion order is then eager's; an OrderedDict, defaultdict or
+Counter too), deques as `old.clear(); old.extend(new)`, sets as their operation log
 (iteration order of a set depends on its history, so it is replayed exactly).
 """
 
@@ -22,7 +24,9 @@ from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import make_exception
+from variables.bytearrays import BytearrayVariable
 from variables.constant import ConstantVariable
+from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.lists import ListVariable
 from variables.misc import CellVariable
@@ -44,11 +48,23 @@ if TYPE_CHECKING:
 _DELETED: Any = object()
 
 
+class _DeletedGlobal(VariableTracker):
+    """Stands for a global the trace deleted: a later read finds the builtin, or NameError."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted global>"
+
+
+DELETED_GLOBAL = _DeletedGlobal()
+
+
 @dataclasses.dataclass(slots=True)
 class Mutation:
     """One entry of the log: `kind` says how codegen replays it."""
 
-    kind: str  # "global", "attr", "list", "dict", "set", "cell", "mode_stack"
+    kind: str  # "global", "attr", "list", "dict", "deque", "bytearray", "set", "cell", ...
     target: VariableTracker | None
     name: str = ""
     value: Any = None
@@ -61,7 +77,9 @@ class Mutation:
             if self.value is _DELETED:
                 return f"del {target}.{self.name}"
             return f"{target}.{self.name} = {_value(self.value)}"
-        if self.kind == "list":
+        if self.kind == "bytearray":
+            return f"{target}[:] = {self.target.value!r}  # last change: {self.value}"  # type: ignore[union-attr]
+        if self.kind == "list" or self.kind == "deque":
             return f"{target}[:] = {_items(self.target)}  # last change: {self.value}"
         if self.kind == "dict":
             return f"{target} = {_items(self.target)}  # last change: {self.value}"
@@ -107,6 +125,10 @@ class SideEffects:
         """Existing mutable objects wrapped so far, by id of the real object (aliasing)."""
         self.globals: dict[str, VariableTracker] = {}
         self.cells: dict[int, CellVariable] = {}
+        self.class_attrs: dict[tuple[int, str], VariableTracker] = {}
+        """Class attributes the trace assigned, by (id of the class, name)."""
+        self.class_targets: dict[int, tuple[type, VariableTracker]] = {}
+        """The class and the one tracker its stores are recorded against, by id of the class."""
 
     # -- identity of existing objects -----------------------------------------------------------
     def track_existing(self, value: Any, vt: VariableTracker) -> VariableTracker:
@@ -152,6 +174,20 @@ class SideEffects:
         self.globals[name] = value
         self._record("global", None, name, value)
 
+    def delete_global(self, name: str, existed: bool) -> None:
+        """`del name` of a global of the compiled function's module (DELETE_GLOBAL): replayed
+        as a deletion, in order with the other global writes; a global the trace itself
+        created (`existed` False) is simply not stored."""
+        self.globals[name] = DELETED_GLOBAL
+        if existed:
+            self._record("global", None, name, _DELETED)
+        else:
+            self.log.pop(("global", id(None), name), None)
+
+    def global_deleted(self, name: str) -> bool:
+        """Did the trace delete global `name` (and not assign it again)?"""
+        return self.globals.get(name) is DELETED_GLOBAL
+
     # -- existing objects ---------------------------------------------------------------------
     def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
         """A list/dict/set that existed before the call changed; replay its final contents."""
@@ -161,6 +197,10 @@ class SideEffects:
             self._record("list", vt, "", what)
         elif isinstance(vt, ConstDictVariable):
             self._record("dict", vt, "", what)
+        elif isinstance(vt, DequeVariable):
+            self._record("deque", vt, "", what)
+        elif isinstance(vt, BytearrayVariable):
+            self._record("bytearray", vt, "", what)
         elif isinstance(vt, SetVariable):
             pass  # sets log each operation through record_set_op
         else:
@@ -183,6 +223,31 @@ class SideEffects:
             self._record("attr", obj, name, _DELETED)
         else:
             self.log.pop(("attr", id(obj), name), None)
+
+    def store_class_attr(
+        self, cls_vt: UserDefinedClassVariable, name: str, value: VariableTracker
+    ) -> None:
+        """`cls.name = value` on a class that exists outside: replayed onto the class, and seen
+        by every later read through the class, its subclasses and its instances (however the
+        class was reached: one target per class keeps the replay in the order of the stores)."""
+        cls = cls_vt.value
+        target = self.class_targets.setdefault(id(cls), (cls, cls_vt))[1]
+        self.class_attrs[(id(cls), name)] = value
+        self._record("attr", target, name, value)
+
+    def stored_class_attr(self, cls: type, name: str) -> tuple[VariableTracker, int] | None:
+        """What a read of `name` on `cls` finds among the stores of this trace: the first class
+        of the MRO holding `name` decides, a stored value (with its index in the MRO) or a real
+        one (None)."""
+        if not self.class_attrs:
+            return None
+        for index, klass in enumerate(cls.__mro__):
+            found = self.class_attrs.get((id(klass), name))
+            if found is not None:
+                return found, index
+            if name in klass.__dict__:
+                return None
+        return None
 
     def store_cell(self, tx: TranslatorBase, cell: CellVariable, value: VariableTracker) -> None:
         if cell.source is None:
@@ -270,7 +335,7 @@ class SideEffects:
         for m in self.log.values():
             if m.kind in ("global", "attr", "cell") and m.value is not _DELETED:
                 values.append(m.value)
-            elif m.kind in ("list", "dict"):
+            elif m.kind in ("list", "dict", "deque"):
                 values.append(m.target)
             elif m.kind == "mode_stack":
                 values.extend(m.value)
@@ -296,7 +361,7 @@ class SideEffects:
             if m.value is not _DELETED:
                 cg(m.value)
                 temps["value"] = cg.store_temp()
-        elif kind == "list" or kind == "dict":
+        elif kind == "list" or kind == "dict" or kind == "deque":
             cg.load_target(m.target)
             temps["target"] = cg.store_temp()
             cg.build_items(m.target)
@@ -304,6 +369,11 @@ class SideEffects:
         elif kind == "set":
             cg.load_target(m.target)
             temps["target"] = cg.store_temp()
+        elif kind == "bytearray":
+            cg.load_target(m.target)
+            temps["target"] = cg.store_temp()
+            cg.load_const(bytes(m.target.value))  # type: ignore[union-attr]
+            temps["value"] = cg.store_temp()
         elif kind == "cell":
             cg(m.value)
             temps["value"] = cg.store_temp()
@@ -340,11 +410,14 @@ class SideEffects:
                     ("const", m.name),
                     ("fast", temps["value"]),
                 )
-        elif m.kind == "list":
+        elif m.kind == "list" or m.kind == "bytearray":
             cg.assign_slice(temps["target"], temps["value"])
         elif m.kind == "dict":
             cg.call_method_on(temps["target"], "clear")
             cg.call_method_on(temps["target"], "update", temps["value"])
+        elif m.kind == "deque":
+            cg.call_method_on(temps["target"], "clear")
+            cg.call_method_on(temps["target"], "extend", temps["value"])
         elif m.kind == "set":
             for key in m.value:
                 cg.call_method_on(temps["target"], m.name, const=key)
@@ -355,7 +428,7 @@ class SideEffects:
             cg.set_mode_stack(temps["value"])
 
 
-_OBJECT_KINDS = ("attr", "list", "dict")
+_OBJECT_KINDS = ("attr", "list", "dict", "deque", "bytearray")
 
 
 def _plain_attribute_protocol(target: Any) -> bool:

@@ -9,25 +9,32 @@ on identity, a constant on its exact type and value.
 from __future__ import annotations
 
 import builtins
+import collections
+import dataclasses
 import enum
+import functools
 import types
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind, TensorSpec
-from guards.sources import ItemSource
+from guards.sources import AttrSource, DictValueSource, ItemSource, IterationSource
 from tracer import debug, runtime
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
+from variables.bytearrays import BytearrayVariable
+from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
+from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
     CONSTANT_TYPES,
     ConstantVariable,
     EnumVariable,
     is_constant_value,
 )
-from variables.dicts import ConstDictVariable, SetVariable
+from variables.deques import DequeVariable
+from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
@@ -35,17 +42,20 @@ from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariabl
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
+from variables.sentinels import SentinelVariable
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
     NamedTupleVariable,
     dataclass_functions,
+    generated_eq_and_hash,
     is_frozen_dataclass,
     is_namedtuple_class,
 )
 from variables.tensor import TorchOpVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 from variables.value_objects import VALUE_CLASSES, ValueObjectVariable
+from variables.wrappers import FunctoolsPartialVariable, LruCacheWrapperVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -67,6 +77,8 @@ def wrap_class(cls: type) -> VariableTracker:
     """A class met while tracing (from `type(x)` or `__class__`); builtins fold, others inline."""
     if cls in BUILTIN_TYPES:
         return BuiltinVariable(cls)
+    if cls in MAKERS:
+        return CollectionClassVariable(cls)
     return UserDefinedClassVariable(cls)
 
 
@@ -97,6 +109,12 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return TupleVariable([wrap_constant_result(v) for v in value])
     if kind is dict:
         return ConstDictVariable({k: wrap_constant_result(v) for k, v in value.items()})
+    if kind in MAKERS:
+        made = wrap_collection_result(value)
+        assert made is not None
+        return made
+    if kind is bytearray:
+        return BytearrayVariable(value)
     if kind is set or kind is frozenset:
         return SetVariable(value, recipe=None)  # made by an operation not followed: no order
     if kind is range:
@@ -238,6 +256,12 @@ class VariableBuilder:
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
+        if kind is functools.partial:
+            return FunctoolsPartialVariable.wrap(self, value, source)
+        if kind is functools._lru_cache_wrapper:
+            return LruCacheWrapperVariable.wrap(self, value, source)
+        if kind is object:  # a sentinel: identity is all it means
+            return self._guarded_identity(SentinelVariable(value, source), value, source)
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
@@ -279,14 +303,100 @@ class VariableBuilder:
         return TupleVariable(items, source)
 
     def wrap_dict(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        """A dict, OrderedDict, defaultdict or Counter (exact types: listing the keys and reading
+        an item run no user code): guarded on its type and its keys in order, values lazily."""
         keys = tuple(value)
+        kind = type(value)
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
+        vt: VariableTracker
         if not all(is_constant_value(k) for k in keys):
-            unimplemented("dict-key", f"dict at {source.name} has non-constant keys")
-        self.output.add_guard(GuardKind.TYPE_MATCH, source, dict)
+            return self.wrap_dict_with_object_keys(value, source)
         self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
-        vt = ConstDictVariable(
-            {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}, source
-        )
+        items = {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}
+        if kind is collections.defaultdict:
+            factory_source = AttrSource(source, "default_factory")
+            factory = self.lazy(value.default_factory, factory_source)  # type: ignore[attr-defined]
+            vt = DefaultDictVariable(factory, items, source)
+        else:
+            vt = _DICT_TRACKERS[kind](items, source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_dict_with_object_keys(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        """A plain dict with keys that are no constants, each guarded where it sits in the
+        dict's order (`tuple(L['d'])[i]`) as Dynamo guards a hashable key: a constant by value,
+        an object hashed by identity by identity (another object is another key), a frozen
+        dataclass with generated `__eq__`/`__hash__` by type and field values. Values are
+        reached by position (`tuple(L['d'].values())[i]`), lazily."""
+        if type(value) is not dict:
+            unimplemented("dict-key", f"{type(value).__name__} at {source.name} has object keys")
+        self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
+        order = IterationSource(source)
+        vt = ConstDictVariable({}, source)
+        for i, (key, item) in enumerate(value.items()):
+            key_source = ItemSource(order, i)
+            if is_constant_value(key):
+                self.output.add_guard(GuardKind.EQUALS_MATCH, key_source, key)
+            else:
+                vt.key_vts[id(key)] = (key, self.wrap_object_key(key, key_source))
+            vt.items[key] = self.lazy(item, DictValueSource(source, i))
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_object_key(self, key: Any, source: Source) -> VariableTracker:
+        kind = type(key)
+        if hashed_by_identity(kind):
+            found = self.wrap(key, source)
+            self.output.add_guard(GuardKind.ID_MATCH, source, key)
+            return found
+        if is_frozen_dataclass(kind) and generated_eq_and_hash(kind):
+            found = self.wrap(key, source)
+            for name in (f.name for f in dataclasses.fields(key)):
+                field = getattr(key, name)
+                if not is_constant_value(field):
+                    unimplemented("dict-key", f"{source.name}.{name} of a key is not a constant")
+                self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, name), field)
+            if isinstance(found, FrozenDataclassVariable):
+                found.fields_guarded = True
+            return found
+        unimplemented("dict-key", f"{source.name}, a {kind.__name__}, as a dict key")
+
+    def wrap_set(self, value: set[Any] | frozenset[Any], source: Source) -> VariableTracker:
+        """A set or frozenset of constants, guarded by value as Dynamo guards one, and on its
+        iteration order as well (`tuple(L['s']) == (...)`, each member compared exactly):
+        equal sets may iterate in different orders, and the trace unrolls loops over it in the
+        order it saw. Not by identity: a set is mutable, so the same object may hold other
+        members on the next call, and a new equal set should not recompile. The tracker holds
+        the real object and only reads it (see `SetVariable.is_input`); changing it falls back."""
+        if not all(is_constant_value(k) for k in value):
+            unimplemented("set-input", f"{source.name} holds a member that is not a constant")
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
+        return SetVariable(value, None, source)
+
+    def wrap_bytearray(self, value: bytearray, source: Source) -> VariableTracker:
+        """Guarded on its contents (`tuple(L['b']) == (...)`); a copy is modeled, and a change
+        is replayed onto the input (see variables/bytearrays.py)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, bytearray)
+        self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
+        vt = BytearrayVariable(bytearray(value), source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_range(self, value: range, source: Source) -> VariableTracker:
+        """A range, pinned by its start, stop and step (a range is immutable; two ranges with
+        the same items may still differ there, and `r.start` reads it)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, range)
+        for name in ("start", "stop", "step"):
+            attr = getattr(value, name)
+            self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, name), attr)
+        return RangeVariable(value, source)
+
+    def wrap_deque(self, value: collections.deque[Any], source: Source) -> VariableTracker:
+        """Guarded on its type, length and maxlen (what `append` on a full deque drops
+        depends on it); elements lazily (`L['d'][i]`)."""
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, collections.deque)
+        self.output.add_guard(GuardKind.LENGTH_CHECK, source, len(value))
+        self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, "maxlen"), value.maxlen)
+        items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
+        vt = DequeVariable(collections.deque(items, value.maxlen), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_function(self, value: types.FunctionType, source: Source) -> VariableTracker:
@@ -347,9 +457,22 @@ WRAP_BY_TYPE: dict[type, Callable[[VariableBuilder, Any, Any], VariableTracker]]
     list: VariableBuilder.wrap_sequence,
     tuple: VariableBuilder.wrap_sequence,
     dict: VariableBuilder.wrap_dict,
+    collections.OrderedDict: VariableBuilder.wrap_dict,
+    collections.defaultdict: VariableBuilder.wrap_dict,
+    collections.Counter: VariableBuilder.wrap_dict,
+    collections.deque: VariableBuilder.wrap_deque,
+    set: VariableBuilder.wrap_set,
+    frozenset: VariableBuilder.wrap_set,
+    range: VariableBuilder.wrap_range,
+    bytearray: VariableBuilder.wrap_bytearray,
     types.ModuleType: VariableBuilder.wrap_module,
     types.BuiltinFunctionType: VariableBuilder.wrap_builtin,
     types.MethodType: VariableBuilder.wrap_method,
+}
+_DICT_TRACKERS: dict[type, Callable[..., VariableTracker]] = {
+    dict: ConstDictVariable,
+    collections.OrderedDict: OrderedDictVariable,
+    collections.Counter: CounterVariable,
 }
 _DATA_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, type(None), list, tuple, dict}

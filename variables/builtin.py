@@ -18,17 +18,22 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
+from variables.bytearrays import bytearray_binary_op, make_bytearray
+from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
+from variables.deques import deque_binary_op
 from variables.dicts import (
     SET_OPERATORS,
     ConstDictVariable,
     SetVariable,
     is_set_like,
     pairs_of,
+    reads_input,
     real_operand,
     set_binary_op,
     set_operation,
@@ -46,13 +51,16 @@ from variables.iterators import (
     next_of,
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
+from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable
-from variables.operators import lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.sentinels import SentinelVariable, id_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
 from variables.user_defined import (
     SuperVariable,
+    UserDefinedClassVariable,
     UserDefinedObjectVariable,
     hash_result,
     len_result,
@@ -146,6 +154,10 @@ class BuiltinVariable(KnownObjectVariable):
             return make_exception(tx, fn, args, kwargs)
         if fn is math.fsum and len(args) == 1 and not kwargs:
             return fsum_of(tx, args[0])
+        if fn is tuple.__new__:  # a namedtuple's `_make`, or a tuple subclass's own __new__
+            from variables.structured import tuple_new
+
+            return tuple_new(tx, args, kwargs)
         name = getattr(fn, "__name__", "")
         handler = (
             getattr(self, f"call_{name}", None) if getattr(builtins, name, None) is fn else None
@@ -286,8 +298,8 @@ class BuiltinVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if args and set(kwargs) <= {"key", "default"} and _needs_min_max_polyfill(args, kwargs):
-            return _traced_min_max(tx, fn, args, kwargs)
+        if args and set(kwargs) <= {"key", "default"} and needs_min_max_polyfill(args, kwargs):
+            return traced_min_max(tx, fn, args, kwargs)
         items = iterate(tx, args[0]).unpack(tx) if len(args) == 1 else list(args)
         if any(isinstance(item.realize(), TensorVariable) for item in items):
             unimplemented(
@@ -325,6 +337,10 @@ class BuiltinVariable(KnownObjectVariable):
                 return ConstantVariable(False)
             raise
         return ConstantVariable(True)
+
+    def call_object(self, tx: TranslatorBase, /) -> VariableTracker:
+        """`object()`: a new sentinel (any argument: CPython's TypeError, by folding)."""
+        return SentinelVariable()
 
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if args:
@@ -377,14 +393,25 @@ class BuiltinVariable(KnownObjectVariable):
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, set, args)
+        if iterable is None:
+            return set_operation(tx, set, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, set, (operand,), None, from_input)
 
     def call_frozenset(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        args = () if iterable is None else (real_operand(tx, iterable, any_iterable=True),)
-        return set_operation(tx, frozenset, args)
+        if iterable is None:
+            return set_operation(tx, frozenset, ())
+        from_input = reads_input(iterable)  # then the set made has no recipe
+        operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
+        return set_operation(tx, frozenset, (operand,), None, from_input)
+
+    def call_bytearray(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        return make_bytearray(tx, args, kwargs)
 
     def call_dict(
         self,
@@ -399,7 +426,13 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_type(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if len(args) == 1:
-            return builder.wrap_class(args[0].realize().python_type())
+            obj = args[0].realize()
+            cls_vt = builder.wrap_class(obj.python_type())
+            if isinstance(cls_vt, UserDefinedClassVariable) and isinstance(
+                obj, UserDefinedObjectVariable
+            ):  # found where the object's class is (its exact type is guarded already)
+                cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
+            return cls_vt
         if len(args) == 3:
             unimplemented("call", "type() with three arguments makes a new class on every call")
         return fold(tx, type, args, {})  # CPython's TypeError for the count
@@ -447,8 +480,8 @@ class BuiltinVariable(KnownObjectVariable):
     ) -> VariableTracker:
         unimplemented("builtin-side-effect", "call to builtin open is not supported")
 
-    def call_id(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
-        unimplemented("builtin-nondeterministic", "call to builtin id is not supported")
+    def call_id(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
+        return id_of(tx, obj)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):
@@ -521,55 +554,6 @@ def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
     return ConstantVariable(tx.run_user_operation(math.fsum, values))
 
 
-def _needs_min_max_polyfill(
-    args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
-) -> bool:
-    """A key function, or items that are not all constants (user objects, an iterator's
-    items), cannot be folded: min/max then runs as Python. Tensors keep their refusal and
-    symbolic numbers their graph op."""
-    key = kwargs.get("key")
-    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
-        return True
-    if len(args) == 1:
-        given = args[0].realize()
-        if not isinstance(given, BaseListVariable):
-            return not given.is_python_constant()
-        args = given.items
-    items = [a.realize() for a in args]
-    if any(isinstance(i, TensorVariable | SymNumberVariable) for i in items):
-        return False  # a graph op or a refusal, as before
-    return not all(i.is_python_constant() for i in items)
-
-
-def _traced_min_max(
-    tx: TranslatorBase,
-    fn: Any,
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> VariableTracker:
-    """`min`/`max` traced through the Python implementation in variables/polyfills."""
-    from variables.functions import UserFunctionVariable
-    from variables.polyfills import min_max_functions
-
-    if len(args) > 1 and "default" in kwargs:
-        tx.raise_user_error(
-            TypeError(
-                f"Cannot specify a default for {fn.__name__}() with multiple positional arguments"
-            )
-        )
-    iterable = args[0] if len(args) == 1 else TupleVariable(list(args))
-    key = kwargs.get("key", ConstantVariable(None))
-    call_args = [
-        iterable,
-        key,
-        ConstantVariable(fn is min),
-        ConstantVariable("default" in kwargs),
-        kwargs.get("default", ConstantVariable(None)),
-    ]
-    polyfill: Any = min_max_functions.min_max  # a plain Python function
-    return UserFunctionVariable(polyfill).call_function(tx, call_args, {})
-
-
 def make_exception(
     tx: TranslatorBase,
     cls: type[BaseException],
@@ -605,6 +589,10 @@ def fold(
         fn, args, kwargs
     ):
         return record_scalar_op(tx, fn, [a.realize() for a in args])
+    for a in (*args, *kwargs.values()):
+        pin = getattr(a.realize(), "pin_value", None)
+        if pin is not None:  # an input whose value is a constant once guarded by value
+            pin(tx)
     try:
         const_args = [a.realize().as_python_constant() for a in args]
         const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
@@ -665,6 +653,13 @@ def binary_op(
         if plain_op in GRAPH_ARITHMETIC and numeric:
             return record_scalar_op(tx, plain_op, [a, b])
         a, b = (v.specialize(tx) if isinstance(v, SymNumberVariable) else v for v in (a, b))
+    collection_result = (
+        counter_binary_op(tx, fn, a, b)
+        or deque_binary_op(tx, fn, a, b)
+        or bytearray_binary_op(tx, fn, a, b)
+    )
+    if collection_result is not None:
+        return collection_result
     if fn is operator.iadd and isinstance(a, ListVariable):
         a.method_extend(tx, b)
         return a
@@ -695,8 +690,8 @@ def binary_op(
         return fold(tx, plain if mutable else fn, [a, b], {})
     if (
         plain is operator.or_
-        and isinstance(a, ConstDictVariable)
-        and isinstance(b, ConstDictVariable)
+        and type(a) is ConstDictVariable  # an OrderedDict's `|` makes an OrderedDict
+        and type(b) is ConstDictVariable
     ):
         merged = ConstDictVariable(a.items)
         merged.items.update(b.items)
@@ -709,7 +704,15 @@ def binary_op(
     if plain in (operator.eq, operator.ne) and exceptions and by_identity:
         # neither side's __eq__ answers for the other: CPython compares identities
         return ConstantVariable((a is b) == (plain is operator.eq))
+    sentinel = isinstance(a, SentinelVariable) or isinstance(b, SentinelVariable)
+    if plain in (operator.eq, operator.ne) and sentinel and _sentinel_or_constant(a, b):
+        # object's __eq__ (and a constant's) answer NotImplemented: CPython compares identities
+        return ConstantVariable(identical(a, b, tx) == (plain is operator.eq))
     unimplemented("operator", f"operator {plain.__name__} on {a!r} and {b!r} is not supported")
+
+
+def _sentinel_or_constant(*values: VariableTracker) -> bool:
+    return all(isinstance(v, SentinelVariable) or v.is_python_constant() for v in values)
 
 
 def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:

@@ -10,11 +10,12 @@ import reprlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, is_constant_value
 from variables.lists import TupleVariable, contains, each_item, folding
 
 if TYPE_CHECKING:
@@ -25,8 +26,14 @@ if TYPE_CHECKING:
 _MISSING: Any = object()
 
 
-def key_of(vt: VariableTracker) -> Any:
-    """The Python key a tracker stands for; keys must be hashable constants while tracing."""
+def key_of(vt: VariableTracker, tx: TranslatorBase | None = None) -> Any:
+    """The Python key a tracker stands for: a hashable constant, or, for a dict operation (with
+    `tx`), also an object of the frame's inputs that a dict can hold as its key (see
+    `object_key`), guarded as that key's hash and equality rely on."""
+    if tx is not None:
+        found = object_key(tx, vt.realize())
+        if found is not _MISSING:
+            return found
     try:
         key = vt.realize().as_python_constant()
     except NotConstantError:
@@ -42,14 +49,63 @@ def key_tracker(key: Any) -> VariableTracker:
     return builder.wrap_constant_result(key)
 
 
+def hashed_by_identity(cls: type) -> bool:
+    """Do instances of `cls` hash and compare as `object` does, by identity, running no user
+    code (what Dynamo's `is_hashable` accepts for a user object)?"""
+    hash_fn: object = cls.__hash__
+    eq_fn: object = cls.__eq__
+    return (
+        type(cls) is type
+        and hash_fn is object.__hash__
+        and eq_fn is object.__eq__
+        and cls.__module__ != "builtins"
+    )
+
+
+def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
+    """The real key for a tracker that is no constant, or _MISSING: an object of the inputs
+    hashed by identity (guarded by identity, ID_MATCH: another object is another key), or a
+    frozen dataclass (guarded by value: its fields, read with their guards; see
+    `FrozenDataclassVariable.hashable_key`)."""
+    from variables.structured import FrozenDataclassVariable
+    from variables.user_defined import UserDefinedObjectVariable
+
+    if isinstance(vt, FrozenDataclassVariable):
+        return vt.hashable_key(tx)
+    if isinstance(vt, UserDefinedObjectVariable) and hashed_by_identity(vt.cls):
+        if vt.value is None or vt.source is None:
+            unimplemented("dict-key", f"{vt!r}, made in the frame, used as a dict key")
+        tx.output.add_guard(GuardKind.ID_MATCH, vt.source, vt.value)
+        return vt.value
+    return _MISSING
+
+
 class ConstDictVariable(VariableTracker):
     """`ConstDictVariable({'a': TensorVariable(...)})`: a dict whose keys are constants."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "key_vts")
 
     def __init__(self, items: dict[Any, VariableTracker], source: Source | None = None) -> None:
         super().__init__(source)
         self.items: dict[Any, VariableTracker] = dict(items)
+        self.key_vts: dict[int, tuple[Any, VariableTracker]] = {}
+        """The trackers of keys that are objects, not constants (by id of the key, with the
+        key itself, so a reused id is told apart): what iterating the dict gives for them."""
+
+    def key_vt(self, key: Any) -> VariableTracker:
+        """The tracker of one of the keys: its object's tracker, or the constant."""
+        known = self.key_vts.get(id(key))
+        if known is not None and known[0] is key:
+            return known[1]
+        return key_tracker(key)
+
+    def store_key(self, tx: TranslatorBase, key_vt: VariableTracker) -> Any:
+        """The real key for `key_vt` in a store (`d[k] = v`), remembering an object key's
+        tracker."""
+        key = key_of(key_vt, tx)
+        if not is_constant_value(key):
+            self.key_vts[id(key)] = (key, key_vt.realize())
+        return key
 
     @property
     def is_new(self) -> bool:
@@ -62,7 +118,7 @@ class ConstDictVariable(VariableTracker):
         return folding(self, lambda: {k: v.as_python_constant() for k, v in self.items.items()})
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        return [key_tracker(k) for k in self.items]
+        return [self.key_vt(k) for k in self.items]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.items)
@@ -72,7 +128,7 @@ class ConstDictVariable(VariableTracker):
             tx.output.side_effects.mutate_existing(tx, self, what)
 
     def getitem(self, tx: TranslatorBase, key_vt: VariableTracker) -> VariableTracker:
-        key = key_of(key_vt)
+        key = key_of(key_vt, tx)
         try:
             return self.items[key]
         except KeyError:
@@ -84,13 +140,13 @@ class ConstDictVariable(VariableTracker):
     def method_get(
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
-        found = self.items.get(key_of(key))
+        found = self.items.get(key_of(key, tx))
         if found is not None:
             return found
         return default if default is not None else ConstantVariable(None)
 
     def method___contains__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
-        return ConstantVariable(key_of(key) in self.items)
+        return ConstantVariable(key_of(key, tx) in self.items)
 
     def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
         return ConstantVariable(len(self.items))
@@ -105,18 +161,20 @@ class ConstDictVariable(VariableTracker):
         return DictViewVariable(self, "items")
 
     def method_copy(self, tx: TranslatorBase, /) -> VariableTracker:
-        return ConstDictVariable(self.items)
+        copied = ConstDictVariable(self.items)
+        copied.key_vts.update(self.key_vts)
+        return copied
 
     def method___setitem__(
         self, tx: TranslatorBase, key: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
-        self.items[key_of(key)] = value
+        self.items[self.store_key(tx, key)] = value
         return ConstantVariable(None)
 
     def method___delitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
-        k = key_of(key)
+        k = key_of(key, tx)
         if k not in self.items:
             tx.raise_user_error(KeyError(k))
         del self.items[k]
@@ -126,7 +184,7 @@ class ConstDictVariable(VariableTracker):
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
-        k = key_of(key)
+        k = key_of(key, tx)
         if k in self.items:
             return self.items.pop(k)
         if default is None:
@@ -137,16 +195,18 @@ class ConstDictVariable(VariableTracker):
         self._check_mutable(tx, "popitem")
         if not self.items:
             tx.raise_user_error(KeyError("popitem(): dictionary is empty"))
-        k, v = self.items.popitem()
-        return TupleVariable([key_tracker(k), v])
+        k_vt = self.key_vt(next(reversed(self.items)))
+        _k, v = self.items.popitem()
+        return TupleVariable([k_vt, v])
 
     def method_setdefault(
         self, tx: TranslatorBase, key: VariableTracker, default: VariableTracker | None = None, /
     ) -> VariableTracker:
-        k = key_of(key)
+        k = key_of(key, tx)
         if k in self.items:
             return self.items[k]
         self._check_mutable(tx, "setdefault")
+        k = self.store_key(tx, key)
         value = default if default is not None else ConstantVariable(None)
         self.items[k] = value
         return value
@@ -182,7 +242,7 @@ class ConstDictVariable(VariableTracker):
 
         def build() -> None:
             for k, v in self.items.items():
-                cg.load_const(k)
+                cg(self.key_vt(k))
                 cg(v)
             cg.build_map(len(self.items))
 
@@ -226,15 +286,15 @@ class DictViewVariable(VariableTracker):
         self.kind = kind
 
     def python_type(self) -> type:
-        return type(getattr({}, self.kind)())
+        return type(getattr(type(self.dict_vt.items)(), self.kind)())  # odict_keys, ...
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        items = self.dict_vt.items
+        items, key_vt = self.dict_vt.items, self.dict_vt.key_vt
         if self.kind == "keys":
-            return [key_tracker(k) for k in items]
+            return [key_vt(k) for k in items]
         if self.kind == "values":
             return list(items.values())
-        return [TupleVariable([key_tracker(k), v]) for k, v in items.items()]
+        return [TupleVariable([key_vt(k), v]) for k, v in items.items()]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.dict_vt.items)
@@ -247,7 +307,7 @@ class DictViewVariable(VariableTracker):
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
         if self.kind == "keys":
-            return ConstantVariable(key_of(item) in self.dict_vt.items)
+            return ConstantVariable(key_of(item, tx) in self.dict_vt.items)
 
         return ConstantVariable(contains(tx, self.unpack(tx), item))
 
@@ -367,13 +427,29 @@ class SetVariable(VariableTracker):
         `frozenset(fs) is fs`)."""
         return self.source is None and not self.frozen
 
+    @property
+    def is_input(self) -> bool:
+        """A set or frozenset passed in (see `VariableBuilder.wrap_set`): `items` is the real
+        object, guarded on its members and its iteration order, never changed here. Its hash
+        table is not known beyond that order, so a set computed from it has the right members
+        but no recipe (its own order is not known)."""
+        return self.source is not None and self.recipe is None
+
     def python_type(self) -> type:
         return type(self.items)
 
     def ordered_keys(self) -> list[Any]:
-        """The members in CPython's iteration order: the order of the real table."""
-        self._order_known("its order")
+        """The members in CPython's iteration order: the order of the real table (guarded, for
+        an input)."""
+        if not self.is_input:
+            self._order_known("its order")
         return list(self.items)
+
+    def real_value(self) -> Any:
+        """The real set to run a reading operation on: a copy with the same table, or, for a
+        set without a recipe (an input, or a set computed from one), the set itself: the
+        operation does not change it, and what it returns gets no recipe either."""
+        return self.items if self.recipe is None else self.snapshot()
 
     def snapshot(self) -> Any:
         """A new real set with the same table as this one (a frozenset is never changed, so it
@@ -391,7 +467,7 @@ class SetVariable(VariableTracker):
             )
 
     def as_python_constant(self) -> Any:
-        return self.snapshot()
+        return self.real_value()
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return [key_tracker(k) for k in self.ordered_keys()]
@@ -438,13 +514,14 @@ class SetVariable(VariableTracker):
         if name not in SET_READERS and not (name in SET_MUTATORS and self.frozen):
             unimplemented("set-method", f"{type(self.items).__name__}.{name} is not modeled")
         # a method that reads the set: on a copy, which a set it returns is then made from
-        receiver = self.snapshot()
+        from_input = reads_input(self, *args)
+        receiver = self.real_value()
         real_args = tuple(
             receiver if a is ITSELF else a
-            for a in (real_operand(tx, a, self, any_iterable=True) for a in args)
+            for a in (real_operand(tx, a, self, any_iterable=True, inputs=from_input) for a in args)
         )
         method = getattr(type(self.items), name)
-        return set_operation(tx, method, (receiver, *real_args), real_kwargs)
+        return set_operation(tx, method, (receiver, *real_args), real_kwargs, from_input)
 
     def mutate(
         self,
@@ -503,17 +580,19 @@ def real_operand(
     vt: VariableTracker,
     target: SetVariable | None = None,
     any_iterable: bool = False,
+    inputs: bool = False,
 ) -> Any:
     """The real object a set operation is given for `vt`: ITSELF for the set `target` being
     changed; a copy with the same table for a set; for a dict (or its keys) a dict with the
     same keys in the same order, since a set made from a dict takes its size first; else the
     constant. With `any_iterable` (a method that takes any iterable), the items of an
-    iterable that is not a constant, as a tuple: CPython adds them one by one either way."""
+    iterable that is not a constant, as a tuple: CPython adds them one by one either way.
+    With `inputs`, an input set is itself (for an operation whose result gets no recipe)."""
     vt = vt.realize()
     if vt is target:
         return ITSELF
     if isinstance(vt, SetVariable):
-        return vt.snapshot()
+        return vt.real_value() if inputs else vt.snapshot()
     if isinstance(vt, ConstDictVariable):
         return dict.fromkeys(vt.items)
     if isinstance(vt, DictViewVariable) and vt.kind == "keys":
@@ -531,14 +610,23 @@ def set_operation(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
     kwargs: dict[str, Any] | None = None,
+    from_input: bool = False,
 ) -> VariableTracker:
     """`fn(*args)` computed by CPython on real operands; a set it returns is tracked with that
-    same call as its recipe."""
+    same call as its recipe (none when an operand is an input set: see `is_input`)."""
     result = tx.run_user_operation(fn, *args, **(kwargs or {}))
     if type(result) is set or type(result) is frozenset:
+        if from_input:
+            return SetVariable(result, None)
         make = functools.partial(fn, **kwargs) if kwargs else fn
         return SetVariable(result, SetRecipe(make, args))
     return builder.wrap_constant_result(result)
+
+
+def reads_input(*operands: VariableTracker) -> bool:
+    """Does a set without a recipe (an input set, or one computed from one) take part in an
+    operation? Then a set it returns has the right members, but no recipe either."""
+    return any(isinstance(v := o.realize(), SetVariable) and v.recipe is None for o in operands)
 
 
 SET_OPERATORS = frozenset(
@@ -558,9 +646,10 @@ def set_binary_op(
     in_place = fn in (operator.ior, operator.iand, operator.isub, operator.ixor)
     if in_place and isinstance(a, SetVariable) and not a.frozen:
         return a.mutate(tx, fn, (real_operand(tx, b, a),))
-    left = real_operand(tx, a)
-    right = left if b is a else real_operand(tx, b)
-    return set_operation(tx, fn, (left, right))
+    from_input = reads_input(a, b)
+    left = real_operand(tx, a, inputs=from_input)
+    right = left if b is a else real_operand(tx, b, inputs=from_input)
+    return set_operation(tx, fn, (left, right), None, from_input)
 
 
 def is_set_like(vt: VariableTracker) -> bool:

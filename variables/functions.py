@@ -41,6 +41,9 @@ def check_code_supported(code: types.CodeType, fn: BaseUserFunctionVariable) -> 
             )
 
 
+_FUNCTION_NAME_ATTRS = frozenset({"__name__", "__qualname__", "__module__", "__doc__"})
+
+
 class BaseUserFunctionVariable(VariableTracker):
     """What inlining needs from any Python-level function: code, globals, defaults, cells."""
 
@@ -173,6 +176,14 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         return bind_with_signature(
             tx, self.fn.__code__, self.fn.__qualname__, defaults, kwdefaults, args, kwargs
         )
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        """Its name attributes and what its `__dict__` holds (`__wrapped__` after
+        `functools.wraps`), read at their source: all are writable, so guarded by value."""
+        if name not in _FUNCTION_NAME_ATTRS and name not in self.fn.__dict__:
+            return super().var_getattr(tx, name)
+        source = AttrSource(self.source, name) if self.source is not None else None
+        return tx.output.builder.lazy(getattr(self.fn, name), source)
 
     def closure_cells(self, tx: TranslatorBase) -> list[CellVariable]:
         closure = self.fn.__closure__

@@ -29,6 +29,7 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
+from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
 from variables.lists import (
     BaseListVariable,
@@ -221,23 +222,28 @@ class BuiltinIteratorVariable(IteratorVariable):
         return f"BuiltinIteratorVariable({self.type_name()}, {self.produced} produced)"
 
 
-def _dict_item(pair: tuple[Any, VariableTracker]) -> VariableTracker:
-    return TupleVariable([key_tracker(pair[0]), pair[1]])
-
-
 def _dict_value(value: VariableTracker) -> VariableTracker:
     return value
+
+
+def _itself(item: VariableTracker) -> VariableTracker:
+    """The item of a real container of trackers (a deque's) is its own tracker."""
+    return item
 
 
 def dict_iterator(dict_vt: ConstDictVariable, kind: str, reverse: bool) -> IteratorVariable:
     """`iter(d)`, `iter(d.values())`, `reversed(d.items())`, ...: CPython's iterator over the
     real dict that holds the tracker's items (keys -> trackers of the values)."""
-    items = dict_vt.items
+    items, key_vt = dict_vt.items, dict_vt.key_vt
     view = items.keys() if kind == "keys" else getattr(items, kind)()
+
+    def item(pair: tuple[Any, VariableTracker]) -> VariableTracker:
+        return TupleVariable([key_vt(pair[0]), pair[1]])
+
     converts: dict[str, Callable[[Any], VariableTracker]] = {
-        "keys": key_tracker,
+        "keys": key_vt,
         "values": _dict_value,
-        "items": _dict_item,
+        "items": item,
     }
     convert = converts[kind]
     return BuiltinIteratorVariable(reversed(view) if reverse else iter(view), convert)
@@ -267,7 +273,15 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
     if isinstance(vt, DictViewVariable):
         return dict_iterator(vt.dict_vt, vt.kind, reverse=False)
     if isinstance(vt, SetVariable):
+        vt.ordered_keys()  # its order must be known: made by followed operations, or guarded
         return BuiltinIteratorVariable(iter(vt.items), key_tracker)
+    if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
+        return BuiltinIteratorVariable(iter(vt.items), _itself)
+    # (imported here: variables.bytearrays loads variables.constant, which loads this module)
+    from variables.bytearrays import BytearrayVariable
+
+    if isinstance(vt, BytearrayVariable):  # CPython's iterator over the real bytearray
+        return BuiltinIteratorVariable(iter(vt.value), builder.wrap_constant_result)
     if isinstance(vt, ConstantVariable | RangeVariable):
         value, iterator = _real_iterator(tx, iter, vt)
         sequence = isinstance(value, str | bytes | tuple | range)
@@ -387,6 +401,8 @@ def make_reversed(tx: TranslatorBase, seq: VariableTracker) -> IteratorVariable:
         return dict_iterator(seq, "keys", reverse=True)
     if isinstance(seq, DictViewVariable):
         return dict_iterator(seq.dict_vt, seq.kind, reverse=True)
+    if isinstance(seq, DequeVariable):
+        return BuiltinIteratorVariable(reversed(seq.items), _itself)
     if isinstance(seq, IteratorVariable | SetVariable):
         tx.raise_user_error(TypeError(f"'{seq.type_name()}' object is not reversible"))
     if isinstance(seq, ConstantVariable | RangeVariable):

@@ -275,11 +275,19 @@ class RangeVariable(VariableTracker):
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.value)
 
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if name in ("start", "stop", "step"):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
     def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:  # the input itself, not an equal range
+            cg.load_source(self.source)
+            return
         cg.load_const(self.value)
 
     def __repr__(self) -> str:
-        return f"RangeVariable({self.value!r})"
+        return f"RangeVariable({self.value!r}){self._src()}"
 
 
 def search_window(

@@ -9,6 +9,7 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables.base import NotConstantError, VariableTracker
@@ -33,10 +34,14 @@ _VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, list, dict, s
 """Types whose identity CPython does not define for equal values (`is` on them is a guess)."""
 
 
-def identical(left: VariableTracker, right: VariableTracker) -> bool:
+def identical(
+    left: VariableTracker, right: VariableTracker, tx: TranslatorBase | None = None
+) -> bool:
     """`left is right`, decided only where identity is known while tracing."""
     if left is right:
         return True
+    if tx is not None and _distinct_existing(tx, left, right):
+        return False
     if left.is_python_constant() and right.is_python_constant():
         a, b = left.as_python_constant(), right.as_python_constant()
         if isinstance(a, _SINGLETONS) or isinstance(b, _SINGLETONS):
@@ -52,6 +57,19 @@ def identical(left: VariableTracker, right: VariableTracker) -> bool:
     if tensors and (left.source is None or right.source is None):
         return False  # a tensor computed in the graph is a new object
     unimplemented("identity", f"`is` between {left!r} and {right!r} depends on object identity")
+
+
+def _distinct_existing(tx: TranslatorBase, left: VariableTracker, right: VariableTracker) -> bool:
+    """Two objects from outside with their own trackers (user objects, modes, lists, dicts):
+    the side effects keep one tracker per real object, so two trackers are two objects now,
+    and a NO_ALIASING guard keeps them two on later calls."""
+    if left.source is None or right.source is None:
+        return False
+    tracked = tx.output.side_effects.tracked.values()
+    if not any(vt is left for vt in tracked) or not any(vt is right for vt in tracked):
+        return False
+    tx.output.add_guard(GuardKind.NO_ALIASING, left.source, (right.source,))
+    return True
 
 
 def _known_type(vt: VariableTracker) -> type | None:
@@ -99,7 +117,7 @@ def user_binary_op(
     if result is not None:
         return result
     if plain is operator.eq or plain is operator.ne:
-        same = identical(a, b)
+        same = identical(a, b, tx)
         return ConstantVariable(same if plain is operator.eq else not same)
     raise_operator_error(tx, fn, a, b)
 

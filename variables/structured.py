@@ -9,6 +9,7 @@ apart into graph inputs and rebuilt when returned. The `dataclasses` helpers (`r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -130,6 +131,30 @@ def construct_namedtuple(
     return NamedTupleVariable([bound[name] for name in fields], cls)
 
 
+def tuple_new(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`tuple.__new__(cls, iterable=())` for `tuple` or a namedtuple class (what a namedtuple's
+    `_make` calls): the items of the iterable, in a tuple of that class. CPython checks the
+    call's shape and `cls` on a stand-in iterable first."""
+    cls_vt = args[0].realize() if args else None
+    cls = (
+        cls_vt.as_python_constant() if cls_vt is not None and cls_vt.is_python_constant() else None
+    )
+    if cls is not tuple and not (isinstance(cls, type) and is_namedtuple_class(cls)):
+        unimplemented("tuple-new", f"tuple.__new__ with {cls_vt!r}")
+    stand_ins = [() for _ in args[1:]]
+    tx.run_user_operation(
+        functools.partial(tuple.__new__, cls, *stand_ins, **dict.fromkeys(kwargs))
+    )
+    from variables.iterators import iterate
+
+    items = iterate(tx, args[1]).unpack(tx) if len(args) > 1 else []
+    if cls is tuple:
+        return TupleVariable(items)
+    return NamedTupleVariable(items, cls)
+
+
 _CLS = ConstantVariable(None)
 """Stands for the `_cls` argument of a namedtuple's `__new__` while binding."""
 
@@ -141,15 +166,49 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
     built in the trace is a value: it can be rebuilt, compared, hashed and used as a dict key.
     """
 
-    __slots__ = ()
+    __slots__ = ("fields_guarded",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields_guarded = False
+        """For an existing instance: are its fields guarded by value (see `hashable_key`)?"""
 
     def field_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.cls)]
 
+    def hashable_key(self, tx: TranslatorBase) -> Any:
+        """The instance as a dict key: an existing one once each field is read (and so guarded
+        by value: its hash and equality, generated from the fields, are then the same on every
+        call that passes the guards); a class with its own `__eq__` or `__hash__` is not
+        modeled."""
+        if self.value is not None and not self.fields_guarded:
+            if not generated_eq_and_hash(self.cls):
+                unimplemented("dict-key", f"{self.cls.__name__} defines its own __eq__/__hash__")
+            self.pin_value(tx)
+            if not self.fields_guarded:
+                unimplemented("dict-key", f"{self!r} as a key: a field is not a constant")
+        return self.key_value()
+
+    def pin_value(self, tx: TranslatorBase) -> None:
+        """Guard each field of an existing instance by value (a field that is a graph input is
+        specialized), so that the instance is a constant: the same on every call that passes
+        the guards. A field that is no constant (a tensor) leaves it a non-constant."""
+        if self.value is None or self.fields_guarded:
+            return
+        for name in self.field_names():
+            field = self.var_getattr(tx, name).realize()
+            if isinstance(field, SymNumberVariable):
+                field = field.specialize(tx)
+            if not field.is_python_constant():
+                return
+        self.fields_guarded = True
+
     def key_value(self) -> Any:
-        """The real instance to use as a dict key (existing), or an equal one built from
-        constant fields without running `__init__`."""
+        """The real instance to use as a dict key (existing, once its fields are guarded), or
+        an equal one built from constant fields without running `__init__`."""
         if self.value is not None:
+            if not self.fields_guarded:  # its value is not pinned by any guard yet
+                raise NotConstantError(self)
             return self.value
         try:
             values = {name: self.attrs[name].as_python_constant() for name in self.field_names()}
@@ -168,6 +227,16 @@ class FrozenDataclassVariable(UserDefinedObjectVariable):
             return f"FrozenDataclassVariable({self.cls.__qualname__} @ {self.source.name})"
         inner = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"FrozenDataclassVariable({self.cls.__qualname__}({inner}))"
+
+
+def generated_eq_and_hash(cls: type) -> bool:
+    """Are `__eq__` and `__hash__` of a frozen dataclass the ones `dataclasses` generated
+    (compiled from text, so their code has no file), comparing and hashing the fields?"""
+    return all(
+        getattr(getattr(cls.__dict__.get(name), "__code__", None), "co_filename", None)
+        == "<string>"
+        for name in ("__eq__", "__hash__")
+    )
 
 
 class DataclassFunctionVariable(KnownObjectVariable):

@@ -8,10 +8,13 @@ that would be needed) is not traced.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.builder import has_instance_attr
+from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
 from variables import builder, list_subclass, streams, value_objects
@@ -19,6 +22,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import ObjectInitVariable, PartialVariable
+from variables.wrappers import FunctoolsPartialVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -26,6 +30,17 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 _ABSENT: Any = object()
+
+
+_TYPE_READS_OWN_DICT = frozenset({"__doc__", "__module__"})
+
+
+def _is_data_descriptor(member: Any) -> bool:
+    return hasattr(type(member), "__set__") or hasattr(type(member), "__delete__")
+
+
+def wrap_class(cls: type) -> VariableTracker:
+    return builder.wrap_class(cls)
 
 
 class _DeletedAttr(VariableTracker):
@@ -51,6 +66,46 @@ def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
 def has_custom_getattribute(cls: type) -> bool:
     attr, _ = lookup_class_attr(cls, "__getattribute__")
     return attr is not object.__dict__["__getattribute__"]
+
+
+def is_slot(member: Any, owner: type | None) -> bool:
+    """A `__slots__` member of a user class (a member descriptor its class made)."""
+    return (
+        type(member) is types.MemberDescriptorType
+        and owner is not None
+        and "__slots__" in owner.__dict__
+    )
+
+
+def property_error(tx: TranslatorBase, prop: property, cls: type, action: str) -> None:
+    """CPython's own AttributeError for a property with no getter, setter or deleter, raised
+    by the property on a stand-in whose type has `cls`'s name (the message names the type)."""
+    stand_in = type(cls.__name__, (), {})()
+    if action == "get":
+        tx.run_user_operation(prop.__get__, stand_in, type(stand_in))
+    elif action == "set":
+        tx.run_user_operation(prop.__set__, stand_in, None)
+    else:
+        tx.run_user_operation(prop.__delete__, stand_in)
+    raise AssertionError(f"property {action} without a function did not raise")
+
+
+def stored_class_attr(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+) -> VariableTracker | None:
+    """The value this trace assigned to `name` on `cls` or a base, if a read finds it; a base's
+    value holds only while the classes before it in the MRO still lack `name` (guarded)."""
+    found = tx.output.side_effects.stored_class_attr(cls, name)
+    if found is None:
+        return None
+    value, index = found
+    if index:
+        if cls_source is None:
+            unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
+        mro_source = AttrSource(cls_source, "__mro__")
+        for i in range(index):
+            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+    return value
 
 
 def wrap_class_member(
@@ -97,23 +152,89 @@ class UserDefinedClassVariable(VariableTracker):
         return self.value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        if name == "__name__" or name == "__qualname__":
+        """`type.__getattribute__`: a data descriptor of a user metaclass first, then the
+        class's own MRO, then the metaclass's other attributes (its methods bind to the class).
+        Attributes `type` itself provides (`__mro__`, `__bases__`, ...) are not modeled."""
+        meta = type(self.value)
+        if name in ("__name__", "__qualname__") and lookup_class_attr(meta, name)[1] is type:
             return ConstantVariable(getattr(self.value, name))
         if self.value in value_objects.VALUE_CLASSES:
             found = value_objects.class_attribute(self.value, name)
             if found is not None:
                 return found
-        if type(self.value) is not type:
-            unimplemented("metaclass", f"attribute of class {self.value.__name__} with a metaclass")
-        member, _owner = lookup_class_attr(self.value, name)
-        if member is _ABSENT:
-            tx.raise_user_error(
-                AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
-            )
+        if lookup_class_attr(meta, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
+            unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
+        meta_member, meta_owner = lookup_class_attr(meta, name)
+        from_type = meta_owner is type or meta_owner is object
         source = AttrSource(self.source, name) if self.source is not None else None
-        if isinstance(member, property):
-            unimplemented("getattr", f"reading property {name} from the class itself")
-        return wrap_class_member(tx, member, source, None, self)
+        if meta_owner is not None and _is_data_descriptor(meta_member):
+            if from_type:
+                # type's `__doc__` and `__module__` read the class's own dict entry
+                if name not in _TYPE_READS_OWN_DICT or name not in self.value.__dict__:
+                    unimplemented("getattr", f"{name} of class {self.value.__name__} (type's)")
+            elif isinstance(meta_member, property):
+                return self._metaclass_property(tx, meta_member, name)
+            else:
+                unimplemented("metaclass", f"descriptor {meta.__name__}.{name} of a metaclass")
+        stored = stored_class_attr(tx, self.value, self.source, name)
+        if stored is not None:
+            return stored
+        member, _owner = lookup_class_attr(self.value, name)
+        if member is not _ABSENT:
+            if isinstance(member, property):
+                unimplemented("getattr", f"reading property {name} from the class itself")
+            return wrap_class_member(tx, member, source, None, self)
+        if from_type:
+            unimplemented("getattr", f"{name} of class {self.value.__name__} (type's)")
+        if meta_owner is not None:
+            self._guard_not_in_mro(tx, name)
+            meta_source = AttrSource(TypeSource(self.source), name) if self.source else None
+            return wrap_class_member(tx, meta_member, meta_source, self, wrap_class(meta))
+        if lookup_class_attr(meta, "__getattr__")[1] is not None:
+            unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattr__")
+        tx.raise_user_error(
+            AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
+        )
+
+    def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        """`cls.name = value` with `type.__setattr__`: recorded in the side effects, replayed
+        onto the class, and read back by later lookups through the class, its subclasses and
+        instances. Dunder names (CPython's protocol lookups read those) and values that are
+        descriptors (functions become methods) are not modeled."""
+        cls = self.value
+        meta = type(cls)
+        what = f"setting class attribute {cls.__name__}.{name}"
+        if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
+            unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
+        meta_member, meta_owner = lookup_class_attr(meta, name)
+        if meta_owner is not None and _is_data_descriptor(meta_member):
+            unimplemented("setattr", f"{what}: a data descriptor of its metaclass")
+        if name.startswith("__") and name.endswith("__"):
+            unimplemented("setattr", f"{what}: a special name")
+        if self.source is None:
+            unimplemented("setattr", f"{what}: a class with no known origin")
+        value = value.realize()
+        if hasattr(value.python_type(), "__get__"):
+            unimplemented("setattr", f"{what} to {value!r}, a descriptor")
+        tx.output.side_effects.store_class_attr(self, name, value)
+
+    def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
+        """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""
+        if self.source is None:
+            return
+        mro_source = AttrSource(self.source, "__mro__")
+        for i in range(len(self.value.__mro__)):
+            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+
+    def _metaclass_property(self, tx: TranslatorBase, prop: property, name: str) -> VariableTracker:
+        """A property of the metaclass read on the class: its getter called with the class."""
+        if prop.fget is None:
+            property_error(tx, prop, type(self.value), "get")
+        fget_source = None
+        if self.source is not None:
+            fget_source = AttrSource(AttrSource(TypeSource(self.source), name), "fget")
+        getter = wrap_class_member(tx, prop.fget, fget_source, None, None)
+        return getter.call_function(tx, [self], {})
 
     def call_function(
         self,
@@ -127,6 +248,8 @@ class UserDefinedClassVariable(VariableTracker):
             return streams.make_stream(tx, self.value, args, kwargs)
         if list_subclass.is_plain_list_subclass(self.value):
             return list_subclass.make_list_subclass(tx, self.value, args, kwargs)
+        if self.value is functools.partial:
+            return FunctoolsPartialVariable.create(tx, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -173,15 +296,21 @@ class UserDefinedObjectVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if has_custom_getattribute(self.cls):
             unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
-        if name == "__class__":
-            return builder.wrap_class(self.cls)
-        member, _owner = lookup_class_attr(self.cls, name)
-        is_data_descriptor = member is not _ABSENT and (
-            hasattr(type(member), "__set__") or hasattr(type(member), "__delete__")
-        )
+        cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
+        if name == "__class__":  # found where the object's class is (its type is guarded)
+            cls_vt = builder.wrap_class(self.cls)
+            if isinstance(cls_vt, UserDefinedClassVariable):
+                cls_vt.source = cls_source
+            return cls_vt
+        stored = stored_class_attr(tx, self.cls, cls_source, name)
+        if stored is not None:  # a class attribute this trace assigned: a plain value
+            own = self._instance_attr(tx, name)
+            return own if own is not None else stored
+        member, owner = lookup_class_attr(self.cls, name)
+        is_data_descriptor = member is not _ABSENT and _is_data_descriptor(member)
         if isinstance(member, property):
             if member.fget is None:
-                tx.raise_user_error(AttributeError(f"property {name!r} has no getter"))
+                property_error(tx, member, self.cls, "get")
             getter = wrap_class_member(
                 tx,
                 member.fget,
@@ -190,6 +319,8 @@ class UserDefinedObjectVariable(VariableTracker):
                 None,
             )
             return getter.call_function(tx, [self], {})
+        if is_slot(member, owner):
+            return self._slot_value(tx, name, member)
         if is_data_descriptor:
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
         own = self._instance_attr(tx, name)
@@ -236,6 +367,32 @@ class UserDefinedObjectVariable(VariableTracker):
             return None
         return tx.output.builder.lazy(instance_dict[name], AttrSource(self.source, name))
 
+    def _slot_value(self, tx: TranslatorBase, name: str, member: Any) -> VariableTracker:
+        """A `__slots__` member: the value stored in the trace, else the object's own, read at
+        `L['x'].name` once HASATTR says it is filled; an empty slot raises CPython's error."""
+        if self._slot_filled(tx, name, member):
+            found = self.attrs.get(name)
+            if found is not None:
+                return found
+            assert self.source is not None
+            value = member.__get__(self.value, self.cls)
+            return tx.output.builder.lazy(value, AttrSource(self.source, name))
+        tx.raise_user_error(
+            AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+        )
+
+    def _slot_filled(self, tx: TranslatorBase, name: str, member: Any) -> bool:
+        """Does slot `name` hold a value now (guarded for an object from outside)?"""
+        if name in self.attrs:
+            return self.attrs[name] is not DELETED_ATTR
+        if self.is_new:
+            return False
+        assert self.source is not None
+        filled = has_instance_attr(self.value, name)
+        kind = GuardKind.HASATTR if filled else GuardKind.NO_HASATTR
+        tx.output.add_guard(kind, self.source, name)
+        return filled
+
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
         setattr_fn, _owner = lookup_class_attr(self.cls, "__setattr__")
@@ -249,8 +406,24 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def object_setattr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`object.__setattr__(obj, name, value)`: the store itself, with no class hook."""
-        member, _ = lookup_class_attr(self.cls, name)
-        if member is not _ABSENT and hasattr(type(member), "__set__"):
+        member, owner = lookup_class_attr(self.cls, name)
+        if isinstance(member, property):
+            if member.fset is None:
+                property_error(tx, member, self.cls, "set")
+            setter = wrap_class_member(
+                tx,
+                member.fset,
+                self._class_source(AttrSource, TypeSource, name, "fset"),
+                None,
+                None,
+            )
+            setter.call_function(tx, [self, value], {})
+            return
+        if (
+            member is not _ABSENT
+            and hasattr(type(member), "__set__")
+            and not is_slot(member, owner)
+        ):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
         if not self.is_new:
             tx.output.side_effects.store_attr(tx, self, name, value)
@@ -268,6 +441,32 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def object_delattr(self, tx: TranslatorBase, name: str) -> None:
         """`object.__delattr__(obj, name)`: the deletion itself, with no class hook."""
+        member, owner = lookup_class_attr(self.cls, name)
+        if isinstance(member, property):
+            if member.fdel is None:
+                property_error(tx, member, self.cls, "delete")
+            deleter = wrap_class_member(
+                tx,
+                member.fdel,
+                self._class_source(AttrSource, TypeSource, name, "fdel"),
+                None,
+                None,
+            )
+            deleter.call_function(tx, [self], {})
+            return
+        if is_slot(member, owner):
+            if not self._slot_filled(tx, name, member):
+                tx.raise_user_error(AttributeError(name))  # CPython's message for a slot
+            if not self.is_new:  # a slot empty at the call and filled by the trace: no replay
+                assert self.source is not None
+                existed = has_instance_attr(self.value, name)
+                kind = GuardKind.HASATTR if existed else GuardKind.NO_HASATTR
+                tx.output.add_guard(kind, self.source, name)
+                tx.output.side_effects.delete_attr(tx, self, name, existed)
+            self.attrs[name] = DELETED_ATTR
+            return
+        if member is not _ABSENT and _is_data_descriptor(member):
+            unimplemented("delattr", f"deleting descriptor {self.cls.__name__}.{name}")
         if self._instance_attr(tx, name) is None:
             tx.raise_user_error(
                 AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
@@ -329,8 +528,11 @@ class SuperVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         obj = self.obj.realize()
+        if isinstance(obj, UserDefinedClassVariable):
+            return self._class_getattr(tx, obj, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
+        self._no_stored_attr(tx, name)
         mro = obj.cls.__mro__
         start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
         for k in range(start, len(mro)):
@@ -349,6 +551,33 @@ class SuperVariable(VariableTracker):
             mro_src = None
         source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
+
+    @staticmethod
+    def _no_stored_attr(tx: TranslatorBase, name: str) -> None:
+        if any(key[1] == name for key in tx.output.side_effects.class_attrs):
+            unimplemented("super", f"super().{name} after the trace assigned a class's {name}")
+
+    def _class_getattr(
+        self, tx: TranslatorBase, cls_vt: UserDefinedClassVariable, name: str
+    ) -> VariableTracker:
+        """`super(C, cls).name` (a classmethod's `super()`): found after C in cls's MRO; a
+        classmethod binds to cls, a plain function stays unbound."""
+        self._no_stored_attr(tx, name)
+        mro = cls_vt.value.__mro__
+        if self.cls not in mro:
+            unimplemented("super", f"super({self.cls.__name__}, {cls_vt.value.__name__})")
+        for k in range(mro.index(self.cls) + 1, len(mro)):
+            if name in mro[k].__dict__:
+                member = mro[k].__dict__[name]
+                break
+        else:
+            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        if not isinstance(member, types.FunctionType | staticmethod | classmethod):
+            unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
+        source = None
+        if cls_vt.source is not None:
+            source = AttrSource(ItemSource(AttrSource(cls_vt.source, "__mro__"), k), name)
+        return wrap_class_member(tx, member, source, None, cls_vt)
 
     def __repr__(self) -> str:
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"

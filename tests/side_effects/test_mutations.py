@@ -817,15 +817,14 @@ def test_global_delete_falls_back_or_matches() -> None:
     assert_same_behavior(global_delete)
 
 
-def test_global_delete_fullgraph_is_a_clean_unsupported() -> None:
-    """`del` of a global is a documented graph break: fullgraph reports it, nothing runs."""
+def test_global_delete_fullgraph_replays_the_delete() -> None:
+    """`del` of a global traces (DELETE_GLOBAL): the compiled code deletes it, as Python does."""
     global G_VALUE
     saved = G_VALUE
     try:
         compiled = tracer.compile(global_delete, fullgraph=True)
-        with pytest.raises(tracer.Unsupported, match="DELETE_GLOBAL"):
-            compiled()
-        assert G_VALUE == saved
+        compiled()
+        assert "G_VALUE" not in globals()
     finally:
         G_VALUE = saved
 

@@ -663,11 +663,6 @@ def test_namedtuple_slice_without_fullgraph_matches_eager():
     assert_same_behavior(fn, Span(2, 5))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `Span._make([...])` raises Unsupported '_make: call to C function __new__ is "
-    "not supported' under fullgraph; eager builds the namedtuple",
-)
 def test_namedtuple_make():
     def fn(s):
         return Span._make([s.stop, s.start]), Point._make((s.start, 0))

@@ -26,8 +26,10 @@ from guards.sources import (
     AttrSource,
     BuiltinSource,
     ClosureSource,
+    DictValueSource,
     GlobalSource,
     ItemSource,
+    IterationSource,
     LocalSource,
     ModeStackSource,
     Source,
@@ -221,7 +223,7 @@ class PyCodegen:
         items = vt.items
         if isinstance(items, dict):
             for key, value in items.items():
-                self.load_const(key)
+                self(vt.key_vt(key))  # a constant, or the tracker of an object key
                 self(value)
             self.build_map(len(items))
         else:
@@ -361,6 +363,26 @@ def _load_type(cg: PyCodegen, src: Any) -> None:
     cg.call(1)
 
 
+def _load_iteration(cg: PyCodegen, src: Any) -> None:
+    cg.push_null()
+    cg.load_const(tuple)
+    cg.load_source(src.base)
+    cg.call(1)
+
+
+def _load_dict_value(cg: PyCodegen, src: Any) -> None:
+    cg.push_null()
+    cg.load_const(nth_value)
+    cg.load_source(src.base)
+    cg.load_const(src.index)
+    cg.call(2)
+
+
+def nth_value(d: dict[Any, Any], index: int) -> Any:
+    """`tuple(d.values())[index]`: what a DictValueSource reads."""
+    return tuple(d.values())[index]
+
+
 def _load_mode(cg: PyCodegen, src: Any) -> None:
     cg.push_null()
     cg.load_const(_C._get_function_stack_at)
@@ -376,6 +398,8 @@ _SOURCE_LOADERS: dict[type, Callable[[PyCodegen, Any], None]] = {
     AttrSource: _load_attr,
     ItemSource: _load_item,
     TypeSource: _load_type,
+    IterationSource: _load_iteration,
+    DictValueSource: _load_dict_value,
     ModeStackSource: _load_mode,
 }
 

@@ -20,6 +20,7 @@ TOPICS = (
     "graph_code",
     "side_effects",
     "trace_bytecode",
+    "output_code",
 )
 """Every topic; `all` in MODETRACE_LOGS means all of them."""
 ENV_VAR = "MODETRACE_LOGS"

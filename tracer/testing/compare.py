@@ -9,6 +9,7 @@ the eager run must hold one object in the compiled run, and vice versa).
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Callable
 from typing import Any
@@ -49,8 +50,9 @@ def _children(value: Any) -> list[tuple[str, Any]]:
     if _is_tensor(value):
         return []
     if isinstance(value, dict):
-        return [(f"[{k!r}]", v) for k, v in value.items()]
-    if isinstance(value, list | tuple):
+        keys = [(f".keys()[{i}]", k) for i, k in enumerate(value) if not _is_atom(k)]
+        return [*keys, *((f"[{k!r}]", v) for k, v in value.items())]
+    if isinstance(value, list | tuple | collections.deque):
         return [(f"[{i}]", v) for i, v in enumerate(value)]
     if isinstance(value, set | frozenset):
         return []
@@ -109,7 +111,9 @@ class Comparison:
             _compare_tensor(expected, actual, path)
         elif isinstance(expected, dict):
             self._compare_dict(expected, actual, path)
-        elif isinstance(expected, list | tuple):
+        elif isinstance(expected, list | tuple | collections.deque):
+            if isinstance(expected, collections.deque) and expected.maxlen != actual.maxlen:
+                raise Mismatch(path, f"maxlen {actual.maxlen}, expected {expected.maxlen}")
             if len(expected) != len(actual):
                 raise Mismatch(path, f"length {len(actual)}, expected {len(expected)}")
             for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
@@ -150,10 +154,17 @@ class Comparison:
         return False
 
     def _compare_dict(self, expected: dict[Any, Any], actual: dict[Any, Any], path: str) -> None:
-        if list(expected) != list(actual):
-            raise Mismatch(path, f"keys {list(actual)!r}, expected {list(expected)!r}")
-        for key, value in expected.items():
-            self.compare(value, actual[key], f"{path}[{key!r}]")
+        keys_e, keys_a = list(expected), list(actual)
+        if all(map(_is_atom, keys_e)):
+            if keys_e != keys_a:
+                raise Mismatch(path, f"keys {keys_a!r}, expected {keys_e!r}")
+        else:  # object keys: the two runs hold copies, compared as any other object
+            if len(keys_e) != len(keys_a):
+                raise Mismatch(path, f"keys {keys_a!r}, expected {keys_e!r}")
+            for i, (key_e, key_a) in enumerate(zip(keys_e, keys_a, strict=True)):
+                self.compare(key_e, key_a, f"{path}.keys()[{i}]")
+        for (key, value), other in zip(expected.items(), actual.values(), strict=True):
+            self.compare(value, other, f"{path}[{key!r}]")
 
     def _compare_object(self, expected: Any, actual: Any, path: str) -> None:
         attrs_e, attrs_a = _attributes(expected), _attributes(actual)

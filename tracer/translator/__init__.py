@@ -6,6 +6,7 @@ from tracer.translator.calls import Calls
 from tracer.translator.control_flow import ControlFlow
 from tracer.translator.exception_ops import ExceptionOps
 from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslator
+from tracer.translator.imports import Imports
 from tracer.translator.match_ops import MatchOps
 from tracer.translator.names import Names
 from tracer.translator.operators import Operators
@@ -14,6 +15,7 @@ from tracer.translator.stack_ops import StackOps
 
 class InstructionTranslator(
     StackOps,
+    Imports,
     Names,
     Operators,
     Builders,

@@ -51,8 +51,6 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "GET_ANEXT": "async for",
     "END_ASYNC_FOR": "async for",
     "GET_AWAITABLE": "await",
-    "IMPORT_NAME": "import statements",
-    "IMPORT_FROM": "import statements",
     "IMPORT_STAR": "import statements",
     "LOAD_BUILD_CLASS": "class definitions",
     "SETUP_ANNOTATIONS": "annotations at module or class level",
@@ -63,7 +61,6 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "PRINT_EXPR": "interactive-mode expressions",
     "CHECK_EG_MATCH": "except* (exception groups)",
     "PREP_RERAISE_STAR": "except* (exception groups)",
-    "DELETE_GLOBAL": "global deletion",
     "DELETE_DEREF": "closure-variable deletion",
 }
 """Every 3.11 opcode without a handler, with the construct it belongs to (checked by a test

@@ -34,9 +34,10 @@ class Builders(TranslatorBase):
     def BUILD_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
         flat = self.popn(2 * inst.arg)
-        self.push(
-            ConstDictVariable({key_of(k): v for k, v in zip(flat[::2], flat[1::2], strict=False)})
-        )
+        made = ConstDictVariable({})
+        for k, v in zip(flat[::2], flat[1::2], strict=False):
+            made.items[made.store_key(self, k)] = v
+        self.push(made)
 
     def BUILD_CONST_KEY_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
@@ -115,7 +116,7 @@ class Builders(TranslatorBase):
         key = self.pop()
         target = self.peek(inst.arg)
         assert isinstance(target, ConstDictVariable)
-        target.items[key_of(key)] = value
+        target.items[target.store_key(self, key)] = value
 
     def DICT_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None

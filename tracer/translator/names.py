@@ -5,18 +5,22 @@ attributes. Values read from outside the frame are wrapped lazily at their Sourc
 from __future__ import annotations
 
 import builtins
+import sys
 import types
 from typing import Any
 
+from guards.guard import GuardKind
 from guards.sources import (
     AttrSource,
     BuiltinSource,
     GlobalsDictSource,
     GlobalSource,
     ItemSource,
+    ModuleSource,
     Source,
 )
 from tracer.exc import unimplemented
+from tracer.side_effects import DELETED_GLOBAL
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
@@ -24,7 +28,7 @@ from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
-from variables.user_defined import UserDefinedObjectVariable
+from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
 _GLOBALS_DICT = GlobalsDictSource()
 """The `G` source of every "not a global" guard (a builtin the globals do not shadow)."""
@@ -74,16 +78,24 @@ class Names(TranslatorBase):
         """The global (or builtin) `name`: a stored value if the trace assigned it, else the
         real value wrapped lazily at its source (the builder keeps one tracker per source)."""
         stored = self.output.side_effects.load_global(self.f_globals, name)
-        if stored is not None:
+        deleted = stored is DELETED_GLOBAL
+        if stored is not None and not deleted:
             return stored
-        if name in self.f_globals:
+        if name in self.f_globals and not deleted:
             return self.output.builder.lazy(self.f_globals[name], self.global_source(name))
         builtins_dict = self._builtins_dict()
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
+        if not deleted:  # (a name the trace deleted was there, so no guard says it is absent)
+            self.guard_global_absent(name)
+        return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
+
+    def guard_global_absent(self, name: str) -> None:
+        """Guard that this frame's globals do not hold `name` (a builtin is not shadowed)."""
         if self.f_globals is self.output.root_globals:
             self.output.guard_name_absent(_GLOBALS_DICT, name)
-        return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
+        else:
+            self.output.guard_name_absent(self.foreign_globals_source(), name)
 
     def _builtins_dict(self) -> dict[str, Any]:
         found = self.f_globals.get("__builtins__", builtins)
@@ -92,10 +104,46 @@ class Names(TranslatorBase):
     def global_source(self, name: str) -> Source:
         if self.f_globals is self.output.root_globals:
             return GlobalSource(name)
+        return ItemSource(self.foreign_globals_source(), name)
+
+    def foreign_globals_source(self) -> Source:
+        """Where the globals of a function from another module are read: that module's dict,
+        `sys.modules['m'].__dict__` (guarded to be this very dict, so a replaced module is a
+        miss), else the function's own `__globals__` when the function has a source."""
+        module_name = self.f_globals.get("__name__")
+        module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+        if module is not None and getattr(module, "__dict__", None) is self.f_globals:
+            assert isinstance(module_name, str)
+            source: Source = AttrSource(ModuleSource(module_name), "__dict__")
+            self.output.add_guard(GuardKind.ID_MATCH, source, self.f_globals)
+            return source
         owner = self.globals_owner
         if owner is None or owner.source is None:
-            unimplemented("foreign-globals", f"global {name!r} of a function from another module")
-        return ItemSource(AttrSource(owner.source, "__globals__"), name)
+            unimplemented(
+                "foreign-globals",
+                f"globals of a function from {module_name!r}, which is not a module in "
+                "sys.modules, reached with no source",
+            )
+        return AttrSource(owner.source, "__globals__")
+
+    def DELETE_GLOBAL(self, inst: Instruction) -> None:
+        """`del name` with `global name`: the name must be bound now (its value is read, and so
+        guarded, as a load would); the deletion is replayed in order with the global stores."""
+        name = inst.argval
+        if self.f_globals is not self.output.root_globals:
+            unimplemented("foreign-globals", f"deleting global {name!r} of another module")
+        side_effects = self.output.side_effects
+        stored = side_effects.load_global(self.f_globals, name)
+        if stored is DELETED_GLOBAL or (stored is None and name not in self.f_globals):
+            if stored is None:
+                self.output.guard_name_absent(_GLOBALS_DICT, name)
+            self.raise_user_error(NameError(f"name '{name}' is not defined"))
+        existed = name in self.f_globals
+        if existed:  # bound when the call began: read, so guarded
+            self.output.builder.lazy(self.f_globals[name], GlobalSource(name)).realize()
+        else:  # bound by this trace: plain Python would clobber a global that appeared since
+            self.output.guard_name_absent(_GLOBALS_DICT, name)
+        side_effects.delete_global(name, existed)
 
     def STORE_GLOBAL(self, inst: Instruction) -> None:
         if self.f_globals is not self.output.root_globals:
@@ -142,6 +190,9 @@ class Names(TranslatorBase):
         value = self.pop()
         if isinstance(obj, TupleVariable):
             self.raise_user_error(AttributeError("can't set attribute"))
+        if isinstance(obj, UserDefinedClassVariable):
+            obj.store_attr(self, inst.argval, value)
+            return
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("setattr", f"setting attribute {inst.argval!r} on {obj!r}")
         obj.store_attr(self, inst.argval, value)

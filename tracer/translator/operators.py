@@ -68,7 +68,7 @@ class Operators(TranslatorBase):
     def IS_OP(self, inst: Instruction) -> None:
         right = self.pop().realize()
         left = self.pop().realize()
-        result = identical(left, right)
+        result = identical(left, right, self)
         self.push(ConstantVariable(result != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst: Instruction) -> None:

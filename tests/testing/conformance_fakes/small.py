@@ -1,6 +1,6 @@
 """A tiny stand-in for a module of CPython's test package, for the conformance runner's tests.
-One test of each kind of outcome; `test_falls_back` imports inside its body, which modetrace
-does not trace, so it runs eagerly."""
+One test of each kind of outcome; `test_falls_back` defines a class inside its body, which
+modetrace does not trace, so it runs eagerly."""
 
 import unittest
 
@@ -42,9 +42,10 @@ class Small(unittest.TestCase):
         self.assertTrue(False)
 
     def test_falls_back(self) -> None:
-        import os
+        class Local:
+            sep = "/"
 
-        self.assertIsInstance(os.sep, str)
+        self.assertIsInstance(Local.sep, str)
 
     def not_a_test(self) -> None:
         raise AssertionError("only test* methods run")

@@ -1,0 +1,232 @@
+"""The fused backend: a GraphModule -> a `FusedPlan` (data) -> the callable it loads as.
+
+`plan_graph` lowers each node it can (lowering), stores what must be stored and groups the
+stores into kernels (scheduler), and writes the kernels' source and a `forward` that calls
+them in graph order, wrapping buffers into tensors only where a tensor is needed: a graph
+output or the argument of a node that stays a runtime call. Those runtime calls are written
+by the graph's own code generator (`python_source`), exactly as the eager backend runs them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tracer.fused.codegen import KernelSource, kernel_source
+from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node
+from tracer.fused.plan import FusedPlan, KernelPlan, describe
+from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make_statement
+from tracer.graph import Graph, GraphModule
+from tracer.graph.node import Node
+from tracer.graph.python_source import _Codegen
+from tracer.runtime import kernels as runtime_kernels
+from tracer.runtime.tensor import Tensor
+
+
+def _is_tensor(node: Node) -> bool:
+    return isinstance(node.meta.get("val"), Tensor)
+
+
+def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
+    """Which nodes are lowered (reductions count as stored: readers see their buffer)."""
+    values: dict[Node, Value] = {}
+    lowered: dict[Node, Lowering] = {}
+    for node in gm.graph.nodes:
+        if node.op in ("placeholder", "output") or not _is_tensor(node):
+            if node.op == "placeholder" and _is_tensor(node):
+                values[node] = _buffer_view(node)
+            continue
+        found = lower_node(node, values) if node.op != "get_attr" else None
+        if found is None:
+            values[node] = _buffer_view(node)
+            continue
+        lowered[node] = found
+        stored = isinstance(found.value, Reduction)
+        values[node] = _buffer_view(node) if stored else found.value
+    return lowered
+
+
+def buffer_prefix(graph: Graph) -> str:
+    """The prefix of the variables holding data lists in `forward` and the kernels: `b_`, or a
+    longer one no node name starts with (forward's locals are node names)."""
+    prefix = "b_"
+    names = [n.name for n in graph.nodes]
+    while any(name.startswith(prefix) for name in names):
+        prefix = f"b{prefix}"
+    return prefix
+
+
+def _buffer_view(node: Node, prefix: str = "b_") -> View:
+    shape = tuple(node.meta["val"]._shape)
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return View(prefix + node.name, shape, strides)
+
+
+def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
+    """The plan of `gm`'s kernels; `reorder_loops` lets the scheduler try other loop orders
+    for a pair of statements that would fuse with them (NOTE [loop order])."""
+    graph = gm.graph
+    lowered = _lower_all(gm)
+    output = graph.nodes[-1]
+    # Nodes whose value is needed as a tensor: graph outputs and runtime calls' arguments.
+    as_tensor: set[Node] = set()
+    for node in graph.nodes:
+        if node.op == "output" or (node.op != "placeholder" and node not in lowered):
+            as_tensor.update(n for n in node.all_input_nodes if n in lowered)
+    stored: set[Node] = set(as_tensor)
+    for node, found in lowered.items():
+        readers = [u for u in node.users if u in lowered]
+        if isinstance(found.value, Reduction):
+            stored.add(node)  # reductions are always stored
+        elif not isinstance(found.value, View) and len(readers) > 1:
+            stored.add(node)  # computed once, not once per reader
+
+    # The values again, with stored nodes read from their buffers.
+    prefix = buffer_prefix(graph)
+    values: dict[Node, Value] = {}
+    items: list[Statement | Node] = []
+    helpers: dict[str, Any] = {}
+    for node in graph.nodes:
+        if node in lowered:
+            again = lower_node(node, values)
+            assert again is not None, node
+            helpers.update(again.helpers)
+            if node in stored:
+                items.append(make_statement(node, prefix + node.name, again.value))
+                values[node] = _buffer_view(node, prefix)
+            else:
+                values[node] = again.value
+        elif _is_tensor(node):
+            values[node] = _buffer_view(node, prefix)
+            if node.op not in ("placeholder", "get_attr"):
+                items.append(node)
+        elif node.op not in ("placeholder", "output", "get_attr"):
+            items.append(node)  # get_attr nodes are globals where they are read
+
+    stats = ScheduleStats(reorder_loops)
+    grouped = group(items, stats)
+    return _write(gm, grouped, lowered, as_tensor, helpers, stats, output, prefix)
+
+
+def _write(
+    gm: GraphModule,
+    grouped: list[Kernel | Node],
+    lowered: dict[Node, Lowering],
+    as_tensor: set[Node],
+    helpers: dict[str, Any],
+    stats: ScheduleStats,
+    output: Node,
+    prefix: str,
+) -> FusedPlan:
+    graph = gm.graph
+
+    def buffer_name(node: Node) -> str:
+        return prefix + node.name
+
+    by_buffer = {buffer_name(n): n for n in graph.nodes}
+    kernels = [k for k in grouped if isinstance(k, Kernel)]
+    home = {s.buffer: i for i, k in enumerate(kernels) for s in k.statements}
+    needed: set[str] = {buffer_name(n) for n in as_tensor}
+    for i, kernel in enumerate(kernels):
+        for statement in kernel.statements:
+            for buffer, _ in statement.loads():
+                if home.get(buffer, i) != i:
+                    needed.add(buffer)
+    sizes = {buffer_name(n): math.prod(n.meta["val"]._shape) for n in graph.nodes if _is_tensor(n)}
+
+    codegen = _Codegen(graph, gm.name)
+    lines = [f"def {gm.name}({', '.join(n.name for n in graph.placeholders)}):"]
+    sources: list[KernelSource] = []
+    has_data: set[str] = set()
+    make = codegen.bind(Tensor._make, "make")
+    for item in grouped:
+        if isinstance(item, Node):
+            if item.op == "output":
+                continue
+            lines.append(f"    {codegen.statement(item)}")
+            continue
+        pending = _Pending("")
+        name = pending.name = codegen.bind(pending, f"kernel_{len(sources)}")
+        source = kernel_source(item, name, needed, helpers, sizes)
+        sources.append(source)
+        for param in source.params:
+            if param not in has_data:
+                lines.append(f"    {param} = {codegen.render(by_buffer[param])}._data")
+                has_data.add(param)
+        targets = ", ".join(source.returns)
+        call = f"{name}({', '.join(source.params)})"
+        lines.append(f"    {targets}{',' if len(source.returns) == 1 else ''} = {call}")
+        has_data.update(source.returns)
+        for statement in item.statements:
+            node = statement.node
+            if node in as_tensor:
+                wrapped = _wrap(codegen, node, lowered, make, buffer_name(node))
+                lines.append(f"    {node.name} = {wrapped}")
+    lines.append(f"    {codegen.statement(output)}")
+    forward_source = "\n".join(lines) + "\n"
+    kernel_plans = [
+        KernelPlan(
+            s.name, s.source, {k: describe(v) for k, v in s.helpers.items()}, s.nodes, s.depth
+        )
+        for s in sources
+    ]
+    forward_globals = {
+        k: ({"kind": "kernel", "name": v.name} if isinstance(v, _Pending) else describe(v))
+        for k, v in codegen.globals.items()
+    }
+    live = {k: v for k, v in codegen.globals.items() if not isinstance(v, _Pending)}
+    return FusedPlan(
+        fn_name=gm.name,
+        forward=forward_source,
+        forward_globals=forward_globals,
+        kernels=kernel_plans,
+        stats={
+            "fusion_attempts": stats.fusion_attempts,
+            "reorder_trials": stats.reorder_trials,
+            "reordered": stats.reordered,
+            "lowered_nodes": len(lowered),
+            "reorder_loops": int(stats.reorder_loops),
+        },
+        live_globals=live,
+    )
+
+
+class _Pending:
+    """A kernel named in `forward` before the plan is loaded (bound at load time)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _wrap(
+    codegen: _Codegen, node: Node, lowered: dict[Node, Lowering], make: str, data: str
+) -> str:
+    """`make(data, shape, dtype, requires_grad)` for a stored lowered node."""
+    val = node.meta["val"]
+    if val._dtype.name == "float32":
+        data = f"{codegen.bind(runtime_kernels.round_f32, 'round_f32')}({data})"
+    dtype = codegen.bind(val._dtype, val._dtype.name)
+    leaves = [codegen.render(leaf) for leaf in _leaves(node, lowered)]
+    grad = " or ".join(f"{leaf}.requires_grad" for leaf in leaves) or "False"
+    return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {grad})"
+
+
+def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
+    """The tensors outside the lowered nodes that `node` is computed from (requires_grad
+    flows from them, as every lowered op is a floating op)."""
+    found: dict[Node, None] = {}
+    stack = [node]
+    seen: set[Node] = set()
+    while stack:
+        current = stack.pop()
+        for arg in current.all_input_nodes:
+            if arg in seen:
+                continue
+            seen.add(arg)
+            if arg in lowered:
+                stack.append(arg)
+            elif _is_tensor(arg):
+                found[arg] = None
+    return sorted(found, key=lambda n: n.name)

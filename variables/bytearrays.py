@@ -1,0 +1,163 @@
+"""`bytearray`: a real bytearray does the work.
+
+`BytearrayVariable.value` is a real bytearray with the modeled one's contents (its items are
+ints, constants, so the real object is the whole model). Every method runs on it, by CPython:
+one that changes it (`append`, `extend`, `b[i] = x`, `del b[i:j]`, `+=`, ...) changes the model,
+and any other returns what CPython returns; iteration is CPython's iterator over it, which sees
+later changes.
+
+An input bytearray is guarded on its exact type and its contents (`tuple(L['b']) == (...)`), a
+copy is modeled, and a change to it is replayed as `b[:] = <final contents>`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from variables import builder
+from variables.base import GetAttrVariable, NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+CHANGING = frozenset(
+    {
+        "append", "extend", "insert", "pop", "remove", "reverse", "clear",
+        "__setitem__", "__delitem__", "__iadd__", "__imul__",
+    }
+)  # fmt: skip
+"""The methods of bytearray that change it."""
+
+
+class BytearrayVariable(VariableTracker):
+    """`BytearrayVariable(bytearray(b'ab'))` (see the module doc)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bytearray, source: Source | None = None) -> None:
+        super().__init__(source)
+        self.value = value
+
+    @property
+    def is_new(self) -> bool:
+        return self.source is None
+
+    def python_type(self) -> type:
+        return bytearray
+
+    def as_python_constant(self) -> Any:
+        return bytearray(self.value)  # a copy: what folds on it can't change the model
+
+    def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
+        return [ConstantVariable(b) for b in self.value]
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        return bool(self.value)
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        attr = tx.run_user_operation(getattr, self.value, name)  # CPython's AttributeError
+        if callable(attr):
+            return GetAttrVariable(self, name)
+        return builder.wrap_constant_result(attr)
+
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        real_args = [_operand(a, self, name) for a in args]
+        real_kwargs = {k: _operand(v, self, name) for k, v in kwargs.items()}
+        method = tx.run_user_operation(getattr, self.value, name)
+        if name in CHANGING:
+            if not self.is_new:
+                tx.output.side_effects.mutate_existing(tx, self, name)
+            before = bytes(self.value)
+            try:
+                result = method(*real_args, **real_kwargs)
+            except Exception as e:  # noqa: BLE001 - CPython's error is the user's
+                if bytes(self.value) != before:
+                    unimplemented("bytearray", f"bytearray.{name} changed it, then raised {e!r}")
+                tx.raise_user_error(e)
+        else:
+            result = tx.run_user_operation(partial(method, *real_args, **real_kwargs))
+        if result is self.value:
+            return self
+        return builder.wrap_constant_result(result)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+            return
+
+        def build() -> None:
+            cg.push_null()
+            cg.load_const(bytearray)
+            cg.load_const(bytes(self.value))
+            cg.call(1)
+
+        cg.rebuild_once(self, build)
+
+    def __repr__(self) -> str:
+        return f"BytearrayVariable({self.value!r}){self._src()}"
+
+
+def _operand(vt: VariableTracker, owner: BytearrayVariable, method: str) -> Any:
+    """The real argument: the model's own bytearray for itself (`b.extend(b)`), else the
+    constant."""
+    vt = vt.realize()
+    if vt is owner:
+        return owner.value
+    if isinstance(vt, BytearrayVariable):
+        return vt.value
+    try:
+        return vt.as_python_constant()
+    except NotConstantError:
+        unimplemented("bytearray", f"bytearray.{method} with {vt!r}, which is not a constant")
+
+
+def bytearray_binary_op(
+    tx: TranslatorBase, fn: Any, a: VariableTracker, b: VariableTracker
+) -> VariableTracker | None:
+    """`b += x`, `b *= n`: the bytearray changes in place (every reference sees it); None for
+    any other operation (a fold on copies gives CPython's result)."""
+    a = a.realize()
+    if isinstance(a, BytearrayVariable) and fn in _IN_PLACE:
+        return a.call_method(tx, _IN_PLACE[fn], [b], {})
+    return None
+
+
+_IN_PLACE = {operator.iadd: "__iadd__", operator.imul: "__imul__"}
+
+
+def make_bytearray(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`bytearray(...)`, made by CPython from the constant arguments (an iterable of ints that
+    is not a constant gives its items)."""
+    from variables.iterators import iterate
+
+    real_args: list[Any] = []
+    for a in args:
+        a = a.realize()
+        if isinstance(a, BytearrayVariable):
+            real_args.append(a.value)
+        elif a.is_python_constant():
+            real_args.append(a.as_python_constant())
+        else:
+            items = iterate(tx, a).unpack(tx)
+            real_args.append(
+                [_operand(i, BytearrayVariable(bytearray()), "__init__") for i in items]
+            )
+    real_kwargs = {
+        k: _operand(v, BytearrayVariable(bytearray()), "__init__") for k, v in kwargs.items()
+    }
+    return BytearrayVariable(tx.run_user_operation(partial(bytearray, *real_args, **real_kwargs)))
