@@ -101,10 +101,13 @@ class ConstDictVariable(VariableTracker):
 
     def store_key(self, tx: TranslatorBase, key_vt: VariableTracker) -> Any:
         """The real key for `key_vt` in a store (`d[k] = v`), remembering an object key's
-        tracker."""
+        tracker, and a tuple's made in the frame: the dict holds that very tuple, which may
+        be held elsewhere too (`pos = (x, y); d[pos] = Node(pos)`), so it is rebuilt as one
+        object with the others. (A key already in the dict stays, as in CPython.)"""
         key = key_of(key_vt, tx)
-        if not is_constant_value(key):
-            self.key_vts[id(key)] = (key, key_vt.realize())
+        held = key_vt.realize()
+        if not is_constant_value(key) or (isinstance(held, TupleVariable) and held.source is None):
+            self.key_vts[id(key)] = (key, held)
         return key
 
     @property
