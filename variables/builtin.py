@@ -59,6 +59,7 @@ from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariabl
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
 from variables.user_defined import (
+    ObjectNewVariable,
     SuperVariable,
     UserDefinedClassVariable,
     UserDefinedObjectVariable,
@@ -486,6 +487,8 @@ class BuiltinVariable(KnownObjectVariable):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):
             return BuiltinVariable(getattr(object, name))
+        if self.fn is object and name == "__new__":
+            return ObjectNewVariable()
         if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.fn, name))
         method = type_method(self.fn, name)

@@ -572,6 +572,8 @@ class SuperVariable(VariableTracker):
                 break
         else:
             tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        if member is object.__dict__["__new__"]:
+            return ObjectNewVariable()
         if not isinstance(member, types.FunctionType | staticmethod | classmethod):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
         source = None
@@ -581,6 +583,42 @@ class SuperVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
+
+
+class ObjectNewVariable(VariableTracker):
+    """`object.__new__`, reached as `super().__new__` in a class's `__new__` (Fraction's) or
+    read from `object` (`object.__new__(Decimal)`): `object.__new__(cls)` makes a blank
+    instance of a plain user class, running no `__init__`, like a class call without one."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        cls_vt = args[0].realize() if args else None
+        if len(args) != 1 or kwargs or not isinstance(cls_vt, UserDefinedClassVariable):
+            unimplemented("new-object", "object.__new__ with these arguments")  # eager decides
+        cls = cls_vt.value
+        mro = cls.__mro__
+        plain = mro[-1] is object and all(k.__flags__ & _TPFLAGS_HEAPTYPE for k in mro[:-1])
+        if not plain or getattr(cls, "__abstractmethods__", None):
+            unimplemented("new-object", f"object.__new__({cls.__name__}): not a plain class")
+        from variables.modes import is_mode_class
+        from variables.structured import is_frozen_dataclass
+
+        if is_frozen_dataclass(cls) or is_mode_class(cls):  # their own trackers
+            unimplemented("new-object", f"object.__new__({cls.__name__})")
+        return UserDefinedObjectVariable(None, cls, cls_source=cls_vt.source)
+
+    def __repr__(self) -> str:
+        return "ObjectNewVariable()"
+
+
+_TPFLAGS_HEAPTYPE = 1 << 9
+"""Set on classes made by a class statement; a builtin base (list, int) needs its own __new__."""
 
 
 class _StandIn:
