@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import contextvars
 import dataclasses
 import enum
 import functools
@@ -262,6 +263,12 @@ class VariableBuilder:
             return LruCacheWrapperVariable.wrap(self, value, source)
         if kind is object:  # a sentinel: identity is all it means
             return self._guarded_identity(SentinelVariable(value, source), value, source)
+        if kind is contextvars.ContextVar:
+            unimplemented(
+                "context-var",
+                f"contextvars.ContextVar at {source.name}: state per thread and per context "
+                "(decimal's current context) is not modeled",
+            )
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
