@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
-from variables.builtin import make_exception
 from variables.bytearrays import BytearrayVariable
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.lists import ListVariable
-from variables.misc import CellVariable
+from variables.misc import CellVariable, make_exception
 from variables.modes import TorchFunctionModeVariable, is_mode_class
 from variables.structured import (
     FrozenDataclassVariable,

@@ -52,7 +52,7 @@ from variables.iterators import (
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.min_max import needs_min_max_polyfill, traced_min_max
-from variables.misc import ExceptionVariable
+from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
@@ -555,21 +555,6 @@ def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
         if type(values[-1]) not in (int, float, bool):
             break
     return ConstantVariable(tx.run_user_operation(math.fsum, values))
-
-
-def make_exception(
-    tx: TranslatorBase,
-    cls: type[BaseException],
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> VariableTracker:
-    if kwargs:
-        unimplemented("exception", f"{cls.__name__}() with keyword arguments")
-    try:
-        values = [a.realize().as_python_constant() for a in args]
-    except NotConstantError:
-        unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
-    return ExceptionVariable(cls, values)
 
 
 def fold(

@@ -100,14 +100,14 @@ class ConstDictVariable(VariableTracker):
         return key_tracker(key)
 
     def store_key(self, tx: TranslatorBase, key_vt: VariableTracker) -> Any:
-        """The real key for `key_vt` in a store (`d[k] = v`), remembering an object key's
-        tracker, and a tuple's made in the frame: the dict holds that very tuple, which may
-        be held elsewhere too (`pos = (x, y); d[pos] = Node(pos)`), so it is rebuilt as one
-        object with the others. (A key already in the dict stays, as in CPython.)"""
+        """The real key for `key_vt` in a store (`d[k] = v`), remembering the tracker of a key
+        that is an object or a container (a tuple): the compiled code rebuilds the key from it,
+        so the dict holds the very object the frame made (`d[pos] = node` with `node.pos is
+        pos`), not an equal copy."""
         key = key_of(key_vt, tx)
-        held = key_vt.realize()
-        if not is_constant_value(key) or (isinstance(held, TupleVariable) and held.source is None):
-            self.key_vts[id(key)] = (key, held)
+        tracker = key_vt.realize()
+        if not is_constant_value(key) or not isinstance(tracker, ConstantVariable):
+            self.key_vts[id(key)] = (key, tracker)
         return key
 
     @property
