@@ -281,7 +281,11 @@ class SideEffects:
         python_new = isinstance(new, staticmethod) and type(new.__func__) is types.FunctionType
         if type(cls) is type and python_new:
             return self._new_through_python_new(tx, cls_vt, args, kwargs)
-        if type(cls) is not type or new is not object.__new__:
+        if type(cls) is not type:
+            unimplemented(
+                "new-object", f"creating {cls.__name__}, whose metaclass is {type(cls).__name__}"
+            )
+        if new is not object.__new__:
             unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
         kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
         if is_frozen_dataclass(cls):

@@ -6,12 +6,15 @@ Before, each fell back ("creating P, which customizes __new__", "super().__new__
 
 from __future__ import annotations
 
+import abc
 import dis
 from fractions import Fraction
 
 import pytest
 
+import tracer
 from tests.differential.helpers import check
+from tracer.testing import assert_same_behavior
 
 
 class Slotted:
@@ -87,3 +90,17 @@ def test_custom_new_traces_whole(fn, args) -> None:
 
 def test_fraction_new_calls_super_new() -> None:
     assert "super" in {i.argval for i in dis.get_instructions(Fraction.__new__)}
+
+
+class WithMeta(abc.ABC):  # noqa: B024 (an ABC with no abstract methods: only its metaclass matters)
+    pass
+
+
+def with_meta():
+    return WithMeta()
+
+
+def test_a_class_with_a_metaclass_says_so() -> None:
+    reason = tracer.explain(with_meta)().break_reasons[0]
+    assert "creating WithMeta, whose metaclass is ABCMeta" in str(reason)
+    assert_same_behavior(with_meta)
