@@ -17,6 +17,7 @@ Counter too), deques as `old.clear(); old.extend(new)`, sets as their operation 
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -276,7 +277,15 @@ class SideEffects:
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
-        if type(cls) is not type or lookup_class_attr(cls, "__new__")[0] is not object.__new__:
+        new = lookup_class_attr(cls, "__new__")[0]
+        python_new = isinstance(new, staticmethod) and type(new.__func__) is types.FunctionType
+        if type(cls) is type and python_new:
+            return self._new_through_python_new(tx, cls_vt, args, kwargs)
+        if type(cls) is not type:
+            unimplemented(
+                "new-object", f"creating {cls.__name__}, whose metaclass is {type(cls).__name__}"
+            )
+        if new is not object.__new__:
             unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
         kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
         if is_frozen_dataclass(cls):
@@ -284,6 +293,29 @@ class SideEffects:
         elif is_mode_class(cls):
             kind = TorchFunctionModeVariable
         return self._init_new(tx, kind(None, cls, cls_source=cls_vt.source), args, kwargs)
+
+    def _new_through_python_new(
+        self,
+        tx: TranslatorBase,
+        cls_vt: UserDefinedClassVariable,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """`cls(...)` for a class whose `__new__` is Python code, as `type.__call__` does it:
+        `cls.__new__(cls, ...)` inlined, then, when that made an instance of `cls`, its
+        `__init__` inlined with the same arguments (an `__init__` left to object ignores them,
+        since `__new__` is the class's own)."""
+        cls = cls_vt.value
+        made = cls_vt.var_getattr(tx, "__new__").call_function(tx, [cls_vt, *args], kwargs)
+        made = made.realize()
+        if not issubclass(made.python_type(), cls):
+            return made
+        init = lookup_class_attr(made.python_type(), "__init__")[0]
+        if init is object.__init__:
+            return made
+        if not isinstance(made, UserDefinedObjectVariable):
+            unimplemented("new-object", f"__init__ of {made!r} made by {cls.__name__}.__new__")
+        return self._init_new(tx, made, args, kwargs)
 
     def _init_new(
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import contextvars
 import dataclasses
 import enum
 import functools
@@ -54,6 +55,7 @@ from variables.structured import (
 )
 from variables.tensor import TorchOpVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+from variables.value_objects import VALUE_CLASSES, ValueObjectVariable
 from variables.wrappers import FunctoolsPartialVariable, LruCacheWrapperVariable
 
 if TYPE_CHECKING:
@@ -96,6 +98,8 @@ def wrap_constant_result(value: Any) -> VariableTracker:
     if regex_method is not None:
         return regex_method
     kind = type(value)
+    if kind in VALUE_CLASSES:
+        return ValueObjectVariable(value)
     if kind is list:
         return ListVariable([wrap_constant_result(v) for v in value])
     if is_namedtuple_class(kind):
@@ -277,6 +281,12 @@ class VariableBuilder:
             return LruCacheWrapperVariable.wrap(self, value, source)
         if kind is object:  # a sentinel: identity is all it means
             return self._guarded_identity(SentinelVariable(value, source), value, source)
+        if kind is contextvars.ContextVar:
+            unimplemented(
+                "context-var",
+                f"contextvars.ContextVar at {source.name}: state per thread and per context "
+                "(decimal's current context) is not modeled",
+            )
         if isinstance(value, tuple) or type(value).__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"

@@ -51,6 +51,7 @@ from variables.iterators import (
     next_of,
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
+from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
@@ -58,6 +59,7 @@ from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariabl
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
 from variables.user_defined import (
+    ObjectNewVariable,
     SuperVariable,
     UserDefinedClassVariable,
     UserDefinedObjectVariable,
@@ -65,6 +67,7 @@ from variables.user_defined import (
     len_result,
     lookup_class_attr,
 )
+from variables.value_objects import check_format
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -296,8 +299,8 @@ class BuiltinVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if args and set(kwargs) <= {"key", "default"} and _needs_min_max_polyfill(args, kwargs):
-            return _traced_min_max(tx, fn, args, kwargs)
+        if args and set(kwargs) <= {"key", "default"} and needs_min_max_polyfill(args, kwargs):
+            return traced_min_max(tx, fn, args, kwargs)
         items = iterate(tx, args[0]).unpack(tx) if len(args) == 1 else list(args)
         if any(isinstance(item.realize(), TensorVariable) for item in items):
             unimplemented(
@@ -448,6 +451,14 @@ class BuiltinVariable(KnownObjectVariable):
             return x.realize().call_method(tx, "__str__", [], {})
         return self._scalar_conversion(tx, str, x)
 
+    def call_format(
+        self, tx: TranslatorBase, value: VariableTracker, spec: VariableTracker | None = None, /
+    ) -> VariableTracker:
+        """`format(value, spec)`: a date's spec may depend on the locale (value_objects)."""
+        if spec is not None:
+            check_format(value.realize().as_python_constant(), spec.realize().as_python_constant())
+        return fold(tx, format, [value] if spec is None else [value, spec], {})
+
     def call_repr(self, tx: TranslatorBase, x: VariableTracker, /) -> VariableTracker:
         if isinstance(x.realize(), ExceptionVariable):
             return x.realize().call_method(tx, "__repr__", [], {})
@@ -476,6 +487,8 @@ class BuiltinVariable(KnownObjectVariable):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         if self.fn is object and name in ("__setattr__", "__delattr__"):
             return BuiltinVariable(getattr(object, name))
+        if self.fn is object and name == "__new__":
+            return ObjectNewVariable()
         if isinstance(self.fn, type) and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.fn, name))
         method = type_method(self.fn, name)
@@ -544,55 +557,6 @@ def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
     return ConstantVariable(tx.run_user_operation(math.fsum, values))
 
 
-def _needs_min_max_polyfill(
-    args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
-) -> bool:
-    """A key function, or items that are not all constants (user objects, an iterator's
-    items), cannot be folded: min/max then runs as Python. Tensors keep their refusal and
-    symbolic numbers their graph op."""
-    key = kwargs.get("key")
-    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
-        return True
-    if len(args) == 1:
-        given = args[0].realize()
-        if not isinstance(given, BaseListVariable):
-            return not given.is_python_constant()
-        args = given.items
-    items = [a.realize() for a in args]
-    if any(isinstance(i, TensorVariable | SymNumberVariable) for i in items):
-        return False  # a graph op or a refusal, as before
-    return not all(i.is_python_constant() for i in items)
-
-
-def _traced_min_max(
-    tx: TranslatorBase,
-    fn: Any,
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> VariableTracker:
-    """`min`/`max` traced through the Python implementation in variables/polyfills."""
-    from variables.functions import UserFunctionVariable
-    from variables.polyfills import min_max_functions
-
-    if len(args) > 1 and "default" in kwargs:
-        tx.raise_user_error(
-            TypeError(
-                f"Cannot specify a default for {fn.__name__}() with multiple positional arguments"
-            )
-        )
-    iterable = args[0] if len(args) == 1 else TupleVariable(list(args))
-    key = kwargs.get("key", ConstantVariable(None))
-    call_args = [
-        iterable,
-        key,
-        ConstantVariable(fn is min),
-        ConstantVariable("default" in kwargs),
-        kwargs.get("default", ConstantVariable(None)),
-    ]
-    polyfill: Any = min_max_functions.min_max  # a plain Python function
-    return UserFunctionVariable(polyfill).call_function(tx, call_args, {})
-
-
 def fold(
     tx: TranslatorBase, fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
 ) -> VariableTracker:
@@ -652,6 +616,11 @@ _BY_IDENTITY = (ExceptionVariable, ConstantVariable)
 """Operands that `==` compares by identity when one is an exception (no __eq__ answers)."""
 
 
+def _plain_kind(seq: BaseListVariable) -> type[BaseListVariable]:
+    """The tracker of what `+` and `*` on a list or tuple give: a plain list or tuple."""
+    return ListVariable if isinstance(seq, ListVariable) else TupleVariable
+
+
 def binary_op(
     tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker:
@@ -684,14 +653,15 @@ def binary_op(
         return a
     plain = INPLACE_TO_PLAIN.get(fn, fn)
     same_kind = isinstance(a, BaseListVariable) and type(a) is type(b)
-    if same_kind and plain is operator.add:
-        return type(a)(a.items + b.items)  # type: ignore[attr-defined]
+    if same_kind and plain is operator.add:  # (a list subclass's `+` gives a plain list)
+        assert isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable)
+        return _plain_kind(a)(a.items + b.items)
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
             a.items[:] = tx.run_user_operation(operator.mul, a.items, b.as_python_constant())
             return a
-        return type(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
+        return _plain_kind(a)(tx.run_user_operation(operator.mul, a.items, b.as_python_constant()))
     if plain in (operator.eq, operator.ne) and same_kind:
         equal = sequences_equal(tx, a, b)  # type: ignore[arg-type]
         return ConstantVariable(equal if plain is operator.eq else not equal)

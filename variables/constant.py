@@ -119,6 +119,9 @@ class ConstantVariable(VariableTracker):
             unimplemented("call-method", f"{self.type_name()} has no method {name!r}")
         const_args = list(map(_AS_CONSTANT, args))
         const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()} if kwargs else {}
+        if type(value) is str and (name == "format" or name == "format_map"):
+            mapped = [v for a in const_args if type(a) is dict for v in a.values()]
+            value_objects.check_str_format([*const_args, *const_kwargs.values(), *mapped])
         result = tx.run_user_operation(method, *const_args, **const_kwargs)
         return builder.wrap_constant_result(result)
 
@@ -158,5 +161,6 @@ class EnumVariable(VariableTracker):
 
 # At the bottom, as a module: variables.iterators imports this module's names at its top, and
 # this module reads it only while tracing (`str.join` folding iterates its argument with
-# `iterators.iterate`); so either of the two can load first.
-from variables import iterators  # noqa: E402
+# `iterators.iterate`); so either of the two can load first. The same for value_objects
+# (`str.format` of a date checks its spec there).
+from variables import iterators, value_objects  # noqa: E402

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
-from variables.constant import ConstantVariable
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -102,17 +102,19 @@ class BaseListVariable(VariableTracker):
         if len(bounds) > 2:
             return self.refused_call(tx, "index", [item, *bounds], {})
         window = search_window(tx, self.python_cls, len(self.items), bounds)
-        target = search_target(item)
+        target = search_key(item)
         for i in window:
-            if constant_equal(self.items[i], target):
+            if matches(tx, self.items[i], target):
                 return ConstantVariable(i)
+        if isinstance(target, _ByIdentity):  # CPython's message shows the object's repr
+            unimplemented("compare", f"{self.type_name()}.index of {item!r}, not found")
         empty = self.python_cls()
         tx.run_user_operation(empty.index, target)  # CPython's own "not in" ValueError
         raise AssertionError("unreachable: an empty sequence holds nothing")
 
     def method_count(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
-        target = search_target(item)
-        return ConstantVariable(sum(constant_equal(c, target) for c in self.items))
+        target = search_key(item)
+        return ConstantVariable(sum(matches(tx, c, target) for c in self.items))
 
     def reconstruct_items(self, cg: PyCodegen) -> None:
         for item in self.items:
@@ -189,9 +191,9 @@ class ListVariable(BaseListVariable):
 
     def method_remove(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "remove")
-        target = search_target(item)
+        target = search_key(item)
         for i, candidate in enumerate(self.items):
-            if constant_equal(candidate, target):
+            if matches(tx, candidate, target):
                 del self.items[i]
                 return ConstantVariable(None)
         tx.raise_user_error(ValueError("list.remove(x): x not in list"))
@@ -337,8 +339,52 @@ def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: Variabl
     for candidate in items:
         if candidate is item or candidate.realize() is realized:
             return True
-    target = search_target(realized)
-    return any(constant_equal(candidate, target) for candidate in items)
+    target = search_key(realized)
+    return any(matches(tx, candidate, target) for candidate in items)
+
+
+class _ByIdentity:
+    """What `in`, `index`, `count` and `remove` look for when it is a user object whose class
+    keeps `object.__eq__`: CPython's `==` then decides by identity alone (a constant's `__eq__`
+    and the object's both answer NotImplemented), which the trackers know."""
+
+    __slots__ = ("vt",)
+
+    def __init__(self, vt: VariableTracker) -> None:
+        self.vt = vt
+
+
+def _compared_by_identity(vt: VariableTracker) -> bool:
+    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+    return (
+        isinstance(vt, UserDefinedObjectVariable)
+        and lookup_class_attr(vt.cls, "__eq__")[0] is object.__eq__
+    )
+
+
+def search_key(item: VariableTracker) -> object:
+    """`search_target`, or, for a user object compared by identity, a key that finds it."""
+    realized = item.realize()
+    if _compared_by_identity(realized):
+        return _ByIdentity(realized)
+    return search_target(realized)
+
+
+def matches(tx: TranslatorBase, vt: VariableTracker, key: object) -> bool:
+    """`vt == key` as a list's search asks it, for a key from `search_key`."""
+    if not isinstance(key, _ByIdentity):
+        return constant_equal(vt, key)
+    candidate = vt.realize()
+    if candidate is key.vt:
+        return True
+    if type(candidate) is ConstantVariable and type(candidate.value) in CONSTANT_TYPES:
+        return False  # an int's, a str's `__eq__` answer NotImplemented too
+    if _compared_by_identity(candidate):
+        from variables.operators import identical
+
+        return identical(candidate, key.vt, tx)
+    unimplemented("compare", f"comparing {candidate!r} with {key.vt!r} needs its runtime value")
 
 
 def each_item(tx: TranslatorBase, vt: VariableTracker) -> Iterator[VariableTracker]:

@@ -17,7 +17,7 @@ from guards.builder import has_instance_attr
 from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
-from variables import builder
+from variables import builder, list_subclass, streams, value_objects
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -158,6 +158,10 @@ class UserDefinedClassVariable(VariableTracker):
         meta = type(self.value)
         if name in ("__name__", "__qualname__") and lookup_class_attr(meta, name)[1] is type:
             return ConstantVariable(getattr(self.value, name))
+        if self.value in value_objects.VALUE_CLASSES:
+            found = value_objects.class_attribute(self.value, name)
+            if found is not None:
+                return found
         if lookup_class_attr(meta, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
         meta_member, meta_owner = lookup_class_attr(meta, name)
@@ -238,6 +242,12 @@ class UserDefinedClassVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if self.value in value_objects.VALUE_CLASSES:
+            return value_objects.construct(tx, self.value, args, kwargs)
+        if self.value in streams.STREAM_CLASSES:
+            return streams.make_stream(tx, self.value, args, kwargs)
+        if list_subclass.is_plain_list_subclass(self.value):
+            return list_subclass.make_list_subclass(tx, self.value, args, kwargs)
         if self.value is functools.partial:
             return FunctoolsPartialVariable.create(tx, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
@@ -562,6 +572,8 @@ class SuperVariable(VariableTracker):
                 break
         else:
             tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        if member is object.__dict__["__new__"]:
+            return ObjectNewVariable()
         if not isinstance(member, types.FunctionType | staticmethod | classmethod):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
         source = None
@@ -571,6 +583,42 @@ class SuperVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
+
+
+class ObjectNewVariable(VariableTracker):
+    """`object.__new__`, reached as `super().__new__` in a class's `__new__` (Fraction's) or
+    read from `object` (`object.__new__(Decimal)`): `object.__new__(cls)` makes a blank
+    instance of a plain user class, running no `__init__`, like a class call without one."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        cls_vt = args[0].realize() if args else None
+        if len(args) != 1 or kwargs or not isinstance(cls_vt, UserDefinedClassVariable):
+            unimplemented("new-object", "object.__new__ with these arguments")  # eager decides
+        cls = cls_vt.value
+        mro = cls.__mro__
+        plain = mro[-1] is object and all(k.__flags__ & _TPFLAGS_HEAPTYPE for k in mro[:-1])
+        if not plain or getattr(cls, "__abstractmethods__", None):
+            unimplemented("new-object", f"object.__new__({cls.__name__}): not a plain class")
+        from variables.modes import is_mode_class
+        from variables.structured import is_frozen_dataclass
+
+        if is_frozen_dataclass(cls) or is_mode_class(cls):  # their own trackers
+            unimplemented("new-object", f"object.__new__({cls.__name__})")
+        return UserDefinedObjectVariable(None, cls, cls_source=cls_vt.source)
+
+    def __repr__(self) -> str:
+        return "ObjectNewVariable()"
+
+
+_TPFLAGS_HEAPTYPE = 1 << 9
+"""Set on classes made by a class statement; a builtin base (list, int) needs its own __new__."""
 
 
 class _StandIn:

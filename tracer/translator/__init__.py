@@ -7,6 +7,7 @@ from tracer.translator.control_flow import ControlFlow
 from tracer.translator.exception_ops import ExceptionOps
 from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslator
 from tracer.translator.imports import Imports
+from tracer.translator.match_ops import MatchOps
 from tracer.translator.names import Names
 from tracer.translator.operators import Operators
 from tracer.translator.stack_ops import StackOps
@@ -22,6 +23,7 @@ class InstructionTranslator(
     Calls,
     ExceptionOps,
     GeneratorOps,
+    MatchOps,
     TranslatorBase,
 ):
     """Traces the compiled function's own frame."""

@@ -13,6 +13,7 @@ from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, re
 from variables.iterators import unpack_sequence
 from variables.lists import ListVariable, TupleVariable
 from variables.misc import ExceptionVariable
+from variables.value_objects import check_format
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
@@ -71,6 +72,7 @@ class Builders(TranslatorBase):
         conversion = _CONVERSIONS[inst.arg & 0x03]
         if conversion is not None:
             real = self.run_user_operation(conversion, real)
+        check_format(real, spec)
         self.push(ConstantVariable(self.run_user_operation(format, real, spec)))
 
     # -- comprehension and display helpers ----------------------------------------------------

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
-from variables import regex
+from variables import regex, value_objects
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
@@ -219,6 +219,7 @@ POLYFILLS: dict[int, tuple[Any, Handler]] = _table(
         *itertools_objects.CONSTRUCTORS,
         *operator_objects.CONSTRUCTORS,
         *regex.FUNCTIONS,
+        *value_objects.FUNCTIONS,
     ]
 )
 """id(original) -> (original, handler): the one registry of polyfilled originals. The key is
