@@ -34,6 +34,7 @@ def run_child(name: str, cache_dir: Path, remote: str = "") -> dict[str, Any]:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
