@@ -1,8 +1,8 @@
 """The graph cache's key: a hash of everything a compiled backend's output depends on.
 
 The parts, hashed as one JSON document (`key_parts` returns it, for explaining a miss):
-- `graph`: the graph's canonical form: its generated `forward` source (node names, targets,
-  constant arguments) and each node with its value's type (`%add : f32[3, 4] = ...`);
+- `graph` and `nodes`: the graph's canonical form: its generated `forward` source (node
+  names, targets, constant arguments) and each node's value's type (`add: f32[3, 4]`);
 - `globals`: for each global name that source uses, where the object comes from (the plan's
   descriptors: `{"kind": "op", "owner": "tensor", "name": "add"}`, or a function's module and
   qualified name); a global that can't be named so (a constant tensor, a lambda, a function
@@ -27,6 +27,7 @@ from typing import Any
 
 from tracer.fused.plan import describe
 from tracer.graph import GraphModule
+from tracer.graph.node import describe_value
 from tracer.version import __version__
 
 ENTRY_VERSION = 1
@@ -46,7 +47,7 @@ def key_parts(
         return None
     return {
         "graph": python.source,
-        "nodes": [node.format_node() for node in gm.graph.nodes],
+        "nodes": [f"{n.name}: {describe_value(n.meta.get('val'))}" for n in gm.graph.nodes],
         "globals": described,
         "inputs": [_input_metadata(value) for value in example_inputs],
         "backend": backend,
