@@ -192,3 +192,15 @@ def test_a_bad_entry_is_a_miss_with_one_warning_and_is_replaced(
     assert fresh["payload"] == json.loads(good)["payload"] and fresh["key"] == path.stem
     _, hit, caught = compile_once()
     assert hit.inductor_fx_cache_hit_count == 1 and caught == []
+
+
+def test_the_metrics_cache_report_sums_hits_and_misses(cache_dir: Path, tmp_path: Path) -> None:
+    from tracer.observability.metrics import report
+
+    db = tmp_path / "metrics.db"
+    with tracer.metrics_store(db):
+        compile_once()
+        compile_once()
+        compile_once(backend="eager")  # no lookup: adds nothing
+    totals = report.report(db, "cache")["backend_cache"]
+    assert totals == {"inductor_fx_cache_hit_count": 1, "inductor_fx_cache_miss_count": 1}
