@@ -53,8 +53,10 @@ def encode(key: str, backend: str, compile_time_us: int, payload: dict[str, Any]
 def decode(text: str | bytes, key: str, backend: str) -> tuple[dict[str, Any], int]:
     """The payload and the compile time it saves, from an entry checked against `key`."""
     try:
-        entry = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
+        # entries are written as UTF-8: other bytes are damage (and a hit's text is written
+        # to the local cache as it is)
+        entry = json.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except ValueError as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise EntryError(f"not JSON ({e.__class__.__name__}: {e}): corrupt or truncated") from e
     if not isinstance(entry, dict) or entry.get("format") != ENTRY_FORMAT:
         raise EntryError("not a modetrace graph cache entry")
