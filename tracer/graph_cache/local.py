@@ -49,6 +49,7 @@ class LocalCache:
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
         try:
+            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide entries from a shared cache's users
             with os.fdopen(fd, "w", encoding="utf-8") as file:
                 file.write(text)
             os.replace(temporary, self.path(key))
