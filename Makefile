@@ -31,8 +31,10 @@ typecheck: $(STAMP)
 
 # The oracle tests compare with real torch (pinned in the `torch` extra), so `make test`
 # installs it and fails, rather than skips, where it is missing. modetrace itself never needs it.
+# The graph cache's tests start redis-server from PATH (tests/redis_server.py); here a missing
+# one fails them too (.ci/run installs it).
 pytest: $(TORCH_STAMP)
-	MODETRACE_REQUIRE_TORCH=1 $(BIN)/python -m pytest
+	MODETRACE_REQUIRE_TORCH=1 MODETRACE_REQUIRE_REDIS=1 $(BIN)/python -m pytest
 
 test: lint typecheck pytest
 

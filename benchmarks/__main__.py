@@ -10,7 +10,8 @@
    `benchmarks/instruction_counts.csv` and compared with `expected_instruction_counts.csv`.
 3. `benchmarks/guards.py` when it exists (imported lazily; skipped with a message if it fails).
 4. The backend section (`benchmarks/backends.py`): backend="fused" next to backend="eager" on
-   a pointwise chain, a row softmax and a transposed pointwise + reduction.
+   a pointwise chain, a row softmax and a transposed pointwise + reduction; then the graph
+   cache across processes (`benchmarks/graph_cache.py`).
 
 No figure here is asserted on: the test suite checks only the deterministic counts.
 """
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import backends, instruction_count
+from benchmarks import backends, graph_cache, instruction_count
 from benchmarks.check_instruction_counts import EXPECTED, compare
 from benchmarks.compile_time import (
     STORE_BATCH,
@@ -95,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_backends:
         results["backends"] = backends.run(rounds=3 if args.quick else 5)
         backends.print_table(results["backends"])
+        results["graph_cache"] = graph_cache.run(rounds=1 if args.quick else 3)
+        graph_cache.print_table(results["graph_cache"])
     results["meta"]["elapsed_s"] = round(time.perf_counter() - started, 1)
 
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,10 @@
   pointwise statement's stride order and the reduction's differ, so they share one kernel only
   when the scheduler reorders loops (NOTE [loop order] in tracer/fused/scheduler.py); measured
   with reordering on and off, with each one's kernel count;
-- the first call of each workload (trace, backend compile, run) under both backends.
+- the first call of each workload (trace, backend compile, run) under both backends, with
+  the graph cache off;
+- the graph cache (benchmarks/graph_cache.py): a second process compiling `chain6` loads the
+  first one's plan from the local cache, and, with Redis, from the remote one.
 
 Per-call figures are medians over interleaved rounds of thread CPU time (benchmarks/timing.py).
 """
@@ -22,6 +25,7 @@ from typing import Any
 import tracer
 import tracer.runtime as torch
 from benchmarks.timing import calibrate, caller, interleaved_per_call_us, median, once_us, ratio
+from tracer import config
 from tracer.backends import fused_backend
 
 
@@ -64,10 +68,13 @@ def run(rounds: int = 5, target_ns: int = 400_000_000) -> dict[str, Any]:
         first: dict[str, list[float]] = {b: [] for b in backends}
         calls = []
         for backend in backends:
-            for _ in range(max(1, rounds // 2)):
-                tracer.reset()
-                compiled = tracer.compile(fn, backend=BACKENDS[backend])
-                first[backend].append(once_us(caller(compiled, args))[0])
+            # the first call compiles: without the graph cache (benchmarks/graph_cache.py
+            # measures it), or every round after the first would load the plan instead
+            with config.patch(graph_cache=False):
+                for _ in range(max(1, rounds // 2)):
+                    tracer.reset()
+                    compiled = tracer.compile(fn, backend=BACKENDS[backend])
+                    first[backend].append(once_us(caller(compiled, args))[0])
             calls.append(caller(compiled, args))
         ns = [calibrate(call, target_ns // 8) for call in calls]
         per_call: dict[str, list[float]] = {b: [] for b in backends}

@@ -70,3 +70,14 @@ def _fused_check(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
     finally:
         backends.register_backend("eager", original)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _graph_cache_in_a_temporary_directory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """The graph cache (backend='fused') writes into a directory of this session, never the
+    user's cache directory, and asks no remote cache unless a test says so."""
+    directory = tmp_path_factory.mktemp("graph-cache")
+    with config.patch(cache_dir=str(directory), remote_cache=""):
+        yield

@@ -22,10 +22,12 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     # so a module moved into a package of its part needs no new row, and a new package needs one.
     ("tracer/exc.py", "base", "the errors every layer raises; imports only config"),
     ("tracer/config.py", "base", "knobs and compile options, read by every layer"),
+    ("tracer/version.py", "base", "modetrace's version, the one place it is written"),
     ("tracer/runtime", "runtime", "the torch-like tensor library; knows nothing of tracing"),
     ("tracer/graph", "graph", "the graph IR, its passes and the Python source of a graph"),
     ("tracer/backends.py", "graph", "backends turn a recorded graph into a callable"),
     ("tracer/fused", "fused", "the fused-loop backend: lowering, loop scheduling, kernel source"),
+    ("tracer/graph_cache", "graph_cache", "a backend's output kept as data on disk and in Redis"),
     ("variables", "variables", "the trackers and the builder that makes them"),
     ("guards", "guards", "sources, guards and their compiled checks"),
     ("tracer/translator", "translator", "bytecode translated with trackers"),

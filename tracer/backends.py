@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.exc import UserError
-from tracer.fused import plan_graph, remember_plan
+from tracer.fused import FusedPlan, plan_graph, remember_plan
 from tracer.fused.report import report_kernels as _report_kernels
 from tracer.graph import GraphModule, Interpreter, passes
+from tracer.graph_cache import compile_cached
 from tracer.observability.metrics import timed
 
 Backend = Callable[[GraphModule, list[Any]], Callable[..., Any]]
@@ -47,19 +48,42 @@ def interpret(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
 
 def fused_backend(*, reorder_loops: bool = True) -> Backend:
     """The fused backend with its options: the graph passes, then the graph lowered to fused
-    loop kernels (tracer/fused/). `reorder_loops=False` keeps every statement's first loop
-    order (to measure what reordering gains). The plan stays known for the graph's lifetime
+    loop kernels (tracer/fused/), through the graph cache (tracer/graph_cache/: a graph
+    compiled before, in this process or another, loads its plan instead).
+    `reorder_loops=False` keeps every statement's first loop order (to measure what
+    reordering gains). The plan stays known for the graph's lifetime
     (`tracer.fused.plan_of(gm)`)."""
 
     def fused(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
         run_graph_passes(gm)
-        plan = plan_graph(gm, reorder_loops=reorder_loops)
-        forward = plan.load()
+
+        def compile() -> tuple[FusedPlan, Callable[..., Any]]:
+            plan = plan_graph(gm, reorder_loops=reorder_loops)
+            return plan, plan.load()
+
+        plan, forward = compile_cached(
+            gm, example_inputs, "fused", {"reorder_loops": reorder_loops},
+            compile, _plan_payload, _plan_from_payload,
+        )  # fmt: skip
         remember_plan(gm, plan)
         _report_kernels(plan)
         return forward
 
     return fused
+
+
+def _plan_payload(compiled: tuple[FusedPlan, Callable[..., Any]]) -> dict[str, Any] | None:
+    """What the graph cache stores of a fused compile: the plan, when all of it is data."""
+    plan = compiled[0]
+    return plan.to_dict() if plan.portable else None
+
+
+def _plan_from_payload(payload: dict[str, Any]) -> tuple[FusedPlan, Callable[..., Any]]:
+    """A cached plan, checked against its schema, loaded (ValueError: refused)."""
+    plan = FusedPlan.from_dict(payload)
+    if not plan.portable:
+        raise ValueError("a cached plan names an object that is not data")
+    return plan, plan.load()
 
 
 def no_passes(gm: GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:

@@ -31,6 +31,14 @@ class Config:
     """How many chromium events are kept in memory."""
     break_on: str = ""
     """Graph-break kind that raises an AssertionError instead of breaking (debugging aid)."""
+    graph_cache: bool = True
+    """Keep what a compiled backend (`fused`) made of a graph in the graph cache and reuse it
+    (tracer/graph_cache/, notes/graph-cache.md); MODETRACE_GRAPH_CACHE=0 turns it off."""
+    cache_dir: str = ""
+    """The local graph cache's directory (MODETRACE_CACHE_DIR); "" means the user's cache
+    directory, `$XDG_CACHE_HOME/modetrace` or `~/.cache/modetrace`."""
+    remote_cache: str = ""
+    """The remote graph cache, `redis://host:port[/db]` (MODETRACE_REMOTE_CACHE); "" for none."""
 
     def snapshot(self) -> dict[str, Any]:
         """Plain-dict copy for CompilationMetrics.config."""
@@ -54,6 +62,9 @@ def _from_environment() -> Config:
     return Config(
         debug_checks=env.get("MODETRACE_DEBUG_CHECKS", "") not in ("", "0"),
         break_on=env.get("MODETRACE_BREAK", ""),
+        graph_cache=env.get("MODETRACE_GRAPH_CACHE", "1") not in ("", "0"),
+        cache_dir=env.get("MODETRACE_CACHE_DIR", ""),
+        remote_cache=env.get("MODETRACE_REMOTE_CACHE", ""),
     )
 
 

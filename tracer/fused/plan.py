@@ -37,6 +37,10 @@ PLAN_VERSION = 1
 _file_ids = itertools.count()
 
 
+class PlanError(ValueError):
+    """Data that is not a fused plan of this version (`FusedPlan.from_dict`)."""
+
+
 @dataclasses.dataclass
 class KernelPlan:
     name: str
@@ -74,11 +78,26 @@ class FusedPlan:
 
     @classmethod
     def from_json(cls, text: str) -> FusedPlan:
-        data = json.loads(text)
-        if data.pop("format", None) != PLAN_FORMAT or data.pop("version", None) != PLAN_VERSION:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FusedPlan:
+        """The plan `to_dict()` wrote; ValueError for anything else: another format or
+        version, a missing or extra field, a field of the wrong type (checked against the
+        schema below before anything is built, so data from a cache can't smuggle in objects)."""
+        if not isinstance(data, dict):
+            raise PlanError("a fused plan is a JSON object")
+        if data.get("format") != PLAN_FORMAT or data.get("version") != PLAN_VERSION:
             raise ValueError("not a fused plan of this version")
-        kernels = [KernelPlan(**k) for k in data.pop("kernels")]
-        return cls(kernels=kernels, **data)
+        _check_fields(data, _PLAN_SCHEMA, "plan")
+        kernels = []
+        for i, kernel in enumerate(data["kernels"]):
+            if not isinstance(kernel, dict):
+                raise PlanError(f"plan.kernels[{i}] is not an object")
+            _check_fields(kernel, _KERNEL_SCHEMA, f"plan.kernels[{i}]")
+            kernels.append(KernelPlan(**kernel))
+        fields = {k: data[k] for k in _PLAN_SCHEMA if k != "kernels"}
+        return cls(kernels=kernels, **fields)
 
     def load(self) -> Callable[..., Any]:
         """`forward`, its kernels compiled and its globals resolved."""
@@ -96,6 +115,53 @@ class FusedPlan:
                 namespace[name] = resolve(descriptor)
         forward: Callable[..., Any] = _compile(self.forward, self.fn_name, namespace, "forward")
         return forward
+
+
+def _is_descriptors(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(name, str)
+        and isinstance(d, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in d.items())
+        for name, d in value.items()
+    )
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+_PLAN_SCHEMA: dict[str, Callable[[Any], bool]] = {
+    "fn_name": lambda v: isinstance(v, str) and v.isidentifier(),
+    "forward": lambda v: isinstance(v, str),
+    "forward_globals": _is_descriptors,
+    "kernels": lambda v: isinstance(v, list),
+    "stats": lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
+}
+"""What `to_dict()` writes besides format and version: field -> its check."""
+_KERNEL_SCHEMA: dict[str, Callable[[Any], bool]] = {
+    "name": lambda v: isinstance(v, str) and v.isidentifier(),
+    "source": lambda v: isinstance(v, str),
+    "helpers": _is_descriptors,
+    "nodes": _is_str_list,
+    "depth": _is_int,
+}
+
+
+def _check_fields(
+    data: dict[str, Any], schema: dict[str, Callable[[Any], bool]], what: str
+) -> None:
+    extra = set(data) - set(schema) - {"format", "version"}
+    if extra:
+        raise ValueError(f"{what} has unknown fields {sorted(extra)}")
+    for name, check in schema.items():
+        if name not in data:
+            raise ValueError(f"{what} has no field {name!r}")
+        if not check(data[name]):
+            raise ValueError(f"{what}.{name} does not fit the plan's schema")
 
 
 def _compile(source: str, name: str, namespace: dict[str, Any], what: str) -> Any:

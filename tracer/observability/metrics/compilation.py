@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.metadata
 import logging
 import sys
 from collections import deque
@@ -24,6 +23,7 @@ from tracer import config
 from tracer.observability import trace_log
 from tracer.observability.compile_context import current_compile_id
 from tracer.observability.events import get_chromium_event_logger
+from tracer.version import __version__
 
 log = logging.getLogger("modetrace.metrics")
 
@@ -81,6 +81,26 @@ class CompilationMetrics:
     graph_pass_time_us: int | None = None
     structured_logging_overhead_us: int | None = None
     """Time spent writing trace-log lines for this compile (all attempts)."""
+
+    # --- the graph cache (tracer/graph_cache/), under PyTorch's FX graph cache names
+    inductor_fx_cache_hit_count: int | None = None
+    """Graphs of this compile whose backend output came from the graph cache."""
+    inductor_fx_cache_miss_count: int | None = None
+    """Graphs of this compile the backend compiled because no usable entry was found."""
+    inductor_fx_cache_backend_type: str | None = None
+    """Which cache answered the last lookup: "local" or "remote" for a hit; for a miss,
+    "remote" when a remote cache was asked too, else "local"."""
+    inductor_fx_cache_hit_keys: list[str] | None = None
+    inductor_fx_cache_miss_keys: list[str] | None = None
+    remote_cache_version: int | None = None
+    """The remote cache's layout version, when a remote cache was used."""
+    remote_fx_graph_cache_get_time_us: int | None = None
+    """Time spent reading from the remote cache (Redis)."""
+    remote_fx_graph_cache_put_time_us: int | None = None
+    """Time spent writing to the remote cache (Redis)."""
+    remote_cache_time_saved_us: int | None = None
+    """The compile time recorded with the entries of this compile's hits, local or remote (as
+    Dynamo adds it to the frame's phase timing; PyTorch's `remote_cache_time_saved_s`)."""
 
     # --- failures, restarts, recompiles, graph breaks
     fail_type: str | None = None
@@ -324,12 +344,8 @@ def _snapshot(knobs: config.Config) -> dict[str, Any]:
     return knobs.snapshot()
 
 
-@functools.cache
 def _modetrace_version() -> str:
-    try:
-        return importlib.metadata.version("modetrace")
-    except importlib.metadata.PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def _store(captured: _Captured) -> None:

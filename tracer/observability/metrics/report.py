@@ -6,8 +6,8 @@ of a metrics database (tracer/observability/metrics/store.py).
 - `recompiles`: the recompile reasons aggregated by guard kind and source, with counts and an
   example (which entry failed, expected and actual, the user line).
 - `slowest`: the slowest compiles, each with its phases (from `pt2_compile_events`).
-- `cache`: backend cache hits and misses, from the record's `*cache_hit*`/`*cache_miss*`
-  columns; modetrace's backends keep no compiled-graph cache, so today it says there is no data.
+- `cache`: the graph cache's hits and misses, summed from the records'
+  `inductor_fx_cache_hit_count` / `_miss_count` columns (backend='fused' uses the cache).
 
 Each report is a dict first (what `--json` prints), then text. The numbers come from the same
 fields `tracer.get_compilation_metrics()` returns, so a report of one run equals what the
@@ -32,7 +32,7 @@ PHASE_COLUMNS = (
     *(n for n in COLUMNS if n.endswith("_time_us") and n not in ("start_time_us", "end_time_us")),
 )
 """The time columns `summary` totals: the whole compile, then each timed phase."""
-_CACHE_COLUMN = re.compile(r"cache_(hit|miss)")
+_CACHE_COLUMN = re.compile(r"cache_(hit|miss)_count$")
 
 
 def summary(con: sqlite3.Connection) -> dict[str, Any]:
@@ -123,18 +123,23 @@ def slowest(con: sqlite3.Connection, limit: int = 10) -> dict[str, Any]:
 
 
 def cache(con: sqlite3.Connection) -> dict[str, Any]:
+    """The graph cache's hits and misses (`inductor_fx_cache_*_count`), summed over the
+    records; None when no record has them (no compile used a compiled backend's cache)."""
     columns = [row[1] for row in con.execute("PRAGMA table_info(dynamo_compile)")]
     found = [name for name in columns if _CACHE_COLUMN.search(name)]
-    if not found:
-        return {
-            "backend_cache": None,
-            "message": "no backend cache data: the records have no cache hit/miss fields "
-            "(modetrace's backends keep no compiled-graph cache)",
-        }
     totals = {}
     for name in found:
-        (total,) = con.execute(f'SELECT COALESCE(SUM("{name}"), 0) FROM dynamo_compile').fetchone()
-        totals[name] = total
+        (known, total) = con.execute(
+            f'SELECT COUNT("{name}"), COALESCE(SUM("{name}"), 0) FROM dynamo_compile'
+        ).fetchone()
+        if known:
+            totals[name] = total
+    if not totals:
+        return {
+            "backend_cache": None,
+            "message": "no backend cache data: no compile used the graph cache "
+            "(it serves compiled backends such as backend='fused')",
+        }
     return {"backend_cache": totals}
 
 
