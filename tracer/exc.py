@@ -99,6 +99,21 @@ class BreakReason:
         prefix = f"{self.location}: " if self.location is not None else ""
         return f"{prefix}{self.explanation}"
 
+    def as_data(self) -> dict[str, Any]:
+        """JSON-ready parts: kind, explanation, hints, and where (`location` is `user.py:12`;
+        `file`, `line` and `function` are None when the break has no user location)."""
+        loc = self.location
+        return {
+            "kind": self.kind,
+            "explanation": self.explanation,
+            "hints": list(self.hints),
+            "location": None if loc is None else f"{loc.short_filename}:{loc.lineno}",
+            "file": None if loc is None else loc.filename,
+            "line": None if loc is None else loc.lineno,
+            "function": None if loc is None else loc.function,
+            "source_line": None if loc is None else loc.source_line,
+        }
+
 
 class Unsupported(Exception):
     """Raised when tracing meets something it cannot model; the frame falls back to Python."""
