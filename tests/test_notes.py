@@ -27,6 +27,7 @@ OWN_NOTES = (
     "unsupported.md",
     "resume-functions.md",
     "fused-backend.md",
+    "debugging.md",
 )
 TABLE_ROW = re.compile(r"^\|\s*`([A-Z_]+)`\s*\|\s*(.+?)\s*\|\s*$", re.MULTILINE)
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import tracer
 import tracer.runtime
 from tracer.api import CompiledFunction
-from tracer.exc import InternalError, UserError
+from tracer.exc import BreakRequested, InternalError, UserError
 from tracer.observability import logs
 from tracer.observability.metrics import get_compilation_metrics
 from tracer.observability.metrics import report as metrics_report
@@ -258,8 +258,8 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
             explanation = tracer.explain(fn, fullgraph=args.fullgraph)(*call_args, **call_kwargs)
     except tracer.Unsupported as e:
         raise CliError(f"graph break under --fullgraph: {e.reason}", EXIT_USER_CODE) from None
-    except (tracer.InternalError, tracer.UserError):
-        raise
+    except (tracer.InternalError, tracer.UserError, BreakRequested):
+        raise  # MODETRACE_BREAK: its traceback is the point (python -m pdb stops there)
     except Exception as e:  # noqa: BLE001 - the user's function raised
         raise CliError(f"{fn.__qualname__} raised {_describe(e, path)}", EXIT_USER_CODE) from None
     entries = explanation.entries

@@ -151,6 +151,12 @@ class InternalError(Exception):
     """A bug in modetrace. Never converted into a graph break."""
 
 
+class BreakRequested(AssertionError):
+    """`MODETRACE_BREAK=<kind>`: a graph break of that kind stops here instead of breaking, so
+    its traceback (or pdb's post-mortem) shows where in the tracer, and why, it was raised.
+    Never a graph break, never wrapped as an InternalError."""
+
+
 class UserError(Exception):
     """The API was misused (e.g. a bad argument to `tracer.compile`)."""
 
@@ -160,5 +166,5 @@ def unimplemented(
 ) -> NoReturn:
     """The one way to break a graph: raise Unsupported with a structured reason."""
     if config.current().break_on == kind:
-        raise AssertionError(f"MODETRACE_BREAK={kind}: {explanation}")
+        raise BreakRequested(f"MODETRACE_BREAK={kind}: {explanation}")
     raise Unsupported(BreakReason(kind, explanation, hints, context))
