@@ -24,14 +24,13 @@ from guards.constants import safe_label
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
-from variables.builtin import make_exception
 from variables.bytearrays import BytearrayVariable
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, TupleVariable
-from variables.misc import CellVariable
+from variables.misc import CellVariable, make_exception
 from variables.modes import TorchFunctionModeVariable, is_mode_class
 from variables.structured import (
     FrozenDataclassVariable,

@@ -51,7 +51,7 @@ from variables.iterators import (
     next_of,
 )
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
-from variables.misc import ExceptionVariable
+from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
@@ -591,21 +591,6 @@ def _traced_min_max(
     ]
     polyfill: Any = min_max_functions.min_max  # a plain Python function
     return UserFunctionVariable(polyfill).call_function(tx, call_args, {})
-
-
-def make_exception(
-    tx: TranslatorBase,
-    cls: type[BaseException],
-    args: Sequence[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> VariableTracker:
-    if kwargs:
-        unimplemented("exception", f"{cls.__name__}() with keyword arguments")
-    try:
-        values = [a.realize().as_python_constant() for a in args]
-    except NotConstantError:
-        unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
-    return ExceptionVariable(cls, values)
 
 
 def fold(

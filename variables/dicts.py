@@ -100,11 +100,14 @@ class ConstDictVariable(VariableTracker):
         return key_tracker(key)
 
     def store_key(self, tx: TranslatorBase, key_vt: VariableTracker) -> Any:
-        """The real key for `key_vt` in a store (`d[k] = v`), remembering an object key's
-        tracker."""
+        """The real key for `key_vt` in a store (`d[k] = v`), remembering the tracker of a key
+        that is an object or a container (a tuple): the compiled code rebuilds the key from it,
+        so the dict holds the very object the frame made (`d[pos] = node` with `node.pos is
+        pos`), not an equal copy."""
         key = key_of(key_vt, tx)
-        if not is_constant_value(key):
-            self.key_vts[id(key)] = (key, key_vt.realize())
+        tracker = key_vt.realize()
+        if not is_constant_value(key) or not isinstance(tracker, ConstantVariable):
+            self.key_vts[id(key)] = (key, tracker)
         return key
 
     @property

@@ -10,7 +10,7 @@ from guards.sources import AttrSource, Source
 from tracer.debug import on_traced_breakpoint
 from tracer.exc import unimplemented
 from variables import builder
-from variables.base import KnownObjectVariable, VariableTracker
+from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable, is_constant_value
 
 if TYPE_CHECKING:
@@ -405,3 +405,18 @@ class GraphBreakVariable(KnownObjectVariable):
 
     def __repr__(self) -> str:
         return "GraphBreakVariable()"
+
+
+def make_exception(
+    tx: TranslatorBase,
+    cls: type[BaseException],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    if kwargs:
+        unimplemented("exception", f"{cls.__name__}() with keyword arguments")
+    try:
+        values = [a.realize().as_python_constant() for a in args]
+    except NotConstantError:
+        unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
+    return ExceptionVariable(cls, values)
