@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from samples import SAMPLES
 from samples.spec import Sample
 from tracer.cli import (
     WIDTH,
+    CliError,
     Style,
     block,
     entry_lines,
@@ -112,8 +114,13 @@ def run_gallery(out_dir: str, only: str | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for old in log_dir.glob("dedicated_log_modetrace_*.log"):
         old.unlink()
-    log_file = trace_log.enable(log_dir)
     chosen = [s for s in SAMPLES if not only or only in s.name]
+    if not chosen:
+        names = "".join(f"\n  {s.name}" for s in SAMPLES)
+        raise CliError(f"--only {only!r} is in no sample's name; the samples are:{names}")
+    log_file = trace_log.enable(log_dir)
+    sys.stdout.flush()
+    trace_log.announce()  # now, before the samples print: not inside the first one's output
     tally = {"compiled": 0, "fell back": 0, "raised": 0, "crashed": 0}
     for number, sample in enumerate(chosen, 1):
         title = f"== {number}/{len(chosen)}  {sample.name} "
@@ -150,5 +157,17 @@ def print_artifacts(out: Path, log_file: str, style: Style) -> None:
     print(section(style, "structured log"))
     print(f"  {log_file}")
     print("  render it with tlparse, then open index.html in the output directory:")
-    print(f"    tlparse {log_file} \\")
-    print(f"      -o {out / 'tlparse'}")
+    print(f"    {tlparse_command()} {shlex.quote(log_file)} \\")
+    print(f"      -o {shlex.quote(str(out / 'tlparse'))} --overwrite --no-browser")
+
+
+def tlparse_command() -> str:
+    """The tlparse installed next to this Python (the venv's, from the `test` extra), as a path
+    a shell runs from here; plain `tlparse` (from PATH) when there is none."""
+    beside = Path(sys.executable).parent / "tlparse"
+    if not beside.is_file():
+        return "tlparse"
+    try:
+        return shlex.quote(str(beside.relative_to(Path.cwd())))
+    except ValueError:
+        return shlex.quote(str(beside))

@@ -28,6 +28,7 @@ OWN_NOTES = (
     "resume-functions.md",
     "fused-backend.md",
     "graph-cache.md",
+    "debugging.md",
 )
 TABLE_ROW = re.compile(r"^\|\s*`([A-Z_]+)`\s*\|\s*(.+?)\s*\|\s*$", re.MULTILINE)
 

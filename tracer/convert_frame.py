@@ -36,7 +36,7 @@ from tracer.cache.resume import (
 from tracer.codegen import assemble
 from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
 from tracer.config import CompileOptions
-from tracer.exc import InternalError, Unsupported, UserLocation
+from tracer.exc import BreakRequested, InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
@@ -154,7 +154,7 @@ def _compile_with(
                 _finish_trace(output)
     except Unsupported as e:
         return _break(fn, L, output, options, compile_id, e, policy)
-    except (InternalError, RecursionError):
+    except (InternalError, RecursionError, BreakRequested):
         raise
     except Exception as e:
         where = output.current_tx.location() if output.current_tx else None

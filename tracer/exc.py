@@ -99,6 +99,21 @@ class BreakReason:
         prefix = f"{self.location}: " if self.location is not None else ""
         return f"{prefix}{self.explanation}"
 
+    def as_data(self) -> dict[str, Any]:
+        """JSON-ready parts: kind, explanation, hints, and where (`location` is `user.py:12`;
+        `file`, `line` and `function` are None when the break has no user location)."""
+        loc = self.location
+        return {
+            "kind": self.kind,
+            "explanation": self.explanation,
+            "hints": list(self.hints),
+            "location": None if loc is None else f"{loc.short_filename}:{loc.lineno}",
+            "file": None if loc is None else loc.filename,
+            "line": None if loc is None else loc.lineno,
+            "function": None if loc is None else loc.function,
+            "source_line": None if loc is None else loc.source_line,
+        }
+
 
 class Unsupported(Exception):
     """Raised when tracing meets something it cannot model; the frame falls back to Python."""
@@ -136,6 +151,12 @@ class InternalError(Exception):
     """A bug in modetrace. Never converted into a graph break."""
 
 
+class BreakRequested(AssertionError):
+    """`MODETRACE_BREAK=<kind>`: a graph break of that kind stops here instead of breaking, so
+    its traceback (or pdb's post-mortem) shows where in the tracer, and why, it was raised.
+    Never a graph break, never wrapped as an InternalError."""
+
+
 class UserError(Exception):
     """The API was misused (e.g. a bad argument to `tracer.compile`)."""
 
@@ -145,5 +166,5 @@ def unimplemented(
 ) -> NoReturn:
     """The one way to break a graph: raise Unsupported with a structured reason."""
     if config.current().break_on == kind:
-        raise AssertionError(f"MODETRACE_BREAK={kind}: {explanation}")
+        raise BreakRequested(f"MODETRACE_BREAK={kind}: {explanation}")
     raise Unsupported(BreakReason(kind, explanation, hints, context))

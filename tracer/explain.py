@@ -42,20 +42,45 @@ class Explanation:
         return "\n".join(str(e.guard_manager) for e in self.entries)
 
     def __str__(self) -> str:
+        """The summary `print(tracer.explain(f)(...))` shows, laid out like the text of
+        Dynamo's ExplainOutput: the counts, each break (kind, reason, where, hints), the ops of
+        each graph, then each graph's code, the guards and the side effects."""
         lines = [
-            f"Graph count: {self.graph_count}",
-            f"Graph break count: {self.graph_break_count}",
-            f"Op count: {sum(len(ops) for ops in self.ops_per_graph)}",
+            f"Graph Count: {self.graph_count}",
+            f"Graph Break Count: {self.graph_break_count}",
+            f"Op Count: {sum(len(ops) for ops in self.ops_per_graph)}",
+            "Break Reasons:",
         ]
-        if self.break_reasons:
-            lines.append("Break reasons:")
-            lines.extend(f"  {i + 1}. {r}" for i, r in enumerate(self.break_reasons))
+        for number, reason in enumerate(self.break_reasons, 1):
+            lines += [f"  Break Reason {number}:", *_indent(_reason_lines(reason), "    ")]
+        lines.append("Ops per Graph:")
+        for number, ops in enumerate(self.ops_per_graph, 1):
+            lines += [f"  Ops {number}:", *(f"    {op}" for op in ops)]
+        lines.append("Graphs:")
+        for number, gm in enumerate(self.graphs, 1):
+            lines += [f"  Graph {number}:", *_indent(gm.code.strip().splitlines(), "    ")]
         lines.append("Guards:")
         lines.extend(f"  {g}" for g in self.guards)
-        if self.side_effects:
-            lines.append("Side effects:")
-            lines.extend(f"  {s}" for s in self.side_effects)
+        lines.append("Side Effects:")
+        lines.extend(f"  {s}" for s in self.side_effects or ["(none)"])
         return "\n".join(lines)
+
+
+def _reason_lines(reason: BreakReason) -> list[str]:
+    """`Kind:`, `Reason:`, `User Stack:` (the line that broke, with its source) and `Hints:`."""
+    lines = [f"Kind: {reason.kind}", f"Reason: {reason.explanation}"]
+    if reason.location is not None:
+        where = str(reason.location)
+        if reason.location.source_line:
+            where += f": {reason.location.source_line}"
+        lines += ["User Stack:", f"  {where}"]
+    if reason.hints:
+        lines += ["Hints:", *(f"  - {hint}" for hint in reason.hints)]
+    return lines
+
+
+def _indent(lines: list[str], prefix: str) -> list[str]:
+    return [prefix + line for line in lines]
 
 
 @dataclasses.dataclass

@@ -21,14 +21,16 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.constants import safe_label
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
+from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
-from variables.lists import ListVariable
+from variables.lazy import LazyVariableTracker
+from variables.lists import ListVariable, TupleVariable
 from variables.misc import CellVariable, make_exception
 from variables.modes import TorchFunctionModeVariable, is_mode_class
 from variables.structured import (
@@ -37,6 +39,7 @@ from variables.structured import (
     is_frozen_dataclass,
     is_namedtuple_class,
 )
+from variables.tensor import TensorVariable, TorchOpVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 if TYPE_CHECKING:
@@ -97,11 +100,36 @@ def _where(vt: VariableTracker | None) -> str:
 
 
 def _value(value: Any) -> str:
-    """Constants as Python would print them; other values by their tracker's repr."""
+    """What a replayed store writes, as a reader would name it: a constant as Python prints it,
+    a value from outside the frame by where it is found (`L['x']`, read there by the replay; an
+    unrealized input is not realized for this), a tensor the graph computes by its node, an op
+    or a known object by its name, an object made in the frame by its class, containers item
+    by item; anything else by its tracker."""
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, LazyVariableTracker):
+        if not value.is_realized:
+            return value.source.name if value.source is not None else repr(value)
+        value = value.realize()
     if isinstance(value, ConstantVariable):
         return repr(value.value)
+    if isinstance(value, VariableTracker) and value.source is not None:
+        return value.source.name
+    if isinstance(value, TensorVariable):
+        shape = ", ".join(map(str, value.fake._shape))
+        dtype = str(value.fake._dtype).removeprefix("torch.")
+        return f"<tensor {value.node.name}: {dtype}[{shape}]>"
+    if isinstance(value, TorchOpVariable):
+        return repr(value).removeprefix("TorchOpVariable(").removesuffix(")")
+    if isinstance(value, KnownObjectVariable):
+        return safe_label(value.fn)
+    if isinstance(value, (TorchFunctionModeVariable, UserDefinedObjectVariable)):
+        return f"<new {value.cls.__qualname__}>"  # made in the frame (no source)
+    if isinstance(value, TupleVariable):
+        items = [_value(v) for v in value.items]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, (ListVariable, ConstDictVariable)):
+        return _items(value)
     return repr(value)
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from subprocess import CompletedProcess
@@ -11,7 +14,7 @@ from subprocess import CompletedProcess
 import pytest
 
 from samples import SAMPLES
-from tests.cli.conftest import run_cli
+from tests.cli.conftest import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +73,48 @@ def test_demo_writes_chrome_trace_and_log(demo: tuple[CompletedProcess[str], Pat
     assert "compilation_metrics" in logs[0].read_text()
     assert str(trace) in done.stdout and "https://ui.perfetto.dev" in done.stdout
     assert f"tlparse {logs[0]}" in done.stdout
+
+
+def test_demo_tlparse_command_works_as_printed(
+    demo: tuple[CompletedProcess[str], Path, float],
+) -> None:
+    done, out, _ = demo
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "tlparse " in line and line.endswith("\\"))
+    command = lines[start].rstrip("\\ ") + " " + lines[start + 1].strip()
+    program = ROOT / command.split()[0]  # the venv's tlparse, beside its python
+    assert program.resolve() == (Path(sys.executable).parent / "tlparse").resolve()
+    assert "--overwrite" in command
+    for _ in range(2):  # the second run overwrites the first's output
+        ran = subprocess.run(
+            command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+        )
+        assert ran.returncode == 0, ran.stderr
+    assert (out / "tlparse" / "index.html").is_file()
+
+
+def test_demo_announces_the_log_before_the_first_sample(tmp_path: Path) -> None:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("MODETRACE_")}
+    environment["PYTHONUNBUFFERED"] = "1"  # as on a terminal: each line when it is printed
+    done = subprocess.run(
+        [sys.executable, "-m", "tracer", "demo", "--out", str(tmp_path), "--only", "closure"],
+        cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    announced = next(i for i, line in enumerate(lines) if "structured trace log at" in line)
+    assert announced < next(i for i, line in enumerate(lines) if line.startswith("== 1/1"))
+
+
+def test_demo_only_with_an_unknown_name_lists_the_names(tmp_path: Path) -> None:
+    done = run_cli("demo", "--out", str(tmp_path), "--only", "no such sample")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "--only 'no such sample' is in no sample's name" in done.stderr
+    for sample in SAMPLES:
+        assert f"\n  {sample.name}\n" in done.stderr + "\n"
+    assert "Traceback" not in done.stderr
 
 
 def test_demo_only_filters_samples(tmp_path: Path) -> None:

@@ -138,3 +138,25 @@ def test_syntax_error_in_module_is_one_line(tmp_path: Path) -> None:
 def test_target_without_function_is_one_line(user_file: Path) -> None:
     done = run_cli("explain", str(user_file), "--args", "1")
     _one_line_error(done, "FILE.py:FUNC")
+
+
+def test_explain_json_stays_valid_when_the_function_prints(user_file: Path) -> None:
+    done = run_cli("explain", f"{user_file}:prints", "--args", "torch.ones(3)", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)  # the print did not land in the JSON
+    assert "hello from prints" in done.stderr
+    assert done.stdout.startswith("{")
+    assert data["graph"]  # the graph before the print and the resume function's
+
+
+def test_explain_json_break_reasons_are_objects(user_file: Path) -> None:
+    done = run_cli("explain", f"{user_file}:prints", "--args", "torch.ones(3)", "--json")
+    assert done.returncode == 0, done.stderr
+    [reason] = json.loads(done.stdout)["break_reasons"]
+    assert reason["kind"] == "builtin-side-effect"
+    assert reason["explanation"] == "call to builtin print is not supported"
+    assert isinstance(reason["hints"], list)
+    assert reason["location"] == "user.py:12"
+    assert (Path(reason["file"]).name, reason["line"]) == ("user.py", 12)
+    assert reason["function"] == "prints"
+    assert reason["source_line"] == 'print("hello from prints")'

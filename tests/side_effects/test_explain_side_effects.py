@@ -197,7 +197,7 @@ def test_all_kinds_listed_in_program_order_and_in_str() -> None:
     assert "COUNTER" in g
     assert "mode stack" in modes
     text = str(e)
-    assert "Side effects:" in text
+    assert "Side Effects:" in text
     for effect in e.side_effects:
         assert effect in text
     listing = _listing(e)

@@ -1,4 +1,5 @@
 """Automatic dynamic: an int input whose value changed between calls becomes a graph input.
+And what `dynamic=True` cannot do: tensor shapes stay static (`static_shape_notes`).
 
 With `dynamic=None` (the default), the first compile specializes every int (guarded by value).
 When a later call misses the cache only because such an int changed value, the source is
@@ -15,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import GuardKind
 
 if TYPE_CHECKING:
+    from guards.manager import GuardFailure
     from tracer.cache.entry import CacheEntry
+    from tracer.observability.compile_context import CompileId
 
 
 def changed_int_sources(
@@ -48,3 +51,23 @@ def describe(changed: Mapping[str, tuple[Any, Any]]) -> list[str]:
         f"{name} marked dynamic (automatic dynamic): its value changed from {old} to {new}"
         for name, (old, new) in changed.items()
     ]
+
+
+def static_shape_notes(failures: Iterable[tuple[CompileId, GuardFailure | None]]) -> list[str]:
+    """With `dynamic=True`: a line for each tensor whose new shape failed an entry's guard.
+    There are no symbolic sizes in modetrace (notes/design-decisions.md), so `dynamic=True`
+    makes int and float inputs graph inputs but a tensor of a new shape still compiles again;
+    the recompile reasons (and a warning) say so rather than leave the user to wonder."""
+    notes: dict[str, str] = {}
+    for _entry_id, failure in failures:
+        if failure is None or failure.guard.kind is not GuardKind.TENSOR_MATCH:
+            continue
+        name = failure.guard.source.name
+        if name in notes or not failure.text.startswith(f"{name}.shape =="):
+            continue
+        notes[name] = (
+            f"{name} changed shape from {failure.guard.expected.shape} to {failure.actual}: "
+            "shapes are static in modetrace, even with dynamic=True (which makes int and float "
+            "inputs symbolic, not tensor sizes), so each new shape compiles its own entry"
+        )
+    return list(notes.values())

@@ -23,7 +23,7 @@ from typing import Any
 import tracer.runtime
 from guards.dispatch import DispatchTable
 from guards.manager import GuardFailure
-from tracer.cache.dynamic import changed_int_sources
+from tracer.cache.dynamic import changed_int_sources, static_shape_notes
 from tracer.cache.dynamic import describe as describe_dynamic
 from tracer.cache.entry import CacheEntry
 from tracer.cache.resume import CachePolicy
@@ -163,7 +163,7 @@ class CompiledFunction:
         if len(self.entries) >= self.recompile_limit:
             self._warn_limit(reasons)
             return None
-        reasons = reasons + self._mark_dynamic(frame_locals)
+        reasons = reasons + self._mark_dynamic(frame_locals, failures)
         entry = self.compile_entry(frame_locals, reasons, failures)
         # The new entry's check is compiled now, as part of this compile (under the lock),
         # not by the first call that hits it.
@@ -171,9 +171,25 @@ class CompiledFunction:
         self._install((entry, *self.entries))
         return entry
 
-    def _mark_dynamic(self, frame_locals: dict[str, Any]) -> list[str]:
+    def _mark_dynamic(
+        self,
+        frame_locals: dict[str, Any],
+        failures: Sequence[tuple[CompileId, GuardFailure | None]],
+    ) -> list[str]:
         """Automatic dynamic (dynamic=None): ints whose value changed become graph inputs in
-        the recompile; returns the reason lines saying so."""
+        the recompile; returns the reason lines saying so. With dynamic=True, a tensor shape
+        that changed is said to be static, in the reasons and in a warning."""
+        if self.options.dynamic is True:
+            notes = static_shape_notes(failures)
+            if notes:
+                code = self.fn.__code__
+                warnings.warn(
+                    f"modetrace: {code.co_name} ({code.co_filename}:{code.co_firstlineno}) "
+                    f"recompiles: {notes[0]}",
+                    UserWarning,
+                    stacklevel=_user_stacklevel(),
+                )
+            return notes
         if self.options.dynamic is not None or not self.entries:
             return []
         changed = changed_int_sources(self.entries, frame_locals)

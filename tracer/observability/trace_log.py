@@ -154,15 +154,24 @@ def suspended() -> Iterator[None]:
             _active = saved
 
 
+def announce() -> None:
+    """Say on stderr where the log goes, once per file, now: a program that prints (the demo)
+    calls it before its own output, so the line is not printed in the middle of it at the
+    first record, where it is said otherwise."""
+    path = log_path()
+    with _lock:
+        if path is not None and Path(path) not in _announced:
+            _announced.add(Path(path))
+            print(f"modetrace: structured trace log at {path}", file=sys.stderr, flush=True)
+
+
 def _open_writer() -> _Writer:
     global _writer
     path = Path(log_path() or "")
     if _writer is None or _writer.path != path:
         _close()
         _writer = _Writer(path, _tables.setdefault(path, {}))
-        if path not in _announced:
-            _announced.add(path)
-            print(f"modetrace: structured trace log at {path}", file=sys.stderr)
+        announce()
     return _writer
 
 
