@@ -524,7 +524,9 @@ class SetVariable(VariableTracker):
             for a in (real_operand(tx, a, self, any_iterable=True, inputs=from_input) for a in args)
         )
         method = getattr(type(self.items), name)
-        return set_operation(tx, method, (receiver, *real_args), real_kwargs, from_input)
+        return set_operation(
+            tx, method, (receiver, *real_args), real_kwargs, from_input, (receiver, self)
+        )
 
     def mutate(
         self,
@@ -614,10 +616,15 @@ def set_operation(
     args: tuple[Any, ...],
     kwargs: dict[str, Any] | None = None,
     from_input: bool = False,
+    operand: tuple[Any, VariableTracker] | None = None,
 ) -> VariableTracker:
     """`fn(*args)` computed by CPython on real operands; a set it returns is tracked with that
-    same call as its recipe (none when an operand is an input set: see `is_input`)."""
+    same call as its recipe (none when an operand is an input set: see `is_input`).
+    `operand`: a real operand and its tracker; when CPython returns that operand itself
+    (`frozenset(fs)` and `fs.copy()` are `fs`), the result is its tracker, the same object."""
     result = tx.run_user_operation(fn, *args, **(kwargs or {}))
+    if operand is not None and result is operand[0]:
+        return operand[1]
     if type(result) is set or type(result) is frozenset:
         if from_input:
             return SetVariable(result, None)
