@@ -111,6 +111,10 @@ def _items(vt: Any) -> str:
     return "[" + ", ".join(_value(v) for v in items or ()) + "]"
 
 
+_DISALLOW_INSTANTIATION = 1 << 7
+"""Py_TPFLAGS_DISALLOW_INSTANTIATION in a type's `__flags__`."""
+
+
 class SideEffects:
     """The ordered record of outside-visible mutations made by one trace."""
 
@@ -276,6 +280,12 @@ class SideEffects:
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
+        if cls.__flags__ & _DISALLOW_INSTANTIATION:
+            # a C type that makes no instances (no tp_new, though `__new__` is found on
+            # object): `type.__call__` refuses before it reads the arguments, so calling it
+            # without them gives CPython's own TypeError
+            tx.run_user_operation(cls)
+            unimplemented("new-object", f"creating {cls.__name__}, which refuses instances")
         if type(cls) is not type or lookup_class_attr(cls, "__new__")[0] is not object.__new__:
             unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
         kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
