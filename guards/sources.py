@@ -109,6 +109,15 @@ def _compiled(expr: str) -> CodeType:
     return compile(expr, f"<source {expr}>", "eval")
 
 
+def is_item_key(key: object) -> bool:
+    """Can `key` be the key of an ItemSource? (A frozenset cannot: see `_check_key`.)"""
+    try:
+        _check_key(key)
+    except ValueError:
+        return False
+    return True
+
+
 def _check_key(key: object) -> None:
     """Item keys are printed with repr and re-read from the text, so they must round-trip."""
     if not is_constant(key) or type(key) is frozenset:

@@ -36,7 +36,7 @@ from tracer.cache.resume import (
 from tracer.codegen import assemble
 from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
 from tracer.config import CompileOptions
-from tracer.exc import BreakRequested, InternalError, Unsupported, UserLocation
+from tracer.exc import BreakReason, BreakRequested, InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
@@ -154,7 +154,13 @@ def _compile_with(
                 _finish_trace(output)
     except Unsupported as e:
         return _break(fn, L, output, options, compile_id, e, policy)
-    except (InternalError, RecursionError, BreakRequested):
+    except RecursionError:
+        # the tracer's own recursion went past Python's limit (folding a deeply nested
+        # constant, inlining at a deep point of the user's stack): the frame runs eagerly,
+        # which raises the RecursionError plain Python raises, where it raises it, or none
+        reason = BreakReason("recursion", "tracing went past Python's recursion limit")
+        return _fall_back(fn, output, options, compile_id, Unsupported(reason))
+    except (InternalError, BreakRequested):
         raise
     except Exception as e:
         where = output.current_tx.location() if output.current_tx else None

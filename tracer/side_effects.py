@@ -10,7 +10,8 @@ Replay runs in two phases (see NOTE [two-phase replay] in codegen): every value 
 is loaded into a temporary first, then all stores happen. So a store never changes what a later
 load sees, and the final state equals eager's. Lists replay as `old[:] = new`, dicts as
 `old.clear(); old.update(new)` (insertion order is then eager's; an OrderedDict, defaultdict or
-Counter too), deques as `old.clear(); old.extend(new)`, sets as their operation log
+Counter too), or a plain dict as its logged changes (then its hash table is eager's too: see
+`_replays_dict_ops`), deques as `old.clear(); old.extend(new)`, sets as their operation log
 (iteration order of a set depends on its history, so it is replayed exactly).
 """
 
@@ -21,12 +22,14 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bytecode import Instr
+
 from guards.constants import safe_label
 from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
-from variables.constant import ConstantVariable
+from variables.constant import ConstantVariable, is_constant_value
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
 from variables.lazy import LazyVariableTracker
@@ -140,6 +143,10 @@ def _items(vt: Any) -> str:
     return "[" + ", ".join(_value(v) for v in items or ()) + "]"
 
 
+_DISALLOW_INSTANTIATION = 1 << 7
+"""Py_TPFLAGS_DISALLOW_INSTANTIATION in a type's `__flags__`."""
+
+
 class SideEffects:
     """The ordered record of outside-visible mutations made by one trace."""
 
@@ -149,6 +156,10 @@ class SideEffects:
         """Keyed by (kind, target id, name); re-inserted on each write, so the order is that of
         each location's last write (a location is replayed once, with its final value)."""
         self.set_ops: list[Mutation] = []
+        self.dict_ops: dict[int, tuple[list[Any], list[tuple[Any, ...]]]] = {}
+        """By id of an existing dict's tracker: its keys before the first change, and the
+        changes made by the methods that log them (`log_dict_op`), to replay as eager made
+        them (see `_replays_dict_ops`)."""
         self.tracked: dict[int, VariableTracker] = {}
         """Existing mutable objects wrapped so far, by id of the real object (aliasing)."""
         self.globals: dict[str, VariableTracker] = {}
@@ -224,6 +235,7 @@ class SideEffects:
         if isinstance(vt, ListVariable):
             self._record("list", vt, "", what)
         elif isinstance(vt, ConstDictVariable):
+            self.dict_ops.setdefault(id(vt), (list(vt.items), []))
             self._record("dict", vt, "", what)
         elif isinstance(vt, DequeVariable):
             self._record("deque", vt, "", what)
@@ -233,6 +245,12 @@ class SideEffects:
             pass  # sets log each operation through record_set_op
         else:
             unimplemented("side-effect", f"{what} on {vt.type_name()} {vt.source.name}")
+
+    def log_dict_op(self, vt: VariableTracker, op: str, *args: Any) -> None:
+        """`vt.op(*args)` on an existing dict (after `mutate_existing`): `__setitem__` and
+        `setdefault` with (key, value tracker), `__delitem__` and `pop` with (key,), `popitem`
+        and `clear` with none."""
+        self.dict_ops[id(vt)][1].append((op, *args))
 
     def record_set_op(self, vt: VariableTracker, method: str, keys: list[Any]) -> None:
         self.set_ops.append(Mutation("set", vt, method, keys))
@@ -305,6 +323,12 @@ class SideEffects:
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
+        if cls.__flags__ & _DISALLOW_INSTANTIATION:
+            # a C type that makes no instances (no tp_new, though `__new__` is found on
+            # object): `type.__call__` refuses before it reads the arguments, so calling it
+            # without them gives CPython's own TypeError
+            tx.run_user_operation(cls)
+            unimplemented("new-object", f"creating {cls.__name__}, which refuses instances")
         new = lookup_class_attr(cls, "__new__")[0]
         python_new = isinstance(new, staticmethod) and type(new.__func__) is types.FunctionType
         if type(cls) is type and python_new:
@@ -425,6 +449,13 @@ class SideEffects:
             temps["target"] = cg.store_temp()
             cg.build_items(m.target)
             temps["value"] = cg.store_temp()
+            if kind == "dict" and self._replays_dict_ops(m.target):
+                for i, (_op, *args) in enumerate(self.dict_ops[id(m.target)][1]):
+                    if len(args) > 1:
+                        cg(args[1])
+                    else:
+                        cg.load_const(None)
+                    temps[f"op_{i}"] = cg.store_temp()
         elif kind == "set":
             cg.load_target(m.target)
             temps["target"] = cg.store_temp()
@@ -440,6 +471,33 @@ class SideEffects:
             cg.build_items_of(m.value)
             temps["value"] = cg.store_temp()
         return temps
+
+    def _replays_dict_ops(self, vt: Any) -> bool:
+        """Replay a plain dict's changes as eager made them, so its hash table is eager's too
+        (`sys.getsizeof` after `popitem` on an instance's shared-key dict), where the log is
+        known whole: the logged changes, made on the dict's keys before the first change,
+        must give its keys now (a change that is not logged falls back to `clear(); update()`),
+        with constant keys and values the dict still holds or constants. `update` (final
+        contents) then sets the values."""
+        found = self.dict_ops.get(id(vt))
+        if found is None or type(vt) is not ConstDictVariable or not found[1]:
+            return False
+        before, ops = found
+        keys: dict[Any, None] = dict.fromkeys(before)
+        held = {id(v) for v in vt.items.values()}
+        for op, *args in ops:
+            if args and not is_constant_value(args[0]):
+                return False
+            if len(args) > 1:
+                value = args[1]
+                if id(value) not in held and not isinstance(value, ConstantVariable):
+                    return False
+                args = [args[0], None]
+            try:
+                getattr(keys, op)(*args)
+            except KeyError:
+                return False
+        return list(keys) == list(vt.items)
 
     def _store_phase(self, cg: PyCodegen, m: Mutation, temps: dict[str, str]) -> None:
         if m.kind == "global":
@@ -471,6 +529,17 @@ class SideEffects:
                 )
         elif m.kind == "list" or m.kind == "bytearray":
             cg.assign_slice(temps["target"], temps["value"])
+        elif m.kind == "dict" and "op_0" in temps:
+            for i, (op, *args) in enumerate(self.dict_ops[id(m.target)][1]):
+                cg.load_fast(temps["target"])
+                cg.emit(Instr("LOAD_METHOD", op))
+                if args:
+                    cg.load_const(args[0])
+                if len(args) > 1:
+                    cg.load_fast(temps[f"op_{i}"])
+                cg.call(len(args))
+                cg.pop_top()
+            cg.call_method_on(temps["target"], "update", temps["value"])  # values only
         elif m.kind == "dict":
             cg.call_method_on(temps["target"], "clear")
             cg.call_method_on(temps["target"], "update", temps["value"])

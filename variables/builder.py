@@ -20,7 +20,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import FunctionSpec, GuardKind
-from guards.sources import AttrSource, DictValueSource, ItemSource, IterationSource
+from guards.sources import (
+    AttrSource,
+    DictValueSource,
+    ItemSource,
+    IterationSource,
+    is_item_key,
+)
 from tracer import debug, worlds
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -337,7 +343,8 @@ class VariableBuilder:
         kind = type(value)
         self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
         vt: VariableTracker
-        if not all(is_constant_value(k) for k in keys):
+        if not all(is_constant_value(k) and is_item_key(k) for k in keys):
+            # a key no ItemSource can name (an object, a frozenset) is reached by position
             return self.wrap_dict_with_object_keys(value, source)
         self.output.add_guard(GuardKind.DICT_KEYS_MATCH, source, keys)
         items = {k: self.lazy(v, ItemSource(source, k)) for k, v in value.items()}
@@ -364,10 +371,24 @@ class VariableBuilder:
             key_source = ItemSource(order, i)
             if is_constant_value(key):
                 self.output.add_guard(GuardKind.EQUALS_MATCH, key_source, key)
+                self.guard_frozenset_orders(key, key_source)
             else:
                 vt.key_vts[id(key)] = (key, self.wrap_object_key(key, key_source))
             vt.items[key] = self.lazy(item, DictValueSource(source, i))
         return self.output.side_effects.track_existing(value, vt)
+
+    def guard_frozenset_orders(self, value: Any, source: Source) -> None:
+        """A constant compared by value (a dict key) is also guarded on the iteration order of
+        each frozenset in it, as `wrap_set` guards a set: equal frozensets may iterate in
+        different orders, and the trace unrolls a loop over one in the order it saw."""
+        if type(value) is frozenset:
+            order = IterationSource(source)
+            self.output.add_guard(GuardKind.EQUALS_MATCH, order, tuple(value))
+            source = order
+        elif type(value) is not tuple:
+            return
+        for i, item in enumerate(value):
+            self.guard_frozenset_orders(item, ItemSource(source, i))
 
     def wrap_object_key(self, key: Any, source: Source) -> VariableTracker:
         kind = type(key)

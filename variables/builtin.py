@@ -407,7 +407,7 @@ class BuiltinVariable(KnownObjectVariable):
             return set_operation(tx, frozenset, ())
         from_input = reads_input(iterable)  # then the set made has no recipe
         operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
-        return set_operation(tx, frozenset, (operand,), None, from_input)
+        return set_operation(tx, frozenset, (operand,), None, from_input, (operand, iterable))
 
     def call_bytearray(
         self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker

@@ -130,6 +130,11 @@ class ConstDictVariable(VariableTracker):
         if not self.is_new:
             tx.output.side_effects.mutate_existing(tx, self, what)
 
+    def _log(self, tx: TranslatorBase, op: str, *args: Any) -> None:
+        """A change of a dict from outside, logged to be replayed as made (see SideEffects)."""
+        if not self.is_new:
+            tx.output.side_effects.log_dict_op(self, op, *args)
+
     def getitem(self, tx: TranslatorBase, key_vt: VariableTracker) -> VariableTracker:
         key = key_of(key_vt, tx)
         try:
@@ -172,7 +177,9 @@ class ConstDictVariable(VariableTracker):
         self, tx: TranslatorBase, key: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
-        self.items[self.store_key(tx, key)] = value
+        k = self.store_key(tx, key)
+        self._log(tx, "__setitem__", k, value)
+        self.items[k] = value
         return ConstantVariable(None)
 
     def method___delitem__(self, tx: TranslatorBase, key: VariableTracker, /) -> VariableTracker:
@@ -180,6 +187,7 @@ class ConstDictVariable(VariableTracker):
         k = key_of(key, tx)
         if k not in self.items:
             tx.raise_user_error(KeyError(k))
+        self._log(tx, "__delitem__", k)
         del self.items[k]
         return ConstantVariable(None)
 
@@ -189,6 +197,7 @@ class ConstDictVariable(VariableTracker):
         self._check_mutable(tx, "pop")
         k = key_of(key, tx)
         if k in self.items:
+            self._log(tx, "pop", k)
             return self.items.pop(k)
         if default is None:
             tx.raise_user_error(KeyError(k))
@@ -198,6 +207,7 @@ class ConstDictVariable(VariableTracker):
         self._check_mutable(tx, "popitem")
         if not self.items:
             tx.raise_user_error(KeyError("popitem(): dictionary is empty"))
+        self._log(tx, "popitem")
         k_vt = self.key_vt(next(reversed(self.items)))
         _k, v = self.items.popitem()
         return TupleVariable([k_vt, v])
@@ -211,6 +221,7 @@ class ConstDictVariable(VariableTracker):
         self._check_mutable(tx, "setdefault")
         k = self.store_key(tx, key)
         value = default if default is not None else ConstantVariable(None)
+        self._log(tx, "setdefault", k, value)
         self.items[k] = value
         return value
 
@@ -226,6 +237,7 @@ class ConstDictVariable(VariableTracker):
 
     def method_clear(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "clear")
+        self._log(tx, "clear")
         self.items.clear()
         return ConstantVariable(None)
 
@@ -524,7 +536,9 @@ class SetVariable(VariableTracker):
             for a in (real_operand(tx, a, self, any_iterable=True, inputs=from_input) for a in args)
         )
         method = getattr(type(self.items), name)
-        return set_operation(tx, method, (receiver, *real_args), real_kwargs, from_input)
+        return set_operation(
+            tx, method, (receiver, *real_args), real_kwargs, from_input, (receiver, self)
+        )
 
     def mutate(
         self,
@@ -614,10 +628,15 @@ def set_operation(
     args: tuple[Any, ...],
     kwargs: dict[str, Any] | None = None,
     from_input: bool = False,
+    operand: tuple[Any, VariableTracker] | None = None,
 ) -> VariableTracker:
     """`fn(*args)` computed by CPython on real operands; a set it returns is tracked with that
-    same call as its recipe (none when an operand is an input set: see `is_input`)."""
+    same call as its recipe (none when an operand is an input set: see `is_input`).
+    `operand`: a real operand and its tracker; when CPython returns that operand itself
+    (`frozenset(fs)` and `fs.copy()` are `fs`), the result is its tracker, the same object."""
     result = tx.run_user_operation(fn, *args, **(kwargs or {}))
+    if operand is not None and result is operand[0]:
+        return operand[1]
     if type(result) is set or type(result) is frozenset:
         if from_input:
             return SetVariable(result, None)

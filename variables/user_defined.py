@@ -118,8 +118,9 @@ def wrap_class_member(
     """What reading a class attribute gives: methods bind, static/class methods unwrap."""
     wrapper = tx.output.builder
     if isinstance(member, staticmethod):
-        src = AttrSource(source, "__func__") if source is not None else None
-        return wrapper.lazy(member.__func__, src).realize()
+        # `source` reads the attribute with getattr, which already unwraps a staticmethod:
+        # it is the function (a classmethod's gives a bound method, hence its __func__)
+        return wrapper.lazy(member.__func__, source).realize()
     if isinstance(member, classmethod):
         src = AttrSource(source, "__func__") if source is not None else None
         fn = wrapper.lazy(member.__func__, src).realize()

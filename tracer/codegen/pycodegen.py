@@ -15,12 +15,14 @@ object, so generated code loads them by identity.
 from __future__ import annotations
 
 import inspect
+import re
+import sys
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr
-from bytecode.instr import FreeVar
+from bytecode.instr import FreeVar, const_key
 
 from guards.sources import (
     AttrSource,
@@ -55,6 +57,8 @@ class PyCodegen:
         self.tempvars: dict[int, str] = {}
         self._building: set[int] = set()
         self._temp_count = 0
+        self._constants: dict[Any, Any] = {}
+        """The first object loaded for each constant slot (see `load_const`)."""
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -145,6 +149,16 @@ class PyCodegen:
             self.store_fast(name)
 
     def load_const(self, value: Any) -> None:
+        """Push `value` itself. Two equal strings, numbers or tuples can be two objects (`a[:3]
+        + a[3:]` is not `a`), but a constant slot may not keep the object: the package gives
+        equal constants one slot (it compares their marshal bytes), and CPython's code objects
+        swap a name-like string among their constants for the interned equal one. Such a
+        value is loaded out of a namespace holding it instead, so `is` stays as in eager code."""
+        first = self._constants.setdefault(const_key(value), value)
+        if first is not value or _interned_by_code(value):
+            self.emit(Instr("LOAD_CONST", types.SimpleNamespace(value=value)))
+            self.load_attr("value")
+            return
         self.emit(Instr("LOAD_CONST", value))
 
     def load_fast(self, name: str) -> None:
@@ -320,6 +334,22 @@ class PyCodegen:
             depth += instr.stack_effect()
             deepest = max(deepest, depth)
         return deepest
+
+
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
+"""The strings CPython interns when they are constants of a code object."""
+
+
+def _interned_by_code(value: Any) -> bool:
+    """Whether a code object would hold an equal object in place of `value` among its
+    constants: a name-like string (also inside a tuple or frozenset) that is not the interned
+    one. (`sys.intern` makes `value` the interned string when there is none yet, which is
+    what making the code object would do.)"""
+    if type(value) is str:
+        return _NAME_CHARS.fullmatch(value) is not None and sys.intern(value) is not value
+    if type(value) is tuple or type(value) is frozenset:
+        return any(map(_interned_by_code, value))
+    return False
 
 
 def _parameter_count(code: types.CodeType) -> int:
