@@ -40,6 +40,7 @@ from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
+from variables.nn_module import NNModuleVariable, is_module
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
 from variables.sentinels import SentinelVariable
@@ -233,7 +234,7 @@ class VariableBuilder:
         handler = WRAP_BY_TYPE.get(kind)
         if handler is not None:
             return handler(self, value, source)
-        if kind is runtime.Tensor:
+        if kind is runtime.Tensor or kind is runtime.nn.Parameter:
             return self.wrap_tensor(value, source)
         if isinstance(value, runtime.Tensor):
             unimplemented("tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}")
@@ -415,8 +416,12 @@ class VariableBuilder:
 
     def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        kind = FrozenDataclassVariable if is_frozen_dataclass(type(value)) else None
-        vt = (kind or UserDefinedObjectVariable)(value, type(value), source)
+        kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
+        if is_frozen_dataclass(type(value)):
+            kind = FrozenDataclassVariable
+        elif is_module(value):
+            kind = NNModuleVariable
+        vt = kind(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:
