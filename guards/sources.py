@@ -210,6 +210,28 @@ class ModuleSource(Source):
         return f"{SYS_MODULES}[{self.module_name!r}]"
 
 
+GRAD_MODE_MODULE = "tracer.runtime.grad_mode"
+"""The runtime module that holds grad mode (per thread) and its reader `is_grad_enabled`."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class GradModeSource(Source):
+    """Grad mode at call time, `GLOBAL_STATE.grad_enabled`: the part of Dynamo's GLOBAL_STATE
+    guard (global torch state, checked on every call) that the runtime has. It is read live
+    with the runtime's own `is_grad_enabled()`, found by import name like a ModuleSource, so
+    guards/ imports nothing of the runtime. A trace guards it (EQUALS_MATCH) when what it
+    built depends on the mode at the call: `torch.is_grad_enabled()` read, the mode a `with
+    torch.no_grad():` restores, or an op on a tensor that requires grad (whether its result
+    does)."""
+
+    @property
+    def name(self) -> str:
+        return "GLOBAL_STATE.grad_enabled"
+
+    def access(self, base_expr: str) -> str:
+        return f"{SYS_MODULES}[{GRAD_MODE_MODULE!r}].is_grad_enabled()"
+
+
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ClosureSource(Source):
     """The contents of closure cell `index`, named after its free variable: `C['n']`.

@@ -37,7 +37,7 @@ from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, sta
 from tracer.config import CompileOptions
 from tracer.exc import InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
-from tracer.graph.passes import writes_a_tensor
+from tracer.graph.passes import sets_grad_mode, writes_a_tensor
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
 from tracer.observability.events import get_chromium_event_logger
@@ -152,6 +152,8 @@ def _compile_with(
                 if raised is None:
                     raise
                 _finish_trace(output)
+            finally:
+                output.restore_grad_mode()  # the trace set it for real as it went
     except Unsupported as e:
         return _break(fn, L, output, options, compile_id, e, policy)
     except (InternalError, RecursionError):
@@ -211,6 +213,7 @@ def _compile_partial(
     try:
         tx = _start(fn, L, output)
         tx.run_until(index)
+        output.restore_grad_mode()
         if tx.returned:
             return e
         stack = list(tx.stack)
@@ -469,6 +472,11 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
     for node in output.graph.nodes:
         if writes_a_tensor(node):
             needed.setdefault(node)
+    # So is a grad mode the frame leaves changed (`torch.set_grad_enabled(False)` outside a
+    # `with`): the last change is an output, so a graph with nothing else to return still runs.
+    if output.grad_enabled != output.initial_grad_enabled:
+        changes = [node for node in output.graph.nodes if sets_grad_mode(node)]
+        needed.setdefault(changes[-1])
     return list(needed)
 
 

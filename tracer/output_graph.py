@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
+from guards.sources import GradModeSource
 from tracer import config, runtime
 from tracer.config import CompileOptions
 from tracer.exc import unimplemented
@@ -41,13 +42,13 @@ state that eager code sees, so they break the graph."""
 _UNTRACED_EFFECTS = {
     "__setitem__": "assigning into a tensor (`x[i] = v`) is not traced: it returns nothing the "
     "graph could record",
-    "_set_grad_enabled": "changing grad mode (`torch.no_grad()`...) is not traced yet",
     "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
     "value does not know",
 }
-"""Runtime ops the graph would not record faithfully: assignments and grad-mode changes return
-no tensor (tracing them would run the effect on fake values at trace time and lose it at run
-time), and a version counter is a run-time count. They break the graph."""
+"""Runtime ops the graph would not record faithfully: an assignment returns no tensor (tracing
+it would run the effect on fake values at trace time and lose it at run time), and a version
+counter is a run-time count. They break the graph. (A grad-mode change returns no tensor either,
+but is recorded: `OutputGraph.set_grad_mode`.)"""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -82,6 +83,12 @@ class OutputGraph:
         self.initial_mode_stack: list[VariableTracker] = []
         self._disable_torch_function: Any = None
         """One re-entrant `DisableTorchFunction` for every fake run of this trace."""
+        self.initial_grad_enabled: bool = runtime.is_grad_enabled()
+        """Grad mode at the call (a global state, guarded when the trace depends on it)."""
+        self.grad_enabled = self.initial_grad_enabled
+        """Grad mode at this point of the trace, also set for real while tracing (per thread)
+        so that fake results get the `requires_grad` eager ones would; restored afterwards."""
+        self._grad_mode_set = False
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -89,7 +96,49 @@ class OutputGraph:
         here, and the translator, the mode stacks and the caches are pointed at from here, so
         a whole trace is one reference cycle. Emptying this object frees the trace by reference
         counting the moment the compile returns, not at some later garbage collection."""
+        self.restore_grad_mode()
         self.__dict__.clear()
+
+    # -- grad mode --------------------------------------------------------------------------------
+    def read_grad_mode(self) -> bool:
+        """Grad mode now, in the trace. Until the trace sets it, that is the mode at the call,
+        so the entry guards it (GLOBAL_STATE.grad_enabled): a call in the other mode misses."""
+        if not self._grad_mode_set:
+            self.add_guard(GuardKind.EQUALS_MATCH, GradModeSource(), self.initial_grad_enabled)
+        return self.grad_enabled
+
+    def set_grad_mode(self, tx: TranslatorBase, mode: bool) -> None:
+        """Change grad mode here (entering or leaving `torch.no_grad()`, ...): the runtime's
+        `torch._C._set_grad_enabled(mode)`, handed to the innermost torch-function mode as
+        eagerly, else recorded (`_record_grad_mode`)."""
+        fn = runtime._C._set_grad_enabled
+        self._call_op(tx, "call_function", fn, fn, [ConstantVariable(mode)], {})
+
+    def _record_grad_mode(
+        self, tx: TranslatorBase, target: Any, args: Sequence[VariableTracker]
+    ) -> VariableTracker:
+        """`_set_grad_enabled(mode)` as a graph node, so the graph changes the mode at run time
+        where eager code does, in order with its ops (the node is impure: no pass drops, merges
+        or moves anything across it); set for real now, for the fake runs that follow."""
+        value = args[0].realize() if len(args) == 1 else None
+        if value is None or not value.is_python_constant():
+            unimplemented(
+                "grad-mode", "torch._C._set_grad_enabled with a mode known only at run time"
+            )
+        mode = value.as_python_constant()
+        if type(mode) is not bool:
+            unimplemented("grad-mode", f"grad mode set to {mode!r}, not a bool")
+        meta = {"val": None, "user_location": tx.location_text()}
+        self.graph.create_node("call_function", target, (mode,), {}, meta=meta)
+        op_info(target).impl(mode)
+        self.grad_enabled = mode
+        self._grad_mode_set = True
+        return ConstantVariable(None)
+
+    def restore_grad_mode(self) -> None:
+        """Put back the grad mode of the call (the trace set it for real as it went)."""
+        if runtime.is_grad_enabled() != self.initial_grad_enabled:
+            op_info(runtime._C._set_grad_enabled).impl(self.initial_grad_enabled)
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -330,6 +379,11 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
             node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
+        info = op_info(fake_fn)
+        if info is not None and info.name == "_set_grad_enabled":
+            return self._record_grad_mode(tx, target, args)
+        if _requires_grad(fake_args) or _requires_grad(fake_kwargs.values()):
+            self.read_grad_mode()  # the result requires grad only in grad mode
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
@@ -401,6 +455,17 @@ def _placeholder_name(source_name: str) -> str:
             return inner.strip("_") or "input"
     name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
+
+
+def _requires_grad(values: Any) -> bool:
+    """Does any tensor among `values` (one level into lists and tuples) require grad?"""
+    for value in values:
+        if isinstance(value, list | tuple):
+            if _requires_grad(value):
+                return True
+        elif isinstance(value, runtime.Tensor) and value.requires_grad:
+            return True
+    return False
 
 
 def _repeats_sequence(args: list[VariableTracker]) -> bool:

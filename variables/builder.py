@@ -36,6 +36,7 @@ from variables.constant import (
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable
+from variables.grad_mode import GradModeClassVariable, IsGradEnabledVariable, is_grad_mode_class
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
@@ -79,6 +80,8 @@ def wrap_class(cls: type) -> VariableTracker:
         return BuiltinVariable(cls)
     if cls in MAKERS:
         return CollectionClassVariable(cls)
+    if is_grad_mode_class(cls):
+        return GradModeClassVariable(cls)
     return UserDefinedClassVariable(cls)
 
 
@@ -144,7 +147,13 @@ def _special_function(value: Any) -> VariableTracker | None:
 
 
 SPECIAL_FUNCTION_MODULES = frozenset(
-    {"tracer.debug", "dataclasses", "tracer.runtime._C", "tracer.runtime.overrides"}
+    {
+        "tracer.debug",
+        "dataclasses",
+        "tracer.runtime._C",
+        "tracer.runtime.overrides",
+        "tracer.runtime.grad_mode",
+    }
 )
 """The modules of the plain Python functions SpecialFunctions models (a test checks): any
 other value is none of them, so the builder builds the tables only for a function from one."""
@@ -165,6 +174,8 @@ class SpecialFunctions:
             return BreakpointVariable(value)
         if value is self.graph_break:
             return GraphBreakVariable(value)
+        if value is runtime.is_grad_enabled:
+            return IsGradEnabledVariable(value)
         known = self.dataclass_functions.get(id(value))
         if known is not None and known is value:
             return DataclassFunctionVariable(known)
@@ -244,6 +255,8 @@ class VariableBuilder:
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
         if isinstance(value, enum.Enum):
             return self._guarded_identity(EnumVariable(value, source), value, source)
+        if is_grad_mode_class(value):
+            return self._guarded_identity(GradModeClassVariable(value, source), value, source)
         if isinstance(value, type):
             vt = wrap_class(value)
             vt.source = source
