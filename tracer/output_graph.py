@@ -130,7 +130,7 @@ class OutputGraph:
             unimplemented("grad-mode", f"grad mode set to {mode!r}, not a bool")
         meta = {"val": None, "user_location": tx.location_text()}
         self.graph.create_node("call_function", target, (mode,), {}, meta=meta)
-        op_info(target).impl(mode)
+        _set_grad_mode_now(mode)
         self.grad_enabled = mode
         self._grad_mode_set = True
         return ConstantVariable(None)
@@ -138,7 +138,7 @@ class OutputGraph:
     def restore_grad_mode(self) -> None:
         """Put back the grad mode of the call (the trace set it for real as it went)."""
         if runtime.is_grad_enabled() != self.initial_grad_enabled:
-            op_info(runtime._C._set_grad_enabled).impl(self.initial_grad_enabled)
+            _set_grad_mode_now(self.initial_grad_enabled)
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -455,6 +455,14 @@ def _placeholder_name(source_name: str) -> str:
             return inner.strip("_") or "input"
     name = _NON_WORD.sub("_", source_name.replace("L[", "").replace("G[", "")).strip("_")
     return name or "input"
+
+
+def _set_grad_mode_now(mode: bool) -> None:
+    """Set the runtime's grad mode for real, where no torch-function mode sees it (the impl of
+    `torch._C._set_grad_enabled`)."""
+    info = op_info(runtime._C._set_grad_enabled)
+    assert info is not None
+    info.impl(mode)
 
 
 def _requires_grad(values: Any) -> bool:

@@ -174,7 +174,8 @@ def run_once(
 def compare_outcomes(eager: Outcome, compiled: Outcome, modes: list[Any] | None = None) -> None:
     """Raise Mismatch naming the first difference between the two runs: the exception, then
     the return value, then every root (args, kwargs, globals, cells, modes), then the mode
-    stack and grad mode. `modes` is accepted for compatibility; the outcomes carry their own copies."""
+    stack and grad mode. `modes` is accepted for compatibility; the outcomes carry their own
+    copies."""
     _compare_errors(eager.error, compiled.error)
     comparison = Comparison.of_roots(eager.roots(), compiled.roots())
     comparison.compare(eager.result, compiled.result, "return")
