@@ -49,6 +49,8 @@ _UNTRACED_EFFECTS = {
 it would run the effect on fake values at trace time and lose it at run time), and a version
 counter is a run-time count. They break the graph. (A grad-mode change returns no tensor either,
 but is recorded: `OutputGraph.set_grad_mode`.)"""
+_SET_GRAD_ENABLED = runtime._C._set_grad_enabled
+"""The runtime's grad-mode setter, recorded by `OutputGraph._record_grad_mode`."""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -89,6 +91,7 @@ class OutputGraph:
         """Grad mode at this point of the trace, also set for real while tracing (per thread)
         so that fake results get the `requires_grad` eager ones would; restored afterwards."""
         self._grad_mode_set = False
+        self._grad_mode_guarded = False
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -103,9 +106,17 @@ class OutputGraph:
     def read_grad_mode(self) -> bool:
         """Grad mode now, in the trace. Until the trace sets it, that is the mode at the call,
         so the entry guards it (GLOBAL_STATE.grad_enabled): a call in the other mode misses."""
-        if not self._grad_mode_set:
-            self.add_guard(GuardKind.EQUALS_MATCH, GradModeSource(), self.initial_grad_enabled)
+        self.depends_on_grad_mode()
         return self.grad_enabled
+
+    def depends_on_grad_mode(self) -> None:
+        """Guard the mode at the call unless the trace set the mode itself before. Also called
+        for every tensor of the trace that requires grad (an input, an op's result): whether
+        ops on it give results that require grad is up to the mode. A trace with no such
+        tensor computes the same metadata in either mode, and does not guard it."""
+        if not self._grad_mode_set and not self._grad_mode_guarded:
+            self._grad_mode_guarded = True
+            self.add_guard(GuardKind.EQUALS_MATCH, GradModeSource(), self.initial_grad_enabled)
 
     def set_grad_mode(self, tx: TranslatorBase, mode: bool) -> None:
         """Change grad mode here (entering or leaving `torch.no_grad()`, ...): the runtime's
@@ -224,7 +235,9 @@ class OutputGraph:
         fake = runtime.FakeTensor.from_tensor(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
-        return TensorVariable(node, fake, source)
+        if fake.requires_grad:
+            self.depends_on_grad_mode()
+        return TensorVariable(node, fake, source, type(value))
 
     # -- recording tensor ops -------------------------------------------------------------------
     def call_runtime_function(
@@ -379,11 +392,8 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
             node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
-        info = op_info(fake_fn)
-        if info is not None and info.name == "_set_grad_enabled":
+        if fake_fn is _SET_GRAD_ENABLED:
             return self._record_grad_mode(tx, target, args)
-        if _requires_grad(fake_args) or _requires_grad(fake_kwargs.values()):
-            self.read_grad_mode()  # the result requires grad only in grad mode
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
@@ -426,6 +436,8 @@ class OutputGraph:
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if isinstance(fake, runtime.Tensor):
+            if fake.requires_grad:
+                self.depends_on_grad_mode()
             return TensorVariable(node, fake)
         if isinstance(fake, tuple) and type(fake) is not tuple:
             unimplemented(
@@ -463,17 +475,6 @@ def _set_grad_mode_now(mode: bool) -> None:
     info = op_info(runtime._C._set_grad_enabled)
     assert info is not None
     info.impl(mode)
-
-
-def _requires_grad(values: Any) -> bool:
-    """Does any tensor among `values` (one level into lists and tuples) require grad?"""
-    for value in values:
-        if isinstance(value, list | tuple):
-            if _requires_grad(value):
-                return True
-        elif isinstance(value, runtime.Tensor) and value.requires_grad:
-            return True
-    return False
 
 
 def _repeats_sequence(args: list[VariableTracker]) -> bool:

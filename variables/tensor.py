@@ -46,15 +46,20 @@ DATA_DEPENDENT_METHODS = frozenset(
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("fake", "node")
+    __slots__ = ("cls", "fake", "node")
 
-    def __init__(self, node: Node, fake: Any, source: Source | None = None) -> None:
+    def __init__(
+        self, node: Node, fake: Any, source: Source | None = None, cls: type = Tensor
+    ) -> None:
         super().__init__(source)
         self.node = node
         self.fake = fake
+        self.cls = cls
+        """The tensor's exact type: `Tensor`, or `nn.Parameter` for a parameter read from a
+        module (guarded by its TENSOR_MATCH); op results are plain Tensors."""
 
     def python_type(self) -> type:
-        return Tensor
+        return self.cls
 
     def is_python_constant(self) -> bool:
         """Never: the base answer, without raising and catching NotConstantError each time."""

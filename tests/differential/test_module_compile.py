@@ -154,6 +154,16 @@ def test_compile_method_of_a_module() -> None:
     assert compiled.entries[0].break_reason is None
 
 
+def test_parameters_keep_their_type_in_the_trace() -> None:
+    def inspect(m: Any, x: Any) -> Any:
+        w = m.weight
+        return isinstance(w, nn.Parameter), type(w).__name__, w.requires_grad, x + 1
+
+    compiled = tracer.compile(inspect)
+    assert_same_behavior(compiled, nn.Linear(2, 2), torch.ones(2))
+    assert [entry.break_reason for entry in compiled.entries] == [None]
+
+
 def test_refused_targets_say_what_compile_accepts() -> None:
     with pytest.raises(UserError, match="a bound method, an nn.Module"):
         tracer.compile(len)
