@@ -215,3 +215,16 @@ def test_compiled_model_agrees_with_torch_and_its_mode_names() -> None:
     _, eager_names = run(torch, weights, x)
     assert compiled_names == eager_names == torch_names
     assert "layer_norm" in compiled_names and "add_" in compiled_names
+
+
+def test_explain_and_trace_take_a_module() -> None:
+    model, x = model_and_input()
+    with torch.no_grad():
+        explanation = tracer.explain(model)(x)
+    assert (explanation.graph_count, explanation.graph_break_count) == (1, 0)
+    assert explanation.ops_per_graph[0][:3] == ["layer_norm", "linear", "gelu"]
+    traced = tracer.trace(model)(x)
+    assert traced.check(x)
+    model.norm.eps = 0.1
+    assert not traced.check(x)
+    assert "L['self']._modules['norm'].eps == 1e-05 (actual 0.1)" in str(traced.failure(x))

@@ -72,37 +72,57 @@ class CompiledModule:
         return f"CompiledModule({self._cls.__qualname__}, {len(self.compiled.entries)} entries)"
 
 
-def compiled_target(
-    target: Any, make: Callable[[types.FunctionType], CompiledFunction]
-) -> CompiledFunction | CompiledModule | types.MethodType:
-    """`target` compiled: `make(fn)` for the Python function behind it, bound as `target`
-    was; a UserError for anything with no Python function to compile."""
+UNBOUND: Any = object()
+"""What `function_of` gives as the bound object of a plain function."""
+
+
+def function_of(target: Any) -> tuple[types.FunctionType, Any]:
+    """The Python function `tracer.compile(target)` compiles, and the object a call passes as
+    its first argument (`UNBOUND` for a plain function); a UserError for anything with no
+    Python function to compile."""
     if isinstance(target, CompiledFunction):
         target = target.fn
+    if isinstance(target, CompiledModule):
+        target = target.module
     if isinstance(target, types.FunctionType):
-        return make(target)
+        return target, UNBOUND
     if isinstance(target, types.MethodType):
         func = target.__func__
         if isinstance(func, CompiledFunction):
             func = func.fn
         if isinstance(func, types.FunctionType):
-            return types.MethodType(make(func), target.__self__)
+            return func, target.__self__
     elif isinstance(target, Module) and type(target).__call__ is Module.__call__:
         forward = _class_function(type(target), "forward")
         if forward is None:
             raise UserError(
                 f"tracer.compile: {type(target).__qualname__} has no forward method to compile"
             )
-        return CompiledModule(target, make(forward))
+        return forward, target
     elif not isinstance(target, type):
         call = _class_function(type(target), "__call__")
         if call is not None:
-            return types.MethodType(make(call), target)
+            return call, target
     kind = type(target).__name__
     raise UserError(
         "tracer.compile expects a Python function, a bound method, an nn.Module or an object "
         f"whose class defines __call__ in Python, got {kind} {target!r}"
     )
+
+
+def compiled_target(
+    target: Any, make: Callable[[types.FunctionType], CompiledFunction]
+) -> CompiledFunction | CompiledModule | types.MethodType:
+    """`target` compiled: `make(fn)` for the Python function behind it, bound as `target`
+    was (a module's forward in a CompiledModule)."""
+    fn, bound = function_of(target)
+    compiled = make(fn)
+    if bound is UNBOUND:
+        return compiled
+    module_called = isinstance(target, Module | CompiledModule)  # not `model.forward`
+    if module_called and type(bound).__call__ is Module.__call__:
+        return CompiledModule(bound, compiled)
+    return types.MethodType(compiled, bound)
 
 
 def _class_function(cls: type, name: str) -> types.FunctionType | None:
