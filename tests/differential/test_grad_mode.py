@@ -196,3 +196,19 @@ def test_mode_sees_the_grad_mode_calls_eager_does() -> None:
     assert compiled_mode.names == eager.names
     assert eager.names.count("_set_grad_enabled") == 2
     assert_same_behavior(compiled, leaf(), Names())
+
+
+@pytest.mark.parametrize("backend", ["fused", "interpret", "no_passes"])
+def test_every_backend_gives_results_the_flag_eager_does(backend: str, grad_at_call: bool) -> None:
+    """The fused backend's kernels make their result tensors themselves: `requires_grad` is the
+    fake value's, which grad mode (at the call, guarded, and set in the graph) decides."""
+
+    def pointwise(x: Any) -> Any:
+        a = x.sin() + 1
+        with torch.no_grad():
+            b = (x * 2).exp()
+        return a, b, a.requires_grad, b.requires_grad
+
+    compiled = tracer.compile(pointwise, backend=backend)
+    assert_same_behavior(compiled, leaf())
+    assert [entry.break_reason for entry in compiled.entries] == [None]
