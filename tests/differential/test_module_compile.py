@@ -228,3 +228,27 @@ def test_explain_and_trace_take_a_module() -> None:
     model.norm.eps = 0.1
     assert not traced.check(x)
     assert "L['self']._modules['norm'].eps == 1e-05 (actual 0.1)" in str(traced.failure(x))
+
+
+class Residual(nn.Module):
+    """A model class at module level: its forward reads `torch` and `F` as globals."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.scale = 0.5
+
+    def forward(self, x: Any) -> Any:
+        h = F.gelu(self.lin(x)) * self.scale
+        h.add_(x)
+        return torch.softmax(h, dim=-1)
+
+
+def test_same_behavior_of_a_compiled_module_and_method() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        assert_same_behavior(tracer.compile(Residual()), x)
+        assert_same_behavior(Residual(), x)  # compiled by the kit: forward with self
+    assert_same_behavior(tracer.compile(Scaler(2.0).scale), torch.ones(2))
+    assert_same_behavior(Scaler(2.0), torch.ones(2))

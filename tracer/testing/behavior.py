@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 import tracer
-from tracer.api import CompiledFunction
+from tracer.api import CompiledFunction, CompiledModule
+from tracer.cache.targets import UNBOUND, function_of
 from tracer.runtime import _C, grad_mode
 from tracer.testing.compare import Comparison, Mismatch
 
@@ -197,6 +198,20 @@ def _compare_errors(eager: BaseException | None, compiled: BaseException | None)
         raise Mismatch("exception", f"{compiled!r}, expected {eager!r}") from compiled
 
 
+def _with_self(fn: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """A bound method, an nn.Module or a callable object (compiled or not) as its function
+    with the object as the first argument, so that each run gets its own copy of the object
+    like any argument (`args[0]` in a mismatch's path)."""
+    if isinstance(fn, CompiledModule):
+        return fn.compiled, (fn.module, *args)
+    if isinstance(fn, types.FunctionType | CompiledFunction):
+        return fn, args
+    if isinstance(fn, types.MethodType) and isinstance(fn.__func__, CompiledFunction):
+        return fn.__func__, (fn.__self__, *args)
+    function, bound = function_of(fn)
+    return (function, args) if bound is UNBOUND else (function, (bound, *args))
+
+
 def _unwrap(fn: Callable[..., Any]) -> types.FunctionType:
     target = getattr(fn, "fn", fn)
     if not isinstance(target, types.FunctionType):
@@ -222,8 +237,11 @@ def assert_same_behavior(
     What runs as "compiled": `compiled` when given (any callable: a CompiledFunction, a cache
     entry's `run`, or a deliberately broken stand-in in a test of a test); else `fn` itself when
     it is already a CompiledFunction (its cache is kept); else `tracer.compile(fn, backend=...,
-    **compile_options)`. Keyword arguments not named here are passed to `fn`.
+    **compile_options)`. Keyword arguments not named here are passed to `fn`. `fn` may also be
+    a bound method, an nn.Module or a callable object, compiled or not: its object is then
+    passed as the first argument (see `_with_self`).
     """
+    fn, args = _with_self(fn, args)
     target = _unwrap(fn)
     if compiled is None and fn is not target and backend is None and not compile_options:
         compiled = fn
