@@ -252,3 +252,32 @@ def test_same_behavior_of_a_compiled_module_and_method() -> None:
         assert_same_behavior(Residual(), x)  # compiled by the kit: forward with self
     assert_same_behavior(tracer.compile(Scaler(2.0).scale), torch.ones(2))
     assert_same_behavior(Scaler(2.0), torch.ones(2))
+
+
+class Containers(nn.Module):
+    """Sequential, ModuleList, ModuleDict, a buffer written in place, an embedding."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
+        self.blocks = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+        self.heads = nn.ModuleDict({"a": nn.Linear(4, 2), "b": nn.Identity()})
+        self.register_buffer("count", torch.zeros(1))
+        self.emb = nn.Embedding(10, 4)
+
+    def forward(self, x: Any, idx: Any) -> Any:
+        h = self.seq(x) + self.emb(idx)
+        for block in self.blocks:
+            h = F.silu(block(h))
+        self.count.add_(1)
+        return self.heads["a"](h), self.heads["b"](h), len(self.blocks), self.training
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_containers_buffers_and_embeddings_trace_whole(grad: bool) -> None:
+    torch.manual_seed(0)
+    x, idx = torch.randn(3, 4), torch.tensor([1, 2, 3])
+    with torch.set_grad_enabled(grad):
+        assert_same_behavior(Containers().eval(), x, idx)
+        explanation = tracer.explain(Containers())(x, idx)
+    assert (explanation.graph_count, explanation.graph_break_count) == (1, 0)
