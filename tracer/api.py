@@ -10,11 +10,19 @@ from typing import Any
 from tracer.backends import lookup_backend
 from tracer.cache import resume
 from tracer.cache.function import CompiledFunction, RecompileError, reset_all
+from tracer.cache.targets import CompiledModule, compiled_target
 from tracer.config import CompileOptions
 from tracer.debug import graph_break
 from tracer.exc import UserError
 
-__all__ = ["CompiledFunction", "RecompileError", "compile", "graph_break", "reset"]
+__all__ = [
+    "CompiledFunction",
+    "CompiledModule",
+    "RecompileError",
+    "compile",
+    "graph_break",
+    "reset",
+]
 
 _ON_RECOMPILE = ("recompile", "error")
 
@@ -29,7 +37,9 @@ def compile(
     recompile_limit: int = 8,
     on_recompile: str = "recompile",
 ) -> Any:
-    """Compile `fn` (or return a decorator when called with options only)."""
+    """Compile `fn` (or return a decorator when called with options only): a function, a
+    bound method, an nn.Module (its forward, with the module as `self`) or a callable object
+    (its class's `__call__`); see tracer/cache/targets.py."""
     lookup_backend(backend)
     if (
         not isinstance(recompile_limit, int)
@@ -43,13 +53,11 @@ def compile(
         raise UserError(f"dynamic must be None, True or False, got {dynamic!r}")
     options = CompileOptions(fullgraph, backend, bool(specialize_float), dynamic)
 
-    def decorate(target: Callable[..., Any]) -> CompiledFunction:
-        if isinstance(target, CompiledFunction):
-            target = target.fn
-        if not isinstance(target, types.FunctionType):
-            kind = type(target).__name__
-            raise UserError(f"tracer.compile expects a Python function, got {kind} {target!r}")
-        return CompiledFunction(target, options, recompile_limit, on_recompile)
+    def make(fn: types.FunctionType) -> CompiledFunction:
+        return CompiledFunction(fn, options, recompile_limit, on_recompile)
+
+    def decorate(target: Callable[..., Any]) -> Any:
+        return compiled_target(target, make)
 
     if fn is None:
         return decorate

@@ -152,6 +152,8 @@ def _compile_with(
                 if raised is None:
                     raise
                 _finish_trace(output)
+            finally:
+                output.restore_grad_mode()  # the trace set it for real as it went
     except Unsupported as e:
         return _break(fn, L, output, options, compile_id, e, policy)
     except RecursionError:
@@ -217,6 +219,7 @@ def _compile_partial(
     try:
         tx = _start(fn, L, output)
         tx.run_until(index)
+        output.restore_grad_mode()
         if tx.returned:
             return e
         stack = list(tx.stack)
@@ -456,7 +459,8 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
     """Tensors computed by the graph that the results or the side effects need, in first-use
     order (graph inputs are reloaded from their sources, so identity is preserved), and the
-    nodes that write a tensor (an in-place op: its effect must run even when nothing reads it)."""
+    nodes that write a tensor (an in-place op: its effect must run even when nothing reads it)
+    or change grad mode for good."""
     needed: dict[Node, None] = dict.fromkeys(output.mutating_nodes)
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
@@ -473,6 +477,11 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
                 needed.setdefault(vt.node)
             continue
         pending.extend(reversed(_children(vt)))
+    # So is a grad mode the frame leaves changed (`torch.set_grad_enabled(False)` outside a
+    # `with`): the last change is an output, so a graph with nothing else to return still runs.
+    if output.grad_enabled != output.initial_grad_enabled:
+        assert output.last_grad_mode_node is not None
+        needed.setdefault(output.last_grad_mode_node)
     return list(needed)
 
 

@@ -7,6 +7,7 @@ made; `trace(fn)(*args)` builds the entry a call would create without running co
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -14,8 +15,9 @@ from typing import Any
 from tracer.cache import resume
 from tracer.cache.entry import CacheEntry
 from tracer.cache.function import CompiledFunction, make_binder
+from tracer.cache.targets import UNBOUND, function_of
 from tracer.config import CompileOptions
-from tracer.exc import BreakReason, UserError
+from tracer.exc import BreakReason
 from tracer.fused import plan_of
 from tracer.graph import GraphModule
 from tracer.graph.naming import target_name
@@ -102,16 +104,16 @@ def _kernels(gm: GraphModule) -> GraphKernels:
     return GraphKernels(len(plan.kernels), [k.source for k in plan.kernels], plan.forward)
 
 
-def _function(fn: Callable[..., Any]) -> types.FunctionType:
-    if isinstance(fn, CompiledFunction):
-        return fn.fn
-    if not isinstance(fn, types.FunctionType):
-        raise UserError(f"expected a Python function, got {type(fn).__name__}")
-    return fn
+def _function(fn: Callable[..., Any]) -> tuple[types.FunctionType, tuple[Any, ...]]:
+    """The Python function `fn` stands for (anything `tracer.compile` accepts: a function, a
+    bound method, an nn.Module, a callable object), and the arguments a call passes before the
+    caller's (the bound `self`, if any)."""
+    target, bound = function_of(fn)
+    return target, () if bound is UNBOUND else (bound,)
 
 
 def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation]:
-    target = _function(fn)
+    target, bound = _function(fn)
 
     def run(*args: Any, **kwargs: Any) -> Explanation:
         compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
@@ -119,7 +121,7 @@ def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation
         # compile every frame it runs, as Dynamo's explain does after its reset(). Compiled
         # functions made before keep the resume functions they call.
         resume.clear()
-        result = compiled(*args, **kwargs)
+        result = compiled(*bound, *args, **kwargs)
         entries = _all_entries(compiled)
         graphs = [e.graph for e in entries if e.graph is not None]
         return Explanation(
@@ -205,12 +207,15 @@ class TracedEntry:
 
 
 def trace(fn: Callable[..., Any], **options: Any) -> Callable[..., TracedEntry]:
-    target = _function(fn)
+    target, bound = _function(fn)
 
     def run(*args: Any, **kwargs: Any) -> TracedEntry:
         compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
-        frame_locals: Mapping[str, Any] = compiled._bind(*args, **kwargs)
+        frame_locals: Mapping[str, Any] = compiled._bind(*bound, *args, **kwargs)
         entry = compiled.compile_entry(dict(frame_locals), [])
-        return TracedEntry(entry, make_binder(target))
+        binder = make_binder(target)
+        if bound:
+            binder = functools.partial(binder, *bound)
+        return TracedEntry(entry, binder)
 
     return run

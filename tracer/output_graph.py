@@ -37,13 +37,13 @@ if TYPE_CHECKING:
 _UNTRACED_EFFECTS = {
     "__setitem__": "assigning into a tensor (`x[i] = v`) is not traced: it returns nothing the "
     "graph could record",
-    "_set_grad_enabled": "changing grad mode (`torch.no_grad()`...) is not traced yet",
     "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
     "value does not know",
 }
-"""Runtime ops the graph would not record faithfully: assignments and grad-mode changes return
-no tensor (tracing them would run the effect on fake values at trace time and lose it at run
-time), and a version counter is a run-time count. They break the graph."""
+"""Runtime ops the graph would not record faithfully: an assignment returns no tensor (tracing
+it would run the effect on fake values at trace time and lose it at run time), and a version
+counter is a run-time count. They break the graph. (A grad-mode change returns no tensor either,
+but is recorded: `OutputGraph.set_grad_mode`.)"""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -81,6 +81,15 @@ class OutputGraph:
         self.mutating_nodes: list[Node] = []
         """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
         result is used, so the graph exists and runs them, in order."""
+        self.initial_grad_enabled: bool = self.world.is_grad_enabled()
+        """Grad mode at the call (a global state, guarded when the trace depends on it)."""
+        self.grad_enabled = self.initial_grad_enabled
+        """Grad mode at this point of the trace, also set for real while tracing (per thread)
+        so that fake results get the `requires_grad` eager ones would; restored afterwards."""
+        self._grad_mode_set = False
+        self.last_grad_mode_node: Node | None = None
+        """The last `_set_grad_enabled` node: an output when the frame leaves the mode changed."""
+        self._grad_mode_guarded = False
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -88,7 +97,63 @@ class OutputGraph:
         here, and the translator, the mode stacks and the caches are pointed at from here, so
         a whole trace is one reference cycle. Emptying this object frees the trace by reference
         counting the moment the compile returns, not at some later garbage collection."""
+        self.restore_grad_mode()
         self.__dict__.clear()
+
+    # -- grad mode --------------------------------------------------------------------------------
+    def read_grad_mode(self) -> bool:
+        """Grad mode now, in the trace. Until the trace sets it, that is the mode at the call,
+        so the entry guards it (its GLOBAL_STATE guard): a call in the other mode misses."""
+        self.depends_on_grad_mode()
+        return self.grad_enabled
+
+    def depends_on_grad_mode(self) -> None:
+        """Guard the mode at the call unless the trace set the mode itself before. Also called
+        for every tensor of the trace that requires grad (an input, an op's result): whether
+        ops on it give results that require grad is up to the mode. A trace with no such
+        tensor computes the same metadata in either mode, and does not guard it."""
+        if not self._grad_mode_set and not self._grad_mode_guarded:
+            self._grad_mode_guarded = True
+            guard = self.world.grad_mode_guard(self.initial_grad_enabled)
+            if guard is not None:  # else the world's GLOBAL_STATE guard pins it on every trace
+                self.guards.setdefault(guard, guard)
+
+    def set_grad_mode(self, tx: TranslatorBase, mode: bool) -> None:
+        """Change grad mode here (entering or leaving `torch.no_grad()`, ...): the world's
+        `torch._C._set_grad_enabled(mode)`, handed to the innermost torch-function mode as
+        eagerly, else recorded (`_record_grad_mode`)."""
+        fn = self.world.grad_mode_setter
+        if fn is None:
+            unimplemented("grad-mode", f"changes of grad mode in the {self.world.name} world")
+        self._call_op(tx, "call_function", fn, fn, [ConstantVariable(mode)], {})
+
+    def _record_grad_mode(
+        self, tx: TranslatorBase, target: Any, args: Sequence[VariableTracker]
+    ) -> VariableTracker:
+        """`_set_grad_enabled(mode)` as a graph node, so the graph changes the mode at run time
+        where eager code does, in order with its ops (the node is impure: no pass drops, merges
+        or moves anything across it); set for real now, for the fake runs that follow."""
+        value = args[0].realize() if len(args) == 1 else None
+        if value is None or not value.is_python_constant():
+            unimplemented(
+                "grad-mode", "torch._C._set_grad_enabled with a mode known only at run time"
+            )
+        mode = value.as_python_constant()
+        if type(mode) is not bool:
+            unimplemented("grad-mode", f"grad mode set to {mode!r}, not a bool")
+        meta = {"val": None, "user_location": tx.location_text()}
+        self.last_grad_mode_node = self.graph.create_node(
+            "call_function", target, (mode,), {}, meta=meta
+        )
+        self.world.set_grad_enabled_now(mode)
+        self.grad_enabled = mode
+        self._grad_mode_set = True
+        return ConstantVariable(None)
+
+    def restore_grad_mode(self) -> None:
+        """Put back the grad mode of the call (the trace set it for real as it went)."""
+        if self.world.is_grad_enabled() != self.initial_grad_enabled:
+            self.world.set_grad_enabled_now(self.initial_grad_enabled)
 
     # -- the mode stack ---------------------------------------------------------------------------
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
@@ -175,6 +240,8 @@ class OutputGraph:
         fake = self.world.fake_of(value)
         node = self.graph.placeholder(_placeholder_name(name), {"val": fake, "source": name})
         self.graph_inputs.append((source, node))
+        if self.world.read_attr(fake, "requires_grad"):
+            self.depends_on_grad_mode()
         cls = type(value)
         return TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
 
@@ -331,6 +398,8 @@ class OutputGraph:
         fake_kwargs: dict[str, Any] = {}
         for key, value in kwargs.items():
             node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
+        if fake_fn is self.world.grad_mode_setter:
+            return self._record_grad_mode(tx, target, args)
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
@@ -371,6 +440,8 @@ class OutputGraph:
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if self.world.is_tensor(fake):
+            if self.world.read_attr(fake, "requires_grad"):
+                self.depends_on_grad_mode()
             return TensorVariable(node, fake)
         if isinstance(fake, tuple) and type(fake) is not tuple:
             unimplemented(

@@ -43,10 +43,17 @@ from variables.constant import (
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable
+from variables.grad_mode import (
+    GradModeClassVariable,
+    IsGradEnabledVariable,
+    is_grad_mode_class,
+    is_grad_mode_reader,
+)
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
 from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
+from variables.nn_module import NNModuleVariable, is_module
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
 from variables.sentinels import SentinelVariable
@@ -84,6 +91,8 @@ def wrap_class(cls: type) -> VariableTracker:
         return BuiltinVariable(cls)
     if cls in MAKERS:
         return CollectionClassVariable(cls)
+    if is_grad_mode_class(cls):
+        return GradModeClassVariable(cls)
     return UserDefinedClassVariable(cls)
 
 
@@ -164,7 +173,13 @@ def _world_mode_function(value: Any) -> VariableTracker | None:
 
 
 SPECIAL_FUNCTION_MODULES = frozenset(
-    {"tracer.debug", "dataclasses", "tracer.runtime._C", "tracer.runtime.overrides"}
+    {
+        "tracer.debug",
+        "dataclasses",
+        "tracer.runtime._C",
+        "tracer.runtime.overrides",
+        "tracer.runtime.grad_mode",
+    }
 )
 """The modules of the plain Python functions SpecialFunctions models (a test checks): any
 other value is none of them, so the builder builds the tables only for a function from one."""
@@ -185,6 +200,8 @@ class SpecialFunctions:
             return BreakpointVariable(value)
         if value is self.graph_break:
             return GraphBreakVariable(value)
+        if is_grad_mode_reader(value):
+            return IsGradEnabledVariable(value)
         known = self.dataclass_functions.get(id(value))
         if known is not None and known is value:
             return DataclassFunctionVariable(known)
@@ -260,7 +277,7 @@ class VariableBuilder:
         if handler is not None:
             return handler(self, value, source)
         if world.is_tensor(value):
-            if not world.tensor_subclasses:
+            if not world.traces_subclass(kind):
                 unimplemented(
                     "tensor-subclass", f"tensor subclass {kind.__name__} at {source.name}"
                 )
@@ -271,6 +288,8 @@ class VariableBuilder:
             return self._guarded_identity(TorchOpVariable(value, source), value, source)
         if isinstance(value, enum.Enum):
             return self._guarded_identity(EnumVariable(value, source), value, source)
+        if is_grad_mode_class(value):
+            return self._guarded_identity(GradModeClassVariable(value, source), value, source)
         if isinstance(value, type):
             vt = wrap_class(value)
             vt.source = source
@@ -467,8 +486,12 @@ class VariableBuilder:
 
     def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        kind = FrozenDataclassVariable if is_frozen_dataclass(type(value)) else None
-        vt = (kind or UserDefinedObjectVariable)(value, type(value), source)
+        kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
+        if is_frozen_dataclass(type(value)):
+            kind = FrozenDataclassVariable
+        elif is_module(value):
+            kind = NNModuleVariable
+        vt = kind(value, type(value), source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_mode(self, value: Any, source: Source) -> VariableTracker:

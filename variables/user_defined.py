@@ -328,11 +328,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if own is not None:
             return own
         if member is _ABSENT:
-            if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
-                unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
-            tx.raise_user_error(
-                AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
-            )
+            return self.missing_attr(tx, name)
         if hasattr(type(member), "__get__") and not isinstance(
             member, types.FunctionType | staticmethod | classmethod
         ):
@@ -340,6 +336,15 @@ class UserDefinedObjectVariable(VariableTracker):
         source = self._class_source(AttrSource, TypeSource, name)
 
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
+
+    def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
+        traced here; a subclass may model one), else raise AttributeError."""
+        if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
+            unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
+        tx.raise_user_error(
+            AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+        )
 
     def _class_source(self, attr_src: Any, type_src: Any, name: str, *more: str) -> Source | None:
         if self.source is not None:

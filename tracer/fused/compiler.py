@@ -183,7 +183,7 @@ def _write(
         for statement in item.statements:
             node = statement.node
             if node in as_tensor:
-                wrapped = _wrap(codegen, node, lowered, make, buffer_name(node))
+                wrapped = _wrap(codegen, node, make, buffer_name(node))
                 lines.append(f"    {node.name} = {wrapped}")
     lines.append(f"    {codegen.statement(output)}")
     forward_source = "\n".join(lines) + "\n"
@@ -221,37 +221,14 @@ class _Pending:
         self.name = name
 
 
-def _wrap(
-    codegen: _Codegen, node: Node, lowered: dict[Node, Lowering], make: str, data: str
-) -> str:
-    """`make(data, shape, dtype, requires_grad)` for a stored lowered node."""
+def _wrap(codegen: _Codegen, node: Node, make: str, data: str) -> str:
+    """`make(data, shape, dtype, requires_grad)` for a stored lowered node. Whether it
+    requires grad is its fake value's flag: that depends only on whether its inputs require
+    grad (their TENSOR_MATCH guards pin it) and on grad mode where it is computed (the mode at
+    the call is guarded when any tensor of the trace requires grad, and the graph's own
+    `_set_grad_enabled` nodes set the rest), so it is the same on every call the entry serves."""
     val = node.meta["val"]
     if val._dtype.name == "float32":
         data = f"{codegen.bind(runtime_kernels.round_f32, 'round_f32')}({data})"
     dtype = codegen.bind(val._dtype, val._dtype.name)
-    leaves = [codegen.render(leaf) for leaf in _leaves(node, lowered)]
-    grad = " or ".join(f"{leaf}.requires_grad" for leaf in leaves) or "False"
-    if not val._dtype.is_floating_point:  # a comparison's bools
-        grad = "False"
-    return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {grad})"
-
-
-def _leaves(node: Node, lowered: dict[Node, Lowering]) -> list[Node]:
-    """The tensors outside the lowered nodes that `node` is computed from (requires_grad
-    flows from them, as every lowered op with a floating result is a floating op), not
-    through a comparison: its bools never require grad."""
-    found: dict[Node, None] = {}
-    stack = [node]
-    seen: set[Node] = set()
-    while stack:
-        current = stack.pop()
-        for arg in current.all_input_nodes:
-            if arg in seen:
-                continue
-            seen.add(arg)
-            if arg in lowered:
-                if arg.meta["val"]._dtype.is_floating_point:
-                    stack.append(arg)
-            elif _is_tensor(arg):
-                found[arg] = None
-    return sorted(found, key=lambda n: n.name)
+    return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {bool(val.requires_grad)!r})"

@@ -91,6 +91,16 @@ def writes_a_tensor(node: Node) -> bool:
     return info is not None and writes_in_place(str(info.name))
 
 
+def sets_grad_mode(node: Node) -> bool:
+    """Whether `node` changes grad mode (`torch._C._set_grad_enabled`, what entering and
+    leaving `torch.no_grad()` record): results computed before and after it differ in
+    `requires_grad`, though the calls are equal."""
+    if node.op != "call_function":
+        return False
+    info = target_op(node.target)
+    return info is not None and str(info.name) == "_set_grad_enabled"
+
+
 def eliminate_dead_code(graph: Graph) -> int:
     """Erase pure nodes whose result nobody uses (last to first, so chains go in one sweep)."""
     erased = 0
@@ -290,7 +300,9 @@ def run_passes(graph: Graph, passes: tuple[Pass, ...] = DEFAULT_PASSES) -> dict[
 
     A graph that writes a tensor in place gets dead-code elimination only: two equal pure
     calls on either side of a write read different values (no merging), and a folded constant
-    would be written by every run (no folding)."""
-    if any(writes_a_tensor(node) for node in graph.nodes):
+    would be written by every run (no folding). So does a graph that changes grad mode: equal
+    calls on either side of the change differ in `requires_grad`, and a folded constant would
+    have the flag of the compile."""
+    if any(writes_a_tensor(node) or sets_grad_mode(node) for node in graph.nodes):
         passes = tuple(p for p in passes if p is eliminate_dead_code)
     return {p.__name__: p(graph) for p in passes}

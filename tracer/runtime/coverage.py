@@ -127,7 +127,10 @@ def render() -> str:
         "",
         _listing(["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"])
         + ": context managers and decorators, per thread, as torch's; a mode sees entering "
-        f"and leaving as `torch._C.{grad_mode._set_grad_enabled.__name__}`, as in torch.",
+        f"and leaving as `torch._C.{grad_mode._set_grad_enabled.__name__}`, as in torch. "
+        "Compiled code traces them (no graph break): a change of mode is a node of the graph, "
+        "and the mode at the call is guarded when the trace depends on it "
+        "(the GLOBAL_STATE guard's `grad_enabled`, variables/grad_mode.py).",
         "",
         "## Not covered, and where the runtime differs from torch",
         "",

@@ -32,6 +32,11 @@ def is_grad_enabled() -> bool:
     return _STATE.enabled
 
 
+def grad_state() -> tuple[bool]:
+    """The runtime's part of the global state a GLOBAL_STATE guard pins: (grad_enabled,)."""
+    return (_STATE.enabled,)
+
+
 @function_op
 def _set_grad_enabled(mode: bool) -> None:
     _STATE.enabled = mode

@@ -1,7 +1,7 @@
 """`assert_same_behavior`: run a function eagerly and compiled on fresh copies of the same
 inputs, and compare everything observable: return value or exception, every input afterwards,
 the globals and closure cells it reads (helpers in its module included), the modes passed in
-and the torch-function mode stack it leaves behind.
+and the torch-function mode stack and grad mode it leaves behind.
 
 Each run starts from its own deep copy of the arguments and modes (copied together, so
 aliasing between them survives) and from the globals and cells as they were before the first
@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 import tracer
-from tracer.api import CompiledFunction
-from tracer.runtime import _C
+from tracer.api import CompiledFunction, CompiledModule
+from tracer.cache.targets import UNBOUND, function_of
+from tracer.runtime import _C, grad_mode
 from tracer.testing.compare import Comparison, Mismatch
 
 _MISSING = type("_Missing", (), {"__repr__": lambda self: "<unset>"})()
@@ -38,6 +39,7 @@ class Outcome:
     cells: dict[str, Any]
     mode_stack: list[Any]
     modes: list[Any] = dataclasses.field(default_factory=list)
+    grad_enabled: bool = True
 
     def roots(self) -> dict[str, Any]:
         """Everything the run could have changed, by the path prefix a diff names it with."""
@@ -150,10 +152,12 @@ def run_once(
     modes: list[Any] | None = None,
 ) -> Outcome:
     """Call `fn` on deep copies of args, kwargs and modes (the modes pushed, bottom first),
-    starting from the snapshot's state; the caller's mode stack is put back afterwards."""
+    starting from the snapshot's state and the caller's grad mode; the caller's mode stack and
+    grad mode are put back afterwards."""
     snapshot.restore()
     args, kwargs, run_modes = copy.deepcopy((args, kwargs, list(modes or [])))
     saved_stack = list(_C._torch_function_mode_stack())
+    saved_grad = grad_mode.is_grad_enabled()
     _C._set_torch_function_mode_stack(list(run_modes))
     try:
         result, error = fn(*args, **kwargs), None
@@ -162,14 +166,17 @@ def run_once(
     finally:
         stack_after = list(_C._torch_function_mode_stack())
         _C._set_torch_function_mode_stack(saved_stack)
+        grad_after = grad_mode.is_grad_enabled()
+        grad_mode._STATE.enabled = saved_grad
     g, c = snapshot.capture()
-    return Outcome(result, error, args, kwargs, g, c, stack_after, run_modes)
+    return Outcome(result, error, args, kwargs, g, c, stack_after, run_modes, grad_after)
 
 
 def compare_outcomes(eager: Outcome, compiled: Outcome, modes: list[Any] | None = None) -> None:
     """Raise Mismatch naming the first difference between the two runs: the exception, then
     the return value, then every root (args, kwargs, globals, cells, modes), then the mode
-    stack. `modes` is accepted for compatibility; the outcomes carry their own copies."""
+    stack and grad mode. `modes` is accepted for compatibility; the outcomes carry their own
+    copies."""
     _compare_errors(eager.error, compiled.error)
     comparison = Comparison.of_roots(eager.roots(), compiled.roots())
     comparison.compare(eager.result, compiled.result, "return")
@@ -177,6 +184,7 @@ def compare_outcomes(eager: Outcome, compiled: Outcome, modes: list[Any] | None 
     for name, value in expected_roots.items():
         comparison.compare(value, actual_roots[name], name)
     comparison.compare(eager.mode_stack, compiled.mode_stack, "mode_stack")
+    comparison.compare(eager.grad_enabled, compiled.grad_enabled, "grad_enabled")
 
 
 def _compare_errors(eager: BaseException | None, compiled: BaseException | None) -> None:
@@ -188,6 +196,20 @@ def _compare_errors(eager: BaseException | None, compiled: BaseException | None)
         raise Mismatch("exception", f"compiled {got}, eager {expected}") from compiled
     if type(eager) is not type(compiled) or str(eager) != str(compiled):
         raise Mismatch("exception", f"{compiled!r}, expected {eager!r}") from compiled
+
+
+def _with_self(fn: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """A bound method, an nn.Module or a callable object (compiled or not) as its function
+    with the object as the first argument, so that each run gets its own copy of the object
+    like any argument (`args[0]` in a mismatch's path)."""
+    if isinstance(fn, CompiledModule):
+        return fn.compiled, (fn.module, *args)
+    if isinstance(fn, types.FunctionType | CompiledFunction):
+        return fn, args
+    if isinstance(fn, types.MethodType) and isinstance(fn.__func__, CompiledFunction):
+        return fn.__func__, (fn.__self__, *args)
+    function, bound = function_of(fn)
+    return (function, args) if bound is UNBOUND else (function, (bound, *args))
 
 
 def _unwrap(fn: Callable[..., Any]) -> types.FunctionType:
@@ -215,8 +237,11 @@ def assert_same_behavior(
     What runs as "compiled": `compiled` when given (any callable: a CompiledFunction, a cache
     entry's `run`, or a deliberately broken stand-in in a test of a test); else `fn` itself when
     it is already a CompiledFunction (its cache is kept); else `tracer.compile(fn, backend=...,
-    **compile_options)`. Keyword arguments not named here are passed to `fn`.
+    **compile_options)`. Keyword arguments not named here are passed to `fn`. `fn` may also be
+    a bound method, an nn.Module or a callable object, compiled or not: its object is then
+    passed as the first argument (see `_with_self`).
     """
+    fn, args = _with_self(fn, args)
     target = _unwrap(fn)
     if compiled is None and fn is not target and backend is None and not compile_options:
         compiled = fn

@@ -93,7 +93,6 @@ class TorchWorld(TensorWorld):
     tensor_type = torch.Tensor
     mode_base = torch.overrides.TorchFunctionMode
     properties = PROPERTIES
-    tensor_subclasses = True
 
     def __init__(self) -> None:
         self.fake_mode = FakeTensorMode()
@@ -207,6 +206,16 @@ class TorchWorld(TensorWorld):
     def global_state_guards(self) -> list[Guard]:
         spec = GlobalStateSpec(GLOBAL_STATE_NAMES, global_state(), global_state)
         return [Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)]
+
+    def traces_subclass(self, cls: type) -> bool:
+        """Every subclass (`tensor_spec` breaks on one with its own `__torch_function__`)."""
+        return True
+
+    def is_grad_enabled(self) -> bool:
+        return bool(_C.is_grad_enabled())
+
+    def set_grad_enabled_now(self, mode: bool) -> None:
+        _C._set_grad_enabled(mode)
 
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
         """The graph's ops compute: the modes were traced already, so none sees them."""

@@ -18,7 +18,8 @@ import contextvars
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from guards.guard import Guard, TensorSpec
+from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.sources import GlobalStateSource
 
 
 class TensorWorld:
@@ -34,12 +35,15 @@ class TensorWorld:
     random_ops: frozenset[str] = frozenset()
     """Ops that read or advance the global generator when run on fake values: running them
     while tracing would change state that eager code sees, so they break the graph."""
-    tensor_subclasses: bool = False
-    """Whether an input of a tensor subclass is traced (its exact class guarded)."""
 
     # -- values ---------------------------------------------------------------------------------
     def is_tensor(self, value: object) -> bool:
         raise NotImplementedError
+
+    def traces_subclass(self, cls: type) -> bool:
+        """Is an input of this tensor subclass traced (its exact class guarded by TENSOR_MATCH)
+        rather than a graph break?"""
+        return False
 
     def tensor_spec(self, value: Any) -> TensorSpec:
         """What the TENSOR_MATCH guard on a tensor input pins."""
@@ -127,6 +131,24 @@ class TensorWorld:
         """Guards on global state every trace of this world relies on (grad mode...)."""
         return []
 
+    # -- grad mode --------------------------------------------------------------------------------
+    grad_mode_setter: object = None
+    """The world's `torch._C._set_grad_enabled` when the tracer models changes of grad mode
+    (variables/grad_mode.py records each as a node calling it), else None."""
+
+    def is_grad_enabled(self) -> bool:
+        """The live grad mode (per thread)."""
+        return True
+
+    def set_grad_enabled_now(self, mode: bool) -> None:
+        """Set the live grad mode where no torch-function mode sees it (the trace sets it for
+        real as it goes, so fake results get the `requires_grad` eager ones would)."""
+
+    def grad_mode_guard(self, enabled: bool) -> Guard | None:
+        """The GLOBAL_STATE guard pinning grad mode at the call, added once a trace depends on
+        it; None when `global_state_guards` pins it on every trace already."""
+        return None
+
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
         """The callable the compiled code calls for the graph: ops compute, modes are not
         consulted (the trace already inlined them)."""
@@ -161,9 +183,15 @@ class RuntimeWorld(TensorWorld):
         self.set_mode_stack = runtime._C._set_torch_function_mode_stack
         self.get_mode_at = runtime._C._get_function_stack_at
         self._mode_functions: dict[int, tuple[Any, str]] | None = None
+        self.grad_mode_setter = runtime._C._set_grad_enabled
+        self.is_grad_enabled = runtime.grad_mode.is_grad_enabled  # type: ignore[method-assign]
 
     def is_tensor(self, value: object) -> bool:
         return isinstance(value, self.rt.Tensor)
+
+    def traces_subclass(self, cls: type) -> bool:
+        """`nn.Parameter` (a module's parameters), whose ops give plain tensors."""
+        return cls is self.rt.nn.Parameter
 
     def tensor_spec(self, value: Any) -> TensorSpec:
         return TensorSpec.of(value)
@@ -212,6 +240,15 @@ class RuntimeWorld(TensorWorld):
         info = self.ov.op_info(target) if not isinstance(target, str) else None
         name = target if isinstance(target, str) else getattr(info, "name", None)
         return isinstance(name, str) and writes_in_place(name)
+
+    def set_grad_enabled_now(self, mode: bool) -> None:
+        info = self.ov.op_info(self.grad_mode_setter)
+        assert info is not None
+        info.impl(mode)
+
+    def grad_mode_guard(self, enabled: bool) -> Guard | None:
+        spec = GlobalStateSpec(("grad_enabled",), (enabled,), self.rt.grad_mode.grad_state)
+        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
 
     def overridable(self, fn: object) -> bool:
         return self.ov.op_info(fn) is not None

@@ -1,0 +1,138 @@
+"""Grad mode in a trace: `torch.no_grad()`, `torch.enable_grad()`, `torch.set_grad_enabled(b)`
+and `torch.is_grad_enabled()` of the runtime (tracer/runtime/grad_mode.py), modeled.
+
+Grad mode is global state (per thread). Like Dynamo's GradModeVariable, a change of mode is
+not run at trace time only: it becomes a `torch._C._set_grad_enabled(mode)` node of the graph
+(`OutputGraph.set_grad_mode`), so the compiled code changes the mode at run time exactly where
+eager code does, in order with the ops around it, and a torch-function mode sees the same
+`_set_grad_enabled` calls as it does eagerly. The mode at the call is guarded (a GLOBAL_STATE
+guard with the one part `grad_enabled`, from the world's `grad_mode_guard`) as soon as the
+trace depends on it (`OutputGraph.depends_on_grad_mode`).
+
+Leaving a `with` block restores the mode it was entered in, on the normal path and when an
+exception leaves the block (the `with` cleanup calls `__exit__` in the trace too). A graph break
+inside the block makes the frame run eagerly (tracer/cache/resume.py `with_contexts`: only
+mode-stack blocks are restored around a break), which is always correct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import unimplemented
+from tracer.runtime import grad_mode
+from variables.base import GetAttrVariable, KnownObjectVariable, VariableTracker
+from variables.constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from tracer.translator.base import TranslatorBase
+
+GRAD_MODE_CLASSES: tuple[type, ...] = (
+    grad_mode.no_grad,
+    grad_mode.enable_grad,
+    grad_mode.set_grad_enabled,
+)
+
+
+def is_grad_mode_class(value: Any) -> bool:
+    return isinstance(value, type) and value in GRAD_MODE_CLASSES
+
+
+def is_grad_mode_reader(value: Any) -> bool:
+    """`torch.is_grad_enabled` of the runtime."""
+    return value is grad_mode.is_grad_enabled
+
+
+class GradModeClassVariable(KnownObjectVariable):
+    """`torch.no_grad`, `torch.enable_grad` or `torch.set_grad_enabled`: calling it makes a
+    context manager. `set_grad_enabled(b)` sets the mode right away, as the runtime's does."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        cls = self.fn
+        if cls is grad_mode.set_grad_enabled:
+            if len(args) + len(kwargs) != 1 or (kwargs and "mode" not in kwargs):
+                unimplemented("grad-mode", "set_grad_enabled called without exactly one mode")
+            mode = _constant_mode(args[0] if args else kwargs["mode"])
+            before = tx.output.read_grad_mode()
+            tx.output.set_grad_mode(tx, mode)
+            return GradModeContextVariable(cls, mode, before)
+        if args or kwargs:  # `torch.no_grad(fn)`: the decorator form
+            unimplemented("grad-mode", f"{cls.__name__}(...) used as a decorator while tracing")
+        return GradModeContextVariable(cls, cls._target, None)
+
+    def __repr__(self) -> str:
+        return f"GradModeClassVariable({self.fn.__name__})"
+
+
+class GradModeContextVariable(VariableTracker):
+    """`GradModeContextVariable(no_grad)`: a grad-mode context manager made in the trace.
+    Entering sets `target` and remembers the mode to restore; `__exit__` restores it. For
+    `set_grad_enabled` the mode was set when it was made, and `before` is what exit restores."""
+
+    __slots__ = ("before", "cls", "saved", "target")
+
+    def __init__(self, cls: type, target: bool, before: bool | None) -> None:
+        super().__init__(None)
+        self.cls = cls
+        self.target = target
+        self.before = before
+        self.saved: list[bool] = []
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
+        """BEFORE_WITH: the bound `__exit__`, and what `__enter__` returns (None)."""
+        entered = self.method___enter__(tx)
+        return GetAttrVariable(self, "__exit__"), entered
+
+    def method___enter__(self, tx: TranslatorBase) -> VariableTracker:
+        if self.before is not None:  # set_grad_enabled: already set, restore `before`
+            self.saved.append(self.before)
+        else:
+            self.saved.append(tx.output.read_grad_mode())
+            tx.output.set_grad_mode(tx, self.target)
+        return ConstantVariable(None)
+
+    def method___exit__(self, tx: TranslatorBase, *exc_info: VariableTracker) -> VariableTracker:
+        """Restore the mode from before `__enter__`; None, so an exception goes on."""
+        if not self.saved:
+            unimplemented("grad-mode", f"{self.cls.__name__}.__exit__ without __enter__")
+        tx.output.set_grad_mode(tx, self.saved.pop())
+        return ConstantVariable(None)
+
+    def __repr__(self) -> str:
+        return f"GradModeContextVariable({self.cls.__name__})"
+
+
+class IsGradEnabledVariable(KnownObjectVariable):
+    """`torch.is_grad_enabled()`: the mode at this point of the trace (guarded at the call
+    when the trace has not set it yet)."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        if args or kwargs:  # CPython's TypeError, raised by the eager run
+            unimplemented("grad-mode", "is_grad_enabled() called with arguments")
+        return ConstantVariable(tx.output.read_grad_mode())
+
+
+def _constant_mode(value: VariableTracker) -> bool:
+    value = value.realize()
+    if not value.is_python_constant() or type(value.as_python_constant()) is not bool:
+        unimplemented("grad-mode", f"set_grad_enabled({value!r}): the mode must be a known bool")
+    mode: bool = value.as_python_constant()
+    return mode
