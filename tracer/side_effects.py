@@ -223,10 +223,6 @@ class SideEffects:
         else:
             self.log.pop(("global", id(None), name), None)
 
-    def global_deleted(self, name: str) -> bool:
-        """Did the trace delete global `name` (and not assign it again)?"""
-        return self.globals.get(name) is DELETED_GLOBAL
-
     # -- existing objects ---------------------------------------------------------------------
     def mutate_existing(self, tx: TranslatorBase, vt: VariableTracker, what: str) -> None:
         """A list/dict/set that existed before the call changed; replay its final contents."""

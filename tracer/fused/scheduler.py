@@ -129,10 +129,6 @@ class Kernel:
     def buffers(self) -> dict[str, Statement]:
         return {s.buffer: s for s in self.statements}
 
-    def outer_sizes(self) -> list[int]:
-        assert self.depth is not None
-        return self.statements[0].loop_sizes()[: self.depth]
-
 
 @dataclasses.dataclass
 class ScheduleStats:

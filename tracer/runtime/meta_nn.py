@@ -214,7 +214,3 @@ def loss_reduction(shape: Shape, reduction: str) -> Shape:
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return shape if reduction == "none" else ()
-
-
-def same_shape_loss(a: Tensor, b: Tensor) -> Shape:
-    return broadcast_shapes(a._shape, b._shape)

@@ -124,10 +124,6 @@ class Tensor(TensorMethods):
         self._storage = Storage(data)
         self._view = None
 
-    def _positions(self) -> list[int]:
-        """The storage position of each element, in row-major order."""
-        return list(range(math.prod(self._shape))) if self._view is None else self._view
-
     def _view_as(
         self, shape: tuple[int, ...], order: list[int] | None, requires_grad: builtins.bool
     ) -> Tensor:
