@@ -70,6 +70,7 @@ def child(name: str) -> None:
     import tracer.runtime as torch
     from benchmarks.backends import chain6
     from tracer.backends import lookup_backend
+    from tracer.graph_cache.remote import load_client
 
     fused = lookup_backend("fused")
     cpu_ns = []
@@ -91,6 +92,8 @@ def child(name: str) -> None:
     record = tracer.get_compilation_metrics()[-1]
     out = {name: getattr(record, name) for name in FIELDS}
     out["backend_cpu_us"] = sum(cpu_ns) // 1000
+    if os.environ.get("MODETRACE_REMOTE_CACHE"):  # loaded by `import tracer`, before the compile
+        out["client_import_us"] = load_client().import_us
     print(json.dumps(out))
 
 

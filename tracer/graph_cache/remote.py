@@ -5,15 +5,28 @@ never needed for a correct compile: when the `redis` package is missing, the ser
 reached, or a command fails (the server went away mid-run, a timeout), `RemoteCache` warns
 once, says why, and answers every later call with "no entry" without trying again in this
 process, so a dead server costs one connection attempt, not one per compile.
+
+Loading the client is a process's cost, not a compile's: importing the `redis` package (its
+`__init__` also imports `redis.asyncio`, about 0.1 s) and making the client happen when the
+remote cache is configured: at modetrace's import when MODETRACE_REMOTE_CACHE is set (the end
+of this module), as PyTorch imports the package with Inductor's code cache when
+`torch.compile` sets up. Without a remote cache the package is never imported; one configured
+later (`config.patch(remote_cache=...)`) loads it on its first use. Connecting is lazy: the
+first get or put connects, inside the compile that makes it, as in PyTorch.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import logging
+import time
 import warnings
 from typing import Any
 
+from tracer import config
 from tracer.graph_cache.entry import GraphCacheWarning
+from tracer.version import __version__
 
 REMOTE_CACHE_VERSION = 1
 """The layout of the remote cache's keys and values (CompilationMetrics.remote_cache_version)."""
@@ -22,12 +35,62 @@ COMMAND_TIMEOUT_S = 2.0
 log = logging.getLogger("modetrace.graph_cache")
 
 
+@dataclasses.dataclass(frozen=True)
+class ClientPackage:
+    """The `redis` package as this process loaded it (`load_client`)."""
+
+    redis: Any
+    """The package, with its `backoff` and `retry` modules; None when it can't be imported."""
+    error: ImportError | None
+    import_us: int
+    """How long importing it took (`make bench` shows it next to the compile phases)."""
+
+
+_package: ClientPackage | None = None
+
+
+def load_client() -> ClientPackage:
+    """Import the `redis` client package, once per process. A missing package is not an error
+    here: the remote cache's first use reports it (RemoteCache warns and compiles locally)."""
+    global _package
+    if _package is None:
+        started = time.perf_counter_ns()
+        found: Any = None
+        error: ImportError | None = None
+        try:
+            import redis
+            import redis.backoff
+            import redis.retry
+        except ImportError as e:
+            error = e
+        else:
+            found = redis
+            # A connection encodes its host name with this codec: its import is part of the
+            # client's cost too, paid here rather than by the compile that connects first.
+            importlib.import_module("encodings.idna")
+        _package = ClientPackage(found, error, (time.perf_counter_ns() - started) // 1000)
+    return _package
+
+
 class RemoteCache:
     def __init__(self, url: str) -> None:
+        """Loads the client (`load_client`) and makes it for `url`, without connecting. A
+        missing package or a malformed URL is reported by the first get or put."""
         self.url = url
         self.down: str | None = None
         """Why the remote cache is not used any more (None while it works)."""
         self._client: Any = None
+        self._unusable: tuple[BaseException, str | None] | None = None
+        """Why no client could be made (the error, and what to say), reported on first use."""
+        package = load_client()
+        if package.error is not None:
+            why = "the redis package is not installed (pip install redis)"
+            self._unusable = (package.error, why)
+            return
+        try:
+            self._client = _make_client(package.redis, url)
+        except Exception as e:  # noqa: BLE001 - a malformed URL
+            self._unusable = (e, None)
 
     def __repr__(self) -> str:
         return f"RemoteCache({self.url!r}{', down' if self.down else ''})"
@@ -56,26 +119,12 @@ class RemoteCache:
             self._fail(e)
 
     def _connect(self) -> Any:
+        """The client (it connects on its first command), or None when the cache is not used."""
         if self.down is not None:
             return None
-        if self._client is None:
-            try:
-                import redis
-                from redis.backoff import NoBackoff
-                from redis.retry import Retry
-            except ImportError as e:
-                self._fail(e, "the redis package is not installed (pip install redis)")
-                return None
-            try:
-                self._client = redis.Redis.from_url(
-                    self.url,
-                    socket_connect_timeout=CONNECT_TIMEOUT_S,
-                    socket_timeout=COMMAND_TIMEOUT_S,
-                    retry=Retry(NoBackoff(), 0),  # a failure is final: compile locally
-                )
-            except Exception as e:  # noqa: BLE001 - a malformed URL
-                self._fail(e)
-                return None
+        if self._unusable is not None:
+            self._fail(*self._unusable)
+            return None
         return self._client
 
     def _fail(self, error: BaseException, why: str | None = None) -> None:
@@ -92,6 +141,23 @@ class RemoteCache:
             except Exception:  # closing a broken connection
                 log.debug("closing the redis client failed", exc_info=True)
             self._client = None
+
+
+def _make_client(redis: Any, url: str) -> Any:
+    """A client for `url`; it connects on its first command."""
+    options: dict[str, Any] = {}
+    if hasattr(redis, "DriverInfo"):  # redis-py 7.2 and later
+        # The server's CLIENT LIST names modetrace; and given its version here, redis-py does
+        # not search the installed packages' metadata for it when the client connects.
+        driver = redis.DriverInfo(lib_version=redis.__version__)
+        options["driver_info"] = driver.add_upstream_driver("modetrace", __version__)
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=CONNECT_TIMEOUT_S,
+        socket_timeout=COMMAND_TIMEOUT_S,
+        retry=redis.retry.Retry(redis.backoff.NoBackoff(), 0),  # a failure is final
+        **options,
+    )
 
 
 _remotes: dict[str, RemoteCache] = {}
@@ -113,3 +179,8 @@ def forget_remotes() -> None:
         if remote._client is not None:
             remote._client.close()
     _remotes.clear()
+
+
+# Configured at import (MODETRACE_REMOTE_CACHE): the process loads the client here, before
+# any compile; the first get or put connects.
+remote_cache(config.current().remote_cache)
