@@ -1,10 +1,10 @@
 """The graph cache in `make bench`'s backend section: the same function compiled by fresh
 processes, one after the other, sharing a cache (tracer/graph_cache/, notes/graph-cache.md).
 
-    python -m benchmarks.graph_cache
+    python -m benchmarks.graph_cache [--workload model|chain6] [--rounds N]
 
-1. a first process compiles `chain6` (benchmarks/backends.py) with backend="fused": a miss,
-   the plan is compiled and written to a new, empty local cache;
+1. a first process compiles the workload (`model` below, or `chain6` of benchmarks/backends.py)
+   with backend="fused": a miss, the plan is compiled and written to a new, empty local cache;
 2. a second process compiles it again: a local hit;
 3. when `redis-server` is on PATH: a Redis server on a free port, a process that fills it
    (a miss, written locally and remotely), the local cache emptied, and another process: a
@@ -122,7 +122,15 @@ def _free_port() -> int:
 
 
 WORKLOADS = ("model", "chain6")
-REDIS_ROWS = ("first process, Redis (miss)", "local emptied (remote hit)")
+ROWS = (
+    "first process (miss)",
+    "second process (local hit)",
+    "first process, Redis (miss)",
+    "local emptied (remote hit)",
+)
+MISS, LOCAL_HIT, REDIS_MISS, REMOTE_HIT = ROWS
+BASELINES = {LOCAL_HIT: MISS, REMOTE_HIT: REDIS_MISS}
+"""Each hit's backend phase is compared with the miss of the process that wrote its entry."""
 CLIENT_IMPORT = "redis client import"
 """The row of the `redis` package's import: paid by each process with MODETRACE_REMOTE_CACHE
 set, at `import tracer` (tracer/graph_cache/remote.py), not in a compile's backend phase."""
@@ -150,16 +158,16 @@ def run(rounds: int = 3, workload: str = "model") -> dict[str, Any]:
             for i in range(rounds):
                 local = Path(tmp) / f"local-{i}"
                 env = {"MODETRACE_CACHE_DIR": str(local), "MODETRACE_REMOTE_CACHE": ""}
-                sample("first process (miss)", env)
-                sample("second process (local hit)", env)
+                sample(MISS, env)
+                sample(LOCAL_HIT, env)
                 if redis is None:
                     continue
                 _wait_for(port)
                 remote = {"MODETRACE_CACHE_DIR": str(Path(tmp) / f"remote-{i}"),
                           "MODETRACE_REMOTE_CACHE": f"redis://127.0.0.1:{port}/{i}"}  # fmt: skip
-                sample("first process, Redis (miss)", remote)
+                sample(REDIS_MISS, remote)
                 shutil.rmtree(Path(tmp) / f"remote-{i}")
-                sample("local emptied (remote hit)", remote)
+                sample(REMOTE_HIT, remote)
         finally:
             if redis is not None:
                 redis.terminate()
@@ -168,7 +176,7 @@ def run(rounds: int = 3, workload: str = "model") -> dict[str, Any]:
     if server is None:
         rows["remote"] = {"skipped": "redis-server is not on PATH"}
     else:
-        imports = [row for name in REDIS_ROWS for row in samples[name]]
+        imports = [row for name in (REDIS_MISS, REMOTE_HIT) for row in samples[name]]
         imports.sort(key=lambda row: row["client_import_cpu_us"])
         median = imports[len(imports) // 2]
         rows[CLIENT_IMPORT] = {k: median[k] for k in ("client_import_us", "client_import_cpu_us")}
@@ -220,15 +228,11 @@ def print_table(rows: dict[str, Any], workload: str = "model") -> None:
             f"{_ms(row['remote_fx_graph_cache_put_time_us']):>14}"
             f"  {keys[0]} ({row['inductor_fx_cache_backend_type']})"
         )
-    baselines = {
-        "second process (local hit)": "first process (miss)",
-        "local emptied (remote hit)": "first process, Redis (miss)",
-    }
-    for name, baseline in baselines.items():
+    for name, baseline in BASELINES.items():
         if name in rows and baseline in rows:
             faster = rows[baseline]["backend_cpu_us"] / max(rows[name]["backend_cpu_us"], 1)
             print(f"  {name}: backend phase {faster:.1f}x faster than {baseline} (CPU time)")
-    if "first process, Redis (miss)" in rows:
+    if REDIS_MISS in rows:
         print("  (a process's first Redis call connects: part of its get or put time)")
 
 
@@ -240,11 +244,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.graph_cache")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--workload", choices=WORKLOADS, default="model")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per row (default 3)")
     args = parser.parse_args(argv)
     if args.child:
         child(args.child)
         return 0
-    print_table(run(workload=args.workload), args.workload)
+    print_table(run(rounds=args.rounds, workload=args.workload), args.workload)
     return 0
 
 
