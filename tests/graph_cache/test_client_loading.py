@@ -1,7 +1,7 @@
 """Where a process pays for the `redis` client (tracer/graph_cache/remote.py): without a remote
 cache, never; with MODETRACE_REMOTE_CACHE set, at `import tracer` (the package imported and
 the client made), and it connects on its first get, inside the first compile. A missing
-package is reported by that first use, not by the import."""
+or broken package is reported by that first use, not by the import."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.graph_cache.helpers import ROOT
 from tests.redis_server import RedisServer, free_port
@@ -76,15 +78,31 @@ out["clients_after"] = len(watcher.client_list())
     assert out["miss"] == 1 and out["warnings"] == []
 
 
-def test_a_missing_redis_package_is_one_warning_at_the_first_compile_not_at_import(
-    tmp_path: Path,
+BROKEN = {
+    "missing": (
+        'import sys\nsys.modules["redis"] = None  # `import redis` raises ImportError\n',
+        "the redis package is not installed",
+    ),
+    "broken": (  # a package whose import raises something else than ImportError
+        "import sys\nsys.path.insert(0, PACKAGES)\n",
+        "importing the redis package failed (RuntimeError: half installed)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_an_unusable_redis_package_is_one_warning_at_the_first_compile_not_at_import(
+    tmp_path: Path, case: str
 ) -> None:
+    packages = tmp_path / "packages"
+    (packages / "redis").mkdir(parents=True)
+    (packages / "redis" / "__init__.py").write_text('raise RuntimeError("half installed")\n')
+    before, said = BROKEN[case]
     url = f"redis://127.0.0.1:{free_port()}"
     script = 'compile_once()\nfirst = out["warnings"]\ncompile_once()\nout["first"] = first'
-    hide_redis = 'import sys\nsys.modules["redis"] = None  # `import redis` raises ImportError\n'
-    out = run(script, tmp_path, url, before=hide_redis)
+    out = run(script, tmp_path, url, before=before.replace("PACKAGES", repr(str(packages))))
     assert out["import_warnings"] == 0
     (warning,) = out["first"]
-    assert "the redis package is not installed" in warning and "compiled locally" in warning
+    assert said in warning and "compiled locally" in warning
     assert out["warnings"] == []  # said once; the second compile hits the local cache
     assert out["result"] == [[2.0 * i + 1.0 for i in range(j, j + 4)] for j in (0, 4, 8)]

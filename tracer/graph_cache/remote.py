@@ -41,7 +41,8 @@ class ClientPackage:
 
     redis: Any
     """The package, with its `backoff` and `retry` modules; None when it can't be imported."""
-    error: ImportError | None
+    error: str | None
+    """Why it can't be imported (None when it was)."""
     import_us: int
     """How long importing it took, wall time (`make bench` shows it next to the phases)."""
     import_cpu_us: int
@@ -52,19 +53,21 @@ _package: ClientPackage | None = None
 
 
 def load_client() -> ClientPackage:
-    """Import the `redis` client package, once per process. A missing package is not an error
-    here: the remote cache's first use reports it (RemoteCache warns and compiles locally)."""
+    """Import the `redis` client package, once per process. A missing or broken package is not
+    an error here: the remote cache's first use reports it (it warns and compiles locally)."""
     global _package
     if _package is None:
         started, started_cpu = time.perf_counter_ns(), time.thread_time_ns()
         found: Any = None
-        error: ImportError | None = None
+        error: str | None = None
         try:
             import redis
             import redis.backoff
             import redis.retry
-        except ImportError as e:
-            error = e
+        except ImportError:
+            error = "the redis package is not installed (pip install redis)"
+        except Exception as e:  # noqa: BLE001 - a broken install must not break `import tracer`
+            error = f"importing the redis package failed ({type(e).__name__}: {e})"
         else:
             found = redis
             # A connection encodes its host name with this codec: its import is part of the
@@ -84,17 +87,16 @@ class RemoteCache:
         self.down: str | None = None
         """Why the remote cache is not used any more (None while it works)."""
         self._client: Any = None
-        self._unusable: tuple[BaseException, str | None] | None = None
-        """Why no client could be made (the error, and what to say), reported on first use."""
+        self._unusable: str | None = None
+        """Why no client could be made, reported by the first get or put."""
         package = load_client()
         if package.error is not None:
-            why = "the redis package is not installed (pip install redis)"
-            self._unusable = (package.error, why)
+            self._unusable = package.error
             return
         try:
             self._client = _make_client(package.redis, url)
         except Exception as e:  # noqa: BLE001 - a malformed URL
-            self._unusable = (e, None)
+            self._unusable = _why(e)
 
     def __repr__(self) -> str:
         return f"RemoteCache({self.url!r}{', down' if self.down else ''})"
@@ -109,7 +111,7 @@ class RemoteCache:
         try:
             found = client.get(self.redis_key(key))
         except Exception as e:  # noqa: BLE001 - any client failure: compile locally
-            self._fail(e)
+            self._fail(_why(e))
             return None
         return found if isinstance(found, bytes) else None
 
@@ -120,19 +122,20 @@ class RemoteCache:
         try:
             client.set(self.redis_key(key), text.encode())
         except Exception as e:  # noqa: BLE001 - any client failure: the entry stays local
-            self._fail(e)
+            self._fail(_why(e))
 
     def _connect(self) -> Any:
         """The client (it connects on its first command), or None when the cache is not used."""
         if self.down is not None:
             return None
         if self._unusable is not None:
-            self._fail(*self._unusable)
+            self._fail(self._unusable)
             return None
         return self._client
 
-    def _fail(self, error: BaseException, why: str | None = None) -> None:
-        self.down = why or f"{type(error).__name__}: {error}"
+    def _fail(self, why: str) -> None:
+        """Stop using the remote cache in this process, with one warning that says why."""
+        self.down = why
         warnings.warn(
             f"modetrace: remote graph cache {self.url} not used from now on ({self.down}); "
             "graphs are compiled locally",
@@ -145,6 +148,10 @@ class RemoteCache:
             except Exception:  # closing a broken connection
                 log.debug("closing the redis client failed", exc_info=True)
             self._client = None
+
+
+def _why(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _make_client(redis: Any, url: str) -> Any:
