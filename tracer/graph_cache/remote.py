@@ -165,8 +165,8 @@ def _make_client(redis: Any, url: str) -> Any:
     return redis.Redis.from_url(
         url,
         # The cache reads and writes strings, which RESP2 carries as well as RESP3 does. RESP2,
-        # the protocol of every redis-py and server version, starts a connection without the
-        # HELLO exchange RESP3 needs (redis-py 8's default). A `?protocol=` in the URL wins.
+        # which every Redis server speaks, starts a connection without the HELLO exchange that
+        # RESP3 (redis-py 8's default) needs. A `?protocol=` in the URL wins.
         protocol=2,
         socket_connect_timeout=CONNECT_TIMEOUT_S,
         socket_timeout=COMMAND_TIMEOUT_S,
