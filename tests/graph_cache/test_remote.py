@@ -16,7 +16,7 @@ import redis
 import tracer
 import tracer.runtime as torch
 from tests.fused.checking import close
-from tests.graph_cache.helpers import entries, run_child
+from tests.graph_cache.helpers import entries, read_entry, run_child
 from tests.redis_server import RedisServer, free_port
 from tracer import config
 from tracer.graph_cache import REMOTE_CACHE_VERSION, GraphCacheWarning, remote_cache
@@ -74,10 +74,18 @@ def test_a_remote_hit_in_process(cache_dir: Path, redis_server: RedisServer) -> 
     redis.Redis.from_url(redis_server.url).flushall()
     with config.patch(remote_cache=redis_server.url):
         compile_once(norm)
+        saved = read_entry(entries(cache_dir)[0])["compile_time_us"]
         shutil.rmtree(cache_dir)
+        tracer.observability.events.clear_compile_events()
         _, record, caught = compile_once(norm)
     assert record.inductor_fx_cache_hit_count == 1 and caught == []
     assert record.inductor_fx_cache_backend_type == "remote"
+    # the hit's key and the time it saved are on the frame's backend phase too
+    assert record.remote_cache_time_saved_us == saved
+    (phase,) = [e for e in tracer.get_compile_events() if e.name == "backend_compile"]
+    assert phase.metadata["fx_graph_cache"] == "hit"
+    assert phase.metadata["fx_graph_cache_key"] == record.inductor_fx_cache_hit_keys[0]
+    assert phase.metadata["time_saved_us"] == saved
 
 
 def test_redis_down_from_the_start_costs_one_warning_and_a_local_compile(
