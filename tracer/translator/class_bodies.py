@@ -1,0 +1,165 @@
+"""Class statements: LOAD_BUILD_CLASS, and the class body's name opcodes (LOAD_NAME,
+STORE_NAME, DELETE_NAME, LOAD_CLASSDEREF, SETUP_ANNOTATIONS).
+
+`class C(Base): ...` compiles to `__build_class__(<body function>, 'C', Base)`. CPython runs the
+body with a fresh namespace as its locals, then calls the metaclass with that namespace. Here
+the body is traced like an inlined call whose locals are the namespace (`class_namespace`), and
+the class object is a template built by CPython from the traced namespace
+(variables/new_classes.py), rebuilt by the compiled code on every call.
+
+Accepted when CPython would run no user code of its own while making the class: the metaclass
+is `type`, no base defines `__init_subclass__`, no namespace value has `__set_name__`, and the
+body itself made no side effects and no tensor operations. Anything else falls back with a
+reason saying which of these it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tracer import translator
+from tracer.exc import unimplemented
+from tracer.translator.base import TranslatorBase
+from tracer.translator.instructions import Instruction
+from tracer.translator.names import Names
+from variables.base import NotConstantError, VariableTracker
+from variables.dicts import ConstDictVariable
+from variables.functions import NestedUserFunctionVariable
+from variables.misc import CellVariable
+from variables.new_classes import BuildClassVariable, NewClassVariable, template_namespace
+from variables.user_defined import lookup_class_attr
+
+
+class ClassBodies(Names):
+    class_namespace: dict[str, VariableTracker] | None = None
+    """The namespace of the class body this frame runs; None in a function's frame."""
+
+    def LOAD_BUILD_CLASS(self, inst: Instruction) -> None:
+        self.push(BuildClassVariable(build_class))
+
+    def _namespace(self, inst: Instruction) -> dict[str, VariableTracker]:
+        if self.class_namespace is None:
+            unimplemented(
+                "unsupported-opcode", f"module-level names ({inst.opname}) are not supported"
+            )
+        return self.class_namespace
+
+    def LOAD_NAME(self, inst: Instruction) -> None:
+        """The namespace, then the globals, then the builtins."""
+        value = self._namespace(inst).get(inst.argval)
+        self.push(value if value is not None else self.load_global(inst.argval))
+
+    def STORE_NAME(self, inst: Instruction) -> None:
+        self._namespace(inst)[inst.argval] = self.pop()
+
+    def DELETE_NAME(self, inst: Instruction) -> None:
+        if self._namespace(inst).pop(inst.argval, None) is None:
+            self.raise_user_error(NameError(f"name '{inst.argval}' is not defined"))
+
+    def LOAD_CLASSDEREF(self, inst: Instruction) -> None:
+        """A free variable read in a class body: the namespace first, then the cell."""
+        name = inst.argval
+        value = self._namespace(inst).get(name)
+        self.push(value if value is not None else self.cells[name].load(self, name))
+
+    def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
+        namespace = self._namespace(inst)
+        if "__annotations__" not in namespace:
+            namespace["__annotations__"] = ConstDictVariable({})
+
+
+def build_class(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker:
+    """`__build_class__(body, name, *bases, **keywords)` for a class statement."""
+    body = args[0].realize()
+    assert isinstance(body, NestedUserFunctionVariable), body
+    name = args[1].as_python_constant()
+    base_vts = [base.realize() for base in args[2:]]
+    bases = tuple(_real_base(name, vt) for vt in base_vts)
+    keywords = dict(kwargs)
+    meta_vt = keywords.pop("metaclass", None)
+    if keywords:
+        unimplemented("class-definition", f"class {name} with keywords {', '.join(keywords)}")
+    _check_metaclass(name, bases, meta_vt)
+    for base in bases:
+        owner = lookup_class_attr(base, "__init_subclass__")[1]
+        if owner is not object:
+            assert owner is not None
+            unimplemented(
+                "class-definition",
+                f"class {name}: its base {owner.__name__} defines __init_subclass__",
+            )
+    namespace = _run_body(tx, body, name)
+    real_namespace, methods = template_namespace(tx, name, namespace)
+    template = tx.run_user_operation(type, name, bases, real_namespace)
+    class_cell = namespace.get("__classcell__")
+    if not isinstance(class_cell, CellVariable):
+        class_cell = None
+    made = NewClassVariable(template, base_vts, namespace, class_cell, methods)
+    if class_cell is not None:
+        class_cell.contents = made
+    tx.output.classes_made.append(made)
+    return made
+
+
+def _real_base(name: str, vt: VariableTracker) -> type:
+    try:
+        base = vt.as_python_constant()
+    except NotConstantError:
+        unimplemented("class-definition", f"class {name} with base {vt!r}")
+    if not isinstance(base, type):
+        unimplemented("class-definition", f"class {name} with base {base!r}, not a class")
+    return base
+
+
+def _check_metaclass(name: str, bases: tuple[type, ...], meta_vt: VariableTracker | None) -> None:
+    """The class's metaclass, as `__build_class__` and `type.__new__` pick it, must be `type`:
+    another metaclass runs its own code to make the class."""
+    metas = [type(base) for base in bases]
+    if meta_vt is not None:
+        try:
+            metas.append(meta_vt.realize().as_python_constant())
+        except NotConstantError:
+            unimplemented("class-definition", f"class {name} with metaclass {meta_vt!r}")
+    for meta in metas:
+        if meta is not type:
+            what = getattr(meta, "__name__", repr(meta))
+            unimplemented("class-definition", f"class {name} with metaclass {what}")
+
+
+def _run_body(
+    tx: TranslatorBase, body: NestedUserFunctionVariable, name: str
+) -> dict[str, VariableTracker]:
+    """Trace the class body; its namespace, in the order it bound names."""
+    output = tx.output
+    before = _effect_counts(output)
+    child = translator.InliningInstructionTranslator(
+        body.code, body.f_globals, {}, body.closure, output, tx, body
+    )
+    namespace: dict[str, VariableTracker] = {}
+    child.class_namespace = namespace
+    output.note_inline_depth(child.depth)
+    try:
+        child.run()
+    finally:
+        output.current_tx = tx
+    if _effect_counts(output) != before:
+        unimplemented(
+            "class-definition",
+            f"the body of class {name} changes state outside it or runs tensor operations",
+        )
+    return namespace
+
+
+def _effect_counts(output: Any) -> tuple[int, ...]:
+    effects = output.side_effects
+    return (
+        len(effects.log),
+        len(effects.set_ops),
+        len(effects.dict_ops),
+        len(effects.globals),
+        len(effects.class_attrs),
+        len(output.graph),
+    )

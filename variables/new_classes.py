@@ -1,0 +1,309 @@
+"""Classes defined inside the traced frame (`class C: ...` in a traced function).
+
+A class statement runs the class body and then calls the metaclass with the namespace the body
+filled (`__build_class__`). The translator traces the body like an inlined call whose locals are
+that namespace (tracer/translator/class_bodies.py). What this module adds is the class object:
+
+- at trace time a *template* class is built by CPython itself, `type(name, bases, namespace)`
+  on real values: the namespace's constants and, for each method, a real function made from
+  the method's code object with real cells. The rest of the tracer then treats the template
+  like any user class (`UserDefinedClassVariable`): attribute lookups, instances created in the
+  frame, inlined methods, `super()` through the `__class__` cell. The template is not an input,
+  so nothing guards it. A cell the template's methods close over is a stand-in for a cell of
+  the frame (or the class's own `__class__` cell); the side effects map it back to that cell's
+  tracker, so an inlined method reads and writes the frame's cell, symbolically.
+- the compiled code builds the real class each call (`NewClassVariable.reconstruct`): the
+  namespace rebuilt from its trackers, each method a new function from its code object over
+  the call's real cells, then `type(...)`. Two calls make two classes, as in plain Python. Any
+  place the generated code would load the template (a class tracker, an instance rebuilt with
+  `object.__new__`, a method of the class) loads the class this call built instead
+  (`PyCodegen.load_const` asks `made_in_frame`).
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from guards.sources import AttrSource, ClosureSource
+from tracer.exc import unimplemented
+from variables.base import NotConstantError, VariableTracker
+from variables.constant import CONSTANT_TYPES
+from variables.functions import NestedUserFunctionVariable
+from variables.misc import CellVariable
+from variables.user_defined import UserDefinedClassVariable
+
+if TYPE_CHECKING:
+    from tracer.codegen import PyCodegen
+    from tracer.translator.base import TranslatorBase
+
+BuildClass = Callable[
+    ["TranslatorBase", Sequence[VariableTracker], dict[str, VariableTracker]], VariableTracker
+]
+
+
+class BuildClassVariable(VariableTracker):
+    """`__build_class__` as LOAD_BUILD_CLASS pushes it; calling it is the class statement,
+    carried out by the translator's `build` (tracer/translator/class_bodies.py)."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: BuildClass) -> None:
+        super().__init__()
+        self.build = build
+
+    def python_type(self) -> type:
+        return types.BuiltinFunctionType
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        return self.build(tx, args, kwargs)
+
+    def __repr__(self) -> str:
+        return "BuildClassVariable()"
+
+
+_LIVE: dict[int, weakref.ref[NewClassVariable]] = {}
+"""The classes made by traces still alive, by id of the template and of each template method
+(each tracker is kept alive by its trace's OutputGraph, `classes_made`)."""
+
+
+def made_in_frame(value: object) -> NewClassVariable | None:
+    """The class tracker `value` belongs to, when it is a template class or one of its methods."""
+    if not _LIVE:
+        return None
+    ref = _LIVE.get(id(value))
+    return ref() if ref is not None else None
+
+
+def _forget(ids: tuple[int, ...]) -> Callable[[object], None]:
+    def forget(_: object) -> None:
+        for key in ids:
+            _LIVE.pop(key, None)
+
+    return forget
+
+
+def is_immutable_value(value: object) -> bool:
+    """A value the template may share with every class the compiled code builds: a constant,
+    a class, a function, or a tuple or frozenset of them."""
+    if type(value) in CONSTANT_TYPES or isinstance(value, type | types.FunctionType):
+        return True
+    if type(value) is tuple or type(value) is frozenset:
+        return all(is_immutable_value(item) for item in value)
+    return False
+
+
+class NewClassVariable(UserDefinedClassVariable):
+    """`NewClassVariable(f.<locals>.C)`: a class this trace defined; `value` is its template."""
+
+    __slots__ = ("__weakref__", "bases", "class_cell", "methods", "namespace")
+
+    def __init__(
+        self,
+        template: type,
+        bases: list[VariableTracker],
+        namespace: dict[str, VariableTracker],
+        class_cell: CellVariable | None,
+        methods: dict[str, types.FunctionType],
+    ) -> None:
+        super().__init__(template)
+        self.bases = bases
+        self.namespace = namespace
+        """The class body's namespace, name to tracker, in the order the body bound them."""
+        self.class_cell = class_cell
+        """The body's `__class__` cell (methods using `super()` or `__class__` close over it)."""
+        self.methods = methods
+        """The template's functions, by namespace name."""
+        ids = (id(template), *(id(fn) for fn in methods.values()))
+        ref = weakref.ref(self, _forget(ids))
+        for key in ids:
+            _LIVE[key] = ref
+
+    def load_member(self, cg: PyCodegen, value: object) -> None:
+        """Load what stands for `value` (the template, or one of its methods) in the class
+        this call built."""
+        cg(self)
+        if value is self.value:
+            return
+        name = next(name for name, fn in self.methods.items() if fn is value)
+        cg.load_attr("__dict__")
+        cg.load_const(name)
+        cg.binary_subscr()
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        cg.rebuild_once(self, lambda: self._build(cg))
+
+    def _build(self, cg: PyCodegen) -> None:
+        """`type(name, bases, namespace)`, with each method a new function over this call's
+        cells and `__classcell__` a new cell that `type` fills with the class."""
+        cg.push_null()
+        cg.load_const(type)
+        cg.load_const(self.value.__name__)
+        for base in self.bases:
+            cg(base)
+        cg.build_tuple(len(self.bases))
+        for name, vt in self.namespace.items():
+            cg.load_const(name)
+            if isinstance(vt, NestedUserFunctionVariable):
+                _make_function(cg, vt, self)
+            elif isinstance(vt, CellVariable):  # `__classcell__`
+                _load_cell(cg, vt, self)
+            else:
+                cg(vt)
+        cg.build_map(len(self.namespace))
+        cg.call(3)
+
+    def __repr__(self) -> str:
+        return f"NewClassVariable({self.value.__qualname__})"
+
+
+def make_function(
+    code: types.CodeType,
+    f_globals: dict[str, Any],
+    qualname: str,
+    defaults: tuple[Any, ...] | None,
+    kwdefaults: dict[str, Any] | None,
+    closure: tuple[types.CellType, ...] | None,
+) -> types.FunctionType:
+    """What MAKE_FUNCTION makes: a function of `code` with these defaults and cells."""
+    fn = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
+    fn.__qualname__ = qualname
+    fn.__kwdefaults__ = kwdefaults
+    return fn
+
+
+def _make_function(cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable) -> None:
+    cg.push_null()
+    cg.load_const(make_function)
+    cg.load_const(fn.code)
+    cg.load_const(fn.f_globals)
+    cg.load_const(fn.qualname)
+    if fn.defaults:
+        for value in fn.defaults:
+            cg(value)
+        cg.build_tuple(len(fn.defaults))
+    else:
+        cg.load_const(None)
+    if fn.kwdefaults:
+        for key, value in fn.kwdefaults.items():
+            cg.load_const(key)
+            cg(value)
+        cg.build_map(len(fn.kwdefaults))
+    else:
+        cg.load_const(None)
+    if fn.closure:
+        for cell in fn.closure:
+            _load_cell(cg, cell, cls)
+        cg.build_tuple(len(fn.closure))
+    else:
+        cg.load_const(None)
+    cg.call(6)
+
+
+def _load_cell(cg: PyCodegen, cell: CellVariable, cls: NewClassVariable) -> None:
+    """The real cell a method of the class closes over, in the compiled code: a cell of the
+    compiled function's own closure, a cell reached through a function's `__closure__`, or a
+    new one for a cell the frame made (holding the cell's final value) and for `__class__`."""
+    if not cell.is_new:
+        source = cell.source
+        if isinstance(source, ClosureSource):
+            cg.load_closure(source.freevar_name)
+            return
+        if isinstance(source, AttrSource) and source.member == "cell_contents":
+            cg.load_source(source.base)
+            return
+        unimplemented("class-definition", f"a method of {cls.value.__name__} closes over {cell!r}")
+
+    def build() -> None:
+        cg.push_null()
+        cg.load_const(types.CellType)
+        if cell is cls.class_cell or cell.contents is None:
+            cg.call(0)
+        else:
+            cg(cell.contents)
+            cg.call(1)
+
+    cg.rebuild_once(cell, build)
+
+
+def template_cell(tx: TranslatorBase, cell: CellVariable) -> types.CellType:
+    """The real cell a template method closes over in place of the frame's `cell`: the cell
+    itself when it is a real one; else an empty stand-in, kept as the tracker's `real_cell`
+    (the tracker stays new: its stores are not replayed) and mapped back to the tracker by the
+    side effects, so an inlined method reads and writes `cell` symbolically."""
+    if cell.real_cell is None:
+        cell.real_cell = types.CellType()
+        tx.output.side_effects.cells[id(cell.real_cell)] = cell
+    return cell.real_cell
+
+
+def template_namespace(
+    tx: TranslatorBase,
+    name: str,
+    namespace: dict[str, VariableTracker],
+) -> tuple[dict[str, Any], dict[str, types.FunctionType]]:
+    """The real namespace of the template class: constants as they are, a real function for
+    each method. A value the classes of every call can't share (a list, an object made in the
+    body) is not supported."""
+    real: dict[str, Any] = {}
+    methods: dict[str, types.FunctionType] = {}
+    for key, vt in namespace.items():
+        vt = vt.realize()
+        if isinstance(vt, NestedUserFunctionVariable):
+            fn = _template_function(tx, vt, name)
+            methods[key] = fn
+            real[key] = fn
+            continue
+        if isinstance(vt, CellVariable) and key == "__classcell__":
+            real[key] = template_cell(tx, vt)
+            continue
+        try:
+            value = vt.as_python_constant()
+        except NotConstantError:
+            value = None
+            ok = False
+        else:
+            ok = is_immutable_value(value) or (key == "__annotations__" and type(value) is dict)
+        if ok and hasattr(type(value), "__set_name__"):
+            unimplemented(
+                "class-definition",
+                f"class attribute {name}.{key} has __set_name__, which making the class calls",
+            )
+        if not ok:
+            unimplemented(
+                "class-definition",
+                f"class attribute {name}.{key} holds {vt!r}, which is not a constant",
+            )
+        real[key] = value
+    return real, methods
+
+
+def _template_function(
+    tx: TranslatorBase, fn: NestedUserFunctionVariable, class_name: str
+) -> types.FunctionType:
+    defaults: tuple[Any, ...] | None = None
+    kwdefaults: dict[str, Any] | None = None
+    try:
+        if fn.defaults:
+            defaults = tuple(v.as_python_constant() for v in fn.defaults)
+        if fn.kwdefaults:
+            kwdefaults = {k: v.as_python_constant() for k, v in fn.kwdefaults.items()}
+    except NotConstantError:
+        unimplemented(
+            "class-definition",
+            f"method {fn.qualname} of {class_name} has a default that is not a constant",
+        )
+    if not all(is_immutable_value(v) for v in (*(defaults or ()), *(kwdefaults or {}).values())):
+        unimplemented(
+            "class-definition",
+            f"method {fn.qualname} of {class_name} has a mutable default",
+        )
+    closure = tuple(template_cell(tx, cell) for cell in fn.closure) or None
+    return make_function(fn.code, fn.f_globals, fn.qualname, defaults, kwdefaults, closure)
