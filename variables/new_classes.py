@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ClosureSource
 from tracer.exc import unimplemented
 from variables.base import NotConstantError, VariableTracker
-from variables.constant import CONSTANT_TYPES
+from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.functions import NestedUserFunctionVariable
 from variables.misc import CellVariable
 from variables.user_defined import UserDefinedClassVariable
@@ -103,7 +103,7 @@ def is_immutable_value(value: object) -> bool:
 class NewClassVariable(UserDefinedClassVariable):
     """`NewClassVariable(f.<locals>.C)`: a class this trace defined; `value` is its template."""
 
-    __slots__ = ("__weakref__", "bases", "class_cell", "methods", "namespace")
+    __slots__ = ("__weakref__", "bases", "class_cell", "functions", "namespace")
 
     def __init__(
         self,
@@ -111,7 +111,7 @@ class NewClassVariable(UserDefinedClassVariable):
         bases: list[VariableTracker],
         namespace: dict[str, VariableTracker],
         class_cell: CellVariable | None,
-        methods: dict[str, types.FunctionType],
+        functions: list[tuple[types.FunctionType, tuple[str, ...]]],
     ) -> None:
         super().__init__(template)
         self.bases = bases
@@ -119,9 +119,10 @@ class NewClassVariable(UserDefinedClassVariable):
         """The class body's namespace, name to tracker, in the order the body bound them."""
         self.class_cell = class_cell
         """The body's `__class__` cell (methods using `super()` or `__class__` close over it)."""
-        self.methods = methods
-        """The template's functions, by namespace name."""
-        ids = (id(template), *(id(fn) for fn in methods.values()))
+        self.functions = {id(fn): path for fn, path in functions}
+        """Where each of the template's functions is found on the class: `(name,)` for a
+        method, `(name, "__func__")` for a static or class method, `(name, "fget")`..."""
+        ids = (id(template), *self.functions)
         ref = weakref.ref(self, _forget(ids))
         for key in ids:
             _LIVE[key] = ref
@@ -132,10 +133,12 @@ class NewClassVariable(UserDefinedClassVariable):
         cg(self)
         if value is self.value:
             return
-        name = next(name for name, fn in self.methods.items() if fn is value)
+        name, *attrs = self.functions[id(value)]
         cg.load_attr("__dict__")
         cg.load_const(name)
         cg.binary_subscr()
+        for attr in attrs:
+            cg.load_attr(attr)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         cg.rebuild_once(self, lambda: self._build(cg))
@@ -153,6 +156,8 @@ class NewClassVariable(UserDefinedClassVariable):
             cg.load_const(name)
             if isinstance(vt, NestedUserFunctionVariable):
                 _make_function(cg, vt, self)
+            elif isinstance(vt, ClassMemberVariable):
+                vt.rebuild(cg, self)
             elif isinstance(vt, CellVariable):  # `__classcell__`
                 _load_cell(cg, vt, self)
             else:
@@ -245,21 +250,27 @@ def template_cell(tx: TranslatorBase, cell: CellVariable) -> types.CellType:
 
 
 def template_namespace(
-    tx: TranslatorBase,
-    name: str,
-    namespace: dict[str, VariableTracker],
-) -> tuple[dict[str, Any], dict[str, types.FunctionType]]:
+    tx: TranslatorBase, name: str, namespace: dict[str, VariableTracker]
+) -> tuple[dict[str, Any], list[tuple[types.FunctionType, tuple[str, ...]]]]:
     """The real namespace of the template class: constants as they are, a real function for
-    each method. A value the classes of every call can't share (a list, an object made in the
-    body) is not supported."""
+    each method, and where each function is found on the class. A value the classes of every
+    call can't share (a list, an object made in the body) is not supported."""
     real: dict[str, Any] = {}
-    methods: dict[str, types.FunctionType] = {}
+    functions: list[tuple[types.FunctionType, tuple[str, ...]]] = []
     for key, vt in namespace.items():
         vt = vt.realize()
         if isinstance(vt, NestedUserFunctionVariable):
             fn = _template_function(tx, vt, name)
-            methods[key] = fn
+            # `type` wraps these three in a staticmethod or classmethod itself
+            implicit = key in ("__new__", "__init_subclass__", "__class_getitem__")
+            functions.append((fn, (key, "__func__") if implicit else (key,)))
             real[key] = fn
+            continue
+        if isinstance(vt, ClassMemberVariable):
+            if vt.kind is property and key.startswith("__") and key.endswith("__"):
+                # CPython's special-method slots treat a property their own way
+                unimplemented("class-definition", f"special method {name}.{key} is a property")
+            real[key] = vt.template(tx, name, key, functions)
             continue
         if isinstance(vt, CellVariable) and key == "__classcell__":
             real[key] = template_cell(tx, vt)
@@ -282,7 +293,113 @@ def template_namespace(
                 f"class attribute {name}.{key} holds {vt!r}, which is not a constant",
             )
         real[key] = value
-    return real, methods
+    return real, functions
+
+
+class ClassMemberVariable(VariableTracker):
+    """`staticmethod(f)`, `classmethod(f)` or `property(fget, fset, fdel)` in a class body, over
+    functions the body defined (None for a missing accessor); `@p.setter` and `@p.deleter`
+    make the next property."""
+
+    __slots__ = ("functions", "kind")
+
+    KINDS = (staticmethod, classmethod, property)
+    _ACCESSORS = ("fget", "fset", "fdel")
+
+    def __init__(
+        self, kind: type, functions: Sequence[NestedUserFunctionVariable | None]
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self.functions = list(functions)
+
+    @classmethod
+    def create(
+        cls, kind: type, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+    ) -> ClassMemberVariable | None:
+        """The member, when every argument is a function of the body (or None for a property's
+        missing accessor); else None (the builtin is called as usual)."""
+        limit = 3 if kind is property else 1
+        if kwargs or not 1 <= len(args) <= limit:
+            return None
+        functions: list[NestedUserFunctionVariable | None] = []
+        for arg in args:
+            arg = arg.realize()
+            if isinstance(arg, NestedUserFunctionVariable):
+                functions.append(arg)
+            elif kind is property and arg.is_python_constant() and arg.as_python_constant() is None:
+                functions.append(None)
+            else:
+                return None
+        return cls(kind, functions)
+
+    def python_type(self) -> type:
+        return self.kind
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        if self.kind is property and name in ("getter", "setter", "deleter"):
+            return _PropertyCopier(self, ("getter", "setter", "deleter").index(name))
+        if self.kind is property and name in self._ACCESSORS:
+            index = self._ACCESSORS.index(name)
+            found = self.functions[index] if index < len(self.functions) else None
+            return found if found is not None else ConstantVariable(None)
+        return super().var_getattr(tx, name)
+
+    def template(
+        self,
+        tx: TranslatorBase,
+        class_name: str,
+        key: str,
+        functions: list[tuple[types.FunctionType, tuple[str, ...]]],
+    ) -> Any:
+        real: list[types.FunctionType | None] = []
+        for i, fn_vt in enumerate(self.functions):
+            if fn_vt is None:
+                real.append(None)
+                continue
+            fn = _template_function(tx, fn_vt, class_name)
+            attr = self._ACCESSORS[i] if self.kind is property else "__func__"
+            functions.append((fn, (key, attr)))
+            real.append(fn)
+        return self.kind(*real)
+
+    def rebuild(self, cg: PyCodegen, cls: NewClassVariable) -> None:
+        cg.push_null()
+        cg.load_const(self.kind)
+        for fn_vt in self.functions:
+            if fn_vt is None:
+                cg.load_const(None)
+            else:
+                _make_function(cg, fn_vt, cls)
+        cg.call(len(self.functions))
+
+    def __repr__(self) -> str:
+        return f"ClassMemberVariable({self.kind.__name__})"
+
+
+class _PropertyCopier(VariableTracker):
+    """`prop.setter` (and `getter`, `deleter`): called with a function, a property with that
+    accessor replaced."""
+
+    __slots__ = ("index", "prop")
+
+    def __init__(self, prop: ClassMemberVariable, index: int) -> None:
+        super().__init__()
+        self.prop = prop
+        self.index = index
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        fn = args[0].realize() if len(args) == 1 and not kwargs else None
+        if not isinstance(fn, NestedUserFunctionVariable):
+            unimplemented("class-definition", f"property accessor made from {args!r}")
+        functions = [*self.prop.functions, None, None][:3]
+        functions[self.index] = fn
+        return ClassMemberVariable(property, functions)
 
 
 def _template_function(

@@ -22,16 +22,22 @@ from tracer import translator
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
+from tracer.translator.calls import Calls
 from tracer.translator.names import Names
 from variables.base import NotConstantError, VariableTracker
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable
 from variables.misc import CellVariable
-from variables.new_classes import BuildClassVariable, NewClassVariable, template_namespace
+from variables.new_classes import (
+    BuildClassVariable,
+    ClassMemberVariable,
+    NewClassVariable,
+    template_namespace,
+)
 from variables.user_defined import lookup_class_attr
 
 
-class ClassBodies(Names):
+class ClassBodies(Names, Calls):
     class_namespace: dict[str, VariableTracker] | None = None
     """The namespace of the class body this frame runs; None in a function's frame."""
 
@@ -63,10 +69,31 @@ class ClassBodies(Names):
         value = self._namespace(inst).get(name)
         self.push(value if value is not None else self.cells[name].load(self, name))
 
+    def call_function(
+        self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
+    ) -> VariableTracker:
+        """In a class body, `staticmethod`, `classmethod` and `property` over the body's own
+        functions make a member the class can rebuild on every call."""
+        if self.class_namespace is not None:
+            kind = _member_kind(fn.realize())
+            if kind is not None:
+                member = ClassMemberVariable.create(kind, args, kwargs)
+                if member is not None:
+                    return member
+        return super().call_function(fn, args, kwargs)
+
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
         namespace = self._namespace(inst)
         if "__annotations__" not in namespace:
             namespace["__annotations__"] = ConstDictVariable({})
+
+
+def _member_kind(fn: VariableTracker) -> type | None:
+    try:
+        value = fn.as_python_constant()
+    except NotConstantError:
+        return None
+    return value if value in ClassMemberVariable.KINDS else None
 
 
 def build_class(
@@ -92,12 +119,12 @@ def build_class(
                 f"class {name}: its base {owner.__name__} defines __init_subclass__",
             )
     namespace = _run_body(tx, body, name)
-    real_namespace, methods = template_namespace(tx, name, namespace)
+    real_namespace, functions = template_namespace(tx, name, namespace)
     template = tx.run_user_operation(type, name, bases, real_namespace)
     class_cell = namespace.get("__classcell__")
     if not isinstance(class_cell, CellVariable):
         class_cell = None
-    made = NewClassVariable(template, base_vts, namespace, class_cell, methods)
+    made = NewClassVariable(template, base_vts, namespace, class_cell, functions)
     if class_cell is not None:
         class_cell.contents = made
     tx.output.classes_made.append(made)
