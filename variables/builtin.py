@@ -755,9 +755,10 @@ def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker)
     if isinstance(container, IteratorVariable):
         return iterator_contains(tx, container, item)
     if lacks_special_method(container, "__contains__"):
-        if lacks_special_method(container, "__iter__"):
-            if lacks_special_method(container, "__getitem__"):
-                raise_on_stand_ins(tx, operator.contains, container, item)  # not iterable
+        if lacks_special_method(container, "__iter__") and lacks_special_method(
+            container, "__getitem__"
+        ):
+            raise_on_stand_ins(tx, operator.contains, container, item)  # not iterable
         unimplemented("operator", f"`in` on {container!r}, which has no __contains__")
     result = container.call_method(tx, "__contains__", [item], {})
     return bool(result.as_python_constant())

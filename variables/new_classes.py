@@ -306,9 +306,7 @@ class ClassMemberVariable(VariableTracker):
     KINDS = (staticmethod, classmethod, property)
     _ACCESSORS = ("fget", "fset", "fdel")
 
-    def __init__(
-        self, kind: type, functions: Sequence[NestedUserFunctionVariable | None]
-    ) -> None:
+    def __init__(self, kind: type, functions: Sequence[NestedUserFunctionVariable | None]) -> None:
         super().__init__()
         self.kind = kind
         self.functions = list(functions)

@@ -21,8 +21,8 @@ from typing import Any
 from tracer import translator
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
-from tracer.translator.instructions import Instruction
 from tracer.translator.calls import Calls
+from tracer.translator.instructions import Instruction
 from tracer.translator.names import Names
 from variables.base import NotConstantError, VariableTracker
 from variables.dicts import ConstDictVariable

@@ -1,0 +1,404 @@
+"""Class statements inside a traced function (LOAD_BUILD_CLASS, the class body's name opcodes).
+
+Each function first asserts that CPython compiles it to LOAD_BUILD_CLASS; then compiled ==
+eager (fullgraph where the point is that the class traces whole), or, for what falls back,
+that the reason says why. Identity: the compiled code builds a new class on every call, as
+plain Python does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+import tracer
+from tests.differential.helpers import check
+from tests.differential.opcodes import assert_uses
+from tracer.testing import CompileCounter, assert_same_behavior
+
+
+class ModuleBase:
+    def __init__(self, a: Any) -> None:
+        self.a = a
+
+    def total(self) -> Any:
+        return self.a
+
+
+SCALE = 3
+
+
+def plain(x: Any) -> Any:
+    class C:
+        pass
+
+    c = C()
+    c.v = x
+    return c.v, type(c).__name__
+
+
+def methods(x: Any) -> Any:
+    class Counter:
+        step = 2
+
+        def __init__(self, start: Any) -> None:
+            self.n = start
+            self.history: list[Any] = []
+
+        def bump(self) -> Any:
+            self.n += self.step
+            self.history.append(self.n)
+            return self
+
+    c = Counter(x).bump().bump()
+    return c.n, c.history, Counter.step
+
+
+def class_attributes(x: Any) -> Any:
+    class Config:
+        """The settings."""
+
+        name = "cfg"
+        sizes = (1, 2, 3)
+        scale = SCALE  # a global, read (and guarded) in the class body
+        doubled = scale * 2  # a name the body bound before
+
+    return Config.name, Config.sizes, Config.doubled + x, Config.__doc__, Config().scale
+
+
+def inherits_module_class(x: Any) -> Any:
+    class Child(ModuleBase):
+        def __init__(self, a: Any) -> None:
+            super().__init__(a)
+            self.b = a * 2
+
+        def total(self) -> Any:
+            return super().total() + self.b
+
+    child = Child(x)
+    return child.total(), isinstance(child, ModuleBase), issubclass(Child, ModuleBase)
+
+
+def inherits_frame_class(x: Any) -> Any:
+    class Base:
+        kind = "base"
+
+        def describe(self) -> Any:
+            return f"{self.kind}:{self.value()}"
+
+        def value(self) -> Any:
+            return 0
+
+    class Derived(Base):
+        kind = "derived"
+
+        def value(self) -> Any:
+            return super().value() + x
+
+    d = Derived()
+    return d.describe(), isinstance(d, Base), issubclass(Derived, Base), type(d) is Derived
+
+
+def dunders(x: Any) -> Any:
+    class V:
+        def __init__(self, v: Any) -> None:
+            self.v = v
+
+        def __eq__(self, other: object) -> Any:
+            return self.v == other.v
+
+        def __lt__(self, other: Any) -> Any:
+            return self.v < other.v
+
+        def __hash__(self) -> Any:
+            return hash(self.v)
+
+        def __add__(self, other: Any) -> Any:
+            return V(self.v + other.v)
+
+    values = [V(3), V(x), V(1)]
+    ordered = [v.v for v in sorted(values)]
+    return ordered, V(1) == V(1), V(1) < V(2), hash(V(4)) == hash(4), (V(1) + V(x)).v
+
+
+def closes_over_local(x: Any) -> Any:
+    y = x + 1
+
+    class C:
+        def get(self) -> Any:
+            return y
+
+    c = C()
+    first = c.get()
+    y = 10  # the method reads the cell: it sees the new value
+    return first, c.get()
+
+
+def closes_over_closure(x: Any) -> Any:
+    def make() -> Any:
+        class C:
+            def get(self) -> Any:
+                return x * 2
+
+        return C().get()
+
+    return make()
+
+
+def class_body_closure(x: Any) -> Any:
+    label = "outer"
+    kind = "frame's"
+
+    class C:
+        tag = label  # LOAD_CLASSDEREF: the namespace first, then the frame's cell
+        kind = "class's"
+        again = kind  # LOAD_NAME: the namespace
+
+        def get(self) -> Any:
+            return label, kind
+
+    return C.tag, C.again, C().get(), x
+
+
+def static_and_class_methods(x: Any) -> Any:
+    class Shape:
+        sides = 4
+
+        @staticmethod
+        def double(a: Any) -> Any:
+            return a * 2
+
+        @classmethod
+        def make(cls) -> Any:
+            return cls()
+
+        @property
+        def perimeter(self) -> Any:
+            return self.sides * x
+
+    return Shape.double(x), type(Shape.make()).__name__, Shape().perimeter
+
+
+def property_setter(x: Any) -> Any:
+    class Box:
+        def __init__(self) -> None:
+            self._v = 0
+
+        @property
+        def v(self) -> Any:
+            return self._v
+
+        @v.setter
+        def v(self, value: Any) -> None:
+            self._v = value * 2
+
+    b = Box()
+    b.v = x
+    return b.v
+
+
+def names_and_qualname(x: Any) -> Any:
+    class C:
+        pass
+
+    return C.__name__, C.__qualname__, C.__module__, x
+
+
+def returns_instance(x: Any) -> Any:
+    class Point:
+        def __init__(self, a: Any, b: Any) -> None:
+            self.a = a
+            self.b = b
+
+        def norm1(self) -> Any:
+            return abs(self.a) + abs(self.b)
+
+    return Point(x, -x)
+
+
+def returns_bound_method(x: Any) -> Any:
+    class C:
+        def scaled(self, k: Any) -> Any:
+            return k * x
+
+    return C().scaled
+
+
+def stores_class_in_global(x: Any) -> Any:
+    global LAST_CLASS
+
+    class Made:
+        value = 7
+
+    LAST_CLASS = Made
+    return Made.value + x
+
+
+LAST_CLASS: Any = None
+
+
+def body_prints(x: Any) -> Any:
+    class C:
+        print("in the body")
+
+    return x
+
+
+def user_metaclass(x: Any) -> Any:
+    class Meta(type):
+        pass
+
+    class C(metaclass=Meta):
+        pass
+
+    return type(C).__name__, x
+
+
+def a_dataclass(x: Any) -> Any:
+    @dataclasses.dataclass
+    class P:
+        a: int
+        b: int = 2
+
+    return P(x).b, dataclasses.astuple(P(x))
+
+
+def mutable_class_default(x: Any) -> Any:
+    class C:
+        items: list[Any] = []  # noqa: RUF012 - the class-level mutable default under test
+
+    C.items.append(x)
+    return C.items
+
+
+def annotations_only(x: Any) -> Any:
+    class C:
+        a: int
+        b: str = "s"
+
+    return C.b, C().b, x
+
+
+TRACED_WHOLE = [
+    plain,
+    methods,
+    class_attributes,
+    inherits_module_class,
+    inherits_frame_class,
+    dunders,
+    closes_over_local,
+    closes_over_closure,
+    class_body_closure,
+    static_and_class_methods,
+    property_setter,
+    names_and_qualname,
+]
+
+
+@pytest.mark.parametrize("fn", TRACED_WHOLE, ids=lambda fn: fn.__name__)
+def test_traced_whole_same_as_eager(fn: Any) -> None:
+    assert_uses(fn, "LOAD_BUILD_CLASS")
+    check(fn, 5)
+
+
+def test_returned_instance_is_of_a_new_class_each_call() -> None:
+    assert_uses(returns_instance, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(returns_instance, fullgraph=True)
+    first, second = compiled(2), compiled(2)
+    eager = returns_instance(2)
+    assert type(first) is not type(second)  # two calls, two classes, as in plain Python
+    for made in (first, second):
+        cls = type(made)
+        assert cls.__qualname__ == type(eager).__qualname__ == "returns_instance.<locals>.Point"
+        assert cls.__module__ == __name__
+        assert (made.a, made.b, made.norm1()) == (2, -2, 4)
+        assert made.norm1.__func__ is cls.__dict__["norm1"]
+        assert cls(5, 1).norm1() == 6
+
+
+def test_returned_bound_method_belongs_to_the_new_class() -> None:
+    assert_uses(returns_bound_method, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(returns_bound_method, fullgraph=True)
+    method = compiled(3)
+    assert method(4) == 12 == returns_bound_method(3)(4)
+    cls = type(method.__self__)
+    assert method.__func__ is cls.__dict__["scaled"]
+    assert type(compiled(3).__self__) is not cls
+
+
+def test_class_stored_in_a_global_is_the_call_s_class() -> None:
+    assert_uses(stores_class_in_global, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(stores_class_in_global, fullgraph=True)
+    assert compiled(1) == 8
+    first = LAST_CLASS
+    compiled(1)
+    assert LAST_CLASS is not first and LAST_CLASS.__qualname__ == first.__qualname__
+
+
+def test_calls_reuse_the_compiled_code() -> None:
+    """The class is not an input: nothing is guarded on it, so later calls do not recompile."""
+    compiled = tracer.compile(methods, dynamic=True)
+    with CompileCounter() as counter:
+        for x in range(5):
+            assert compiled(x) == methods(x)
+    assert (counter.compiles, counter.graph_breaks) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("fn", "reason"),
+    [
+        (body_prints, "print"),
+        (user_metaclass, "metaclass Meta"),
+        (a_dataclass, "setattr"),
+        (mutable_class_default, "C.items"),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_falls_back_with_a_reason(fn: Any, reason: str) -> None:
+    assert_uses(fn, "LOAD_BUILD_CLASS")
+    assert_same_behavior(fn, 4)
+    explained = tracer.explain(fn)(4)
+    assert explained.graph_break_count == 1
+    assert reason in str(explained.break_reasons[0])
+
+
+def test_break_after_a_class_does_not_resume() -> None:
+    """A resume function would be handed the class, new on every call, and be guarded on it:
+    the frame runs eagerly instead of recompiling on every call."""
+
+    def defines_then_breaks(x: Any) -> Any:
+        class C:
+            k = 1
+
+        tracer.graph_break()
+        return C.k + x
+
+    assert_uses(defines_then_breaks, "LOAD_BUILD_CLASS")
+    assert_same_behavior(defines_then_breaks, 1)
+    explained = tracer.explain(defines_then_breaks)(1)
+    assert "it defined a class" in str(explained.break_reasons[0])
+    compiled = tracer.compile(defines_then_breaks)
+    with CompileCounter() as counter:
+        for x in range(4):
+            assert compiled(x) == x + 1
+    assert counter.compiles == 1
+
+
+def test_annotations_in_the_body() -> None:
+    assert_uses(annotations_only, "SETUP_ANNOTATIONS")
+    check(annotations_only, 1)
+
+
+def test_in_on_an_object_without_contains_raises_cpythons_type_error() -> None:
+    def contains(x: Any) -> Any:
+        class Empty:
+            pass
+
+        try:
+            return x in Empty()
+        except TypeError as e:
+            return str(e)
+
+    check(contains, 1)
