@@ -22,6 +22,7 @@ that namespace (tracer/translator/class_bodies.py). What this module adds is the
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import weakref
 from collections.abc import Callable, Sequence
@@ -82,7 +83,7 @@ def made_in_frame(value: object) -> NewClassVariable | None:
     return ref() if ref is not None else None
 
 
-def _forget(ids: tuple[int, ...]) -> Callable[[object], None]:
+def _forget(ids: list[int]) -> Callable[[object], None]:
     def forget(_: object) -> None:
         for key in ids:
             _LIVE.pop(key, None)
@@ -103,7 +104,16 @@ def is_immutable_value(value: object) -> bool:
 class NewClassVariable(UserDefinedClassVariable):
     """`NewClassVariable(f.<locals>.C)`: a class this trace defined; `value` is its template."""
 
-    __slots__ = ("__weakref__", "bases", "class_cell", "functions", "namespace")
+    __slots__ = (
+        "__weakref__",
+        "_ids",
+        "_ref",
+        "bases",
+        "class_cell",
+        "decorations",
+        "functions",
+        "namespace",
+    )
 
     def __init__(
         self,
@@ -119,13 +129,34 @@ class NewClassVariable(UserDefinedClassVariable):
         """The class body's namespace, name to tracker, in the order the body bound them."""
         self.class_cell = class_cell
         """The body's `__class__` cell (methods using `super()` or `__class__` close over it)."""
-        self.functions = {id(fn): path for fn, path in functions}
+        self.functions: dict[int, tuple[str, ...]] = {}
         """Where each of the template's functions is found on the class: `(name,)` for a
         method, `(name, "__func__")` for a static or class method, `(name, "fget")`..."""
-        ids = (id(template), *self.functions)
-        ref = weakref.ref(self, _forget(ids))
-        for key in ids:
-            _LIVE[key] = ref
+        self.decorations: list[tuple[tuple[str, Any], ...]] = []
+        """The keyword arguments of each `dataclasses.dataclass` applied to the class."""
+        self._ids = [id(template)]
+        self._ref = weakref.ref(self, _forget(self._ids))
+        _LIVE[id(template)] = self._ref
+        for fn, path in functions:
+            self.register(fn, path)
+
+    def register(self, fn: types.FunctionType, path: tuple[str, ...]) -> None:
+        """`fn`, found at `path` on the template, stands for the same on the built class."""
+        self.functions[id(fn)] = path
+        self._ids.append(id(fn))
+        _LIVE[id(fn)] = self._ref
+
+    def apply_dataclass(self, tx: TranslatorBase, keywords: dict[str, Any]) -> None:
+        """`dataclasses.dataclass(cls, **keywords)`: run by CPython on the template now, and on
+        the built class by the compiled code; the functions it adds stand for the built
+        class's. `slots=True` makes a new class, which is not supported."""
+        if keywords.get("slots") or keywords.get("weakref_slot"):
+            unimplemented("class-definition", "a dataclass with slots=True (a new class)")
+        tx.run_user_operation(dataclasses.dataclass, self.value, **keywords)
+        self.decorations.append(tuple(keywords.items()))
+        for name, member in self.value.__dict__.items():
+            if isinstance(member, types.FunctionType) and id(member) not in self.functions:
+                self.register(member, (name,))
 
     def load_member(self, cg: PyCodegen, value: object) -> None:
         """Load what stands for `value` (the template, or one of its methods) in the class
@@ -145,7 +176,11 @@ class NewClassVariable(UserDefinedClassVariable):
 
     def _build(self, cg: PyCodegen) -> None:
         """`type(name, bases, namespace)`, with each method a new function over this call's
-        cells and `__classcell__` a new cell that `type` fills with the class."""
+        cells and `__classcell__` a new cell that `type` fills with the class; then the
+        dataclass decorations, in order."""
+        if self.decorations:
+            cg.push_null()
+            cg.load_const(decorate_dataclass)
         cg.push_null()
         cg.load_const(type)
         cg.load_const(self.value.__name__)
@@ -164,9 +199,19 @@ class NewClassVariable(UserDefinedClassVariable):
                 cg(vt)
         cg.build_map(len(self.namespace))
         cg.call(3)
+        if self.decorations:
+            cg.load_const(tuple(self.decorations))
+            cg.call(2)
 
     def __repr__(self) -> str:
         return f"NewClassVariable({self.value.__qualname__})"
+
+
+def decorate_dataclass(cls: type, decorations: tuple[tuple[tuple[str, Any], ...], ...]) -> type:
+    """`dataclasses.dataclass(cls, **keywords)` for each decoration, in order."""
+    for keywords in decorations:
+        cls = dataclasses.dataclass(cls, **dict(keywords))
+    return cls
 
 
 def make_function(
@@ -422,3 +467,54 @@ def _template_function(
         )
     closure = tuple(template_cell(tx, cell) for cell in fn.closure) or None
     return make_function(fn.code, fn.f_globals, fn.qualname, defaults, kwdefaults, closure)
+
+
+def dataclass_call(
+    tx: TranslatorBase, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
+) -> VariableTracker | None:
+    """`dataclasses.dataclass(C, ...)` on a class defined in the frame, or `dataclass(...)`
+    with options only (the decorator it returns); None for any other call (traced as usual)."""
+    if len(args) > 1:
+        return None
+    try:
+        keywords = {key: value.as_python_constant() for key, value in kwargs.items()}
+    except NotConstantError:
+        return None
+    if not all(is_immutable_value(value) for value in keywords.values()):
+        return None
+    if not args:
+        return DataclassDecoratorVariable(keywords)
+    cls = args[0].realize()
+    if not isinstance(cls, NewClassVariable):
+        return None
+    cls.apply_dataclass(tx, keywords)
+    return cls
+
+
+class DataclassDecoratorVariable(VariableTracker):
+    """`dataclasses.dataclass(frozen=True)`: the decorator, applied to a class defined in the
+    frame."""
+
+    __slots__ = ("keywords",)
+
+    def __init__(self, keywords: dict[str, Any]) -> None:
+        super().__init__()
+        self.keywords = keywords
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        cls = args[0].realize() if len(args) == 1 and not kwargs else None
+        if not isinstance(cls, NewClassVariable):
+            unimplemented("class-definition", f"the dataclass decorator applied to {args!r}")
+        cls.apply_dataclass(tx, self.keywords)
+        return cls
+
+    def __repr__(self) -> str:
+        return f"DataclassDecoratorVariable({self.keywords})"

@@ -262,7 +262,50 @@ def a_dataclass(x: Any) -> Any:
         a: int
         b: int = 2
 
-    return P(x).b, dataclasses.astuple(P(x))
+    p = P(x)
+    return p.b, dataclasses.astuple(p), dataclasses.asdict(p), p == P(x, 2), p == P(x, 3)
+
+
+def frozen_ordered_dataclass(x: Any) -> Any:
+    @dataclasses.dataclass(frozen=True, order=True)
+    class P:
+        a: int
+        b: int = 0
+
+    p = P(x)
+    try:
+        p.a = 3  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError as e:
+        error = str(e)
+    return p.a, error, P(x) < P(x, 1), [q.a for q in sorted([P(9), p])]
+
+
+def dataclass_with_bad_fields(x: Any) -> Any:
+    @dataclasses.dataclass
+    class P:
+        a: int = 1
+        b: int  # type: ignore[misc]
+
+    return x
+
+
+def asdict_of_the_class(x: Any) -> Any:
+    @dataclasses.dataclass
+    class P:
+        a: int
+
+    try:
+        dataclasses.asdict(P)  # type: ignore[call-overload]
+    except TypeError as e:
+        return str(e), x
+
+
+def slots_dataclass(x: Any) -> Any:
+    @dataclasses.dataclass(slots=True)
+    class P:
+        a: int
+
+    return P(x).a
 
 
 def mutable_class_default(x: Any) -> Any:
@@ -294,6 +337,10 @@ TRACED_WHOLE = [
     static_and_class_methods,
     property_setter,
     names_and_qualname,
+    a_dataclass,
+    frozen_ordered_dataclass,
+    dataclass_with_bad_fields,
+    asdict_of_the_class,
 ]
 
 
@@ -316,6 +363,36 @@ def test_returned_instance_is_of_a_new_class_each_call() -> None:
         assert (made.a, made.b, made.norm1()) == (2, -2, 4)
         assert made.norm1.__func__ is cls.__dict__["norm1"]
         assert cls(5, 1).norm1() == 6
+
+
+def test_dataclass_methods_belong_to_the_new_class() -> None:
+    def returns_dataclass(x: Any) -> Any:
+        @dataclasses.dataclass
+        class P:
+            a: int
+
+        return P, P.__init__, P(x)
+
+    assert_uses(returns_dataclass, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(returns_dataclass, fullgraph=True)
+    cls, init, made = compiled(3)
+    assert cls.__dict__["__init__"] is init and type(made) is cls and made == cls(3)
+    assert repr(made) == "test_dataclass_methods_belong_to_the_new_class.<locals>." + (
+        "returns_dataclass.<locals>.P(a=3)"
+    )
+    assert compiled(3)[0] is not cls
+
+
+def test_asdict_with_a_factory_falls_back() -> None:
+    def with_factory(x: Any) -> Any:
+        @dataclasses.dataclass
+        class P:
+            a: int
+
+        return dataclasses.asdict(P(x), dict_factory=list)
+
+    assert_same_behavior(with_factory, 2)
+    assert "dict_factory" in str(tracer.explain(with_factory)(2).break_reasons[0])
 
 
 def test_returned_bound_method_belongs_to_the_new_class() -> None:
@@ -351,7 +428,7 @@ def test_calls_reuse_the_compiled_code() -> None:
     [
         (body_prints, "print"),
         (user_metaclass, "metaclass Meta"),
-        (a_dataclass, "setattr"),
+        (slots_dataclass, "slots=True"),
         (mutable_class_default, "C.items"),
     ],
     ids=lambda v: getattr(v, "__name__", ""),

@@ -15,6 +15,7 @@ reason saying which of these it was.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,12 +27,13 @@ from tracer.translator.instructions import Instruction
 from tracer.translator.names import Names
 from variables.base import NotConstantError, VariableTracker
 from variables.dicts import ConstDictVariable
-from variables.functions import NestedUserFunctionVariable
+from variables.functions import NestedUserFunctionVariable, UserFunctionVariable
 from variables.misc import CellVariable
 from variables.new_classes import (
     BuildClassVariable,
     ClassMemberVariable,
     NewClassVariable,
+    dataclass_call,
     template_namespace,
 )
 from variables.user_defined import lookup_class_attr
@@ -73,13 +75,19 @@ class ClassBodies(Names, Calls):
         self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
     ) -> VariableTracker:
         """In a class body, `staticmethod`, `classmethod` and `property` over the body's own
-        functions make a member the class can rebuild on every call."""
+        functions make a member the class can rebuild on every call; `dataclasses.dataclass`
+        on a class defined in the frame is applied to its template and to the built class."""
+        fn = fn.realize()
         if self.class_namespace is not None:
-            kind = _member_kind(fn.realize())
+            kind = _member_kind(fn)
             if kind is not None:
                 member = ClassMemberVariable.create(kind, args, kwargs)
                 if member is not None:
                     return member
+        if isinstance(fn, UserFunctionVariable) and fn.fn is dataclasses.dataclass:
+            made = dataclass_call(self, args, kwargs)
+            if made is not None:
+                return made
         return super().call_function(fn, args, kwargs)
 
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
