@@ -479,3 +479,26 @@ def test_in_on_an_object_without_contains_raises_cpythons_type_error() -> None:
             return str(e)
 
     check(contains, 1)
+
+
+def test_list_equality_rereads_lengths_after_a_user_eq() -> None:
+    """CPython's list `==` compares items while both lists still have one there, then the
+    lengths: an `__eq__` that empties both lists makes them equal (test_list's
+    test_equal_operator_modifying_operand)."""
+
+    def empties_both(x: Any) -> Any:
+        class X:
+            def __eq__(self, other: Any) -> Any:
+                list2.clear()
+                return NotImplemented
+
+        class Y:
+            def __eq__(self, other: Any) -> Any:
+                list1.clear()
+                return NotImplemented
+
+        list1 = [X()]
+        list2 = [Y()]
+        return list1 == list2, list1, list2, x
+
+    check(empties_both, 1)
