@@ -502,3 +502,32 @@ def test_list_equality_rereads_lengths_after_a_user_eq() -> None:
         return list1 == list2, list1, list2, x
 
     check(empties_both, 1)
+
+
+FINALIZED: list[Any] = []
+
+
+class Finalized:
+    def __del__(self) -> None:
+        FINALIZED.append("module class")
+
+
+def test_objects_with_a_finalizer_are_not_made_symbolically() -> None:
+    """An object made in the frame exists at run time only if the compiled code rebuilds it:
+    a class with `__del__` (its finalizer is a side effect) falls back."""
+
+    def makes_and_drops(x: Any) -> Any:
+        class Local:
+            def __del__(self) -> None:
+                FINALIZED.append("local class")
+
+        Local()
+        Finalized()
+        return len(FINALIZED) + x
+
+    assert_uses(makes_and_drops, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(makes_and_drops)
+    FINALIZED.clear()
+    compiled(1)
+    assert FINALIZED == ["local class", "module class"]
+    assert "defines __del__" in str(tracer.explain(makes_and_drops)(1).break_reasons[0])
