@@ -172,9 +172,20 @@ class NewClassVariable(UserDefinedClassVariable):
             cg.load_attr(attr)
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        cg.rebuild_once(self, lambda: self._build(cg))
+        """Build the class once; then fill the new cells its methods close over (a method may
+        name the class itself: its cell is filled once the class exists)."""
+        built = id(self) in cg.tempvars
+        fill: list[CellVariable] = []
+        cg.rebuild_once(self, lambda: self._build(cg, fill))
+        if built:
+            return
+        for cell in fill:
+            assert cell.contents is not None
+            cg(cell.contents)
+            cg.load_fast(cg.tempvars[id(cell)])
+            cg.store_attr("cell_contents")
 
-    def _build(self, cg: PyCodegen) -> None:
+    def _build(self, cg: PyCodegen, fill: list[CellVariable]) -> None:
         """`type(name, bases, namespace)`, with each method a new function over this call's
         cells and `__classcell__` a new cell that `type` fills with the class; then the
         dataclass decorations, in order."""
@@ -190,11 +201,11 @@ class NewClassVariable(UserDefinedClassVariable):
         for name, vt in self.namespace.items():
             cg.load_const(name)
             if isinstance(vt, NestedUserFunctionVariable):
-                _make_function(cg, vt, self)
+                _make_function(cg, vt, self, fill)
             elif isinstance(vt, ClassMemberVariable):
-                vt.rebuild(cg, self)
+                vt.rebuild(cg, self, fill)
             elif isinstance(vt, CellVariable):  # `__classcell__`
-                _load_cell(cg, vt, self)
+                _load_cell(cg, vt, self, fill)
             else:
                 cg(vt)
         cg.build_map(len(self.namespace))
@@ -229,7 +240,9 @@ def make_function(
     return fn
 
 
-def _make_function(cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable) -> None:
+def _make_function(
+    cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable, fill: list[CellVariable]
+) -> None:
     cg.push_null()
     cg.load_const(make_function)
     cg.load_const(fn.code)
@@ -250,17 +263,20 @@ def _make_function(cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassV
         cg.load_const(None)
     if fn.closure:
         for cell in fn.closure:
-            _load_cell(cg, cell, cls)
+            _load_cell(cg, cell, cls, fill)
         cg.build_tuple(len(fn.closure))
     else:
         cg.load_const(None)
     cg.call(6)
 
 
-def _load_cell(cg: PyCodegen, cell: CellVariable, cls: NewClassVariable) -> None:
+def _load_cell(
+    cg: PyCodegen, cell: CellVariable, cls: NewClassVariable, fill: list[CellVariable]
+) -> None:
     """The real cell a method of the class closes over, in the compiled code: a cell of the
     compiled function's own closure, a cell reached through a function's `__closure__`, or a
-    new one for a cell the frame made (holding the cell's final value) and for `__class__`."""
+    new one for a cell the frame made and for `__class__` (`type` fills that one). A new cell
+    is made empty and goes on `fill`, to get the frame's final value once the class exists."""
     if not cell.is_new:
         source = cell.source
         if isinstance(source, ClosureSource):
@@ -274,13 +290,12 @@ def _load_cell(cg: PyCodegen, cell: CellVariable, cls: NewClassVariable) -> None
     def build() -> None:
         cg.push_null()
         cg.load_const(types.CellType)
-        if cell is cls.class_cell or cell.contents is None:
-            cg.call(0)
-        else:
-            cg(cell.contents)
-            cg.call(1)
+        cg.call(0)
 
+    made = id(cell) in cg.tempvars
     cg.rebuild_once(cell, build)
+    if not made and cell is not cls.class_cell and cell.contents is not None:
+        fill.append(cell)
 
 
 def template_cell(tx: TranslatorBase, cell: CellVariable) -> types.CellType:
@@ -406,14 +421,14 @@ class ClassMemberVariable(VariableTracker):
             real.append(fn)
         return self.kind(*real)
 
-    def rebuild(self, cg: PyCodegen, cls: NewClassVariable) -> None:
+    def rebuild(self, cg: PyCodegen, cls: NewClassVariable, fill: list[CellVariable]) -> None:
         cg.push_null()
         cg.load_const(self.kind)
         for fn_vt in self.functions:
             if fn_vt is None:
                 cg.load_const(None)
             else:
-                _make_function(cg, fn_vt, cls)
+                _make_function(cg, fn_vt, cls, fill)
         cg.call(len(self.functions))
 
     def __repr__(self) -> str:

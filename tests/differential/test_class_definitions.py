@@ -531,3 +531,43 @@ def test_objects_with_a_finalizer_are_not_made_symbolically() -> None:
     compiled(1)
     assert FINALIZED == ["local class", "module class"]
     assert "defines __del__" in str(tracer.explain(makes_and_drops)(1).break_reasons[0])
+
+
+def names_itself(x: Any) -> Any:
+    class Node:
+        def __init__(self, v: Any, nxt: Any = None) -> None:
+            self.v = v
+            self.nxt = nxt
+
+        def push(self, v: Any) -> Any:
+            return Node(v, self)  # the class through the frame's cell
+
+        def total(self) -> Any:
+            return self.v + (self.nxt.total() if self.nxt is not None else 0)
+
+    return Node(x).push(2).push(3)
+
+
+def test_a_class_whose_methods_name_it() -> None:
+    assert_uses(names_itself, "LOAD_BUILD_CLASS")
+    compiled = tracer.compile(names_itself, fullgraph=True)
+    node = compiled(1)
+    assert node.total() == 6 == names_itself(1).total()
+    pushed = node.push(5)  # after the call: the cell holds the class this call built
+    assert type(pushed) is type(node) and pushed.total() == 11
+
+
+def nested_class(x: Any) -> Any:
+    class Outer:
+        class Inner:
+            k = 5
+
+        def make(self) -> Any:
+            return self.Inner()
+
+    return Outer().make().k + x, Outer.Inner.__qualname__
+
+
+def test_nested_class() -> None:
+    assert_uses(nested_class, "LOAD_BUILD_CLASS")
+    check(nested_class, 1)
