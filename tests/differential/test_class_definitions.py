@@ -488,12 +488,12 @@ def test_list_equality_rereads_lengths_after_a_user_eq() -> None:
 
     def empties_both(x: Any) -> Any:
         class X:
-            def __eq__(self, other: Any) -> Any:
+            def __eq__(self, other: object) -> Any:
                 list2.clear()
                 return NotImplemented
 
         class Y:
-            def __eq__(self, other: Any) -> Any:
+            def __eq__(self, other: object) -> Any:
                 list1.clear()
                 return NotImplemented
 
