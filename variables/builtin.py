@@ -719,9 +719,9 @@ def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable
     i = 0
     while i < len(a.items) and i < len(b.items):
         x, y = a.items[i], b.items[i]
-        if x is not y and x.realize() is not y.realize():
-            if not binary_op(tx, operator.eq, x, y).truthy(tx):
-                break
+        same = x is y or x.realize() is y.realize()
+        if not same and not binary_op(tx, operator.eq, x, y).truthy(tx):
+            break
         i += 1
     if i >= len(a.items) or i >= len(b.items):
         return len(a.items) == len(b.items)
