@@ -66,6 +66,12 @@ class BuildClassVariable(VariableTracker):
     ) -> VariableTracker:
         return self.build(tx, args, kwargs)
 
+    def reconstruct(self, cg: PyCodegen) -> None:
+        unimplemented(
+            "class-definition",
+            "a class statement that breaks is not split (its frame runs eagerly)",
+        )
+
     def __repr__(self) -> str:
         return "BuildClassVariable()"
 
