@@ -239,6 +239,21 @@ def stores_class_in_global(x: Any) -> Any:
 LAST_CLASS: Any = None
 
 
+BODY_LOG: list[Any] = []
+
+
+def body_changes_state(x: Any) -> Any:
+    """The body's side effects are traced and replayed; the class is built from its namespace."""
+    seen = len(BODY_LOG)
+
+    class C:
+        BODY_LOG.append(x)
+        count = seen + 1
+
+    BODY_LOG.append(C.count)
+    return C.count
+
+
 def body_prints(x: Any) -> Any:
     class C:
         print("in the body")
@@ -337,6 +352,7 @@ TRACED_WHOLE = [
     static_and_class_methods,
     property_setter,
     names_and_qualname,
+    body_changes_state,
     a_dataclass,
     frozen_ordered_dataclass,
     dataclass_with_bad_fields,
