@@ -238,12 +238,27 @@ def make_function(
     defaults: tuple[Any, ...] | None,
     kwdefaults: dict[str, Any] | None,
     closure: tuple[types.CellType, ...] | None,
+    annotations: tuple[Any, ...] | None = None,
 ) -> types.FunctionType:
-    """What MAKE_FUNCTION makes: a function of `code` with these defaults and cells."""
+    """What MAKE_FUNCTION makes: a function of `code` with these defaults, cells and
+    annotations (MAKE_FUNCTION's flat tuple of names and values)."""
     fn = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
     fn.__qualname__ = qualname
     fn.__kwdefaults__ = kwdefaults
+    if annotations:
+        fn.__annotations__ = dict(zip(annotations[::2], annotations[1::2], strict=True))
     return fn
+
+
+class MethodVariable(NestedUserFunctionVariable):
+    """A function defined in a class body: also its annotations, which the class is rebuilt
+    with (a function defined elsewhere in the frame never leaves it, so it needs none)."""
+
+    __slots__ = ("annotations",)
+
+    def __init__(self, fn: NestedUserFunctionVariable, annotations: VariableTracker) -> None:
+        super().__init__(fn.code, fn.f_globals, fn.qualname, fn.defaults, fn.kwdefaults, fn.closure)
+        self.annotations = annotations
 
 
 def _make_function(
@@ -273,7 +288,11 @@ def _make_function(
         cg.build_tuple(len(fn.closure))
     else:
         cg.load_const(None)
-    cg.call(6)
+    if isinstance(fn, MethodVariable):
+        cg(fn.annotations)
+    else:
+        cg.load_const(None)
+    cg.call(7)
 
 
 def _load_cell(
@@ -486,8 +505,19 @@ def _template_function(
             "class-definition",
             f"method {fn.qualname} of {class_name} has a mutable default",
         )
+    annotations = None
+    if isinstance(fn, MethodVariable):
+        try:
+            annotations = fn.annotations.as_python_constant()
+        except NotConstantError:
+            unimplemented(
+                "class-definition",
+                f"method {fn.qualname} of {class_name} has annotations that are not constants",
+            )
     closure = tuple(template_cell(tx, cell) for cell in fn.closure) or None
-    return make_function(fn.code, fn.f_globals, fn.qualname, defaults, kwdefaults, closure)
+    return make_function(
+        fn.code, fn.f_globals, fn.qualname, defaults, kwdefaults, closure, annotations
+    )
 
 
 def dataclass_call(

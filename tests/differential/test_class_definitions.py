@@ -9,6 +9,7 @@ plain Python does.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any
 
 import pytest
@@ -587,3 +588,26 @@ def nested_class(x: Any) -> Any:
 def test_nested_class() -> None:
     assert_uses(nested_class, "LOAD_BUILD_CLASS")
     check(nested_class, 1)
+
+
+def test_methods_keep_their_annotations_and_defaults() -> None:
+    def annotated(x: Any) -> Any:
+        class C:
+            def m(self, a: int, *, b: str = "s") -> float:
+                return float(a)
+
+            @staticmethod
+            def s(q: list[int], r: Any = None) -> None:
+                pass
+
+        return C
+
+    assert_uses(annotated, "LOAD_BUILD_CLASS")
+    made = tracer.compile(annotated, fullgraph=True)(1)
+    eager = annotated(1)
+    for name in ("m", "s"):
+        assert getattr(made, name).__annotations__ == getattr(eager, name).__annotations__
+        assert str(inspect.signature(getattr(made, name))) == str(
+            inspect.signature(getattr(eager, name))
+        )
+    assert made.m.__kwdefaults__ == {"b": "s"} and made.s.__defaults__ == (None,)

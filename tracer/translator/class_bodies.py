@@ -32,6 +32,7 @@ from variables.misc import CellVariable
 from variables.new_classes import (
     BuildClassVariable,
     ClassMemberVariable,
+    MethodVariable,
     NewClassVariable,
     dataclass_call,
     template_namespace,
@@ -89,6 +90,17 @@ class ClassBodies(Names, Calls):
             if made is not None:
                 return made
         return super().call_function(fn, args, kwargs)
+
+    def MAKE_FUNCTION(self, inst: Instruction) -> None:
+        """In a class body a function keeps its annotations: the class is rebuilt with it."""
+        assert inst.arg is not None
+        annotated = self.class_namespace is not None and inst.arg & 0x04
+        annotations = self.peek(3 if inst.arg & 0x08 else 2) if annotated else None
+        super().MAKE_FUNCTION(inst)
+        if annotations is not None:
+            fn = self.pop()
+            assert isinstance(fn, NestedUserFunctionVariable)
+            self.push(MethodVariable(fn, annotations))
 
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
         namespace = self._namespace(inst)
