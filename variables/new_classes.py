@@ -76,23 +76,24 @@ class BuildClassVariable(VariableTracker):
         return "BuildClassVariable()"
 
 
-_LIVE: dict[int, weakref.ref[NewClassVariable]] = {}
+TEMPLATES: dict[int, weakref.ref[NewClassVariable]] = {}
 """The classes made by traces still alive, by id of the template and of each template method
-(each tracker is kept alive by its trace's OutputGraph, `classes_made`)."""
+(each tracker is kept alive by its trace's OutputGraph, `classes_made`). Empty unless a live
+trace defined a class, which is what `PyCodegen.load_const` checks first."""
 
 
 def made_in_frame(value: object) -> NewClassVariable | None:
     """The class tracker `value` belongs to, when it is a template class or one of its methods."""
-    if not _LIVE:
+    if not TEMPLATES:
         return None
-    ref = _LIVE.get(id(value))
+    ref = TEMPLATES.get(id(value))
     return ref() if ref is not None else None
 
 
 def _forget(ids: list[int]) -> Callable[[object], None]:
     def forget(_: object) -> None:
         for key in ids:
-            _LIVE.pop(key, None)
+            TEMPLATES.pop(key, None)
 
     return forget
 
@@ -142,7 +143,7 @@ class NewClassVariable(UserDefinedClassVariable):
         """The keyword arguments of each `dataclasses.dataclass` applied to the class."""
         self._ids = [id(template)]
         self._ref = weakref.ref(self, _forget(self._ids))
-        _LIVE[id(template)] = self._ref
+        TEMPLATES[id(template)] = self._ref
         for fn, path in functions:
             self.register(fn, path)
 
@@ -150,7 +151,7 @@ class NewClassVariable(UserDefinedClassVariable):
         """`fn`, found at `path` on the template, stands for the same on the built class."""
         self.functions[id(fn)] = path
         self._ids.append(id(fn))
-        _LIVE[id(fn)] = self._ref
+        TEMPLATES[id(fn)] = self._ref
 
     def apply_dataclass(self, tx: TranslatorBase, keywords: dict[str, Any]) -> None:
         """`dataclasses.dataclass(cls, **keywords)`: run by CPython on the template now, and on

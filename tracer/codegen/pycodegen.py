@@ -42,7 +42,7 @@ from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lazy import LazyVariableTracker
-from variables.new_classes import made_in_frame
+from variables.new_classes import TEMPLATES, made_in_frame
 
 if TYPE_CHECKING:
     from tracer.graph import Node
@@ -155,10 +155,11 @@ class PyCodegen:
         equal constants one slot (it compares their marshal bytes), and CPython's code objects
         swap a name-like string among their constants for the interned equal one. Such a
         value is loaded out of a namespace holding it instead, so `is` stays as in eager code."""
-        made = made_in_frame(value) if isinstance(value, type | types.FunctionType) else None
-        if made is not None:  # a class defined in the frame: the one this call built
-            made.load_member(self, value)
-            return
+        if TEMPLATES and (type(value) is type or type(value) is types.FunctionType):
+            made = made_in_frame(value)
+            if made is not None:  # a class defined in the frame: the one this call built
+                made.load_member(self, value)
+                return
         first = self._constants.setdefault(const_key(value), value)
         if first is not value or _interned_by_code(value):
             self.emit(Instr("LOAD_CONST", types.SimpleNamespace(value=value)))

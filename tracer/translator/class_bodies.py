@@ -79,17 +79,24 @@ class ClassBodies(Names, Calls):
         functions make a member the class can rebuild on every call; `dataclasses.dataclass`
         on a class defined in the frame is applied to its template and to the built class."""
         fn = fn.realize()
+        if self.class_namespace is not None or (
+            type(fn) is UserFunctionVariable and fn.fn is dataclasses.dataclass
+        ):
+            made = self._class_statement_call(fn, args, kwargs)
+            if made is not None:
+                return made
+        return fn.call_function(self, args, kwargs)
+
+    def _class_statement_call(
+        self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
+    ) -> VariableTracker | None:
         if self.class_namespace is not None:
             kind = _member_kind(fn)
             if kind is not None:
-                member = ClassMemberVariable.create(kind, args, kwargs)
-                if member is not None:
-                    return member
+                return ClassMemberVariable.create(kind, args, kwargs)
         if isinstance(fn, UserFunctionVariable) and fn.fn is dataclasses.dataclass:
-            made = dataclass_call(self, args, kwargs)
-            if made is not None:
-                return made
-        return super().call_function(fn, args, kwargs)
+            return dataclass_call(self, args, kwargs)
+        return None
 
     def MAKE_FUNCTION(self, inst: Instruction) -> None:
         """In a class body a function keeps its annotations: the class is rebuilt with it."""
