@@ -85,7 +85,7 @@ class ClassBodies(Names, Calls):
             made = self._class_statement_call(fn, args, kwargs)
             if made is not None:
                 return made
-        return fn.call_function(self, args, kwargs)
+        return super().call_function(fn, args, kwargs)
 
     def _class_statement_call(
         self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]
