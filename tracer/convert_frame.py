@@ -190,6 +190,14 @@ def _break(
     if options.fullgraph:
         return _fall_back(fn, output, options, compile_id, e)  # raises e
     reason = why_not_resumable(fn, e)
+    if reason is None and output.classes_made:
+        # the class is new on every call: a resume function handed it (or an instance of it)
+        # would be guarded on it and recompile on every call
+        reason = dataclasses.replace(
+            e.reason,
+            explanation=f"{e.reason.explanation} (the frame does not resume: it defined a "
+            "class, which a resume function would be guarded on)",
+        )
     if reason is not None:
         if reason is not e.reason:
             e = Unsupported(reason, e.user_exception)

@@ -78,6 +78,8 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
+        self.classes_made: list[VariableTracker] = []
+        """Classes defined in the traced frame (variables/new_classes.py), kept for codegen."""
         self.mutating_nodes: list[Node] = []
         """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
         result is used, so the graph exists and runs them, in order."""

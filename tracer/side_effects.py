@@ -319,6 +319,10 @@ class SideEffects:
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
+        if lookup_class_attr(cls, "__del__")[1] is not None:
+            # the object is made only if the compiled code rebuilds it, so its finalizer
+            # would not run where it runs in plain Python (or at all)
+            unimplemented("new-object", f"creating {cls.__name__}, which defines __del__")
         if cls.__flags__ & _DISALLOW_INSTANTIATION:
             # a C type that makes no instances (no tp_new, though `__new__` is found on
             # object): `type.__call__` refuses before it reads the arguments, so calling it

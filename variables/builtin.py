@@ -711,15 +711,21 @@ def set_algebra_operands(a: VariableTracker, b: VariableTracker) -> bool:
 
 
 def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable) -> bool:
-    """Tuple/list `==` as CPython does it: lengths, then item by item, identity first."""
+    """Tuple/list `==` as CPython does it: lengths, then item by item (identity first) while
+    both still have an item there, as an item's `__eq__` may change either list; when one
+    ran out, the lengths decide."""
     if len(a.items) != len(b.items):
         return False
-    for x, y in zip(a.items, b.items, strict=True):
-        if x is y or x.realize() is y.realize():
-            continue
-        if not binary_op(tx, operator.eq, x, y).truthy(tx):
-            return False
-    return True
+    i = 0
+    while i < len(a.items) and i < len(b.items):
+        x, y = a.items[i], b.items[i]
+        same = x is y or x.realize() is y.realize()
+        if not same and not binary_op(tx, operator.eq, x, y).truthy(tx):
+            break
+        i += 1
+    if i >= len(a.items) or i >= len(b.items):
+        return len(a.items) == len(b.items)
+    return False
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:
@@ -754,5 +760,11 @@ def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker)
         return contains(tx, container.items, item)
     if isinstance(container, IteratorVariable):
         return iterator_contains(tx, container, item)
+    if lacks_special_method(container, "__contains__"):
+        if lacks_special_method(container, "__iter__") and lacks_special_method(
+            container, "__getitem__"
+        ):
+            raise_on_stand_ins(tx, operator.contains, container, item)  # not iterable
+        unimplemented("operator", f"`in` on {container!r}, which has no __contains__")
     result = container.call_method(tx, "__contains__", [item], {})
     return bool(result.as_python_constant())

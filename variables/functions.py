@@ -198,6 +198,12 @@ class UserFunctionVariable(BaseUserFunctionVariable):
             cells.append(tx.output.side_effects.existing_cell(cell, source))
         return cells
 
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is None:  # found on a class with no source of its own: the function
+            cg.load_const(self.fn)
+            return
+        super().reconstruct(cg)
+
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
 

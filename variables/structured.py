@@ -297,11 +297,15 @@ class DataclassFunctionVariable(KnownObjectVariable):
             cls_vt.source = target.cls_source
         return cls_vt.call_function(tx, [], init_kwargs)
 
-    def call_asdict(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        return _as_plain(tx, obj.realize(), as_dict=True)
+    def call_asdict(
+        self, tx: TranslatorBase, obj: VariableTracker, **factory: VariableTracker
+    ) -> VariableTracker:
+        return _top_level_plain(tx, obj, factory, "asdict")
 
-    def call_astuple(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
-        return _as_plain(tx, obj.realize(), as_dict=False)
+    def call_astuple(
+        self, tx: TranslatorBase, obj: VariableTracker, **factory: VariableTracker
+    ) -> VariableTracker:
+        return _top_level_plain(tx, obj, factory, "astuple")
 
     def __repr__(self) -> str:
         return f"DataclassFunctionVariable(dataclasses.{self.fn.__name__})"
@@ -329,6 +333,19 @@ def _class_of(vt: VariableTracker) -> type:
     if isinstance(vt, UserDefinedClassVariable):
         return vt.value
     return vt.python_type()
+
+
+def _top_level_plain(
+    tx: TranslatorBase, obj: VariableTracker, factory: dict[str, VariableTracker], name: str
+) -> VariableTracker:
+    """asdict/astuple: CPython's TypeError for anything but a dataclass instance (a dataclass
+    itself included); a `dict_factory`/`tuple_factory` is not modeled."""
+    vt = obj.realize()
+    if not (isinstance(vt, UserDefinedObjectVariable) and dataclasses.is_dataclass(vt.cls)):
+        tx.raise_user_error(TypeError(f"{name}() should be called on dataclass instances"))
+    if factory:
+        unimplemented("dataclass", f"{name}() with {', '.join(factory)}")
+    return _as_plain(tx, vt, as_dict=name == "asdict")
 
 
 def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> VariableTracker:

@@ -50,7 +50,7 @@ def test_outcomes_of_each_kind_match_and_are_counted() -> None:
     modes = {name: v.mode for name, v in verdicts.items()}
     assert modes["test_passes"] == modes["test_fails"] == modes["test_errors"] == "whole"
     assert modes["test_falls_back"] == "fallback"
-    assert "class definitions" in verdicts["test_falls_back"].reasons[0]
+    assert "builtin dir" in verdicts["test_falls_back"].reasons[0]
     assert modes["test_skipped"] == modes["test_never_runs"] == "not compiled"
 
 
@@ -116,7 +116,7 @@ def test_subprocess_per_module_and_report(tmp_path: Path) -> None:
     assert missing["status"] == "missing"
     text = report.markdown(reports)
     assert "| module | tests | equal | traced whole | fell back |" in text
-    assert "class definitions" in text  # the top fallback reasons
+    assert "builtin dir" in text  # the top fallback reasons
     data = json.loads(report.as_json(reports))
     assert [m["module"] for m in data["modules"]] == [
         SMALL,

@@ -42,6 +42,7 @@ from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 from variables.lazy import LazyVariableTracker
+from variables.new_classes import TEMPLATES, made_in_frame
 
 if TYPE_CHECKING:
     from tracer.graph import Node
@@ -154,6 +155,11 @@ class PyCodegen:
         equal constants one slot (it compares their marshal bytes), and CPython's code objects
         swap a name-like string among their constants for the interned equal one. Such a
         value is loaded out of a namespace holding it instead, so `is` stays as in eager code."""
+        if TEMPLATES and (type(value) is type or type(value) is types.FunctionType):
+            made = made_in_frame(value)
+            if made is not None:  # a class defined in the frame: the one this call built
+                made.load_member(self, value)
+                return
         first = self._constants.setdefault(const_key(value), value)
         if first is not value or _interned_by_code(value):
             self.emit(Instr("LOAD_CONST", types.SimpleNamespace(value=value)))
@@ -163,6 +169,10 @@ class PyCodegen:
 
     def load_fast(self, name: str) -> None:
         self.emit(Instr("LOAD_FAST", name))
+
+    def load_closure(self, name: str) -> None:
+        """The cell of this code's free variable `name` (not its contents)."""
+        self.emit(Instr("LOAD_CLOSURE", FreeVar(name)))
 
     def store_fast(self, name: str) -> None:
         self.emit(Instr("STORE_FAST", name))

@@ -3,6 +3,7 @@
 from tracer.translator.base import TranslatorBase
 from tracer.translator.builders import Builders
 from tracer.translator.calls import Calls
+from tracer.translator.class_bodies import ClassBodies
 from tracer.translator.control_flow import ControlFlow
 from tracer.translator.exception_ops import ExceptionOps
 from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslator
@@ -16,6 +17,7 @@ from tracer.translator.stack_ops import StackOps
 class InstructionTranslator(
     StackOps,
     Imports,
+    ClassBodies,
     Names,
     Operators,
     Builders,
