@@ -144,6 +144,10 @@ class TranslatorBase:
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
+        """The symbolic value stack, top last. It is never replaced, only changed in place, so
+        `push` and `pop` are its own `append` and `pop`."""
+        self.push = self.stack.append
+        self.pop = self.stack.pop
         self.output = output
         self.parent = parent
         self.globals_owner = globals_owner
@@ -166,13 +170,7 @@ class TranslatorBase:
         )
         """The exception being handled (CPython's per-thread exc_info), shared by all frames."""
 
-    # -- stack --------------------------------------------------------------------------------
-    def push(self, vt: VariableTracker) -> None:
-        self.stack.append(vt)
-
-    def pop(self) -> VariableTracker:
-        return self.stack.pop()
-
+    # -- stack (push and pop: see `stack`) -----------------------------------------------------
     def popn(self, n: int) -> list[VariableTracker]:
         if n == 0:
             return []
