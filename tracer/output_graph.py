@@ -42,8 +42,9 @@ _UNTRACED_EFFECTS = {
 }
 """Runtime ops the graph would not record faithfully: an assignment returns no tensor (tracing
 it would run the effect on fake values at trace time and lose it at run time), and a version
-counter is a run-time count. They break the graph. (A grad-mode change returns no tensor either,
-but is recorded: `OutputGraph.set_grad_mode`.)"""
+counter is a run-time count. They break the graph where an op called by its name or function
+is recorded (`_call_op`; neither is a Python operator). (A grad-mode change returns no tensor
+either, but is recorded: `OutputGraph.set_grad_mode`.)"""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -303,6 +304,9 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
+        name = target if isinstance(target, str) else op_name(target)
+        if name in _UNTRACED_EFFECTS:
+            unimplemented("side-effect", _UNTRACED_EFFECTS[name])
         recorded: VariableTracker | None = self._record(tx, op, target, impl, args, kwargs)
         return ConstantVariable(NotImplemented) if recorded is None else recorded
 
@@ -428,9 +432,6 @@ class OutputGraph:
     ) -> Any:
         """`fake_fn` run on fake values where no mode sees it (the world's `run_fake`). Its
         errors are the user's, except a need for tensor data, which breaks the graph."""
-        name = op_name(fake_fn)
-        if name in _UNTRACED_EFFECTS:
-            unimplemented("side-effect", _UNTRACED_EFFECTS[name])
         try:
             return self.world.run_fake(fake_fn, fake_args, fake_kwargs)
         except worlds.NeedsData as e:

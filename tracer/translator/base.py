@@ -10,6 +10,7 @@ user's file:line attached.
 from __future__ import annotations
 
 import dis
+import functools
 import logging
 import types
 from collections.abc import Callable, Sequence
@@ -138,6 +139,10 @@ class TranslatorBase:
         self.closure = closure
         self.cells: dict[str, CellVariable] = {}
         self.stack: list[VariableTracker] = []
+        """The symbolic value stack, top last. It is never replaced, only changed in place, so
+        `push` and `pop` are its own `append` and `pop`."""
+        self.push = self.stack.append
+        self.pop = self.stack.pop
         self.output = output
         self.parent = parent
         self.globals_owner = globals_owner
@@ -154,19 +159,12 @@ class TranslatorBase:
         self.kw_names: tuple[str, ...] = ()
         self.current_inst: Instruction | None = None
         self.return_value: VariableTracker | None = None
-        self._try_covered: frozenset[int] | None = None
         self.exc_state: ExceptionState = (
             parent.exc_state if parent is not None else ExceptionState()
         )
         """The exception being handled (CPython's per-thread exc_info), shared by all frames."""
 
-    # -- stack --------------------------------------------------------------------------------
-    def push(self, vt: VariableTracker) -> None:
-        self.stack.append(vt)
-
-    def pop(self) -> VariableTracker:
-        return self.stack.pop()
-
+    # -- stack (push and pop: see `stack`) -----------------------------------------------------
     def popn(self, n: int) -> list[VariableTracker]:
         if n == 0:
             return []
@@ -366,26 +364,25 @@ class TranslatorBase:
         """Is the current instruction (or a caller's) covered by a user `try`, not a `with`?"""
         tx: TranslatorBase | None = self
         while tx is not None:
-            if tx.current_inst is not None and tx.current_inst.offset in tx._try_offsets():
+            if tx.current_inst is not None and tx.current_inst.offset in tx.try_offsets:
                 return True
             tx = tx.parent
         return False
 
-    def _try_offsets(self) -> frozenset[int]:
+    @functools.cached_property
+    def try_offsets(self) -> frozenset[int]:
         """The offsets that the exception-table entries of a `try` (not of a `with` cleanup)
         cover, worked out once per translator."""
-        if self._try_covered is None:
-            if self.exception_entries is None:
-                self.exception_entries = exception_table(self.code)
-            entries = self.exception_entries
-            by_offset = {inst.offset: inst for inst in self.instructions} if entries else {}
-            self._try_covered = frozenset(
-                offset
-                for entry in entries
-                if not self._is_with_cleanup(by_offset.get(entry.target))
-                for offset in range(entry.start, entry.end)
-            )
-        return self._try_covered
+        if self.exception_entries is None:
+            self.exception_entries = exception_table(self.code)
+        entries = self.exception_entries
+        by_offset = {inst.offset: inst for inst in self.instructions} if entries else {}
+        return frozenset(
+            offset
+            for entry in entries
+            if not self._is_with_cleanup(by_offset.get(entry.target))
+            for offset in range(entry.start, entry.end)
+        )
 
     def _is_with_cleanup(self, handler: Instruction | None) -> bool:
         """Does the handler starting at `handler` run a `with` statement's `__exit__`?"""

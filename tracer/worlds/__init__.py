@@ -20,6 +20,7 @@ from typing import Any
 
 from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.sources import GlobalStateSource
+from tracer.graph.passes import writes_in_place
 
 
 class TensorWorld:
@@ -184,7 +185,12 @@ class RuntimeWorld(TensorWorld):
         self.get_mode_at = runtime._C._get_function_stack_at
         self._mode_functions: dict[int, tuple[Any, str]] | None = None
         self.grad_mode_setter = runtime._C._set_grad_enabled
+        # questions the runtime answers with a function of its own, asked as they are (a fake
+        # tensor's metadata attributes are plain attributes: `read_attr` is getattr)
         self.is_grad_enabled = runtime.grad_mode.is_grad_enabled  # type: ignore[method-assign]
+        self.operator_target = overridable.operator_target  # type: ignore[method-assign,assignment]
+        self.accepts_operand = overridable.accepts_operand  # type: ignore[method-assign,assignment]
+        self.read_attr = getattr  # type: ignore[method-assign,assignment]
 
     def is_tensor(self, value: object) -> bool:
         return isinstance(value, self.rt.Tensor)
@@ -214,9 +220,6 @@ class RuntimeWorld(TensorWorld):
     def dtype_text(self, fake: Any) -> str:
         return str(fake._dtype).removeprefix("torch.")
 
-    def read_attr(self, fake: Any, name: str) -> Any:
-        return getattr(fake, name)
-
     def run_fake(
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
@@ -235,11 +238,10 @@ class RuntimeWorld(TensorWorld):
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
         """An in-place op (`add_`, `x[i] = v`), named as torch names them."""
-        from tracer.graph.passes import writes_in_place
-
-        info = self.ov.op_info(target) if not isinstance(target, str) else None
-        name = target if isinstance(target, str) else getattr(info, "name", None)
-        return isinstance(name, str) and writes_in_place(name)
+        if isinstance(target, str):  # a method called by name
+            return writes_in_place(target)
+        info = self.ov.op_info(target)
+        return info is not None and writes_in_place(info.name)
 
     def set_grad_enabled_now(self, mode: bool) -> None:
         info = self.ov.op_info(self.grad_mode_setter)
@@ -252,12 +254,6 @@ class RuntimeWorld(TensorWorld):
 
     def overridable(self, fn: object) -> bool:
         return self.ov.op_info(fn) is not None
-
-    def operator_target(self, method: object) -> Any:
-        return self.ov.operator_target(method)
-
-    def accepts_operand(self, value: object) -> bool:
-        return self.ov.accepts_operand(value)
 
     def property_getters(self, name: str) -> tuple[Any, Any]:
         prop = vars(self.rt.Tensor)[name]
