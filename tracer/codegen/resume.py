@@ -10,7 +10,6 @@ call eagerly with the original instructions, and return what the resume function
 
 from __future__ import annotations
 
-import dis
 import inspect
 import itertools
 import types
@@ -18,10 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr, Label
-from bytecode.instr import TryBegin, TryEnd
+from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
+from tracer.translator.instructions import Instruction, instructions_of
 from variables.base import NotConstantError
 from variables.misc import NullVariable
 
@@ -42,7 +42,8 @@ def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
     """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
     at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
     items = list(Bytecode.from_code(code, conserve_exception_block_stackdepth=True))
-    wanted = sum(1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG")
+    before = instructions_of(code)[:index]
+    wanted = sum(1 for inst in before if inst.opname != "EXTENDED_ARG")
     seen = 0
     for pos, item in enumerate(items):
         if isinstance(item, Instr):
@@ -52,8 +53,12 @@ def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
     raise AssertionError(f"instruction {index} not found in {code.co_name}")
 
 
-def _dis_names(code: types.CodeType) -> list[str]:
-    return [inst.opname for inst in dis.get_instructions(code)]
+def _breaking_instruction(code: types.CodeType, index: int) -> tuple[Instruction, InstrLocation]:
+    """The instruction with `dis` index `index` and its source position: the compiled frame
+    runs it eagerly at that position, so a traceback from it names the user's line."""
+    inst = instructions_of(code)[index]
+    position = next(itertools.islice(code.co_positions(), inst.offset // 2, None))
+    return inst, InstrLocation(*position)
 
 
 def resume_code(
@@ -228,10 +233,9 @@ def break_code(
     inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
     turns the callable into its compiled stand-in first: the callee runs as its own frame.
     Inside `with_blocks` the eager call runs inside the blocks (`_push_held`)."""
-    items, pos = original_instrs(original, index)
-    call = items[pos]
+    call, location = _breaking_instruction(original, index)
     argc = call.arg
-    assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
+    assert call.opname == "CALL" and isinstance(argc, int), call
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
@@ -257,9 +261,9 @@ def break_code(
     if inner is not None:  # the eager call runs inside the innermost block
         _place(cg, inner)
     if kw_names:
-        cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
-    cg.emit(Instr("PRECALL", argc, location=call.location))
-    cg.emit(Instr("CALL", argc, location=call.location))
+        cg.emit(Instr("KW_NAMES", kw_names, location=location))
+    cg.emit(Instr("PRECALL", argc, location=location))
+    cg.emit(Instr("CALL", argc, location=location))
     if inner is not None:
         _place(cg, TryEnd(inner))
     result = cg.store_temp()
@@ -267,7 +271,7 @@ def break_code(
         cg.pop_top()
     _call_resume(cg, original, resume, [*kept, result, *temps])
     if with_blocks:
-        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, call.location)
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
@@ -342,9 +346,8 @@ def jump_break_code(
     each way continues in its own resume function, `resumes` = (fall through, jump taken).
     Inside `with` blocks (as in `break_code`) the test runs inside them: the blocks' values
     are pushed back for their handlers, and each way drops them before it resumes."""
-    items, pos = original_instrs(original, index)
-    jump = items[pos]
-    assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
+    jump, location = _breaking_instruction(original, index)
+    assert jump.opname.startswith("POP_JUMP_"), jump
     *below, condition = stack
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
@@ -358,8 +361,8 @@ def jump_break_code(
         _place(cg, inner)
     cg(condition)
     taken = Label()
-    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
-    cg.emit(Instr(name, taken, location=jump.location))
+    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.opname else "POP_JUMP_FORWARD_IF_TRUE"
+    cg.emit(Instr(name, taken, location=location))
     if inner is not None:
         _place(cg, TryEnd(inner))
     for resume in resumes:
@@ -369,7 +372,7 @@ def jump_break_code(
         if resume is resumes[0]:
             _place(cg, taken)
     if with_blocks:
-        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, jump.location)
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
