@@ -140,13 +140,22 @@ def _call_graph(
 
 
 def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
-    """Rebuild each value into a temporary. Locals are read before the eager part runs: it may
-    rebind what their sources name."""
-    temps = []
-    for vt in values:
-        cg(vt)
-        temps.append(cg.store_temp())
-    return temps
+    """The locals the values are read from, read before the eager part runs (`_kept`)."""
+    return [_kept(cg, vt) for vt in values]
+
+
+def _kept(cg: PyCodegen, vt: VariableTracker) -> str:
+    """The local that holds `vt`'s value for the resume function's call. The eager part may
+    rebind what a source names (a global, an attribute), so the value is rebuilt into a new
+    temporary before it runs; but a value whose rebuilding only reads a local of this frame
+    (an argument of the frame, a graph output) is passed from that local: nothing rebinds it."""
+    start = len(cg.instructions)
+    cg(vt)
+    rebuilt = cg.instructions[start:]
+    if len(rebuilt) == 1 and rebuilt[0].name == "LOAD_FAST":
+        del cg.instructions[start:]
+        return str(rebuilt[0].arg)
+    return cg.store_temp()
 
 
 def stack_nulls(stack: Sequence[VariableTracker]) -> tuple[bool, ...]:
@@ -184,8 +193,8 @@ block's `__exit__` is at `stack[depth - 1]` (tracer/cache/resume.py, `with_conte
 def _keep_stack(
     cg: PyCodegen, below: Sequence[VariableTracker], with_blocks: WithBlocks
 ) -> list[str]:
-    """Rebuild the live stack under the break into temporaries, bottom first: they are the
-    resume function's first arguments. NULL slots are left out (the resume prologue pushes
+    """The locals holding the live stack under the break (`_kept`), bottom first: they are
+    the resume function's first arguments. NULL slots are left out (the resume prologue pushes
     them again); a `with` block's slot holds what BEFORE_WITH pushed, the context's bound
     `__exit__`, rebuilt from the context itself."""
     exits = {depth - 1: context for depth, context in with_blocks}
@@ -196,9 +205,9 @@ def _keep_stack(
         if i in exits:
             cg(exits[i])
             cg.load_attr("__exit__")
+            kept.append(cg.store_temp())
         else:
-            cg(vt)
-        kept.append(cg.store_temp())
+            kept.append(_kept(cg, vt))
     return kept
 
 
