@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +39,31 @@ STACK_PREFIX = "___stack"
 """The names of a resume function's parameters that hold the live stack."""
 
 
-def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
-    """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
-    at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
-    items = list(Bytecode.from_code(code, conserve_exception_block_stackdepth=True))
+_DECODED: weakref.WeakKeyDictionary[types.CodeType, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+"""code object -> its `bytecode.Bytecode` items (`decoded_items`)."""
+
+
+def decoded_items(code: types.CodeType) -> tuple[Any, ...]:
+    """The code as `bytecode.Bytecode` items (instructions, labels, try-region markers), with
+    the stack depths of its exception table kept. Decoded once per code object for the life of
+    the code object, as the translator decodes it (`instructions_of`, which says why): every
+    resume function of the code starts from the same items, across `tracer.reset()` too, as
+    Dynamo's `_cached_cleaned_instructions` does.
+
+    The items are shared, so they are never changed: `resume_code` puts them, as they are,
+    into a new list behind prologue instructions of its own, and assembling that list (with
+    the stack depths given, `compute_exception_stack_depths=False`) only reads them."""
+    items = _DECODED.get(code)
+    if items is None:
+        decoded = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
+        items = _DECODED[code] = tuple(decoded)
+    return items
+
+
+def original_instrs(code: types.CodeType, index: int) -> tuple[tuple[Any, ...], int]:
+    """The code's `decoded_items`, and the position among them of the instruction at `index`
+    in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
+    items = decoded_items(code)
     before = instructions_of(code)[:index]
     wanted = sum(1 for inst in before if inst.opname != "EXTENDED_ARG")
     seen = 0
