@@ -1,8 +1,8 @@
 """The two code objects of a graph break that resumes (notes/resume-functions.md).
 
-`resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
-that pushes the live stack back (its first parameters, NULL slots pushed again) and jumps to the
-instruction after the break; the live locals and the frame's cells with a value are its other
+`resume_code` builds `__resume_at_<offset>_<n>`: the rest of the original bytecode, behind a
+prologue that pushes the live stack back (its first parameters, NULL slots pushed again) and
+jumps to the instruction after the break; the live locals and the frame's cells with a value are its other
 parameters, its free variables the original's closure. `break_code` builds the compiled frame:
 run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
 call eagerly with the original instructions, and return what the resume function returns.
@@ -89,25 +89,27 @@ def resume_code(
     offset: int,
     stack_nulls: tuple[bool, ...],
     local_names: list[str],
+    after: int,
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
     instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
+    It holds the rest of `original`: the instructions after the breaking one (`dis` index
+    `after`; for a jump on a tensor's value the taken way resumes further on), behind a
+    prologue that rebuilds the stack and jumps to where it resumes.
     `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
     happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
     be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
+    _, split = original_instrs(original, after)
+    rest = _rest(items, split + 1)
     first_line = original.co_firstlineno
     target = Label()
-    frame_setup = ("RESUME", "COPY_FREE_VARS", "MAKE_CELL")
-    body = [
-        item for item in items[:pos] if not (isinstance(item, Instr) and item.name in frame_setup)
-    ]
     # The frame's own cells are made again (MAKE_CELL, from the parameter of the same name
     # when the cell had a value at the break), its free variables copied from the closure
     # the resume function is made with: the original's (tracer/cache/resume.py).
     cells = [
         Instr(item.name, item.arg, lineno=first_line)
-        for item in items[:pos]
+        for item in items[:split]
         if isinstance(item, Instr) and item.name in ("COPY_FREE_VARS", "MAKE_CELL")
     ]
     stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
@@ -117,7 +119,8 @@ def resume_code(
         load.lineno = first_line
         prologue.append(load)
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
-    bc = Bytecode([*prologue, *body, target, *items[pos:]])
+    at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
+    bc = Bytecode([*prologue, *rest[:at], target, *rest[at:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
     bc.argnames = [*stack_names, *local_names]
     bc.cellvars = list(original.co_cellvars)
@@ -131,12 +134,38 @@ def resume_code(
     bc.first_lineno = first_line
     varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
     bc.flags = CompilerFlags(original.co_flags & ~varargs)
-    # The prologue jumps into the middle of any `with` block around the resume point, past
-    # the block's TryBegin: the package's walk of the flow would see the block's handler
-    # entered from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the
-    # original code had there, so the original depths hold, for the stack (`co_stacksize`)
-    # and for each handler (the original exception table's).
+    # The rest starts inside any `with` block around the resume point, entered by the
+    # prologue's jump: the package's walk of the flow would see the block's handler entered
+    # from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the original
+    # code had there, so the original depths hold, for the stack (`co_stacksize`) and for each
+    # handler (the original exception table's).
     return bc.to_code(stacksize=original.co_stacksize, compute_exception_stack_depths=False)
+
+
+def _rest(items: tuple[Any, ...], split: int) -> list[Any]:
+    """The items from position `split` on, inside the try regions open there: the TryBegin of
+    each (its handler's stack depth as the original table has it) is placed again at the
+    start, unless the region ends before any instruction of the rest (an exception table
+    entry covers at least one instruction). Nothing in the rest refers back to what is left
+    out: a break inside a loop does not resume (`why_not_resumable`), and a block's handler
+    comes after its body; code that did would make the frame run eagerly."""
+    open_regions: list[TryBegin] = []
+    for item in items[:split]:
+        if isinstance(item, TryBegin):
+            open_regions.append(item)
+        elif isinstance(item, TryEnd):
+            open_regions.remove(item.entry)
+    later = items[split:]
+    first = next(i for i, item in enumerate(later) if isinstance(item, Instr))
+    empty = [end for end in later[:first] if isinstance(end, TryEnd) and end.entry in open_regions]
+    reopened = [begin for begin in open_regions if not any(end.entry is begin for end in empty)]
+    rest = [*reopened, *(item for item in later if not any(item is end for end in empty))]
+    labels = {id(item) for item in rest if isinstance(item, Label)}
+    for item in rest:
+        label = item.target if isinstance(item, TryBegin) else getattr(item, "arg", None)
+        if isinstance(label, Label) and id(label) not in labels:
+            unimplemented("graph-break", "the code after the break jumps back to code before it")
+    return rest
 
 
 def _call_graph(
