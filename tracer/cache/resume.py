@@ -215,10 +215,9 @@ def resume_function(
     """The compiled resume function that continues `fn` at instruction index `start` with
     the stack `stack_nulls` (True for a NULL slot, see `resume_code`) and the locals
     `local_names`, after the break at instruction index `break_index`. It is compiled with
-    the options and cache policy `fn` was compiled with
-    (backend, dynamic, specialize_float, recompile_limit, on_recompile), as a frame of its
-    own: the ints automatic dynamic marked in `fn`'s frame are not marked in it (Dynamo keeps
-    that state per code object)."""
+    the options and cache policy `fn` was compiled with (backend, dynamic, specialize_float,
+    recompile_limit, on_recompile), as a frame of its own: the ints automatic dynamic marked
+    in `fn`'s frame are not marked in it (Dynamo keeps that state per code object)."""
     options = dataclasses.replace(options, dynamic_sources=frozenset())
     from tracer.cache.function import CompiledFunction
 

@@ -2,10 +2,11 @@
 
 `resume_code` builds `__resume_at_<offset>_<n>`: the rest of the original bytecode, behind a
 prologue that pushes the live stack back (its first parameters, NULL slots pushed again) and
-jumps to the instruction after the break; the live locals and the frame's cells with a value are its other
-parameters, its free variables the original's closure. `break_code` builds the compiled frame:
-run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
-call eagerly with the original instructions, and return what the resume function returns.
+jumps to the instruction after the break; the live locals and the frame's cells with a value
+are its other parameters, its free variables the original's closure. `break_code` builds the
+compiled frame: run the graph traced so far, rebuild the live stack, replay the side effects,
+run the breaking call eagerly with the original instructions, and return what the resume
+function returns.
 """
 
 from __future__ import annotations
@@ -89,18 +90,18 @@ def resume_code(
     offset: int,
     stack_nulls: tuple[bool, ...],
     local_names: list[str],
-    after: int,
+    break_index: int,
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
     instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
     It holds the rest of `original`: the instructions after the breaking one (`dis` index
-    `after`; for a jump on a tensor's value the taken way resumes further on), behind a
+    `break_index`; for a jump on a tensor's value the taken way resumes further on), behind a
     prologue that rebuilds the stack and jumps to where it resumes.
     `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
     happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
     be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
-    _, split = original_instrs(original, after)
+    _, split = original_instrs(original, break_index)
     rest = _rest(items, split + 1)
     first_line = original.co_firstlineno
     target = Label()
