@@ -183,3 +183,17 @@ def test_the_rest_runs_as_the_original_does(fn: Callable[..., Any], sign: float)
     with contextlib.redirect_stdout(io.StringIO()):
         compiled(torch.ones(3) * sign)
     assert entries_of(compiled)[0].resumes, "the break resumes"
+
+
+def test_a_resume_function_made_again_after_reset_reuses_the_binder_of_its_parameters() -> None:
+    from variables.binding import _compiled_binder
+
+    def run() -> None:
+        tracer.reset()
+        with contextlib.redirect_stdout(io.StringIO()):
+            tracer.compile(print_last_in_block)(torch.ones(3))
+
+    run()
+    compiled_before = _compiled_binder.cache_info().misses
+    run()  # a new resume code object, with the same parameter list
+    assert _compiled_binder.cache_info().misses == compiled_before
