@@ -263,7 +263,7 @@ def _compile_partial(
                 # the call's result replaces its NULL/callable slots and arguments
                 after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
                 resumes: tuple[Any, ...] = (
-                    resume_function(fn, index + 1, after, names, options, policy),
+                    resume_function(fn, index + 1, after, names, options, policy, index),
                 )
                 # a break inside the function this call inlined: it runs as its own frame
                 callees = callee_frames(options, policy) if e.in_callee else None
@@ -275,8 +275,8 @@ def _compile_partial(
                 assert inst.target is not None
                 below = stack_nulls(stack[:-1])
                 ways = (
-                    resume_function(fn, index + 1, below, names, options, policy),
-                    resume_function(fn, inst.target, below, names, options, policy),
+                    resume_function(fn, index + 1, below, names, options, policy, index),
+                    resume_function(fn, inst.target, below, names, options, policy, index),
                 )
                 resumes = ways
                 new_code, instructions = jump_break_code(

@@ -54,12 +54,24 @@ def binder_source(code: types.CodeType) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _binder_code(code: types.CodeType) -> types.CodeType:
-    """The binder's code for functions with `code` (a pure function of the signature: kept,
-    like decoded instructions, across `tracer.reset()`)."""
+    """The binder's code for functions with `code`: the one compiled for its parameter list,
+    named as `code` is (CPython names the function in its errors)."""
+    return _compiled_binder(binder_source(code)).replace(
+        co_name=code.co_name,
+        co_qualname=code.co_qualname,
+        co_filename=f"<modetrace-binder {code.co_qualname}>",
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled_binder(source: str) -> types.CodeType:
+    """The binder compiled from its source: once per parameter list, a pure function of it
+    (kept, like decoded instructions, across `tracer.reset()`, and shared by every function
+    with that parameter list, a resume function made again after a reset among them)."""
     namespace: dict[str, Any] = {}
-    exec(compile(binder_source(code), f"<modetrace-binder {code.co_qualname}>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, "<modetrace-binder>", "exec"), namespace)  # noqa: S102
     binder_code: types.CodeType = namespace["___bind"].__code__
-    return binder_code.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    return binder_code
 
 
 def make_binder(

@@ -3,7 +3,7 @@ NULL slot under it, inside a torch-function mode's `with` block (issue 21, point
 
 The compiled frame rebuilds the stack under the break into temporaries (NULL slots left out,
 the block's `__exit__` from the mode), pushes back what the block's handler needs around the
-eager call, and the resume function pushes the NULL slots again inside the copied block. The
+eager call, and the resume function pushes the NULL slots again inside the rest of the block. The
 graph and break counts are those of `torch._dynamo.explain` on real torch 2.13."""
 
 from __future__ import annotations

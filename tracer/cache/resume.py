@@ -42,8 +42,10 @@ class CachePolicy:
 DEFAULT_POLICY = CachePolicy()
 
 
-_codes: dict[tuple[types.CodeType, int, tuple[bool, ...], tuple[str, ...]], types.CodeType] = {}
-"""(original code, resume index, stack NULL slots, local names) -> the resume function's code."""
+_CodeKey = tuple[types.CodeType, int, tuple[bool, ...], tuple[str, ...], int]
+_codes: dict[_CodeKey, types.CodeType] = {}
+"""(original code, resume index, stack NULL slots, local names, break index) -> the resume
+function's code."""
 _functions: dict[tuple[types.CodeType, int, tuple[int, ...], CompileOptions, CachePolicy], Any] = {}
 """(resume code, id of its globals, ids of its closure's cells, options, policy) -> the
 CompiledFunction that runs it (it holds the globals and the cells: their ids stay theirs)."""
@@ -208,23 +210,24 @@ def resume_function(
     local_names: list[str],
     options: CompileOptions,
     policy: CachePolicy,
+    break_index: int,
 ) -> Any:
     """The compiled resume function that continues `fn` at instruction index `start` with
     the stack `stack_nulls` (True for a NULL slot, see `resume_code`) and the locals
-    `local_names`. It is compiled with the options and cache policy `fn` was compiled with
-    (backend, dynamic, specialize_float, recompile_limit, on_recompile), as a frame of its
-    own: the ints automatic dynamic marked in `fn`'s frame are not marked in it (Dynamo keeps
-    that state per code object)."""
+    `local_names`, after the break at instruction index `break_index`. It is compiled with
+    the options and cache policy `fn` was compiled with (backend, dynamic, specialize_float,
+    recompile_limit, on_recompile), as a frame of its own: the ints automatic dynamic marked
+    in `fn`'s frame are not marked in it (Dynamo keeps that state per code object)."""
     options = dataclasses.replace(options, dynamic_sources=frozenset())
     from tracer.cache.function import CompiledFunction
 
     code = fn.__code__
     inst = instructions_of(code)[start]
-    key = (code, start, stack_nulls, tuple(local_names))
+    key = (code, start, stack_nulls, tuple(local_names), break_index)
     with _lock:
         resume = _codes.get(key)
         if resume is None:
-            resume = resume_code(code, start, inst.offset, stack_nulls, local_names)
+            resume = resume_code(code, start, inst.offset, stack_nulls, local_names, break_index)
             _codes[key] = resume
         closure = fn.__closure__
         cell_ids = tuple(id(cell) for cell in closure or ())

@@ -137,17 +137,17 @@ class PyCodegen:
         return name
 
     def release_locals(self, template: types.CodeType) -> None:
-        """Set every local of this code to None: `template`'s parameters and what this code
-        made (temporaries, graph outputs). Emitted once a resume function's arguments are on
-        the stack: from then on only the resume function holds what it was handed, as the
-        original frame would (an object it drops dies, and a weak reference to it sees that).
-        (Not before the eager call: `exec(src)` or `locals()` there reads the frame's locals.)
+        """Delete every local of this code (`del x`): `template`'s parameters and what this
+        code made (temporaries, graph outputs), all bound by then. Emitted once a resume
+        function's arguments are on the stack: from then on only the resume function holds
+        what it was handed, as the original frame would (an object it drops dies, and a weak
+        reference to it sees that). (Not before the eager call: `exec(src)` or `locals()`
+        there reads the frame's locals.)
         """
         made = [f"___tmp_{i}" for i in range(1, self._temp_count + 1)]
         parameters = template.co_varnames[: _parameter_count(template)]
         for name in [*parameters, *made, *self.graph_outputs.values()]:
-            self.load_const(None)
-            self.store_fast(name)
+            self.emit(Instr("DELETE_FAST", name))
 
     def load_const(self, value: Any) -> None:
         """Push `value` itself. Two equal strings, numbers or tuples can be two objects (`a[:3]

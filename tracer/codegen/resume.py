@@ -1,27 +1,29 @@
 """The two code objects of a graph break that resumes (notes/resume-functions.md).
 
-`resume_code` builds `__resume_at_<offset>_<n>`: the original bytecode, whole, behind a prologue
-that pushes the live stack back (its first parameters, NULL slots pushed again) and jumps to the
-instruction after the break; the live locals and the frame's cells with a value are its other
-parameters, its free variables the original's closure. `break_code` builds the compiled frame:
-run the graph traced so far, rebuild the live stack, replay the side effects, run the breaking
-call eagerly with the original instructions, and return what the resume function returns.
+`resume_code` builds `__resume_at_<offset>_<n>`: the rest of the original bytecode, behind a
+prologue that pushes the live stack back (its first parameters, NULL slots pushed again) and
+jumps to the instruction after the break; the live locals and the frame's cells with a value
+are its other parameters, its free variables the original's closure. `break_code` builds the
+compiled frame: run the graph traced so far, rebuild the live stack, replay the side effects,
+run the breaking call eagerly with the original instructions, and return what the resume
+function returns.
 """
 
 from __future__ import annotations
 
-import dis
 import inspect
 import itertools
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr, Label
-from bytecode.instr import TryBegin, TryEnd
+from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
+from tracer.translator.instructions import Instruction, instructions_of
 from variables.base import NotConstantError
 from variables.misc import NullVariable
 
@@ -38,11 +40,33 @@ STACK_PREFIX = "___stack"
 """The names of a resume function's parameters that hold the live stack."""
 
 
-def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
-    """The code as `bytecode.Bytecode` items, and the position in that list of the instruction
-    at `index` in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
-    items = list(Bytecode.from_code(code, conserve_exception_block_stackdepth=True))
-    wanted = sum(1 for i, raw in enumerate(_dis_names(code)) if i < index and raw != "EXTENDED_ARG")
+_DECODED: weakref.WeakKeyDictionary[types.CodeType, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+"""code object -> its `bytecode.Bytecode` items (`decoded_items`)."""
+
+
+def decoded_items(code: types.CodeType) -> tuple[Any, ...]:
+    """The code as `bytecode.Bytecode` items (instructions, labels, try-region markers), with
+    the stack depths of its exception table kept. Decoded once per code object for the life of
+    the code object, as the translator decodes it (`instructions_of`, which says why): every
+    resume function of the code starts from the same items, across `tracer.reset()` too, as
+    Dynamo's `_cached_cleaned_instructions` does.
+
+    The items are shared, so they are never changed: `resume_code` puts them, as they are,
+    into a new list behind prologue instructions of its own, and assembling that list (with
+    the stack depths given, `compute_exception_stack_depths=False`) only reads them."""
+    items = _DECODED.get(code)
+    if items is None:
+        decoded = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
+        items = _DECODED[code] = tuple(decoded)
+    return items
+
+
+def original_instrs(code: types.CodeType, index: int) -> tuple[tuple[Any, ...], int]:
+    """The code's `decoded_items`, and the position among them of the instruction at `index`
+    in `dis` order (`dis` lists EXTENDED_ARG, the package folds it away)."""
+    items = decoded_items(code)
+    before = instructions_of(code)[:index]
+    wanted = sum(1 for inst in before if inst.opname != "EXTENDED_ARG")
     seen = 0
     for pos, item in enumerate(items):
         if isinstance(item, Instr):
@@ -52,8 +76,12 @@ def original_instrs(code: types.CodeType, index: int) -> tuple[list[Any], int]:
     raise AssertionError(f"instruction {index} not found in {code.co_name}")
 
 
-def _dis_names(code: types.CodeType) -> list[str]:
-    return [inst.opname for inst in dis.get_instructions(code)]
+def _breaking_instruction(code: types.CodeType, index: int) -> tuple[Instruction, InstrLocation]:
+    """The instruction with `dis` index `index` and its source position: the compiled frame
+    runs it eagerly at that position, so a traceback from it names the user's line."""
+    inst = instructions_of(code)[index]
+    position = next(itertools.islice(code.co_positions(), inst.offset // 2, None))
+    return inst, InstrLocation(*position)
 
 
 def resume_code(
@@ -62,25 +90,27 @@ def resume_code(
     offset: int,
     stack_nulls: tuple[bool, ...],
     local_names: list[str],
+    break_index: int,
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
     instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
+    It holds the rest of `original`: the instructions after the breaking one (`dis` index
+    `break_index`; for a jump on a tensor's value the taken way resumes further on), behind a
+    prologue that rebuilds the stack and jumps to where it resumes.
     `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
     happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
     be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
+    _, split = original_instrs(original, break_index)
+    rest = _rest(items, split + 1)
     first_line = original.co_firstlineno
     target = Label()
-    frame_setup = ("RESUME", "COPY_FREE_VARS", "MAKE_CELL")
-    body = [
-        item for item in items[:pos] if not (isinstance(item, Instr) and item.name in frame_setup)
-    ]
     # The frame's own cells are made again (MAKE_CELL, from the parameter of the same name
     # when the cell had a value at the break), its free variables copied from the closure
     # the resume function is made with: the original's (tracer/cache/resume.py).
     cells = [
         Instr(item.name, item.arg, lineno=first_line)
-        for item in items[:pos]
+        for item in items[:split]
         if isinstance(item, Instr) and item.name in ("COPY_FREE_VARS", "MAKE_CELL")
     ]
     stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
@@ -90,7 +120,8 @@ def resume_code(
         load.lineno = first_line
         prologue.append(load)
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
-    bc = Bytecode([*prologue, *body, target, *items[pos:]])
+    at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
+    bc = Bytecode([*prologue, *rest[:at], target, *rest[at:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
     bc.argnames = [*stack_names, *local_names]
     bc.cellvars = list(original.co_cellvars)
@@ -104,12 +135,38 @@ def resume_code(
     bc.first_lineno = first_line
     varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
     bc.flags = CompilerFlags(original.co_flags & ~varargs)
-    # The prologue jumps into the middle of any `with` block around the resume point, past
-    # the block's TryBegin: the package's walk of the flow would see the block's handler
-    # entered from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the
-    # original code had there, so the original depths hold, for the stack (`co_stacksize`)
-    # and for each handler (the original exception table's).
+    # The rest starts inside any `with` block around the resume point, entered by the
+    # prologue's jump: the package's walk of the flow would see the block's handler entered
+    # from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the original
+    # code had there, so the original depths hold, for the stack (`co_stacksize`) and for each
+    # handler (the original exception table's).
     return bc.to_code(stacksize=original.co_stacksize, compute_exception_stack_depths=False)
+
+
+def _rest(items: tuple[Any, ...], split: int) -> list[Any]:
+    """The items from position `split` on, inside the try regions open there: the TryBegin of
+    each (its handler's stack depth as the original table has it) is placed again at the
+    start, unless the region ends before any instruction of the rest (an exception table
+    entry covers at least one instruction). Nothing in the rest refers back to what is left
+    out: a break inside a loop does not resume (`why_not_resumable`), and a block's handler
+    comes after its body; code that did would make the frame run eagerly."""
+    open_regions: list[TryBegin] = []
+    for item in items[:split]:
+        if isinstance(item, TryBegin):
+            open_regions.append(item)
+        elif isinstance(item, TryEnd):
+            open_regions.remove(item.entry)
+    later = items[split:]
+    first = next(i for i, item in enumerate(later) if isinstance(item, Instr))
+    empty = [end for end in later[:first] if isinstance(end, TryEnd) and end.entry in open_regions]
+    reopened = [begin for begin in open_regions if not any(end.entry is begin for end in empty)]
+    rest = [*reopened, *(item for item in later if not any(item is end for end in empty))]
+    labels = {id(item) for item in rest if isinstance(item, Label)}
+    for item in rest:
+        label = item.target if isinstance(item, TryBegin) else getattr(item, "arg", None)
+        if isinstance(label, Label) and id(label) not in labels:
+            unimplemented("graph-break", "the code after the break jumps back to code before it")
+    return rest
 
 
 def _call_graph(
@@ -135,13 +192,22 @@ def _call_graph(
 
 
 def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
-    """Rebuild each value into a temporary. Locals are read before the eager part runs: it may
-    rebind what their sources name."""
-    temps = []
-    for vt in values:
-        cg(vt)
-        temps.append(cg.store_temp())
-    return temps
+    """The locals the values are read from, read before the eager part runs (`_kept`)."""
+    return [_kept(cg, vt) for vt in values]
+
+
+def _kept(cg: PyCodegen, vt: VariableTracker) -> str:
+    """The local that holds `vt`'s value for the resume function's call. The eager part may
+    rebind what a source names (a global, an attribute), so the value is rebuilt into a new
+    temporary before it runs; but a value whose rebuilding only reads a local of this frame
+    (an argument of the frame, a graph output) is passed from that local: nothing rebinds it."""
+    start = len(cg.instructions)
+    cg(vt)
+    rebuilt = cg.instructions[start:]
+    if len(rebuilt) == 1 and rebuilt[0].name == "LOAD_FAST":
+        del cg.instructions[start:]
+        return str(rebuilt[0].arg)
+    return cg.store_temp()
 
 
 def stack_nulls(stack: Sequence[VariableTracker]) -> tuple[bool, ...]:
@@ -179,8 +245,8 @@ block's `__exit__` is at `stack[depth - 1]` (tracer/cache/resume.py, `with_conte
 def _keep_stack(
     cg: PyCodegen, below: Sequence[VariableTracker], with_blocks: WithBlocks
 ) -> list[str]:
-    """Rebuild the live stack under the break into temporaries, bottom first: they are the
-    resume function's first arguments. NULL slots are left out (the resume prologue pushes
+    """The locals holding the live stack under the break (`_kept`), bottom first: they are
+    the resume function's first arguments. NULL slots are left out (the resume prologue pushes
     them again); a `with` block's slot holds what BEFORE_WITH pushed, the context's bound
     `__exit__`, rebuilt from the context itself."""
     exits = {depth - 1: context for depth, context in with_blocks}
@@ -191,9 +257,9 @@ def _keep_stack(
         if i in exits:
             cg(exits[i])
             cg.load_attr("__exit__")
+            kept.append(cg.store_temp())
         else:
-            cg(vt)
-        kept.append(cg.store_temp())
+            kept.append(_kept(cg, vt))
     return kept
 
 
@@ -228,10 +294,9 @@ def break_code(
     inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
     turns the callable into its compiled stand-in first: the callee runs as its own frame.
     Inside `with_blocks` the eager call runs inside the blocks (`_push_held`)."""
-    items, pos = original_instrs(original, index)
-    call = items[pos]
+    call, location = _breaking_instruction(original, index)
     argc = call.arg
-    assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
+    assert call.opname == "CALL" and isinstance(argc, int), call
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
@@ -257,9 +322,9 @@ def break_code(
     if inner is not None:  # the eager call runs inside the innermost block
         _place(cg, inner)
     if kw_names:
-        cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
-    cg.emit(Instr("PRECALL", argc, location=call.location))
-    cg.emit(Instr("CALL", argc, location=call.location))
+        cg.emit(Instr("KW_NAMES", kw_names, location=location))
+    cg.emit(Instr("PRECALL", argc, location=location))
+    cg.emit(Instr("CALL", argc, location=location))
     if inner is not None:
         _place(cg, TryEnd(inner))
     result = cg.store_temp()
@@ -267,7 +332,7 @@ def break_code(
         cg.pop_top()
     _call_resume(cg, original, resume, [*kept, result, *temps])
     if with_blocks:
-        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, call.location)
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
@@ -342,9 +407,8 @@ def jump_break_code(
     each way continues in its own resume function, `resumes` = (fall through, jump taken).
     Inside `with` blocks (as in `break_code`) the test runs inside them: the blocks' values
     are pushed back for their handlers, and each way drops them before it resumes."""
-    items, pos = original_instrs(original, index)
-    jump = items[pos]
-    assert isinstance(jump, Instr) and jump.name.startswith("POP_JUMP_"), jump
+    jump, location = _breaking_instruction(original, index)
+    assert jump.opname.startswith("POP_JUMP_"), jump
     *below, condition = stack
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
@@ -358,8 +422,8 @@ def jump_break_code(
         _place(cg, inner)
     cg(condition)
     taken = Label()
-    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
-    cg.emit(Instr(name, taken, location=jump.location))
+    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.opname else "POP_JUMP_FORWARD_IF_TRUE"
+    cg.emit(Instr(name, taken, location=location))
     if inner is not None:
         _place(cg, TryEnd(inner))
     for resume in resumes:
@@ -369,7 +433,7 @@ def jump_break_code(
         if resume is resumes[0]:
             _place(cg, taken)
     if with_blocks:
-        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, jump.location)
+        _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
