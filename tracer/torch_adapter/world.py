@@ -94,6 +94,12 @@ class TorchWorld(TensorWorld):
     mode_base = torch.overrides.TorchFunctionMode
     properties = PROPERTIES
 
+    grad_mode_setter = _C._set_grad_enabled
+    grad_mode_reader = _C.is_grad_enabled
+    grad_mode_classes = types.MappingProxyType(
+        {torch.no_grad: False, torch.enable_grad: True, torch.set_grad_enabled: None}
+    )
+
     def __init__(self) -> None:
         self.fake_mode = FakeTensorMode()
         self.mode_stack = live_mode_stack
@@ -121,6 +127,8 @@ class TorchWorld(TensorWorld):
 
     def is_op(self, value: object) -> bool:
         if isinstance(value, types.BuiltinFunctionType):
+            if value is _C._set_grad_enabled:  # recorded as a change of grad mode
+                return True
             if value.__name__.startswith("_"):
                 return False
             if value.__self__ is None:  # `torch.add`: a static method of _VariableFunctions
