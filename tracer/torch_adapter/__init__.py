@@ -33,6 +33,23 @@ def world_for(fn: types.FunctionType, L: dict[str, Any]) -> TensorWorld | None:
     return TorchWorld()
 
 
+def module_base() -> type | None:
+    """torch's `nn.Module` when torch is imported (a module of the user's can only be one
+    then), else None; torch is never imported here."""
+    torch = sys.modules.get("torch")
+    nn = getattr(torch, "nn", None)  # (absent while torch is half imported)
+    base = getattr(nn, "Module", None)
+    return base if isinstance(base, type) else None
+
+
+def why_call_skips_forward(module: Any) -> str | None:
+    """Why `module(*args)` on a real torch module would not just call `module.forward` (a
+    hook registered on it or globally, a `module.compile()`), else None."""
+    from tracer.torch_adapter.modules import why_call_skips_forward as why
+
+    return why(module)
+
+
 def _involves_torch(torch: Any, value: object) -> bool:
     """A torch tensor or module, or a list, tuple or dict holding one (one level down). Only
     exact types are read: `isinstance` would ask the value's `__class__`, which a weak proxy

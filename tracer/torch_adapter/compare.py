@@ -145,27 +145,36 @@ def _cell(text: str) -> str:
     return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
+Fresh = Callable[[], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
+"""A deep copy of (the function or module, its arguments, its keyword arguments) per run."""
+
+
 def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]:
-    """`compare(fn)(*args, **kwargs)`: see the module docstring. `options` go to modetrace."""
-    if not isinstance(fn, types.FunctionType):
-        raise TypeError(f"compare expects a Python function, got {type(fn).__name__}")
+    """`compare(fn)(*args, **kwargs)`: see the module docstring. `fn` is a Python function or
+    an `nn.Module` (`tracer.compile(model)` against `torch.compile(model)`; each run gets its
+    own copy of the module too). `options` go to modetrace."""
+    if not isinstance(fn, types.FunctionType | torch.nn.Module):
+        raise TypeError(f"compare expects a Python function or an nn.Module, got {fn!r}")
+    name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+    copied = isinstance(fn, torch.nn.Module)
 
     def run(*args: Any, **kwargs: Any) -> Comparison:
-        def fresh() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        def fresh() -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]:
             try:
-                return copy.deepcopy((args, kwargs))
+                a, k = copy.deepcopy((args, kwargs))
+                return (copy.deepcopy(fn) if copied else fn), a, k
             except Exception:  # noqa: BLE001 - not copyable: every run gets the originals
-                return args, kwargs
+                return fn, args, kwargs
 
         grad_at_call = torch.is_grad_enabled()
-        a, k = fresh()
-        eager = _outcome(lambda: fn(*a, **k))
+        f, a, k = fresh()
+        eager = _outcome(lambda: f(*a, **k))
         eager_stack = _stack_text()
         eager_grad = _grad_mode_then(grad_at_call)
-        mine = _modetrace_side(fn, fresh, options)
+        mine = _modetrace_side(fresh, options)
         mine.grad_enabled_after = _grad_mode_then(grad_at_call)
-        theirs = _dynamo_side(fn, fresh, grad_at_call)
-        return Comparison(fn.__qualname__, eager, mine, theirs, eager_stack, eager_grad)
+        theirs = _dynamo_side(fresh, grad_at_call)
+        return Comparison(name, eager, mine, theirs, eager_stack, eager_grad)
 
     return run
 
@@ -177,14 +186,10 @@ def _grad_mode_then(mode: bool) -> bool:
     return now
 
 
-def _modetrace_side(
-    fn: Callable[..., Any],
-    fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]],
-    options: dict[str, Any],
-) -> Side:
-    a, k = fresh()
+def _modetrace_side(fresh: Fresh, options: dict[str, Any]) -> Side:
+    f, a, k = fresh()
     try:
-        explanation = modetrace_explain(fn, **options)(*a, **k)
+        explanation = modetrace_explain(f, **options)(*a, **k)
     except InternalError:
         raise
     except Exception as e:  # noqa: BLE001 - the function raised: the result is the error
@@ -211,22 +216,18 @@ def _modetrace_side(
     )
 
 
-def _dynamo_side(
-    fn: Callable[..., Any],
-    fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]],
-    grad_at_call: bool,
-) -> Side:
+def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
     torch._dynamo.reset()
-    a, k = fresh()
+    f, a, k = fresh()
     try:
-        out = torch._dynamo.explain(fn)(*a, **k)
+        out = torch._dynamo.explain(f)(*a, **k)
     except Exception as e:  # noqa: BLE001 - Dynamo raised (its own error, or the function's)
         out = None
         failure = f"dynamo's explain raised {type(e).__name__}: {_first_line(str(e))}"
     _grad_mode_then(grad_at_call)
     torch._dynamo.reset()
-    a, k = fresh()
-    compiled = torch.compile(fn, backend="eager")
+    f, a, k = fresh()
+    compiled = torch.compile(f, backend="eager")
     result = _outcome(lambda: compiled(*a, **k))
     stack = _stack_text()
     grad_after = _grad_mode_then(grad_at_call)

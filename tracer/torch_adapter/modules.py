@@ -120,6 +120,23 @@ class NNModuleVariable(UserDefinedObjectVariable):
         return f"NNModuleVariable({self.cls.__qualname__}{where})"
 
 
+def why_call_skips_forward(module: Any) -> str | None:
+    """`Module.__call__` runs `forward` at once only with no hook (on the module or global)
+    and no `module.compile()`: else why not. `tracer.compile(model)` checks it at each call
+    (tracer/cache/targets.py), where the traced `m(x)` guards it (`_guard_no_hooks`)."""
+    own = object.__getattribute__(module, "__dict__")
+    if own.get("_compiled_call_impl") is not None:
+        return f"{type(module).__name__} was compiled by torch (module.compile())"
+    for name in HOOK_DICTS:
+        if own.get(name):
+            return f"a hook is registered on the module ({name})"
+    torch_globals = torch.nn.Module.__call__.__globals__
+    for name in GLOBAL_HOOK_DICTS:
+        if torch_globals.get(name):
+            return f"a hook is registered for every module ({name})"
+    return None
+
+
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:
     """The tracker for a real module found at `source` (TYPE_MATCH guarded), else None."""
     if not isinstance(value, torch.nn.Module):
