@@ -37,6 +37,7 @@ from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.worlds import NeedsData, TensorWorld
 
 _C = torch._C
+_len_stack = _C._len_torch_function_stack
 OP_NAMESPACES = tuple(
     getattr(_C, name) for name in ("_nn", "_linalg", "_fft", "_special") if hasattr(_C, name)
 )
@@ -55,7 +56,12 @@ PROPERTIES = frozenset(
 
 def tensor_facts(t: Any) -> tuple[object, ...]:
     """(dtype, device, shape, strides, requires_grad) of a tensor, read with torch functions
-    disabled (a mode on the stack would otherwise see the guard's reads)."""
+    disabled (a mode on the stack would otherwise see the guard's reads). With no mode on the
+    stack no user code could see them: the guard has checked the exact class first, and a
+    class with a `__torch_function__` of its own is never traced (`TorchWorld.tensor_spec`);
+    torch's own `Tensor.__torch_function__` hands metadata back unchanged."""
+    if not _len_stack():
+        return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
     with _C.DisableTorchFunction():
         return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
 
