@@ -111,3 +111,14 @@ FUNCTIONS = {
     "by hand": by_hand,
     "leaves it off": leaves_it_off,
 }
+
+
+def break_inside_no_grad(x: Any) -> Any:
+    """A graph break inside the block: Dynamo resumes inside it, modetrace runs the frame
+    eagerly (notes/torch-adapter.md lists the difference)."""
+    y = x * 2
+    with torch.no_grad():
+        z = y + 1
+        print("inside")
+        w = z * 3
+    return y, w

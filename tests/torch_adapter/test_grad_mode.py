@@ -146,3 +146,17 @@ def test_grad_mode_at_the_call_still_recompiles() -> None:
     assert counter.recompiles == 1
     assert not any(t.requires_grad for t in result)
     assert any("grad_enabled == True" in r for r in compiled.last_miss_reasons or [])
+
+
+def test_a_break_inside_a_grad_mode_block_runs_the_frame_eagerly() -> None:
+    """The one difference from Dynamo here (notes/torch-adapter.md): Dynamo resumes inside the
+    block (2 graphs), modetrace's resume functions restore only mode-stack blocks, so the frame
+    runs eagerly, with the reason; the results agree."""
+    torch = real_torch()
+    from tests.torch_adapter.grad_programs import break_inside_no_grad
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(break_inside_no_grad)(torch.ones(3, requires_grad=True))
+    assert comparison.results_agree and comparison.grad_modes_agree, comparison
+    assert comparison.modetrace.graph_count == 0 and comparison.dynamo.graph_count == 2
+    assert "graph break in a with block of no_grad" in comparison.modetrace.break_reasons[0]
