@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest fuzz bench conformance corpus clean
+.PHONY: demo test test-without-torch lint typecheck pytest fuzz bench conformance corpus clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,23 @@ pytest: $(TORCH_STAMP)
 
 test: lint typecheck pytest
 
+# The suite in a virtual environment of its own with no torch in it (issue 24: modetrace never
+# needs torch). Tests that need torch skip there, with the reason, only because it is absent
+# (tests/real_torch.py); everything else must pass. `make test` stays strict.
+NOTORCH_VENV := .venv-notorch
+NOTORCH_STAMP := $(NOTORCH_VENV)/.installed
+
+$(NOTORCH_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(NOTORCH_VENV)
+	$(NOTORCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NOTORCH_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	@! $(NOTORCH_VENV)/bin/python -c 'import torch' 2>/dev/null || \
+		{ echo "$(NOTORCH_VENV) has torch: remove it and run again"; exit 1; }
+	touch $(NOTORCH_STAMP)
+
+test-without-torch: $(NOTORCH_STAMP)
+	MODETRACE_REQUIRE_REDIS=1 $(NOTORCH_VENV)/bin/python -m pytest $(NOTORCH_TESTS)
+
 # 10,000 generated programs, eager against compiled; prints how many traced whole or fell back.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/fuzz/test_programs.py -s -q -k behave_as_in_python
@@ -58,4 +75,4 @@ corpus: $(STAMP)
 	nice $(BIN)/python -m tests.corpus $(ARGS)
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(NOTORCH_VENV)

@@ -1,6 +1,7 @@
 """`python -m benchmarks` (`make bench`): every benchmark, one table, one JSON file.
 
     python -m benchmarks [--quick] [--out results.json] [--rounds N] [--only NAME ...] [--no-torch]
+                         [--no-real-torch | --only-real-torch]
 
 1. Compile time and per-call overhead of every workload on modetrace; side by side with Dynamo
    (`torch.compile(backend="eager")`) when torch is installed, skipped with a message when not.
@@ -12,6 +13,9 @@
 4. The backend section (`benchmarks/backends.py`): backend="fused" next to backend="eager" on
    a pointwise chain, a row softmax and a transposed pointwise + reduction; then the graph
    cache across processes (`benchmarks/graph_cache.py`).
+5. The real-torch section (`benchmarks/real_torch.py`): modetrace on real torch
+   (`tracer.compile`) next to Dynamo on the same functions, modules and tensors: first call and
+   per-call overhead, side by side (`--only-real-torch` runs this section alone).
 
 No figure here is asserted on: the test suite checks only the deterministic counts.
 """
@@ -30,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import backends, graph_cache, instruction_count
+from benchmarks import backends, graph_cache, instruction_count, real_torch
 from benchmarks.check_instruction_counts import EXPECTED, compare
 from benchmarks.compile_time import (
     STORE_BATCH,
@@ -55,6 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = args.rounds or (QUICK_ROUNDS if args.quick else ROUNDS)
     target_ns = 2_000_000 if args.quick else 8_000_000
     results: dict[str, Any] = {"meta": _meta(rounds, args.quick)}
+    if args.only_real_torch:
+        return _real_torch_only(args, results, rounds, target_ns, started)
 
     torch = None if args.no_torch else torch_or_none()
     benches: list[Any] = [ModetraceBench(target_ns, args.only)]
@@ -98,12 +104,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         backends.print_table(results["backends"])
         results["graph_cache"] = graph_cache.run(rounds=1 if args.quick else 3)
         graph_cache.print_table(results["graph_cache"])
-    results["meta"]["elapsed_s"] = round(time.perf_counter() - started, 1)
+    if not args.no_real_torch and not args.no_torch:
+        results["real_torch"] = real_torch.run(rounds, target_ns, args.only)
+        real_torch.print_table(results["real_torch"])
+    return _write(args.out, results, results["meta"], started)
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
-    print(f"\nwrote {args.out} in {results['meta']['elapsed_s']} s")
+
+def _write(out: Path, results: dict[str, Any], meta: dict[str, Any], started: float) -> int:
+    meta["elapsed_s"] = round(time.perf_counter() - started, 1)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+    print(f"\nwrote {out} in {meta['elapsed_s']} s")
     return 0
+
+
+def _real_torch_only(
+    args: argparse.Namespace, results: dict[str, Any], rounds: int, target_ns: int, started: float
+) -> int:
+    """`--only-real-torch`: the real-torch section alone, written into the results file under
+    `real_torch` (the other sections' figures already there are kept)."""
+    meta = results["meta"]
+    if args.out.exists():
+        results = json.loads(args.out.read_text(encoding="utf-8"))
+    results["real_torch"] = real_torch.run(rounds, target_ns, args.only)
+    results["real_torch"]["meta"] = meta
+    real_torch.print_table(results["real_torch"])
+    return _write(args.out, results, meta, started)
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -123,6 +149,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--no-backends", action="store_true", help="skip the fused/eager backend section"
     )
     parser.add_argument("--wall", action="store_true", help="wall time, not thread CPU time")
+    sections = parser.add_mutually_exclusive_group()
+    sections.add_argument(
+        "--no-real-torch", action="store_true", help="skip modetrace-on-torch against Dynamo"
+    )
+    sections.add_argument(
+        "--only-real-torch", action="store_true", help="run only modetrace-on-torch vs Dynamo"
+    )
     return parser.parse_args(argv)
 
 

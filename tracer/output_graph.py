@@ -90,6 +90,11 @@ class OutputGraph:
         """Grad mode at this point of the trace, also set for real while tracing (per thread)
         so that fake results get the `requires_grad` eager ones would; restored afterwards."""
         self._grad_mode_set = False
+        self.grad_mode_nodes: list[tuple[Node, bool]] = []
+        """The `_set_grad_enabled` nodes of the graph in order, each with whether it changed
+        the mode (a call by hand may set the mode it has)."""
+        self._grad_mode_by_context = False
+        """Is the change under way one of `no_grad`, `enable_grad`, `set_grad_enabled`?"""
         self.last_grad_mode_node: Node | None = None
         """The last `_set_grad_enabled` node: an output when the frame leaves the mode changed."""
         self._grad_mode_guarded = False
@@ -128,7 +133,11 @@ class OutputGraph:
         fn = self.world.grad_mode_setter
         if fn is None:
             unimplemented("grad-mode", f"changes of grad mode in the {self.world.name} world")
-        self._call_op(tx, "call_function", fn, fn, [ConstantVariable(mode)], {})
+        self._grad_mode_by_context = True
+        try:
+            self._call_op(tx, "call_function", fn, fn, [ConstantVariable(mode)], {})
+        finally:
+            self._grad_mode_by_context = False
 
     def _record_grad_mode(
         self, tx: TranslatorBase, target: Any, args: Sequence[VariableTracker]
@@ -144,10 +153,23 @@ class OutputGraph:
         mode = value.as_python_constant()
         if type(mode) is not bool:
             unimplemented("grad-mode", f"grad mode set to {mode!r}, not a bool")
-        meta = {"val": None, "user_location": tx.location_text()}
-        self.last_grad_mode_node = self.graph.create_node(
-            "call_function", target, (mode,), {}, meta=meta
-        )
+        changes = mode != self.read_grad_mode()
+        if not changes and self._grad_mode_by_context:
+            # entering `enable_grad()` where grad is on changes nothing: no node (Dynamo's
+            # GradModeVariable coalesces the same way; a call by hand is recorded as made)
+            return ConstantVariable(None)
+        last_op = next((n for n in reversed(self.graph.nodes) if n.op != "placeholder"), None)
+        last = self.grad_mode_nodes[-1] if self.grad_mode_nodes else None
+        if changes and last is not None and last[1] and last_op is last[0]:
+            # this change undoes the change just before it, with no op between: neither is
+            # needed (Dynamo's graph drops such pairs too: `no_grad` around nothing)
+            self.graph.erase_node(last_op)
+            self.grad_mode_nodes.pop()
+        else:
+            meta = {"val": None, "user_location": tx.location_text()}
+            node = self.graph.create_node("call_function", target, (mode,), {}, meta=meta)
+            self.grad_mode_nodes.append((node, changes))
+        self.last_grad_mode_node = self.grad_mode_nodes[-1][0] if self.grad_mode_nodes else None
         self.world.set_grad_enabled_now(mode)
         self.grad_enabled = mode
         self._grad_mode_set = True

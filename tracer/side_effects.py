@@ -26,6 +26,7 @@ from bytecode import Instr
 
 from guards.constants import safe_label
 from guards.guard import GuardKind
+from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
@@ -119,8 +120,9 @@ def _value(value: Any) -> str:
     if isinstance(value, VariableTracker) and value.source is not None:
         return value.source.name
     if isinstance(value, TensorVariable):
-        shape = ", ".join(map(str, value.fake._shape))
-        dtype = str(value.fake._dtype).removeprefix("torch.")
+        world = worlds.current()  # (the runtime's fake tensor or torch's)
+        shape = ", ".join(map(str, world.shape(value.fake)))
+        dtype = world.dtype_text(value.fake)
         return f"<tensor {value.node.name}: {dtype}[{shape}]>"
     if isinstance(value, TorchOpVariable):
         return repr(value).removeprefix("TorchOpVariable(").removesuffix(")")

@@ -161,11 +161,13 @@ def _special_function(value: Any) -> VariableTracker | None:
 
 
 def _world_mode_function(value: Any) -> VariableTracker | None:
-    """A mode-stack function of a world other than the runtime (torch's `_C` functions are
-    builtins, its `overrides` functions live in torch's modules)."""
+    """A mode-stack function or `is_grad_enabled` of a world other than the runtime (torch's
+    `_C` functions are builtins, its `overrides` functions live in torch's modules)."""
     if issubclass(type(value), type):
         return None
     world = worlds.current()
+    if value is world.grad_mode_reader:
+        return IsGradEnabledVariable(value)
     found = world.mode_functions().get(id(value))
     if found is None or found[0] is not value:
         return None

@@ -1,5 +1,6 @@
 """Grad mode in a trace: `torch.no_grad()`, `torch.enable_grad()`, `torch.set_grad_enabled(b)`
-and `torch.is_grad_enabled()` of the runtime (tracer/runtime/grad_mode.py), modeled.
+and `torch.is_grad_enabled()` of the trace's tensor world (the runtime's,
+tracer/runtime/grad_mode.py, or real torch's: `TensorWorld.grad_mode_classes`), modeled.
 
 Grad mode is global state (per thread). Like Dynamo's GradModeVariable, a change of mode is
 not run at trace time only: it becomes a `torch._C._set_grad_enabled(mode)` node of the graph
@@ -20,28 +21,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer import worlds
 from tracer.exc import unimplemented
-from tracer.runtime import grad_mode
 from variables.base import GetAttrVariable, KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
-GRAD_MODE_CLASSES: tuple[type, ...] = (
-    grad_mode.no_grad,
-    grad_mode.enable_grad,
-    grad_mode.set_grad_enabled,
-)
-
 
 def is_grad_mode_class(value: Any) -> bool:
-    return isinstance(value, type) and value in GRAD_MODE_CLASSES
+    """`no_grad`, `enable_grad` or `set_grad_enabled` of the trace's tensor world."""
+    return isinstance(value, type) and value in worlds.current().grad_mode_classes
 
 
 def is_grad_mode_reader(value: Any) -> bool:
-    """`torch.is_grad_enabled` of the runtime."""
-    return value is grad_mode.is_grad_enabled
+    """`torch.is_grad_enabled` of the trace's tensor world."""
+    reader = worlds.current().grad_mode_reader
+    return reader is not None and value is reader
 
 
 class GradModeClassVariable(KnownObjectVariable):
@@ -57,7 +54,8 @@ class GradModeClassVariable(KnownObjectVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         cls = self.fn
-        if cls is grad_mode.set_grad_enabled:
+        target = worlds.current().grad_mode_classes[cls]
+        if target is None:  # set_grad_enabled(mode)
             if len(args) + len(kwargs) != 1 or (kwargs and "mode" not in kwargs):
                 unimplemented("grad-mode", "set_grad_enabled called without exactly one mode")
             mode = _constant_mode(args[0] if args else kwargs["mode"])
@@ -66,7 +64,7 @@ class GradModeClassVariable(KnownObjectVariable):
             return GradModeContextVariable(cls, mode, before)
         if args or kwargs:  # `torch.no_grad(fn)`: the decorator form
             unimplemented("grad-mode", f"{cls.__name__}(...) used as a decorator while tracing")
-        return GradModeContextVariable(cls, cls._target, None)
+        return GradModeContextVariable(cls, target, None)
 
     def __repr__(self) -> str:
         return f"GradModeClassVariable({self.fn.__name__})"

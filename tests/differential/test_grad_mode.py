@@ -132,6 +132,28 @@ def test_mode_change_recorded_in_the_graph() -> None:
     ]
 
 
+def no_change_and_back(x: Any) -> Any:
+    with torch.enable_grad():  # grad is on: no change
+        y = x + 1
+    with torch.no_grad():  # off and on again around nothing
+        pass
+    torch._C._set_grad_enabled(True)  # by hand: recorded as made, as Dynamo does
+    return y
+
+
+def test_changes_that_change_nothing_make_no_node(grad_at_call: bool) -> None:
+    """As Dynamo's graph: a context that sets the mode it finds records nothing, and a change
+    undone right after, with no op between, drops both; a call by hand stays."""
+    compiled = tracer.compile(no_change_and_back)
+    assert_same_behavior(compiled, leaf())
+    code = compiled.entries[0].graph.code
+    calls = [line.split("= ")[1] for line in code.splitlines() if "= " in line]
+    expected = ["tensor_add(x, 1)", "torch_set_grad_enabled(True)"]
+    if not grad_at_call:  # on for the add; the change back to off is undone by hand at once
+        expected = ["torch_set_grad_enabled(True)", "tensor_add(x, 1)"]
+    assert calls == expected
+
+
 def test_changed_grad_mode_recompiles_with_a_reason() -> None:
     compiled = tracer.compile(no_grad_block)
     with torch.enable_grad():

@@ -58,6 +58,55 @@ class Scaled(nn.Module):
         return x * self.weight * self.scale + self.offset
 
 
+class EmbedNorm(nn.Module):
+    """Embedding, then LayerNorm."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(5, 6)
+        self.norm = nn.LayerNorm(6)
+
+    def forward(self, ids: Any) -> Any:
+        return self.norm(self.embedding(ids)).sum(dim=-1)
+
+
+class Dropped(nn.Module):
+    """An MLP with dropout: its forward reads `self.training` (through F.dropout)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(4, 8)
+        self.drop = nn.Dropout(0.5)
+        self.fc2 = nn.Linear(8, 2)
+
+    def forward(self, x: Any) -> Any:
+        return self.fc2(self.drop(F.relu(self.fc1(x))))
+
+
+def model(name: str) -> tuple[Any, Any]:
+    """A fresh (module, input) for `tracer.compile(model)`, the same each time (seeded)."""
+    torch.manual_seed(0)
+    if name == "linear":
+        return nn.Linear(3, 2), torch.randn(2, 3)
+    if name == "layernorm":
+        return nn.LayerNorm(6), torch.randn(2, 6)
+    if name == "embedding":
+        return nn.Embedding(5, 6), torch.tensor([[0, 3, 1], [2, 2, 4]])
+    if name == "sequential":
+        return nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)), torch.randn(2, 3)
+    if name == "mlp":
+        return MLP(), torch.randn(5, 4)
+    if name == "embedding and layernorm":
+        return EmbedNorm(), torch.tensor([[0, 3, 1], [2, 2, 4]])
+    if name == "transformer block":
+        return Block(), torch.randn(2, 5, 8)
+    if name == "buffer and attribute":
+        return Scaled(), torch.randn(3)
+    if name == "dropout, eval":
+        return Dropped().eval(), torch.randn(3, 4)
+    raise KeyError(name)
+
+
 def call(model: Any, x: Any) -> Any:
     return model(x)
 

@@ -4,6 +4,7 @@ explains side by side, one-line errors for bad input, a clear message without to
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -92,6 +93,25 @@ def test_without_torch_the_cli_says_so(user_file: Path, tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "needs PyTorch, which is not installed" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_in_an_interpreter_without_torch_the_cli_says_so(user_file: Path) -> None:
+    """The real thing, where torch is not installed at all (`make test-without-torch`)."""
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed: `make test-without-torch` runs this without it")
+    done = subprocess.run(
+        [sys.executable, "-m", "tracer", "compare", f"{user_file}:f", "--args", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 2
+    expected = (
+        "python -m tracer compare: error: comparing with Dynamo needs PyTorch, which is not "
+        "installed (pip install -e '.[torch]')"
+    )
+    assert done.stderr.strip().splitlines() == [expected], done.stderr
 
 
 def test_import_tracer_does_not_import_torch() -> None:

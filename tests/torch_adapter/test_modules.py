@@ -47,7 +47,9 @@ def test_parameters_are_guarded_inputs_and_a_hook_falls_back() -> None:
     guards = "\n".join(explanation.guards)
     assert "type(L['model']._parameters['weight']) is Parameter" in guards
     assert "len(L['model']._forward_hooks) == 0" in guards
-    assert "len(type(L['model']).__call__.__globals__['_global_forward_hooks']) == 0" in guards
+    module_globals = "sys.modules['torch.nn.modules.module'].__dict__"
+    assert f"{module_globals} is <dict object>" in guards  # `Module.__call__.__globals__`
+    assert f"len({module_globals}['_global_forward_hooks']) == 0" in guards
     assert torch.equal(explanation.result, model(x))
 
     seen: list[str] = []
@@ -70,3 +72,25 @@ def test_a_changed_parameter_shape_recompiles() -> None:
         "_parameters['bias'].shape == (2,) (actual (4,))" in r
         for r in compiled.last_miss_reasons or []
     )
+
+
+def test_a_global_hook_registered_after_the_compile_is_seen() -> None:
+    """The global hook dicts are guarded once, in `Module.__call__`'s module: a hook for every
+    module, registered after the compile, misses the guard and runs, as eagerly."""
+    torch = real_torch()
+    from tests.torch_adapter.module_programs import make
+
+    fn, model, x = make("mlp")
+    compiled = tracer.compile(fn)
+    compiled(model, x)
+    seen: list[str] = []
+    handle = torch.nn.modules.module.register_module_forward_hook(
+        lambda module, args, out: seen.append(type(module).__name__)
+    )
+    try:
+        result = compiled(model, x)
+    finally:
+        handle.remove()
+    assert seen == ["Linear", "Linear", "MLP"]
+    assert torch.allclose(result, model(x))
+    assert any("_global_forward_hooks" in r for r in compiled.last_miss_reasons or [])

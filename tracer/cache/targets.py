@@ -5,10 +5,10 @@ a user calls are reduced to one, with the object they are bound to as the first 
 (`self`, an input like any other, so `L['self']` is where every guard on it starts):
 
 - a bound method `obj.method`: `type(obj).method` compiled, bound to `obj` again;
-- an `nn.Module`: `type(model).forward` compiled with `self` as an input (a `CompiledModule`),
-  as `torch.compile(model)` compiles the module's forward frame. Parameters and buffers become
-  graph inputs, guarded on their metadata, and the attributes `forward` reads are guarded by
-  value (variables/nn_module.py);
+- an `nn.Module`, the runtime's or real torch's: `type(model).forward` compiled with `self` as
+  an input (a `CompiledModule`), as `torch.compile(model)` compiles the module's forward frame.
+  Parameters and buffers become graph inputs, guarded on their metadata, and the attributes
+  `forward` reads are guarded by value (variables/nn_module.py, tracer/torch_adapter/modules.py);
 - any other callable object: `type(obj).__call__`, bound to `obj`.
 """
 
@@ -18,9 +18,21 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from tracer import torch_adapter
 from tracer.cache.function import CompiledFunction
 from tracer.exc import UserError
 from tracer.runtime.nn import Module
+
+
+def module_base(target: object) -> type | None:
+    """The `nn.Module` class `target` is an instance of: the runtime's, or real torch's (when
+    torch is imported), else None."""
+    if isinstance(target, Module):
+        return Module
+    torch_module = torch_adapter.module_base()
+    if torch_module is not None and isinstance(target, torch_module):
+        return torch_module
+    return None
 
 
 class CompiledModule:
@@ -29,15 +41,18 @@ class CompiledModule:
     readable here too).
 
     `model(*args)` is `type(model).__call__(model, *args)`, which the runtime's Module makes
-    `model.forward(*args)`. The compiled forward stands for it only while that still holds:
-    the same class, `Module.__call__`, the same `forward` on the class and none set on the
-    instance. Otherwise the call runs `model(*args)` as plain Python, and `eager_reason` says
-    why (Dynamo guards `forward` against monkeypatching the same way)."""
+    `model.forward(*args)`, and torch's too while no hook is registered (on the module or
+    globally). The compiled forward stands for it only while that still holds: the same
+    class, `Module.__call__`, the same `forward` on the class and none set on the instance,
+    and for torch no hook. Otherwise the call runs `model(*args)` as plain Python (hooks and
+    all), and `eager_reason` says why (Dynamo guards `forward` against monkeypatching the same
+    way)."""
 
-    def __init__(self, module: Module, compiled: CompiledFunction) -> None:
+    def __init__(self, module: Any, compiled: CompiledFunction, base: type = Module) -> None:
         self.module = module
         self.compiled = compiled
         self._cls = type(module)
+        self._base = base
         self.eager_reason: str | None = None
 
     def why_not_compiled(self) -> str | None:
@@ -47,12 +62,14 @@ class CompiledModule:
             return (
                 f"the module's class changed from {cls.__qualname__} to {type(module).__qualname__}"
             )
-        if cls.__call__ is not Module.__call__:
+        if cls.__call__ is not self._base.__call__:
             return f"{cls.__qualname__}.__call__ was replaced"
         if "forward" in vars(module):
             return "the module has a `forward` of its own (an instance attribute)"
         if cls.forward is not self.compiled.fn:
             return f"{cls.__qualname__}.forward was replaced"
+        if self._base is not Module:
+            return torch_adapter.why_call_skips_forward(module)
         return None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -92,7 +109,7 @@ def function_of(target: Any) -> tuple[types.FunctionType, Any]:
             func = func.fn
         if isinstance(func, types.FunctionType):
             return func, target.__self__
-    elif isinstance(target, Module) and type(target).__call__ is Module.__call__:
+    elif (base := module_base(target)) is not None and type(target).__call__ is base.__call__:
         forward = _class_function(type(target), "forward")
         if forward is None:
             raise UserError(
@@ -119,9 +136,11 @@ def compiled_target(
     compiled = make(fn)
     if bound is UNBOUND:
         return compiled
-    module_called = isinstance(target, Module | CompiledModule)  # not `model.forward`
-    if module_called and type(bound).__call__ is Module.__call__:
-        return CompiledModule(bound, compiled)
+    if isinstance(target, CompiledModule):
+        target = target.module
+    base = module_base(target)  # `model`, not `model.forward`
+    if base is not None and type(bound).__call__ is base.__call__:
+        return CompiledModule(bound, compiled, base)
     return types.MethodType(compiled, bound)
 
 

@@ -33,10 +33,29 @@ def world_for(fn: types.FunctionType, L: dict[str, Any]) -> TensorWorld | None:
     return TorchWorld()
 
 
+def module_base() -> type | None:
+    """torch's `nn.Module` when torch is imported (a module of the user's can only be one
+    then), else None; torch is never imported here."""
+    torch = sys.modules.get("torch")
+    nn = getattr(torch, "nn", None)  # (absent while torch is half imported)
+    base = getattr(nn, "Module", None)
+    return base if isinstance(base, type) else None
+
+
+def why_call_skips_forward(module: Any) -> str | None:
+    """Why `module(*args)` on a real torch module would not just call `module.forward` (a
+    hook registered on it or globally, a `module.compile()`), else None."""
+    from tracer.torch_adapter.modules import why_call_skips_forward as why
+
+    return why(module)
+
+
 def _involves_torch(torch: Any, value: object) -> bool:
-    """A torch tensor or module, or a list, tuple or dict holding one (one level down). Only
-    exact types are read: `isinstance` would ask the value's `__class__`, which a weak proxy
-    or a user's property answers with code of its own."""
+    """A torch tensor or module, or a list, tuple or dict holding one, or an object (a
+    dataclass, say) with one in its instance dict (one level down). Only exact types are
+    read: `isinstance` would ask the value's `__class__`, which a weak proxy or a user's
+    property answers with code of its own; the instance dict is read as `object` reads it,
+    and only of a class that does not customize attribute access."""
     kind = type(value)
     if issubclass(kind, torch.Tensor | torch.nn.Module):
         return True
@@ -44,7 +63,24 @@ def _involves_torch(torch: Any, value: object) -> bool:
         return any(issubclass(type(v), torch.Tensor) for v in value)  # type: ignore[attr-defined]
     if kind is dict:
         return any(issubclass(type(v), torch.Tensor) for v in value.values())  # type: ignore[attr-defined]
-    return False
+    own = _instance_dict(value)
+    return own is not None and any(issubclass(type(v), torch.Tensor) for v in own.values())
+
+
+def _instance_dict(value: object) -> dict[str, Any] | None:
+    """The instance dict of a plain object (its class keeps `object`'s attribute access and
+    `__dict__` slot), else None."""
+    kind = type(value)
+    if kind.__getattribute__ is not object.__getattribute__ or isinstance(value, type):
+        return None
+    slot = next((vars(k)["__dict__"] for k in kind.__mro__ if "__dict__" in vars(k)), None)
+    if type(slot) is not types.GetSetDescriptorType:  # no instance dict, or a custom one
+        return None
+    try:
+        own = object.__getattribute__(value, "__dict__")
+    except AttributeError:
+        return None
+    return own if type(own) is dict else None
 
 
 def _names_torch(torch: Any, fn: types.FunctionType) -> bool:

@@ -42,6 +42,8 @@ class Side:
     per graph)."""
     result: Any = None
     mode_stack_after: list[str] = dataclasses.field(default_factory=list)
+    grad_enabled_after: bool | None = None
+    """Grad mode after the run (each run starts in the mode of the call)."""
 
 
 @dataclasses.dataclass
@@ -51,6 +53,7 @@ class Comparison:
     modetrace: Side
     dynamo: Side
     eager_mode_stack: list[str]
+    eager_grad_enabled_after: bool | None = None
 
     @property
     def same_graphs(self) -> bool:
@@ -70,6 +73,16 @@ class Comparison:
     @property
     def results_agree(self) -> bool:
         return self.modetrace_agrees and self.dynamo_agrees
+
+    @property
+    def grad_modes_agree(self) -> bool:
+        """Each run left grad mode as eager did (`torch.set_grad_enabled(False)` outside a
+        `with` leaves it changed)."""
+        return (
+            self.eager_grad_enabled_after
+            == self.modetrace.grad_enabled_after
+            == self.dynamo.grad_enabled_after
+        )
 
     @property
     def mode_stacks_agree(self) -> bool:
@@ -110,6 +123,11 @@ class Comparison:
             f"{_yes(self.modetrace_agrees)}, dynamo {_yes(self.dynamo_agrees)})"
         )
         lines.append(f"mode stack as after eager: {_yes(self.mode_stacks_agree)}")
+        if not self.grad_modes_agree:
+            lines.append(
+                f"grad mode after: eager {self.eager_grad_enabled_after}, modetrace "
+                f"{m.grad_enabled_after}, dynamo {d.grad_enabled_after}"
+            )
         return "\n".join(lines)
 
 
@@ -127,36 +145,51 @@ def _cell(text: str) -> str:
     return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
+Fresh = Callable[[], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
+"""A deep copy of (the function or module, its arguments, its keyword arguments) per run."""
+
+
 def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]:
-    """`compare(fn)(*args, **kwargs)`: see the module docstring. `options` go to modetrace."""
-    if not isinstance(fn, types.FunctionType):
-        raise TypeError(f"compare expects a Python function, got {type(fn).__name__}")
+    """`compare(fn)(*args, **kwargs)`: see the module docstring. `fn` is a Python function or
+    an `nn.Module` (`tracer.compile(model)` against `torch.compile(model)`; each run gets its
+    own copy of the module too). `options` go to modetrace."""
+    if not isinstance(fn, types.FunctionType | torch.nn.Module):
+        raise TypeError(f"compare expects a Python function or an nn.Module, got {fn!r}")
+    name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+    copied = isinstance(fn, torch.nn.Module)
 
     def run(*args: Any, **kwargs: Any) -> Comparison:
-        def fresh() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        def fresh() -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]:
             try:
-                return copy.deepcopy((args, kwargs))
+                a, k = copy.deepcopy((args, kwargs))
+                return (copy.deepcopy(fn) if copied else fn), a, k
             except Exception:  # noqa: BLE001 - not copyable: every run gets the originals
-                return args, kwargs
+                return fn, args, kwargs
 
-        a, k = fresh()
-        eager = _outcome(lambda: fn(*a, **k))
+        grad_at_call = torch.is_grad_enabled()
+        f, a, k = fresh()
+        eager = _outcome(lambda: f(*a, **k))
         eager_stack = _stack_text()
-        mine = _modetrace_side(fn, fresh, options)
-        theirs = _dynamo_side(fn, fresh)
-        return Comparison(fn.__qualname__, eager, mine, theirs, eager_stack)
+        eager_grad = _grad_mode_then(grad_at_call)
+        mine = _modetrace_side(fresh, options)
+        mine.grad_enabled_after = _grad_mode_then(grad_at_call)
+        theirs = _dynamo_side(fresh, grad_at_call)
+        return Comparison(name, eager, mine, theirs, eager_stack, eager_grad)
 
     return run
 
 
-def _modetrace_side(
-    fn: Callable[..., Any],
-    fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]],
-    options: dict[str, Any],
-) -> Side:
-    a, k = fresh()
+def _grad_mode_then(mode: bool) -> bool:
+    """Grad mode now; then set to `mode` (the mode of the call) for the next run."""
+    now = torch.is_grad_enabled()
+    torch.set_grad_enabled(mode)
+    return now
+
+
+def _modetrace_side(fresh: Fresh, options: dict[str, Any]) -> Side:
+    f, a, k = fresh()
     try:
-        explanation = modetrace_explain(fn, **options)(*a, **k)
+        explanation = modetrace_explain(f, **options)(*a, **k)
     except InternalError:
         raise
     except Exception as e:  # noqa: BLE001 - the function raised: the result is the error
@@ -183,24 +216,24 @@ def _modetrace_side(
     )
 
 
-def _dynamo_side(
-    fn: Callable[..., Any], fresh: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]
-) -> Side:
+def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
     torch._dynamo.reset()
-    a, k = fresh()
+    f, a, k = fresh()
     try:
-        out = torch._dynamo.explain(fn)(*a, **k)
+        out = torch._dynamo.explain(f)(*a, **k)
     except Exception as e:  # noqa: BLE001 - Dynamo raised (its own error, or the function's)
         out = None
         failure = f"dynamo's explain raised {type(e).__name__}: {_first_line(str(e))}"
+    _grad_mode_then(grad_at_call)
     torch._dynamo.reset()
-    a, k = fresh()
-    compiled = torch.compile(fn, backend="eager")
+    f, a, k = fresh()
+    compiled = torch.compile(f, backend="eager")
     result = _outcome(lambda: compiled(*a, **k))
     stack = _stack_text()
+    grad_after = _grad_mode_then(grad_at_call)
     torch._dynamo.reset()
     if out is None:
-        return Side("dynamo", 0, [], [failure], [], result, stack)
+        return Side("dynamo", 0, [], [failure], [], result, stack, grad_after)
     guards = sorted({_dynamo_guard(g) for g in out.out_guards or []})
     reasons = []
     for r in out.break_reasons:
@@ -213,7 +246,7 @@ def _dynamo_side(
     ops = [
         [op_name(node.target) for node in gm.graph.nodes if node.op in _CALLS] for gm in out.graphs
     ]
-    return Side("dynamo", out.graph_count, ops, reasons, guards, result, stack)
+    return Side("dynamo", out.graph_count, ops, reasons, guards, result, stack, grad_after)
 
 
 def _first_line(text: str) -> str:
@@ -289,12 +322,15 @@ def _stack_text() -> list[str]:
 
 
 def same_result(a: Any, b: Any) -> bool:
-    """Equal results: tensors of one dtype and shape, exactly equal, or within 1e-6 for
-    floating point; containers item by item; anything else by `==`."""
+    """Equal results: tensors of one dtype and shape, both requiring grad (and having a
+    `grad_fn`) or neither, exactly equal, or within 1e-6 for floating point; containers item
+    by item; anything else by `==`."""
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
             return False
-        if a.dtype != b.dtype or a.shape != b.shape:
+        if a.dtype != b.dtype or a.shape != b.shape or a.requires_grad != b.requires_grad:
+            return False
+        if (a.grad_fn is None) != (b.grad_fn is None):
             return False
         if a.is_floating_point():
             return bool(torch.allclose(a, b, rtol=1e-6, atol=1e-6, equal_nan=True))

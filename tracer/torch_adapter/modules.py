@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from guards.guard import GuardKind
-from guards.sources import AttrSource, ItemSource, TypeSource
+from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
@@ -95,12 +95,17 @@ class NNModuleVariable(UserDefinedObjectVariable):
         builder.wrap(own.get("_compiled_call_impl"), AttrSource(source, "_compiled_call_impl"))
         call_source = AttrSource(TypeSource(source), "__call__")
         builder.wrap(type(self.value).__call__, call_source)  # FUNCTION_MATCH
+        # `type(m).__call__` is `Module.__call__` itself (FUNCTION_MATCH above), whose globals
+        # are its module's dict: the global hook dicts are guarded there, once per trace
+        # however many modules it calls, rather than through each module's `__call__`
         torch_globals = torch.nn.Module.__call__.__globals__
+        globals_source = AttrSource(ModuleSource(torch.nn.Module.__call__.__module__), "__dict__")
+        tx.output.add_guard(GuardKind.ID_MATCH, globals_source, torch_globals)
         places: list[tuple[Any, Source]] = [
             (own.get(name), AttrSource(source, name)) for name in HOOK_DICTS
         ]
         places += [
-            (torch_globals.get(name), ItemSource(AttrSource(call_source, "__globals__"), name))
+            (torch_globals.get(name), ItemSource(globals_source, name))
             for name in GLOBAL_HOOK_DICTS
         ]
         for hooks, hooks_source in places:
@@ -118,6 +123,23 @@ class NNModuleVariable(UserDefinedObjectVariable):
     def __repr__(self) -> str:
         where = f" @ {self.source.name}" if self.source is not None else ", new"
         return f"NNModuleVariable({self.cls.__qualname__}{where})"
+
+
+def why_call_skips_forward(module: Any) -> str | None:
+    """`Module.__call__` runs `forward` at once only with no hook (on the module or global)
+    and no `module.compile()`: else why not. `tracer.compile(model)` checks it at each call
+    (tracer/cache/targets.py), where the traced `m(x)` guards it (`_guard_no_hooks`)."""
+    own = object.__getattribute__(module, "__dict__")
+    if own.get("_compiled_call_impl") is not None:
+        return f"{type(module).__name__} was compiled by torch (module.compile())"
+    for name in HOOK_DICTS:
+        if own.get(name):
+            return f"a hook is registered on the module ({name})"
+    torch_globals = torch.nn.Module.__call__.__globals__
+    for name in GLOBAL_HOOK_DICTS:
+        if torch_globals.get(name):
+            return f"a hook is registered for every module ({name})"
+    return None
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:

@@ -37,6 +37,7 @@ from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.worlds import NeedsData, TensorWorld
 
 _C = torch._C
+_len_stack = _C._len_torch_function_stack
 OP_NAMESPACES = tuple(
     getattr(_C, name) for name in ("_nn", "_linalg", "_fft", "_special") if hasattr(_C, name)
 )
@@ -55,7 +56,12 @@ PROPERTIES = frozenset(
 
 def tensor_facts(t: Any) -> tuple[object, ...]:
     """(dtype, device, shape, strides, requires_grad) of a tensor, read with torch functions
-    disabled (a mode on the stack would otherwise see the guard's reads)."""
+    disabled (a mode on the stack would otherwise see the guard's reads). With no mode on the
+    stack no user code could see them: the guard has checked the exact class first, and a
+    class with a `__torch_function__` of its own is never traced (`TorchWorld.tensor_spec`);
+    torch's own `Tensor.__torch_function__` hands metadata back unchanged."""
+    if not _len_stack():
+        return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
     with _C.DisableTorchFunction():
         return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
 
@@ -94,6 +100,12 @@ class TorchWorld(TensorWorld):
     mode_base = torch.overrides.TorchFunctionMode
     properties = PROPERTIES
 
+    grad_mode_setter = _C._set_grad_enabled
+    grad_mode_reader = _C.is_grad_enabled
+    grad_mode_classes = types.MappingProxyType(
+        {torch.no_grad: False, torch.enable_grad: True, torch.set_grad_enabled: None}
+    )
+
     def __init__(self) -> None:
         self.fake_mode = FakeTensorMode()
         self.mode_stack = live_mode_stack
@@ -121,6 +133,8 @@ class TorchWorld(TensorWorld):
 
     def is_op(self, value: object) -> bool:
         if isinstance(value, types.BuiltinFunctionType):
+            if value is _C._set_grad_enabled:  # recorded as a change of grad mode
+                return True
             if value.__name__.startswith("_"):
                 return False
             if value.__self__ is None:  # `torch.add`: a static method of _VariableFunctions

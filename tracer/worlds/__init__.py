@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
+import types
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
@@ -136,6 +137,11 @@ class TensorWorld:
     grad_mode_setter: object = None
     """The world's `torch._C._set_grad_enabled` when the tracer models changes of grad mode
     (variables/grad_mode.py records each as a node calling it), else None."""
+    grad_mode_reader: object = None
+    """The world's `torch.is_grad_enabled` (answered from the trace's mode, not called)."""
+    grad_mode_classes: Mapping[type, bool | None] = types.MappingProxyType({})
+    """The world's grad-mode context managers and the mode entering each sets: `no_grad`
+    False, `enable_grad` True, `set_grad_enabled` None (its argument says, at construction)."""
 
     def is_grad_enabled(self) -> bool:
         """The live grad mode (per thread)."""
@@ -185,6 +191,12 @@ class RuntimeWorld(TensorWorld):
         self.get_mode_at = runtime._C._get_function_stack_at
         self._mode_functions: dict[int, tuple[Any, str]] | None = None
         self.grad_mode_setter = runtime._C._set_grad_enabled
+        self.grad_mode_reader = runtime.grad_mode.is_grad_enabled
+        self.grad_mode_classes = {
+            runtime.no_grad: False,
+            runtime.enable_grad: True,
+            runtime.set_grad_enabled: None,
+        }
         # questions the runtime answers with a function of its own, asked as they are (a fake
         # tensor's metadata attributes are plain attributes: `read_attr` is getattr)
         self.is_grad_enabled = runtime.grad_mode.is_grad_enabled  # type: ignore[method-assign]
