@@ -80,11 +80,16 @@ def convert_frame(
                 "co_firstlineno": code.co_firstlineno,
                 "frame_key": str(compile_id.frame_id),
                 "cache_size": cache_size,
-                "recompile_reason": recompile_reason,
-                "recompile_guard_failures": recompile_guard_failures,
                 "is_forward": True,
             }
         )
+        if recompile_reason is not None:  # a first compile leaves them unset (None)
+            metrics.update(
+                {
+                    "recompile_reason": recompile_reason,
+                    "recompile_guard_failures": recompile_guard_failures,
+                }
+            )
         if trace_log._active:  # what trace_structured asks first: no closure made when off
             trace_log.trace_structured(
                 "dynamo_start",

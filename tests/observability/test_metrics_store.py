@@ -26,6 +26,7 @@ from guards.sources import LocalSource
 from tracer.observability.compile_context import CompileId, compile_context
 from tracer.observability.metrics import (
     CompilationMetrics,
+    compilation,
     get_metrics_context,
     metrics_context,
     store,
@@ -179,6 +180,23 @@ def test_guard_failure_parts_and_words_agree() -> None:
     assert compiled.first_failure({"n": 3}) is None
     missing = compiled.first_failure({})
     assert missing is not None and missing.actual == "missing key"
+
+
+def test_a_first_compile_sets_no_recompile_fields_and_a_none_is_stored_as_null(
+    tmp_path: Path,
+) -> None:
+    """A first compile leaves its recompile fields unset rather than None (sqlite3 binds a None
+    only after a search for an adapter, as costly as ten ints); a None set anyway is NULL."""
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db, batch=100):
+        records = three_compiles()
+        with compile_context(CompileId(7, 0)), metrics_context():
+            get_metrics_context().update({"recompile_reason": None, "co_name": "f"})
+        first = compilation._history[0]
+    assert not {"recompile_reason", "recompile_guard_failures"} & first.values().keys()
+    assert records[0].recompile_reason is None and records[1].recompile_reason is not None
+    stored = rows(db, "SELECT co_name, recompile_reason IS NULL FROM dynamo_compile ORDER BY seq")
+    assert stored == [("scale", 1), ("scale", 0), ("scale", 0), ("f", 1)]
 
 
 def test_rows_are_written_per_batch_and_at_close(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ the record itself is built when first read (NOTE [records built on read]).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 import sys
 from collections import deque
@@ -286,11 +285,17 @@ def _chromium_summary(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k in _CHROMIUM_FIELDS if (v := values.get(k)) is not None}
 
 
+_LIST_FIELDS = frozenset(f.name for f in _FIELDS if str(f.type).startswith("list["))
+"""The fields `add_to_set` fills (a set while the compile runs, a sorted list in the record)."""
+
+
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
-    """Sets (from `add_to_set`) become sorted lists; the dict is copied only if it has any."""
-    if set not in map(type, metrics.values()):
+    """Sets in list fields (from `add_to_set`) become sorted lists; the dict is copied only if
+    it has any. Only the list fields are looked at: the few a compile sets, not every value."""
+    sets = [k for k in _LIST_FIELDS.intersection(metrics) if type(metrics[k]) is set]
+    if not sets:
         return metrics
-    return {k: sorted(v, key=str) if type(v) is set else v for k, v in metrics.items()}
+    return {**metrics, **{k: sorted(metrics[k], key=str) for k in sets}}
 
 
 def failure_metrics(exc: BaseException) -> dict[str, Any]:
@@ -338,10 +343,17 @@ def _tlparse_view(record: CompilationMetrics) -> dict[str, Any]:
     return {**seconds, **record.to_dict()}
 
 
-@functools.lru_cache(maxsize=4)
+_last_snapshot: tuple[config.Config, dict[str, Any]] | None = None
+
+
 def _snapshot(knobs: config.Config) -> dict[str, Any]:
-    """Config is frozen, so one snapshot per distinct Config serves every compile."""
-    return knobs.snapshot()
+    """Config is frozen, so the snapshot of the last Config seen serves every compile until the
+    config changes (kept by identity: hashing a Config hashes all its fields)."""
+    global _last_snapshot
+    last = _last_snapshot
+    if last is None or last[0] is not knobs:
+        last = _last_snapshot = (knobs, knobs.snapshot())
+    return last[1]
 
 
 def _modetrace_version() -> str:

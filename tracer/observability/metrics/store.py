@@ -224,21 +224,49 @@ MAX_BINDS = 999
 
 @functools.lru_cache(maxsize=64)
 def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
-    """The INSERT of `rows` rows of `columns` into `table`, in one statement."""
+    """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters:
+    ?1 the run id and ?2 the pid, shared by every row (NOTE [store batches]), then each row's
+    values of the other columns; a phase row's `start_us` and `duration_us` are computed from
+    its start and end in ns."""
     names = ", ".join(f'"{name}"' for name in columns)
-    row = f"({', '.join('?' * len(columns))})"
-    return f"INSERT INTO {table} ({names}) VALUES {', '.join([row] * rows)}"
+    shared = {"run_id": "?1", "pid": "?2"}
+    phases = table == "pt2_compile_events"
+    values = []
+    n = 3  # the next parameter
+    for _ in range(rows):
+        cells = []
+        for name in columns:
+            if name in shared:
+                cells.append(shared[name])
+                continue
+            if phases and name == "start_us":
+                cells.append(f"?{n} / 1000")
+            elif phases and name == "duration_us":  # its parameter is the end, after the start
+                cells.append(f"(?{n} - ?{n - 1}) / 1000")
+            else:
+                cells.append(f"?{n}")
+            n += 1
+        values.append(f"({', '.join(cells)})")
+    return f"INSERT INTO {table} ({names}) VALUES {', '.join(values)}"
 
 
 def _insert_rows(
-    con: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
+    con: sqlite3.Connection,
+    table: str,
+    columns: tuple[str, ...],
+    shared: tuple[str, int],
+    rows: Sequence[Sequence[Any]],
 ) -> None:
-    """Insert `rows`, each a value per column, with statements of as many rows as MAX_BINDS
-    allows (a statement run once per row pays sqlite3's work per statement for every row)."""
-    per_statement = max(1, MAX_BINDS // len(columns))
+    """Insert `rows`, each a value per parameter, with statements of as many rows as MAX_BINDS
+    allows (a statement run once per row pays sqlite3's work per statement for every row);
+    `shared` is the run id and pid."""
+    if not rows:
+        return
+    per_statement = max(1, (MAX_BINDS - 2) // len(rows[0]))
     for start in range(0, len(rows), per_statement):
         part = rows[start : start + per_statement]
-        con.execute(_insert(table, columns, len(part)), list(itertools.chain.from_iterable(part)))
+        values = [*shared, *itertools.chain.from_iterable(part)]
+        con.execute(_insert(table, columns, len(part)), values)
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
@@ -256,7 +284,9 @@ _PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 # row its metadata only when the span has some; the columns a row leaves out are NULL. The
 # batch's rows of one table and one set of columns go in one multi-row INSERT (split where it
 # would bind more than MAX_BINDS values): usually one statement for the records, two for the
-# phases.
+# phases. The run id and pid every row has are bound once per statement (numbered parameters
+# ?1 and ?2), and a phase row binds its span's start and end in ns, from which SQLite computes
+# `start_us` and `duration_us`: each value sqlite3 binds costs about as much as a line of Python.
 
 
 class MetricsStore:
@@ -345,7 +375,7 @@ class MetricsStore:
         if not pending:
             return 0
         try:
-            rows = _rows(self.run_id, self.pid, pending, self._json_cells)
+            rows = _rows(pending, self._json_cells)
             self._write(rows)
         except (sqlite3.Error, OSError, StoreError) as e:
             self.dropped += len(pending)
@@ -363,11 +393,12 @@ class MetricsStore:
                 con = self._con = open_database(self.path, create=True)
             try:
                 con.execute("BEGIN IMMEDIATE")
+                shared = (self.run_id, self.pid)
                 for names, cells in compiles.items():
-                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), cells)
-                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, events[0])
-                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, events[1])
-                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, reasons)
+                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), shared, cells)
+                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, shared, events[0])
+                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, shared, events[1])
+                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, shared, reasons)
                 con.execute("COMMIT")
                 return
             except sqlite3.OperationalError as e:
@@ -378,8 +409,8 @@ class MetricsStore:
                 time.sleep(0.05 * (attempt + 1))
 
 
-def _rows(run_id: str, pid: int, pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
-    """The three tables' rows for queued compiles."""
+def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
+    """The three tables' rows for queued compiles, without the run id and pid (`_insert`)."""
     compiles: dict[tuple[str, ...], list[list[Any]]] = {}
     phases: list[Any] = []
     described: list[Any] = []
@@ -393,27 +424,28 @@ def _rows(run_id: str, pid: int, pending: Sequence[_Pending], json_cells: _JsonC
                 fields[name] = int(value)
             elif value is not None:
                 fields[name] = json_cells.text(name, value)
-        compiles.setdefault(tuple(fields), []).append([run_id, seq, pid, *fields.values()])
+        compiles.setdefault(tuple(fields), []).append([seq, *fields.values()])
         cid = values.get("compile_id")
         for span in spans:
-            name, start_ns, args = span.name, span.start_ns, span.end_args()
-            start_us, duration_us = start_ns // 1000, (span.end_ns - start_ns) // 1000
+            name, args = span.name, span.end_args()
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = {k: v for k, v in args.items() if k != "compile_id"}
                 text = json_cells.text(("metadata", name), metadata)
-                described.append((run_id, seq, cid, name, start_us, duration_us, span.tid, text))
+                described.append((seq, cid, name, span.start_ns, span.end_ns, span.tid, text))
             else:
-                phases.append((run_id, seq, cid, name, start_us, duration_us, span.tid))
+                phases.append((seq, cid, name, span.start_ns, span.end_ns, span.tid))
         for failure in values.get("recompile_guard_failures") or ():
             parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
-            reasons.append((run_id, seq, cid, *[failure.get(part) for part in parts]))
+            reasons.append((seq, cid, *[failure.get(part) for part in parts]))
     return compiles, (phases, described), reasons
 
 
 _CONVERTED = JSON_COLUMNS | BOOL_COLUMNS
 """The cells a row converts: lists and dicts to JSON text, bools to the ints 0 and 1 that
 SQLite stores for them anyway (sqlite3 binds a bool only after a failed search for an adapter
-for it, which costs as much as binding ten ints)."""
+for it, which costs as much as binding ten ints). A None pays the same search; the compile
+path leaves a field it has no value for unset rather than setting it to None (a first compile's
+recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
 
 _json = json.JSONEncoder(default=str).encode
 """JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
