@@ -678,7 +678,9 @@ def unpack_sequence(
         if it.next_item(tx) is not None:
             tx.raise_user_error(ValueError(f"too many values to unpack (expected {before})"))
         return items
-    rest = it.unpack(tx)
+    from variables.length_hint import rest_of  # (it builds on this module)
+
+    rest = rest_of(tx, it)  # the starred name's list: `list(it)`
     if len(rest) < after:
         tx.raise_user_error(
             ValueError(
