@@ -237,6 +237,30 @@ class UserDefinedClassVariable(VariableTracker):
         getter = wrap_class_member(tx, prop.fget, fget_source, None, None)
         return getter.call_function(tx, [self], {})
 
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """A protocol call on the class (`len(cls)`, `x in cls`, `iter(cls)` for an Enum): the
+        special method is looked up on the metaclass alone, as CPython's slots do, and a user
+        metaclass's Python method is traced with the class bound."""
+        method = self.metaclass_special(tx, name)
+        if method is None:
+            return super().call_method(tx, name, args, kwargs)
+        return method.call_function(tx, args, kwargs)
+
+    def metaclass_special(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
+        """The metaclass's Python function `name` bound to the class, or None."""
+        meta = type(self.value)
+        member, owner = lookup_class_attr(meta, name)
+        if owner is None or owner is type or not isinstance(member, types.FunctionType):
+            return None
+        source = AttrSource(TypeSource(self.source), name) if self.source is not None else None
+        return wrap_class_member(tx, member, source, self, wrap_class(meta))
+
     def call_function(
         self,
         tx: TranslatorBase,
