@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from guards.builder import has_instance_attr
 from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from variables import builder, list_subclass, streams, value_objects
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
@@ -180,10 +180,13 @@ class UserDefinedClassVariable(VariableTracker):
         stored = stored_class_attr(tx, self.value, self.source, name)
         if stored is not None:
             return stored
-        member, _owner = lookup_class_attr(self.value, name)
+        member, owner = lookup_class_attr(self.value, name)
         if member is not _ABSENT:
             if isinstance(member, property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
+            getter = lookup_class_attr(type(member), "__get__")[0]
+            if isinstance(getter, types.FunctionType) and owner is not None:
+                return self._descriptor_get(tx, member, owner, name, getter)
             return wrap_class_member(tx, member, source, None, self)
         if from_type:
             unimplemented("getattr", f"{name} of class {self.value.__name__} (type's)")
@@ -218,6 +221,30 @@ class UserDefinedClassVariable(VariableTracker):
         if hasattr(value.python_type(), "__get__"):
             unimplemented("setattr", f"{what} to {value!r}, a descriptor")
         tx.output.side_effects.store_class_attr(self, name, value)
+
+    def _descriptor_get(
+        self, tx: TranslatorBase, member: Any, owner: type, name: str, getter: Any
+    ) -> VariableTracker:
+        """A descriptor written in Python, read from the class: what its `__get__(None, cls)`
+        returns (an Enum's member redirect gives the member), traced. The descriptor itself
+        is read where it sits, `cls.__dict__[name]` of the class that holds it."""
+        if self.source is None:
+            unimplemented("getattr", f"descriptor {self.value.__name__}.{name} of a new class")
+        index = self.value.__mro__.index(owner)
+        holder = (
+            self.source if index == 0 else ItemSource(AttrSource(self.source, "__mro__"), index)
+        )
+        raw = ItemSource(AttrSource(holder, "__dict__"), name)
+        descriptor = tx.output.builder.lazy(member, raw).realize()
+        get = tx.output.builder.lazy(getter, AttrSource(TypeSource(raw), "__get__")).realize()
+        try:
+            return get.call_function(tx, [descriptor, ConstantVariable(None), self], {})
+        except Unsupported as e:
+            fallback = self.metaclass_special(tx, "__getattr__")
+            if fallback is None or not isinstance(e.user_exception, AttributeError):
+                raise
+        # type.__getattribute__ failed: CPython asks the metaclass's __getattr__
+        return fallback.call_function(tx, [ConstantVariable(name)], {})
 
     def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
         """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""

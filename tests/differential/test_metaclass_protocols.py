@@ -6,12 +6,14 @@ as they do a user metaclass's. CPython's test_enum iterates Enum classes in most
 from __future__ import annotations
 
 import enum
+import types
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.differential.helpers import check
+from tracer.testing import assert_same_behavior
 
 
 class Color(enum.Enum):
@@ -60,3 +62,58 @@ def user_metaclass(n: int) -> Any:
 @pytest.mark.parametrize("fn", [enum_members, flag_members, user_metaclass])
 def test_protocols_of_a_class_use_its_metaclass(fn: Any) -> None:
     check(fn, 1)
+
+
+class Answer:
+    """A descriptor written in Python: reading it from the class gives `__get__(None, cls)`."""
+
+    def __get__(self, obj: Any, cls: Any = None) -> int:
+        return 42 if obj is None else 7
+
+
+class WithDescriptor:
+    answer = Answer()
+
+
+class Redirected(enum.Enum):
+    """3.11 puts an `enum.property` redirect in the class for a member whose name a base
+    class defines as a property."""
+
+    name_ = 1
+    value = 2  # Enum's own `value` is a property: this member is a redirect
+
+
+def descriptor_read_from_the_class(n: int) -> Any:
+    return WithDescriptor.answer + n, Redirected.value, Redirected.value.value
+
+
+def descriptor_read_from_an_instance(n: int) -> Any:
+    return WithDescriptor().answer + n
+
+
+def test_python_descriptor_read_from_a_class() -> None:
+    """Its `__get__(None, cls)` is traced (the tracer used to give the descriptor object
+    itself: a TypeError on `+`, and an `enum.property` for an Enum member)."""
+    check(descriptor_read_from_the_class, 1)
+    assert_same_behavior(descriptor_read_from_an_instance, 1)
+
+
+class Fallback(type):
+    def __getattr__(cls, name: str) -> str:
+        return "meta:" + name
+
+
+class ClassOnly(types.DynamicClassAttribute):
+    """Raises AttributeError when read from the class: then the metaclass's __getattr__."""
+
+
+class WithFallback(metaclass=Fallback):
+    x = ClassOnly(lambda self: 5)
+
+
+def descriptor_failing_on_the_class(n: int) -> Any:
+    return WithFallback.x, n
+
+
+def test_descriptor_failing_on_the_class_asks_the_metaclass() -> None:
+    check(descriptor_failing_on_the_class, 1)
