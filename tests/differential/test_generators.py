@@ -5,8 +5,8 @@ bytecode, then compares compiled (fullgraph=True, via `check`) with eager Python
 or exception (type and message) and the same arguments afterwards.
 
 Generators the trace can't follow fall back with a reason and stay correct: one that escapes the
-frame, `throw` of StopIteration, a `yield` inside `try`/`finally`, a StopIteration escaping the body,
-and a generator passed in as an argument."""
+frame, `throw` of StopIteration, a `yield` inside `try`/`finally`, a StopIteration escaping the
+body, and a generator passed in as an argument."""
 
 # The forms under test are the point: generator expressions given to builtins, `yield from`
 # ruff: noqa: B905, C400, C401, C402
