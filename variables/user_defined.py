@@ -17,7 +17,14 @@ from guards.builder import has_instance_attr
 from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import Unsupported, unimplemented
-from variables import builder, list_subclass, streams, value_objects, value_subclass
+from variables import (
+    builder,
+    dict_subclass,
+    list_subclass,
+    streams,
+    value_objects,
+    value_subclass,
+)
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -302,6 +309,8 @@ class UserDefinedClassVariable(VariableTracker):
             return list_subclass.make_list_subclass(tx, self.value, args, kwargs)
         if value_subclass.is_value_subclass(self.value):
             return value_subclass.make_value_subclass(tx, self.value, self.source, args, kwargs)
+        if dict_subclass.is_dict_subclass(self.value):
+            return dict_subclass.make_dict_subclass(tx, self.value, self.source, args, kwargs)
         if self.value is functools.partial:
             return FunctoolsPartialVariable.create(tx, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
@@ -598,7 +607,9 @@ class SuperVariable(VariableTracker):
         obj = self.obj.realize()
         if isinstance(obj, UserDefinedClassVariable):
             return self._class_getattr(tx, obj, name)
-        if isinstance(obj, value_subclass.ValueSubclassVariable):
+        if isinstance(
+            obj, value_subclass.ValueSubclassVariable | dict_subclass.DictSubclassVariable
+        ):
             return obj.super_getattr(tx, self.cls, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
