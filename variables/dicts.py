@@ -652,6 +652,14 @@ def real_operand(
     except NotConstantError:
         if not any_iterable:
             unimplemented("set-operand", f"set operation on {vt!r}, which is not a constant")
+    from variables.iterators import iterate, user_iterator_class  # (it builds on this module)
+
+    if user_iterator_class(vt) is not None:  # pulled one at a time: an unhashable item stops it
+        it = iterate(tx, vt)
+        keys = []
+        while (item := it.next_item(tx)) is not None:
+            keys.append(key_of(item))
+        return tuple(keys)
     return tuple(key_of(item) for item in vt.unpack(tx))
 
 

@@ -572,15 +572,6 @@ class UserDefinedObjectVariable(VariableTracker):
             return bool(protocol_result(tx, bool, _Sized, self.call_method(tx, "__len__", [], {})))
         return True
 
-    def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        """The items its class's `__iter__` gives (traced), for `{*obj}`, `set(obj)` and the
-        other consumers that take every item."""
-        from variables.iterators import iterate, user_iterator_class
-
-        if user_iterator_class(self) is None:
-            return super().unpack(tx)
-        return iterate(tx, self).unpack(tx)
-
     def reconstruct(self, cg: PyCodegen) -> None:
         if self.source is not None:
             cg.load_source(self.source)

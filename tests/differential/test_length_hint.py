@@ -273,3 +273,64 @@ def test_operator_length_hint() -> None:
         return operator.length_hint(Hinted(log, 4)), operator.length_hint(Sized(log, 2), 7)
 
     check(hints, [])
+
+
+class Pulled:
+    """Its own iterator over `values`, logging each pull."""
+
+    def __init__(self, log: list[str], values: tuple[Any, ...]) -> None:
+        self.log = log
+        self.values = list(values)
+
+    def __iter__(self) -> Pulled:
+        self.log.append("iter")
+        return self
+
+    def __next__(self) -> Any:
+        self.log.append("next")
+        if not self.values:
+            raise StopIteration
+        return self.values.pop(0)
+
+
+def _set_update(x: Any) -> Any:
+    s = {0}
+    s.update(x)
+    return s
+
+
+def _dict_of_pairs(x: Any) -> Any:
+    return dict(x)
+
+
+def _deque_extend(x: Any) -> Any:
+    d = collections.deque([0])
+    d.extend(x)
+    return d
+
+
+def _slice_assignment(x: Any) -> Any:
+    out = [1, 2, 3]
+    out[1:2] = x
+    return out
+
+
+@pytest.mark.parametrize(
+    "consumer",
+    [set, frozenset, _starred_set, _set_update, _dict_of_pairs, _deque_extend, _slice_assignment],
+    ids=_name,
+)
+@pytest.mark.parametrize("values", [(1, 2), (1, [2], 3), ((1, 2), (3,), (4, 5))], ids=str)
+def test_items_pulled_one_at_a_time(consumer: Callable[[Any], Any], values: Any) -> None:
+    """A consumer stops pulling at the item it refuses (unhashable, not a pair): the pulls
+    (logged) are eager's, or the frame falls back."""
+    from tracer.testing import assert_same_behavior
+
+    assert_same_behavior(_consume(consumer, lambda log: Pulled(log, values)), [])
+
+
+@pytest.mark.parametrize("length", [-1, 3], ids=_name)
+def test_slice_assignment_asks_the_length_hint(length: Any) -> None:
+    from tracer.testing import assert_same_behavior
+
+    assert_same_behavior(_consume(_slice_assignment, lambda log: Sized(log, length)), [])
