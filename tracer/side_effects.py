@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Instr
@@ -250,8 +250,13 @@ class SideEffects:
         and `clear` with none."""
         self.dict_ops[id(vt)][1].append((op, *args))
 
-    def record_set_op(self, vt: VariableTracker, method: str, keys: list[Any]) -> None:
-        self.set_ops.append(Mutation("set", vt, method, keys))
+    def record_set_op(
+        self, vt: VariableTracker, fn: Callable[..., Any], args: tuple[Any, ...]
+    ) -> None:
+        """`fn(the set, *args)` (`set.add`, `operator.ior`, ...) on a set passed in, with
+        constant arguments: replayed in order on the real set (variables/dicts.py,
+        SetVariable._mutate_input)."""
+        self.set_ops.append(Mutation("set", vt, fn.__name__, (fn, args)))
 
     def store_attr(
         self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str, value: VariableTracker
@@ -549,8 +554,8 @@ class SideEffects:
             cg.call_method_on(temps["target"], "clear")
             cg.call_method_on(temps["target"], "extend", temps["value"])
         elif m.kind == "set":
-            for key in m.value:
-                cg.call_method_on(temps["target"], m.name, const=key)
+            fn, args = m.value
+            cg.call_function_on(fn, ("fast", temps["target"]), *[("const", a) for a in args])
         elif m.kind == "cell":
             cg.load_fast(temps["value"])
             cg.store_cell(m.target)

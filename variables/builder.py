@@ -435,12 +435,16 @@ class VariableBuilder:
         equal sets may iterate in different orders, and the trace unrolls loops over it in the
         order it saw. Not by identity: a set is mutable, so the same object may hold other
         members on the next call, and a new equal set should not recompile. The tracker holds
-        the real object and only reads it (see `SetVariable.is_input`); changing it falls back."""
+        the real object and only reads it (see `SetVariable.is_input`); a change is made on a
+        copy and replayed on it (`SetVariable._mutate_input`)."""
         if not all(is_constant_value(k) for k in value):
             unimplemented("set-input", f"{source.name} holds a member that is not a constant")
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
-        return SetVariable(value, None, source)
+        vt = SetVariable(value, None, source)
+        return (
+            vt if type(value) is frozenset else self.output.side_effects.track_existing(value, vt)
+        )
 
     def wrap_bytearray(self, value: bytearray, source: Source) -> VariableTracker:
         """Guarded on its contents (`tuple(L['b']) == (...)`); a copy is modeled, and a change

@@ -23,7 +23,12 @@ from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.arguments import call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
-from variables.bytearrays import bytearray_binary_op, make_bytearray
+from variables.bytearrays import (
+    byte_values,
+    bytearray_binary_op,
+    iterable_object,
+    make_bytearray,
+)
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -50,6 +55,7 @@ from variables.iterators import (
     make_zip,
     next_of,
 )
+from variables.length_hint import operator_length_hint, sized_iterate
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
@@ -153,6 +159,14 @@ class BuiltinVariable(KnownObjectVariable):
             return ConstantVariable(None)
         if isinstance(fn, type) and issubclass(fn, BaseException):
             return make_exception(tx, fn, args, kwargs)
+        if (
+            fn is operator.length_hint
+            and args
+            and isinstance(args[0].realize(), UserDefinedObjectVariable)
+        ):
+            return call_handler(
+                operator_length_hint, tx, args, kwargs, lambda: fold(tx, fn, args, kwargs)
+            )
         if fn is math.fsum and len(args) == 1 and not kwargs:
             return fsum_of(tx, args[0])
         if fn is tuple.__new__:  # a namedtuple's `_make`, or a tuple subclass's own __new__
@@ -240,7 +254,7 @@ class BuiltinVariable(KnownObjectVariable):
         key: VariableTracker | None = None,
         reverse: VariableTracker | None = None,
     ) -> VariableTracker:
-        result = ListVariable(iterate(tx, iterable).unpack(tx))
+        result = ListVariable(sized_iterate(tx, iterable).unpack(tx))
         result.method_sort(tx, key=key, reverse=reverse)
         return result
 
@@ -384,12 +398,12 @@ class BuiltinVariable(KnownObjectVariable):
     def call_tuple(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        return TupleVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
+        return TupleVariable([] if iterable is None else sized_iterate(tx, iterable).unpack(tx))
 
     def call_list(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
-        return ListVariable([] if iterable is None else iterate(tx, iterable).unpack(tx))
+        return ListVariable([] if iterable is None else sized_iterate(tx, iterable).unpack(tx))
 
     def call_set(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
@@ -408,6 +422,15 @@ class BuiltinVariable(KnownObjectVariable):
         from_input = reads_input(iterable)  # then the set made has no recipe
         operand = real_operand(tx, iterable, any_iterable=True, inputs=from_input)
         return set_operation(tx, frozenset, (operand,), None, from_input, (operand, iterable))
+
+    def call_bytes(
+        self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker
+    ) -> VariableTracker:
+        """`bytes(x)` of an iterator or a user iterable: its items (after its length hint, as
+        CPython's bytes() asks it); anything else is folded on constants."""
+        if len(args) == 1 and not kwargs and iterable_object(args[0]):
+            return ConstantVariable(bytes(byte_values(tx, args[0], bytes, hint=True)))
+        return fold(tx, bytes, args, kwargs)
 
     def call_bytearray(
         self, tx: TranslatorBase, *args: VariableTracker, **kwargs: VariableTracker

@@ -74,6 +74,9 @@ class BytearrayVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        if name == "extend" and len(args) == 1 and not kwargs and iterable_object(args[0]):
+            # its items, asked after its length hint and checked one at a time
+            args = [ConstantVariable(bytes(byte_values(tx, args[0], bytearray, hint=True)))]
         real_args = [_operand(a, self, name) for a in args]
         real_kwargs = {k: _operand(v, self, name) for k, v in kwargs.items()}
         method = tx.run_user_operation(getattr, self.value, name)
@@ -124,6 +127,43 @@ def _operand(vt: VariableTracker, owner: BytearrayVariable, method: str) -> Any:
         unimplemented("bytearray", f"bytearray.{method} with {vt!r}, which is not a constant")
 
 
+def iterable_object(vt: VariableTracker) -> bool:
+    """An iterator, or a user object whose class defines `__iter__` and neither `__bytes__`
+    nor `__index__`: `bytes(vt)` and `bytearray.extend(vt)` take its items one at a time."""
+    from variables.iterators import IteratorVariable, user_iterator_class
+    from variables.user_defined import lookup_class_attr
+
+    vt = vt.realize()
+    if isinstance(vt, IteratorVariable):
+        return True
+    cls = user_iterator_class(vt)
+    return cls is not None and not any(
+        lookup_class_attr(cls, name)[1] for name in ("__bytes__", "__index__")
+    )
+
+
+def byte_values(
+    tx: TranslatorBase, vt: VariableTracker, kind: type[bytes | bytearray], *, hint: bool
+) -> list[int]:
+    """The items of an iterable that is not a constant, pulled one at a time (after its length
+    hint when the consumer asks one: `bytes()` and `bytearray.extend` do, `bytearray()` does
+    not): an item that is not a byte raises `kind`'s own error at once, before the next item
+    is pulled."""
+    from variables.iterators import iterate
+    from variables.length_hint import sized_iterate
+
+    it = sized_iterate(tx, vt) if hint else iterate(tx, vt)
+    values = []
+    while (item := it.next_item(tx)) is not None:
+        try:
+            value = item.realize().as_python_constant()
+        except NotConstantError:
+            unimplemented("bytearray", f"{kind.__name__}() of an item known only at run time")
+        tx.run_user_operation(kind, (value,))  # CPython's TypeError or ValueError for it
+        values.append(value)
+    return values
+
+
 def bytearray_binary_op(
     tx: TranslatorBase, fn: Any, a: VariableTracker, b: VariableTracker
 ) -> VariableTracker | None:
@@ -143,8 +183,6 @@ def make_bytearray(
 ) -> VariableTracker:
     """`bytearray(...)`, made by CPython from the constant arguments (an iterable of ints that
     is not a constant gives its items)."""
-    from variables.iterators import iterate
-
     real_args: list[Any] = []
     for a in args:
         a = a.realize()
@@ -153,10 +191,7 @@ def make_bytearray(
         elif a.is_python_constant():
             real_args.append(a.as_python_constant())
         else:
-            items = iterate(tx, a).unpack(tx)
-            real_args.append(
-                [_operand(i, BytearrayVariable(bytearray()), "__init__") for i in items]
-            )
+            real_args.append(byte_values(tx, a, bytearray, hint=False))
     real_kwargs = {
         k: _operand(v, BytearrayVariable(bytearray()), "__init__") for k, v in kwargs.items()
     }

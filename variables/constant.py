@@ -103,8 +103,16 @@ class ConstantVariable(VariableTracker):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         value = self.value
-        if name == "join" and type(value) is str and len(args) == 1 and not kwargs:
-            pieces = iterators.iterate(tx, args[0]).unpack(tx)
+        if (
+            name == "join"
+            and type(value) is str
+            and len(args) == 1
+            and not kwargs
+            and not args[0].is_python_constant()  # a constant: CPython joins it (or refuses)
+        ):
+            from variables.length_hint import rest_of  # (it builds on this module)
+
+            pieces = rest_of(tx, iterators.iterate(tx, args[0]))  # `list(iter(x))`
             args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
         # (the arguments asked in order, as `all(... for a in (*args, *kwargs.values()))`
         # would, by C-level maps: `"k".startswith("p")` in a loop comes here every time)

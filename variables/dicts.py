@@ -418,12 +418,15 @@ class SetVariable(VariableTracker):
     CPython's. `recipe` makes that set again in the compiled code; a set whose making the
     tracer did not follow (`recipe` None) can be asked anything but its order."""
 
-    __slots__ = ("items", "recipe")
+    __slots__ = ("changed", "items", "recipe")
 
     def __init__(self, items: Any, recipe: SetRecipe | None, source: Source | None = None) -> None:
         super().__init__(source)
         self.items: set[Any] | frozenset[Any] = items
         self.recipe = recipe
+        self.changed = False
+        """An input set changed by the trace: `items` is then a copy with its members, whose
+        order is not known (see `_mutate_input`)."""
 
     @classmethod
     def of_keys(cls, keys: Iterable[Any], frozen: bool = False) -> SetVariable:
@@ -448,7 +451,7 @@ class SetVariable(VariableTracker):
         object, guarded on its members and its iteration order, never changed here. Its hash
         table is not known beyond that order, so a set computed from it has the right members
         but no recipe (its own order is not known)."""
-        return self.source is not None and self.recipe is None
+        return self.source is not None and self.recipe is None and not self.changed
 
     def python_type(self) -> type:
         return type(self.items)
@@ -550,7 +553,7 @@ class SetVariable(VariableTracker):
         """`fn(the set, *args)`, a change of this set: run on the real set and added to the
         recipe. Returns the result (the set itself for in-place operators)."""
         if self.source is not None:
-            unimplemented("side-effect", f"changing the set {self.source.name} from outside")
+            return self._mutate_input(tx, fn, args, kwargs)
         self._order_known("a change")
         assert self.recipe is not None
         if kwargs:  # CPython refuses them, with its own message
@@ -564,6 +567,36 @@ class SetVariable(VariableTracker):
                 unimplemented("set-change", f"{fn.__name__} changed the set, then raised {e!r}")
             tx.raise_user_error(e)
         self.recipe = self.recipe.then(fn, args)
+        return self if result is self.items else builder.wrap_constant_result(result)
+
+    def _mutate_input(
+        self,
+        tx: TranslatorBase,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any] | None,
+    ) -> VariableTracker:
+        """A change of a set passed in: made here on a copy (its members are known from then
+        on, its hash table and so its order are not), and replayed on the real set by the
+        compiled code, call by call (SideEffects.record_set_op), so the real set ends with
+        eager's members and eager's table. `pop` takes a member the table decides: not
+        modeled."""
+        assert self.source is not None
+        if fn is set.pop or kwargs or any(a is ITSELF for a in args):
+            unimplemented(
+                "side-effect", f"{fn.__name__} of the set {self.source.name} from outside"
+            )
+        if not self.changed:
+            self.items = set(self.items)
+            self.changed = True
+        before = set(self.items)
+        try:
+            result = fn(self.items, *args)
+        except Exception as e:  # noqa: BLE001 - CPython's error is the user's
+            if self.items != before:
+                unimplemented("set-change", f"{fn.__name__} changed the set, then raised {e!r}")
+            tx.raise_user_error(e)
+        tx.output.side_effects.record_set_op(self, fn, args)
         return self if result is self.items else builder.wrap_constant_result(result)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -619,6 +652,14 @@ def real_operand(
     except NotConstantError:
         if not any_iterable:
             unimplemented("set-operand", f"set operation on {vt!r}, which is not a constant")
+    from variables.iterators import iterate, user_iterator_class  # (it builds on this module)
+
+    if user_iterator_class(vt) is not None:  # pulled one at a time: an unhashable item stops it
+        it = iterate(tx, vt)
+        keys = []
+        while (item := it.next_item(tx)) is not None:
+            keys.append(key_of(item))
+        return tuple(keys)
     return tuple(key_of(item) for item in vt.unpack(tx))
 
 

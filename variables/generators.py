@@ -11,7 +11,8 @@ A generator tracker is one more kind of IteratorVariable, so every consumer (FOR
 `list`, `sum`, `zip`, unpacking, `yield from`) pulls from it like any other iterator.
 
 What this does not model falls back with a reason: a generator that escapes the frame (returned,
-stored where the compiled code would have to rebuild it), `throw`, and a generator
+stored where the compiled code would have to rebuild it), `throw` of StopIteration or
+GeneratorExit, and a generator
 whose `yield` sits inside a `try` or `with` block (its cleanup would run when CPython finalizes
 the generator, which the trace can't place).
 """
@@ -116,7 +117,34 @@ class LocalGeneratorObjectVariable(IteratorVariable):
         return item
 
     def method_throw(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
-        unimplemented("generator", f"throw() into the generator {self.frame.name}")
+        """`g.throw(exc)` raises `exc` where the generator is suspended. No `yield` of a
+        traced generator is inside a `try` or `with` (see InliningGeneratorTranslator.start),
+        so nothing in its body can catch it: it leaves the generator (and, through a `yield
+        from`, the inner generator first), which is then finished, and the caller gets it.
+        A generator not started, or finished, raises it too. StopIteration and GeneratorExit
+        (which a generator turns into RuntimeError, or swallows) and the forms with more
+        than one argument are not modeled."""
+        from variables.misc import ExceptionVariable, make_exception
+
+        error = args[0].realize() if len(args) == 1 else None
+        if error is not None and not isinstance(error, ExceptionVariable):
+            cls = error.as_python_constant() if error.is_python_constant() else None
+            if isinstance(cls, type) and issubclass(cls, BaseException):  # `throw(KeyError)`
+                error = make_exception(tx, cls, [], {}).realize()
+        if not isinstance(error, ExceptionVariable) or issubclass(
+            error.cls, StopIteration | GeneratorExit
+        ):
+            unimplemented("generator", f"throw() of {args!r} into {self.frame.name}")
+        if self.frame.running:
+            tx.raise_user_error(ValueError("generator already executing"))
+        generator: LocalGeneratorObjectVariable | None = self
+        while generator is not None:  # the exception leaves every frame of the chain
+            frame = generator.frame
+            delegate = frame.delegate
+            frame.delegate = None
+            frame.finished = True
+            generator = delegate if isinstance(delegate, LocalGeneratorObjectVariable) else None
+        tx.raise_exception(error)
 
     def method_close(self, tx: TranslatorBase) -> VariableTracker:
         """CPython raises GeneratorExit at the suspended `yield`. No `yield` of a traced

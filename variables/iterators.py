@@ -289,6 +289,12 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         return BuiltinIteratorVariable(iterator, builder.wrap_constant_result, constant)
     if user_iterator_class(vt) is not None:
         return user_iterator(tx, vt.call_method(tx, "__iter__", [], {}).realize())
+    from variables.user_defined import UserDefinedClassVariable
+
+    if isinstance(vt, UserDefinedClassVariable):  # a class whose metaclass iterates (an Enum)
+        method = vt.metaclass_special(tx, "__iter__")
+        if method is not None:
+            return user_iterator(tx, method.call_function(tx, [], {}).realize())
     # anything else that iterates to a fixed list of items (a tensor's rows)
     return SequenceIteratorVariable(TupleVariable(vt.unpack(tx)))
 
@@ -408,6 +414,13 @@ def make_reversed(tx: TranslatorBase, seq: VariableTracker) -> IteratorVariable:
     if isinstance(seq, ConstantVariable | RangeVariable):
         iterator = _real_iterator(tx, reversed, seq)[1]
         return BuiltinIteratorVariable(iterator, builder.wrap_constant_result)
+    from variables.user_defined import UserDefinedClassVariable
+
+    if isinstance(seq, UserDefinedClassVariable):  # a class whose metaclass reverses (an Enum)
+        method = seq.metaclass_special(tx, "__reversed__")
+        made = method.call_function(tx, [], {}).realize() if method is not None else None
+        if isinstance(made, IteratorVariable):  # (CPython returns whatever it gives)
+            return made
     unimplemented("call", f"reversed() of {seq!r} is not supported")
 
 
@@ -678,7 +691,9 @@ def unpack_sequence(
         if it.next_item(tx) is not None:
             tx.raise_user_error(ValueError(f"too many values to unpack (expected {before})"))
         return items
-    rest = it.unpack(tx)
+    from variables.length_hint import rest_of  # (it builds on this module)
+
+    rest = rest_of(tx, it)  # the starred name's list: `list(it)`
     if len(rest) < after:
         tx.raise_user_error(
             ValueError(

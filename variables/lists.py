@@ -170,7 +170,10 @@ class ListVariable(BaseListVariable):
         if other.realize() is self:
             self.items.extend(list(self.items))
         else:
-            for item in each_item(tx, other):  # what came before an exception stays appended
+            from variables.length_hint import sized_iterate  # (it builds on this module)
+
+            it = sized_iterate(tx, other)
+            while (item := it.next_item(tx)) is not None:  # what came before an error stays
                 self.items.append(item)
         return ConstantVariable(None)
 
@@ -389,7 +392,7 @@ def matches(tx: TranslatorBase, vt: VariableTracker, key: object) -> bool:
 
 def each_item(tx: TranslatorBase, vt: VariableTracker) -> Iterator[VariableTracker]:
     """The items iterating `vt` gives, one at a time: an iterator's are pulled as the consumer
-    takes them, so a consumer that stores each as it comes (CPython's `list.extend`,
+    takes them, so a consumer that stores each as it comes (CPython's `deque.extend`,
     `dict.update`) keeps what came before an exception raised part-way."""
     vt = vt.realize()
     next_item = getattr(vt, "next_item", None)

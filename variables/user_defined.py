@@ -16,8 +16,15 @@ from typing import TYPE_CHECKING, Any
 from guards.builder import has_instance_attr
 from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
-from tracer.exc import unimplemented
-from variables import builder, list_subclass, streams, value_objects
+from tracer.exc import Unsupported, unimplemented
+from variables import (
+    builder,
+    dict_subclass,
+    list_subclass,
+    streams,
+    value_objects,
+    value_subclass,
+)
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
@@ -180,10 +187,13 @@ class UserDefinedClassVariable(VariableTracker):
         stored = stored_class_attr(tx, self.value, self.source, name)
         if stored is not None:
             return stored
-        member, _owner = lookup_class_attr(self.value, name)
+        member, owner = lookup_class_attr(self.value, name)
         if member is not _ABSENT:
             if isinstance(member, property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
+            getter = lookup_class_attr(type(member), "__get__")[0]
+            if isinstance(getter, types.FunctionType) and owner is not None:
+                return self._descriptor_get(tx, member, owner, name, getter)
             return wrap_class_member(tx, member, source, None, self)
         if from_type:
             unimplemented("getattr", f"{name} of class {self.value.__name__} (type's)")
@@ -219,6 +229,30 @@ class UserDefinedClassVariable(VariableTracker):
             unimplemented("setattr", f"{what} to {value!r}, a descriptor")
         tx.output.side_effects.store_class_attr(self, name, value)
 
+    def _descriptor_get(
+        self, tx: TranslatorBase, member: Any, owner: type, name: str, getter: Any
+    ) -> VariableTracker:
+        """A descriptor written in Python, read from the class: what its `__get__(None, cls)`
+        returns (an Enum's member redirect gives the member), traced. The descriptor itself
+        is read where it sits, `cls.__dict__[name]` of the class that holds it."""
+        if self.source is None:
+            unimplemented("getattr", f"descriptor {self.value.__name__}.{name} of a new class")
+        index = self.value.__mro__.index(owner)
+        holder = (
+            self.source if index == 0 else ItemSource(AttrSource(self.source, "__mro__"), index)
+        )
+        raw = ItemSource(AttrSource(holder, "__dict__"), name)
+        descriptor = tx.output.builder.lazy(member, raw).realize()
+        get = tx.output.builder.lazy(getter, AttrSource(TypeSource(raw), "__get__")).realize()
+        try:
+            return get.call_function(tx, [descriptor, ConstantVariable(None), self], {})
+        except Unsupported as e:
+            fallback = self.metaclass_special(tx, "__getattr__")
+            if fallback is None or not isinstance(e.user_exception, AttributeError):
+                raise
+        # type.__getattribute__ failed: CPython asks the metaclass's __getattr__
+        return fallback.call_function(tx, [ConstantVariable(name)], {})
+
     def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
         """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""
         if self.source is None:
@@ -237,6 +271,30 @@ class UserDefinedClassVariable(VariableTracker):
         getter = wrap_class_member(tx, prop.fget, fget_source, None, None)
         return getter.call_function(tx, [self], {})
 
+    def call_method(
+        self,
+        tx: TranslatorBase,
+        name: str,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        """A protocol call on the class (`len(cls)`, `x in cls`, `iter(cls)` for an Enum): the
+        special method is looked up on the metaclass alone, as CPython's slots do, and a user
+        metaclass's Python method is traced with the class bound."""
+        method = self.metaclass_special(tx, name)
+        if method is None:
+            return super().call_method(tx, name, args, kwargs)
+        return method.call_function(tx, args, kwargs)
+
+    def metaclass_special(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
+        """The metaclass's Python function `name` bound to the class, or None."""
+        meta = type(self.value)
+        member, owner = lookup_class_attr(meta, name)
+        if owner is None or owner is type or not isinstance(member, types.FunctionType):
+            return None
+        source = AttrSource(TypeSource(self.source), name) if self.source is not None else None
+        return wrap_class_member(tx, member, source, self, wrap_class(meta))
+
     def call_function(
         self,
         tx: TranslatorBase,
@@ -249,6 +307,10 @@ class UserDefinedClassVariable(VariableTracker):
             return streams.make_stream(tx, self.value, args, kwargs)
         if list_subclass.is_plain_list_subclass(self.value):
             return list_subclass.make_list_subclass(tx, self.value, args, kwargs)
+        if value_subclass.is_value_subclass(self.value):
+            return value_subclass.make_value_subclass(tx, self.value, self.source, args, kwargs)
+        if dict_subclass.is_dict_subclass(self.value):
+            return dict_subclass.make_dict_subclass(tx, self.value, self.source, args, kwargs)
         if self.value is functools.partial:
             return FunctoolsPartialVariable.create(tx, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
@@ -536,6 +598,10 @@ class SuperVariable(VariableTracker):
         obj = self.obj.realize()
         if isinstance(obj, UserDefinedClassVariable):
             return self._class_getattr(tx, obj, name)
+        if isinstance(
+            obj, value_subclass.ValueSubclassVariable | dict_subclass.DictSubclassVariable
+        ):
+            return obj.super_getattr(tx, self.cls, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
         self._no_stored_attr(tx, name)

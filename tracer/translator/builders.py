@@ -11,6 +11,7 @@ from variables.base import NotConstantError
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.iterators import unpack_sequence
+from variables.length_hint import sized_iterate
 from variables.lists import ListVariable, TupleVariable
 from variables.misc import ExceptionVariable
 from variables.value_objects import check_format
@@ -88,7 +89,7 @@ class Builders(TranslatorBase):
         iterable = self.pop().realize()
         target = self.peek(inst.arg)
         assert isinstance(target, ListVariable)
-        target.items.extend(iterable.unpack(self))
+        target.items.extend(sized_iterate(self, iterable).unpack(self))
 
     def LIST_TO_TUPLE(self, inst: Instruction) -> None:
         lst = self.pop()

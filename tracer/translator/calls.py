@@ -12,7 +12,7 @@ from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable
-from variables.iterators import iterate
+from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
@@ -51,9 +51,9 @@ class Calls(TranslatorBase):
         fn = self.pop()
         null = self.pop()
         if not isinstance(null, NullVariable):
-            fn, args = null, [fn, *iterate(self, args_vt).unpack(self)]
+            fn, args = null, [fn, *sized_iterate(self, args_vt).unpack(self)]
         else:
-            args = iterate(self, args_vt).unpack(self)
+            args = sized_iterate(self, args_vt).unpack(self)
         kwargs: dict[str, VariableTracker] = {}
         if kwargs_vt is not None:
             if not isinstance(kwargs_vt, ConstDictVariable):

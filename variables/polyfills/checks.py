@@ -56,7 +56,9 @@ def standin(vt: VariableTracker, items: Sequence[Any] = ()) -> tuple[Any, bool]:
         return _do_nothing, kind in _FUNCTION_TYPES
     if vt.is_python_constant():
         return vt.as_python_constant(), True
-    if not any(_defines(kind, name) for name in ("__len__", "__getitem__", "__iter__")):
+    if _defines(kind, "__iter__"):  # another iterable: the real function takes its items later
+        return tuple(items), False
+    if not any(_defines(kind, name) for name in ("__len__", "__getitem__")):
         return object(), False  # an item, say: the real function only stores or compares it
     unimplemented("polyfill-arguments", f"checking an argument {vt!r} of a polyfilled function")
 

@@ -25,6 +25,7 @@ from variables.base import VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
 from variables.iterators import IteratorVariable, iterate
+from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.polyfills.checks import Handler, check_arguments
 
@@ -541,7 +542,7 @@ def make_indexed(
     tx: TranslatorBase, kind: Any, iterables: Sequence[VariableTracker], *extra: Any, **kw: Any
 ) -> IteratorVariable:
     """product (`kw`: repeat) or the others (`extra`: r) over the inputs made into tuples."""
-    pools = [iterate(tx, it).unpack(tx) for it in iterables]
+    pools = [sized_iterate(tx, it).unpack(tx) for it in iterables]  # as PySequence_Tuple
     indices = kind(*[range(len(pool)) for pool in pools], *extra, **kw)
     return IndexedVariable(kind, pools, indices)
 

@@ -1,0 +1,124 @@
+"""The length hint: what CPython's PyObject_LengthHint asks of an iterable.
+
+The consumers that size their result before pulling any item (`list()`, `tuple()`, `sorted()`,
+`bytes()`, `[*x]`, `(*x,)`, `f(*x)`, `list.extend`, `l += x`, `bytearray.extend`, `str.join`,
+`itertools.product` and `itertools.permutations`) ask the iterable for a length hint right after
+`__iter__`. The hint's value only sizes a buffer, but the asking runs user code and may raise:
+
+- a class's `__len__` runs first; a TypeError it raises (or makes, returning a value that is not
+  an int) is swallowed, any other error propagates, and a negative length raises ValueError;
+- when there is no `__len__`, or it failed with a TypeError, `__length_hint__` runs; a TypeError
+  it raises and a NotImplemented it returns mean "no hint", a value that is not an int, a
+  negative one or one too large for a C size raise.
+
+`set()`, `frozenset()`, `bytearray()`, `{*x}`, unpacking, `deque()`, `min`/`max`/`sum` ask no
+hint: they use `iterate` alone. A builtin's own hint runs no user code and raises nothing, so
+only user classes are asked here."""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any
+
+from tracer.exc import Unsupported, unimplemented
+from variables.base import NotConstantError, VariableTracker
+from variables.constant import ConstantVariable
+from variables.iterators import IteratorVariable, UserIteratorVariable, iterate
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+if TYPE_CHECKING:
+    from tracer.translator.base import TranslatorBase
+
+
+class _StandIn:
+    """Returns a given value from its protocol method."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+class _Sized(_StandIn):
+    def __len__(self) -> Any:
+        return self.value
+
+
+class _Hinted(_StandIn):
+    def __length_hint__(self) -> Any:
+        return self.value
+
+
+def sized_iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
+    """`iterate(tx, vt)`, then `vt`'s length hint: the order of CPython's list_extend and
+    PySequence_Tuple, before the first item is pulled."""
+    it = iterate(tx, vt)
+    length_hint(tx, vt)
+    return it
+
+
+def rest_of(tx: TranslatorBase, it: IteratorVariable) -> list[VariableTracker]:
+    """`list(it)` of an iterator that `iter()` gave (the starred name of `a, *b = x`, and
+    `str.join`, which lists `iter(x)`): CPython's list() calls `iter(it)` again (a user
+    iterator's own `__iter__`, traced) and asks its length hint before pulling the rest."""
+    return sized_iterate(tx, it.obj if isinstance(it, UserIteratorVariable) else it).unpack(tx)
+
+
+def length_hint(tx: TranslatorBase, vt: VariableTracker) -> int | None:
+    """Ask `vt` for its length hint as PyObject_LengthHint does: the user methods it runs are
+    traced, and its errors are the user's (see the module docstring). None when a user class
+    gives no hint; None too for anything else, whose hint runs no user code."""
+    obj = vt.realize()
+    if isinstance(obj, UserIteratorVariable):  # the user object the iterator steps
+        obj = obj.obj.realize()
+    if not isinstance(obj, UserDefinedObjectVariable):
+        return None
+    owner = lookup_class_attr(obj.cls, "__len__")[1]
+    if owner is not None and owner.__module__ != "builtins":  # (a builtin's: no user code)
+        try:
+            return _checked(tx, obj.call_method(tx, "__len__", [], {}), len, _Sized)
+        except Unsupported as e:
+            if not isinstance(e.user_exception, TypeError):
+                raise
+    elif owner is not None:
+        return None
+    if lookup_class_attr(obj.cls, "__length_hint__")[1] is None:
+        return None
+    try:
+        result = obj.call_method(tx, "__length_hint__", [], {})
+    except Unsupported as e:
+        if isinstance(e.user_exception, TypeError):
+            return None
+        raise
+    hint = _checked(tx, result, operator.length_hint, _Hinted, -1)
+    return None if hint == -1 else hint  # -1: NotImplemented, the default
+
+
+def operator_length_hint(
+    tx: TranslatorBase, obj: VariableTracker, default: VariableTracker | None = None, /
+) -> VariableTracker:
+    """`operator.length_hint(obj, default)` of a user object: its hint, else the default
+    (checked by CPython first, as the C function parses its arguments before asking)."""
+    owner = lookup_class_attr(obj.realize().python_type(), "__len__")[1]
+    if owner is not None and owner.__module__ == "builtins":
+        unimplemented("protocol", f"operator.length_hint() of a {owner.__name__} subclass")
+    fallback = 0 if default is None else default.realize().as_python_constant()
+    tx.run_user_operation(operator.length_hint, (), fallback)
+    hint = length_hint(tx, obj)
+    return ConstantVariable(fallback if hint is None else hint)
+
+
+def _checked(
+    tx: TranslatorBase,
+    result: VariableTracker,
+    builtin: Any,
+    stand_in: type[_StandIn],
+    *default: int,
+) -> int:
+    """Check what a user method returned with CPython's own `builtin` (`len` checks a
+    `__len__` result, `operator.length_hint` a `__length_hint__` result) on a stand-in that
+    returns the same value: its errors, and their messages, are CPython's."""
+    try:
+        value = result.realize().as_python_constant()
+    except NotConstantError:
+        unimplemented("protocol", "a length hint known only at run time")
+    checked: int = tx.run_user_operation(builtin, stand_in(value), *default)
+    return checked
