@@ -14,6 +14,7 @@ from bytecode.instr import FreeVar
 
 import tracer
 import tracer.runtime as torch
+from tracer.bytecode_versions import POP_JUMP_NAMES
 from tracer.codegen import PyCodegen
 
 
@@ -173,7 +174,7 @@ def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
     cg = _codegen()
     cg.load_fast("x")
     cg.emit(Instr("COPY", 1))
-    cg.emit(Instr("POP_JUMP_FORWARD_IF_TRUE", skip))
+    cg.emit(Instr(POP_JUMP_NAMES["TRUE", True], skip))
     cg.pop_top()
     cg.load_global("g")
     cg.instructions.append(skip)  # type: ignore[arg-type]  # a Label is not an Instr

@@ -19,6 +19,7 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer.bytecode_versions import NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import resume_code
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import exception_table, instructions_of
@@ -241,19 +242,6 @@ def resume_function(
     return compiled
 
 
-_NO_FALL_THROUGH = frozenset(
-    {
-        "RETURN_VALUE",
-        "RAISE_VARARGS",
-        "RERAISE",
-        "JUMP_FORWARD",
-        "JUMP_BACKWARD",
-        "JUMP_BACKWARD_NO_INTERRUPT",
-    }
-)
-"""Instructions after which control never reaches the next instruction."""
-
-
 def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     """The locals of `code` live at any of the instructions `starts` (indices): those some
     path from there reads before writing them. Only these are passed to a resume function;
@@ -279,14 +267,15 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
         changed = False
         for inst in reversed(instructions):
             after: set[str] = set()
-            if inst.opname not in _NO_FALL_THROUGH and inst.index + 1 < len(instructions):
+            if inst.opname not in NO_FALL_THROUGH and inst.index + 1 < len(instructions):
                 after |= live[inst.index + 1]
             if inst.target is not None:
                 after |= live[inst.target]
-            if inst.opname == "STORE_FAST":
-                after.discard(inst.argval)
-            elif inst.opname in ("LOAD_FAST", "DELETE_FAST"):
-                after.add(inst.argval)
+            for access, name in reversed(fast_local_accesses(inst.opname, inst.argval)):
+                if access == "write":
+                    after.discard(name)
+                else:
+                    after.add(name)
             if inst.index in handler_of:
                 after |= live[handler_of[inst.index]]
             before = frozenset(after)

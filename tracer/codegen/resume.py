@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import TryBegin, TryEnd
 
+from tracer.bytecode_versions import POP_JUMP_NAMES
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
 from variables.base import NotConstantError
@@ -124,8 +125,7 @@ def _call_graph(
         cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
-        cg.push_null()
-        cg.load_const(graph_fn)
+        cg.load_function(graph_fn)
         for source in graph_inputs:
             cg.load_source(source)
         cg.call(len(graph_inputs))
@@ -245,8 +245,7 @@ def break_code(
     _reads_the_frame(call_slots[callable_slot])
     for i, vt in enumerate(call_slots):
         if callee is not None and i == callable_slot:  # callee(the callable)
-            cg.push_null()
-            cg.load_const(callee)
+            cg.load_function(callee)
             cg(vt)
             cg.call(1)
         else:
@@ -257,9 +256,9 @@ def break_code(
     if inner is not None:  # the eager call runs inside the innermost block
         _place(cg, inner)
     if kw_names:
-        cg.emit(Instr("KW_NAMES", kw_names, location=call.location))
-    cg.emit(Instr("PRECALL", argc, location=call.location))
-    cg.emit(Instr("CALL", argc, location=call.location))
+        cg.call_kw(kw_names, argc, location=call.location)
+    else:
+        cg.call(argc, location=call.location)
     if inner is not None:
         _place(cg, TryEnd(inner))
     result = cg.store_temp()
@@ -312,12 +311,12 @@ def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: lis
     `target` chooses (or compiles) what runs, then that is called with the arguments, after
     this frame lets go of its locals, so that only the resume function holds what it is
     handed, as the original frame would."""
-    cg.push_null()
-    cg.push_null()
-    cg.load_const(resume.target)
+    cg.null_before_callable()  # of the second call, whose callable the first call returns
+    cg.load_function(resume.target)
     for name in args:
         cg.load_fast(name)
     cg.call(len(args))
+    cg.null_after_callable()
     for name in args:
         cg.load_fast(name)
     cg.release_locals(original)
@@ -358,7 +357,7 @@ def jump_break_code(
         _place(cg, inner)
     cg(condition)
     taken = Label()
-    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.name else "POP_JUMP_FORWARD_IF_TRUE"
+    name = POP_JUMP_NAMES["FALSE" if "IF_FALSE" in jump.name else "TRUE", True]
     cg.emit(Instr(name, taken, location=jump.location))
     if inner is not None:
         _place(cg, TryEnd(inner))
