@@ -107,17 +107,16 @@ to END_FOR, which `dis` models as FOR_ITER pushing one more value and END_FOR po
 the iterator (3.13: END_FOR pops one, the POP_TOP after it the iterator). The translator does
 what `dis` says, so its stack-effect checks hold on every version."""
 
-POP_JUMP_NAMES: dict[tuple[str, bool], str] = {
-    (when, forward): (
-        f"POP_JUMP_{'FORWARD' if forward else 'BACKWARD'}_IF_{when}"
-        if VERSION < (3, 12)
-        else f"POP_JUMP_IF_{when}"
-    )
-    for when in ("TRUE", "FALSE", "NONE", "NOT_NONE")
-    for forward in (True, False)
-}
-"""("FALSE", forward?) -> the conditional jump codegen emits: 3.11 has a forward and a backward
-opcode of each, 3.12 one of each whose direction the assembler works out."""
+
+def pop_jump_if_instrs(when: str, target: Any, **where: Any) -> list[Instr]:
+    """Jump to `target` (a Label) if TOS is true ("TRUE") or false ("FALSE"), popping it.
+    3.11 has a forward and a backward opcode of each (codegen's jumps go forward); 3.12 one,
+    whose direction the assembler works out; 3.13's takes only an exact bool, so TO_BOOL comes
+    first, as the compiler emits it."""
+    if VERSION < (3, 12):
+        return [Instr(f"POP_JUMP_FORWARD_IF_{when}", target, **where)]
+    jump = Instr(f"POP_JUMP_IF_{when}", target, **where)
+    return [Instr("TO_BOOL", **where), jump] if VERSION >= (3, 13) else [jump]
 
 
 # -- decoding: each version's instructions in the translator's vocabulary ---------------------
@@ -154,6 +153,27 @@ def cell_names(code: types.CodeType) -> frozenset[str]:
     return frozenset(code.co_cellvars) | frozenset(code.co_freevars)
 
 
+def is_implicit_handler(handler: list[tuple[str, int | None]]) -> bool:
+    """Is `handler` ((opname, arg) from an exception handler's start to its RERAISE) one the
+    compiler adds where the source has no `try`? 3.12 added two: an inlined comprehension's
+    (PEP 709), which puts back the locals it shadowed (`SWAP 2; POP_TOP; SWAP 2;
+    STORE_FAST x; RERAISE`), and a generator's, around its whole body, which turns an
+    escaping StopIteration into RuntimeError (`CALL_INTRINSIC_1 STOPITERATION_ERROR;
+    RERAISE`, PEP 479)."""
+    names = [name for name, _arg in handler]
+    if names[:2] == ["CALL_INTRINSIC_1", "RERAISE"]:
+        arg = handler[0][1]
+        descs = dis._intrinsic_1_descs  # type: ignore[attr-defined]
+        return arg is not None and descs[arg] == "INTRINSIC_STOPITERATION_ERROR"
+    stores = {"SWAP", "POP_TOP", "STORE_FAST", "STORE_FAST_STORE_FAST"}
+    return (
+        len(names) > 2
+        and names[:2] == ["SWAP", "POP_TOP"]
+        and names[-1] == "RERAISE"
+        and all(name in stores for name in names[:-1])
+    )
+
+
 STACK_EFFECT_ADJUST: dict[str, Any] = (
     {
         # PRECALL/CALL split the stack effect between them in 3.11; our CALL does all the work.
@@ -163,6 +183,12 @@ STACK_EFFECT_ADJUST: dict[str, Any] = (
         ),
     }
     if VERSION < (3, 12)
+    else {
+        # 3.13's `dis` counts the value a generator is resumed with (None, which the POP_TOP
+        # after RETURN_GENERATOR drops) at RETURN_GENERATOR; we push it when the frame resumes
+        "RETURN_GENERATOR": lambda arg: 0,
+    }
+    if VERSION >= (3, 13)
     else {}
 )
 """Handlers whose stack effect differs from `dis.stack_effect` by design, opname -> arg -> the

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import TryBegin, TryEnd
 
-from tracer.bytecode_versions import POP_JUMP_NAMES
+from tracer.bytecode_versions import pop_jump_if_instrs
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
 from variables.base import NotConstantError
@@ -357,8 +357,8 @@ def jump_break_code(
         _place(cg, inner)
     cg(condition)
     taken = Label()
-    name = POP_JUMP_NAMES["FALSE" if "IF_FALSE" in jump.name else "TRUE", True]
-    cg.emit(Instr(name, taken, location=jump.location))
+    when = "FALSE" if "IF_FALSE" in jump.name else "TRUE"
+    cg.instructions += pop_jump_if_instrs(when, taken, location=jump.location)
     if inner is not None:
         _place(cg, TryEnd(inner))
     for resume in resumes:

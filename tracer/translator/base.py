@@ -17,7 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
-from tracer.bytecode_versions import KNOWN_OPNAMES, STACK_EFFECT_ADJUST
+from tracer.bytecode_versions import (
+    KNOWN_OPNAMES,
+    STACK_EFFECT_ADJUST,
+    is_implicit_handler,
+)
 from tracer.exc import (
     BreakReason,
     InternalError,
@@ -377,8 +381,8 @@ class TranslatorBase:
         return False
 
     def _try_offsets(self) -> frozenset[int]:
-        """The offsets that the exception-table entries of a `try` (not of a `with` cleanup)
-        cover, worked out once per translator."""
+        """The offsets that the exception-table entries of a `try` (not of a `with` cleanup,
+        nor of an implicit handler) cover, worked out once per translator."""
         if self._try_covered is None:
             if self.exception_entries is None:
                 self.exception_entries = exception_table(self.code)
@@ -388,9 +392,22 @@ class TranslatorBase:
                 offset
                 for entry in entries
                 if not self._is_with_cleanup(by_offset.get(entry.target))
+                and not self.is_implicit_handler(by_offset.get(entry.target))
                 for offset in range(entry.start, entry.end)
             )
         return self._try_covered
+
+    def is_implicit_handler(self, handler: Instruction | None) -> bool:
+        """Is the handler starting at `handler` one the compiler adds with no `try` in the
+        source (3.12 and later: an inlined comprehension's, a generator's)?"""
+        if handler is None:
+            return False
+        names: list[tuple[str, int | None]] = []
+        for inst in self.instructions[handler.index :]:
+            names.append((inst.opname, inst.arg))
+            if inst.opname == "RERAISE":
+                break
+        return is_implicit_handler(names)
 
     def _is_with_cleanup(self, handler: Instruction | None) -> bool:
         """Does the handler starting at `handler` run a `with` statement's `__exit__`?"""

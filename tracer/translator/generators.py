@@ -100,7 +100,12 @@ class InliningGeneratorTranslator(TranslatorBase):
         """Run the frame to RETURN_GENERATOR (what calling a generator function runs) and
         return the generator. A `yield` inside a `try` or `with` is refused here: its cleanup
         would run whenever CPython finalizes the generator, which the trace can't place."""
-        entries = exception_table(self.code)
+        by_offset = {inst.offset: inst for inst in self.instructions}
+        entries = [
+            e
+            for e in exception_table(self.code)
+            if not self.is_implicit_handler(by_offset.get(e.target))
+        ]
         for inst in self.instructions:
             if inst.opname == "YIELD_VALUE" and any(
                 e.start <= inst.offset < e.end for e in entries
