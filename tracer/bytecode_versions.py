@@ -92,6 +92,10 @@ KW_NAMES_BEFORE_CALL = VERSION < (3, 13)
 """3.11 and 3.12 name a call's keywords with KW_NAMES(consti) before CALL; 3.13 pushes the
 names tuple as the last stack item and calls CALL_KW."""
 
+CALL_OPNAMES = frozenset({"CALL", "CALL_KW"})
+"""The instructions that call a callable with its arguments on the stack (CALL_KW: 3.13, with
+the keyword names tuple above them); a graph break at one resumes after it."""
+
 METHOD_BIT_IN_LOAD_ATTR = VERSION >= (3, 12)
 """3.12 folded LOAD_METHOD into LOAD_ATTR: the low bit of its argument asks for the method
 form. The decode step turns such a LOAD_ATTR back into the LOAD_METHOD pseudo-instruction."""

@@ -19,7 +19,7 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tracer.bytecode_versions import NO_FALL_THROUGH, fast_local_accesses
+from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import resume_code
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import exception_table, instructions_of
@@ -78,7 +78,7 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     code = fn.__code__
     instructions = instructions_of(code)
     inst = instructions[index]
-    if not (inst.opname == "CALL" or is_tensor_jump(inst.opname, e)):
+    if not (inst.opname in CALL_OPNAMES or is_tensor_jump(inst.opname, e)):
         return e.reason
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason

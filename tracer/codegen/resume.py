@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import TryBegin, TryEnd
 
-from tracer.bytecode_versions import pop_jump_if_instrs
+from tracer.bytecode_versions import CALL_OPNAMES, pop_jump_if_instrs
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
 from variables.base import NotConstantError
@@ -231,7 +231,7 @@ def break_code(
     items, pos = original_instrs(original, index)
     call = items[pos]
     argc = call.arg
-    assert isinstance(call, Instr) and call.name == "CALL" and isinstance(argc, int), call
+    assert isinstance(call, Instr) and call.name in CALL_OPNAMES and isinstance(argc, int), call
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
