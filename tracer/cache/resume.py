@@ -93,7 +93,12 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
             instruction=e.reason.instruction,
         )
     if any(
-        other.target is not None and other.target <= index < other.index for other in instructions
+        # a backward jump that closes a loop (JUMP_BACKWARD_NO_INTERRUPT never does: 3.12 and
+        # 3.13 jump back with it from a `with` block's exit handler to the code after it)
+        other.target is not None
+        and other.target <= index < other.index
+        and other.opname != "JUMP_BACKWARD_NO_INTERRUPT"
+        for other in instructions
     ):
         return BreakReason(
             "graph break in loop",
