@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import resume_code
 from tracer.exc import BreakReason, Unsupported
-from tracer.translator.instructions import exception_table, instructions_of
+from tracer.translator.instructions import Instruction, exception_table, instructions_of
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -92,12 +92,11 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
             location=e.reason.location,
             instruction=e.reason.instruction,
         )
+    normal = _normal_flow(instructions)
     if any(
-        # a backward jump that closes a loop (JUMP_BACKWARD_NO_INTERRUPT never does: 3.12 and
-        # 3.13 jump back with it from a `with` block's exit handler to the code after it)
-        other.target is not None
-        and other.target <= index < other.index
-        and other.opname != "JUMP_BACKWARD_NO_INTERRUPT"
+        # a backward jump that closes a loop: one on the normal path (3.12 and 3.13 also jump
+        # back from a `with` block's exit handler to the code after the block)
+        other.target is not None and other.target <= index < other.index and other.index in normal
         for other in instructions
     ):
         return BreakReason(
@@ -195,6 +194,23 @@ def with_contexts(
             )
         )
     return found
+
+
+def _normal_flow(instructions: Sequence[Instruction]) -> frozenset[int]:
+    """The indices of the instructions reached from the first without an exception."""
+    seen: set[int] = set()
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(instructions):
+            continue
+        seen.add(i)
+        inst = instructions[i]
+        if inst.target is not None:
+            todo.append(inst.target)
+        if inst.opname not in NO_FALL_THROUGH:
+            todo.append(i + 1)
+    return frozenset(seen)
 
 
 def is_tensor_jump(opname: str, e: Unsupported) -> bool:
