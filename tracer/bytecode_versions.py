@@ -112,6 +112,11 @@ the iterator (3.13: END_FOR pops one, the POP_TOP after it the iterator). The tr
 what `dis` says, so its stack-effect checks hold on every version."""
 
 
+SEND_LEAVES_RECEIVER = VERSION >= (3, 12)
+"""`yield from` whose inner iterator is exhausted: 3.11's SEND pops it and pushes its return
+value; 3.12's leaves it under the value for END_SEND to pop (FOR_ITER's change, for SEND)."""
+
+
 def pop_jump_if_instrs(when: str, target: Any, **where: Any) -> list[Instr]:
     """Jump to `target` (a Label) if TOS is true ("TRUE") or false ("FALSE"), popping it.
     3.11 has a forward and a backward opcode of each (codegen's jumps go forward); 3.12 one,
@@ -159,12 +164,17 @@ def cell_names(code: types.CodeType) -> frozenset[str]:
 
 def is_implicit_handler(handler: list[tuple[str, int | None]]) -> bool:
     """Is `handler` ((opname, arg) from an exception handler's start to its RERAISE) one the
-    compiler adds where the source has no `try`? 3.12 added two: an inlined comprehension's
+    compiler adds where the source has no `try`? 3.12 added three (the third is `yield from`'s
+    CLEANUP_THROW): an inlined comprehension's
     (PEP 709), which puts back the locals it shadowed (`SWAP 2; POP_TOP; SWAP 2;
     STORE_FAST x; RERAISE`), and a generator's, around its whole body, which turns an
     escaping StopIteration into RuntimeError (`CALL_INTRINSIC_1 STOPITERATION_ERROR;
     RERAISE`, PEP 479)."""
     names = [name for name, _arg in handler]
+    if names[:1] == ["CLEANUP_THROW"]:
+        # `yield from`'s: a StopIteration that throw() into the inner iterator raised becomes
+        # the value of the `yield from`, as 3.11's SEND protocol did without a handler
+        return True
     if names[:2] == ["CALL_INTRINSIC_1", "RERAISE"]:
         arg = handler[0][1]
         descs = dis._intrinsic_1_descs  # type: ignore[attr-defined]

@@ -72,8 +72,7 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "LOAD_LOCALS": "class bodies with type parameters",
     "LOAD_FROM_DICT_OR_GLOBALS": "class bodies with type parameters",
     "LOAD_FROM_DICT_OR_DEREF": "class-body closures",
-    "END_SEND": "`yield from` and await on 3.12 and later",
-    "CLEANUP_THROW": "`yield from` and await on 3.12 and later",
+    "CLEANUP_THROW": "throw() into a `yield from` on 3.12 and later",
 }
 """Every opcode (of any supported version) without a handler, with the construct it belongs to
 (checked by a test against each version's dis.opmap and notes/unsupported.md)."""

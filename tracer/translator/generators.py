@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracer.bytecode_versions import SEND_LEAVES_RECEIVER
 from tracer.exc import Unsupported, unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction, exception_table
@@ -65,7 +66,8 @@ class GeneratorOps(TranslatorBase):
         if item is not None:
             self.push(item)
         else:
-            self.pop()
+            if not SEND_LEAVES_RECEIVER:  # 3.12 and later: END_SEND pops it
+                self.pop()
             self.push(result)
             self.jump_to(inst.target)
 

@@ -59,6 +59,13 @@ class NewerOpcodes(Names, Operators, Builders, ControlFlow, Calls):
         3.13: one, and a POP_TOP follows for the iterator), as `dis.stack_effect` says."""
         self.popn(-dis.stack_effect(inst.opcode))
 
+    def END_SEND(self, inst: Instruction) -> None:
+        """The end of a `yield from`: drop the exhausted inner iterator under its return value
+        (SEND_LEAVES_RECEIVER)."""
+        value = self.pop()
+        self.pop()
+        self.push(value)
+
     def BINARY_SLICE(self, inst: Instruction) -> None:
         """`container[start:stop]`: [container, start, stop]."""
         self.BUILD_SLICE(_with_arg(inst, 2))
