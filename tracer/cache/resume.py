@@ -92,13 +92,10 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
             location=e.reason.location,
             instruction=e.reason.instruction,
         )
-    normal = _normal_flow(instructions)
-    if any(
-        # a backward jump that closes a loop: one on the normal path (3.12 and 3.13 also jump
-        # back from a `with` block's exit handler to the code after the block)
-        other.target is not None and other.target <= index < other.index and other.index in normal
-        for other in instructions
-    ):
+    back = [o.index for o in instructions if o.target is not None and o.target <= index < o.index]
+    # a backward jump over the break closes a loop when it is on the normal path (3.12 and 3.13
+    # also jump back from a `with` block's exit handler to the code after the block)
+    if back and not _normal_flow(instructions).isdisjoint(back):
         return BreakReason(
             "graph break in loop",
             f"graph break in a for/while loop: the frame {code.co_name} runs eagerly, as "
