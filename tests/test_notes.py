@@ -29,6 +29,7 @@ OWN_NOTES = (
     "fused-backend.md",
     "graph-cache.md",
     "debugging.md",
+    "python-versions.md",
 )
 TABLE_ROW = re.compile(r"^\|\s*`([A-Z_]+)`\s*\|\s*(.+?)\s*\|\s*$", re.MULTILINE)
 

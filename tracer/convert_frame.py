@@ -22,6 +22,7 @@ from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer import torch_adapter, worlds
 from tracer.backends import lookup_backend
+from tracer.bytecode_versions import CALL_OPNAMES
 from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
     DEFAULT_POLICY,
@@ -264,7 +265,10 @@ def _compile_partial(
         replay = output.side_effects.codegen_replay
         callees: CalleeFrames | None = None
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
-            if inst.opname == "CALL":  # the call runs eagerly; its result is on the stack
+            if inst.opname in CALL_OPNAMES:  # the call runs eagerly; its result is on the stack
+                kw_names = tx.kw_names
+                if inst.opname == "CALL_KW":  # 3.13: the keyword names are on top of the stack
+                    kw_names, stack = tuple(stack[-1].as_python_constant()), stack[:-1]
                 # the call's result replaces its NULL/callable slots and arguments
                 after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
                 resumes: tuple[Any, ...] = (
@@ -273,7 +277,7 @@ def _compile_partial(
                 # a break inside the function this call inlined: it runs as its own frame
                 callees = callee_frames(options, policy) if e.in_callee else None
                 new_code, instructions = break_code(
-                    fn.__code__, index, tx.kw_names, graph_fn, graph_inputs, graph_outputs,
+                    fn.__code__, index, kw_names, graph_fn, graph_inputs, graph_outputs,
                     stack, local_values, resumes[0], replay, callees, with_blocks,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way

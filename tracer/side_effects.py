@@ -22,8 +22,6 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bytecode import Instr
-
 from guards.constants import safe_label
 from guards.guard import GuardKind
 from tracer import worlds
@@ -539,7 +537,7 @@ class SideEffects:
         elif m.kind == "dict" and "op_0" in temps:
             for i, (op, *args) in enumerate(self.dict_ops[id(m.target)][1]):
                 cg.load_fast(temps["target"])
-                cg.emit(Instr("LOAD_METHOD", op))
+                cg.load_method(op)
                 if args:
                     cg.load_const(args[0])
                 if len(args) > 1:

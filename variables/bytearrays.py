@@ -102,8 +102,7 @@ class BytearrayVariable(VariableTracker):
             return
 
         def build() -> None:
-            cg.push_null()
-            cg.load_const(bytearray)
+            cg.load_function(bytearray)
             cg.load_const(bytes(self.value))
             cg.call(1)
 

@@ -339,8 +339,7 @@ def rebuild_as(
         return
 
     def build() -> None:
-        cg.push_null()
-        cg.load_const(cls)
+        cg.load_function(cls)
         for arg in leading:
             cg(arg)
         for k, v in vt.items.items():

@@ -200,8 +200,7 @@ class DequeVariable(VariableTracker):
             return
 
         def build() -> None:
-            cg.push_null()
-            cg.load_const(collections.deque)
+            cg.load_function(collections.deque)
             cg.build_items_of(list(self.items))
             cg.load_const(self.maxlen)
             cg.call(2)

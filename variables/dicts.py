@@ -608,12 +608,11 @@ class SetVariable(VariableTracker):
         assert recipe is not None
 
         def build() -> None:
-            cg.push_null()
             if recipe.steps:
-                cg.load_const(recipe)
+                cg.load_function(recipe)
                 cg.call(0)
                 return
-            cg.load_const(recipe.make)
+            cg.load_function(recipe.make)
             for arg in recipe.args:
                 cg.load_const(arg)
             cg.call(len(recipe.args))

@@ -244,8 +244,7 @@ class UserMethodVariable(BaseUserFunctionVariable):
         return self.func.closure_cells(tx)
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        cg.push_null()
-        cg.load_const(types.MethodType)
+        cg.load_function(types.MethodType)
         cg(self.func)
         cg(self.obj)
         cg.call(2)

@@ -135,8 +135,7 @@ class SequenceIteratorVariable(IteratorVariable):
                 super().reconstruct(cg)
 
         def build() -> None:
-            cg.push_null()
-            cg.load_const(rebuild_sequence_iterator)
+            cg.load_function(rebuild_sequence_iterator)
             if seq is None:
                 cg.load_const(None)
             else:
@@ -208,8 +207,7 @@ class BuiltinIteratorVariable(IteratorVariable):
             super().reconstruct(cg)
 
         def build() -> None:
-            cg.push_null()
-            cg.load_const(rebuild_sequence_iterator)
+            cg.load_function(rebuild_sequence_iterator)
             cg.load_const(self.constant)
             cg.load_const(type(self.constant))
             cg.load_const(self.produced)
@@ -603,8 +601,7 @@ class CallableIteratorVariable(IteratorVariable):
 
 def _call(cg: PyCodegen, fn: Any, args: Sequence[VariableTracker]) -> None:
     """Emit `fn(*args)` for a builtin `fn` and trackers `args`."""
-    cg.push_null()
-    cg.load_const(fn)
+    cg.load_function(fn)
     for arg in args:
         cg(arg)
     cg.call(len(args))

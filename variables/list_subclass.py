@@ -71,8 +71,7 @@ class ListSubclassVariable(ListVariable):
 
     def reconstruct(self, cg: PyCodegen) -> None:
         def build() -> None:
-            cg.push_null()
-            cg.load_const(self.cls)
+            cg.load_function(self.cls)
             cg.build_items_of(self.items)
             cg.call(1)
 

@@ -39,6 +39,18 @@ def needs_min_max_polyfill(
     return not all(i.is_python_constant() for i in items)
 
 
+def _empty_message(fn: Any) -> str:
+    """CPython's own words for `fn` of an empty iterable (3.12 reworded them)."""
+    try:
+        fn(())
+    except ValueError as e:
+        return str(e)
+    raise AssertionError(f"{fn.__name__}(()) returned")
+
+
+_EMPTY_MESSAGES = {min: _empty_message(min), max: _empty_message(max)}
+
+
 def traced_min_max(
     tx: TranslatorBase,
     fn: Any,
@@ -60,6 +72,7 @@ def traced_min_max(
         ConstantVariable(fn is min),
         ConstantVariable("default" in kwargs),
         kwargs.get("default", ConstantVariable(None)),
+        ConstantVariable(_EMPTY_MESSAGES[fn]),
     ]
     polyfill: Any = min_max_functions.min_max  # a plain Python function
     return UserFunctionVariable(polyfill).call_function(tx, call_args, {})

@@ -276,8 +276,7 @@ class ExceptionVariable(VariableTracker):
                 "an exception raised in the traced frame leaves it as a value "
                 "(its traceback and chained exceptions are not rebuilt)",
             )
-        cg.push_null()
-        cg.load_const(self.cls)
+        cg.load_function(self.cls)
         for arg in self.args:
             cg.load_const(arg)
         cg.call(len(self.args))
@@ -329,8 +328,7 @@ class ChainedRaiseVariable(VariableTracker):
         return cls(exceptions, causes, suppress, len(chain))
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        cg.push_null()
-        cg.load_const(raise_chained)
+        cg.load_function(raise_chained)
         for exc in self.exceptions:
             cg(exc)
         cg.build_tuple(len(self.exceptions))

@@ -99,8 +99,7 @@ class NamedTupleVariable(TupleVariable):
             return
 
         def build() -> None:
-            cg.push_null()
-            cg.load_const(self.tuple_cls)
+            cg.load_function(self.tuple_cls)
             for item in self.items:
                 cg(item)
             cg.call(len(self.items))

@@ -102,8 +102,7 @@ class FunctoolsPartialVariable(VariableTracker):
             return
         if self.keywords:
             unimplemented("reconstruct", "a functools.partial with keywords made in the frame")
-        cg.push_null()
-        cg.load_const(functools.partial)
+        cg.load_function(functools.partial)
         cg(self.func)
         for arg in self.args:
             cg(arg)

@@ -14,6 +14,7 @@ from bytecode.instr import FreeVar
 
 import tracer
 import tracer.runtime as torch
+from tracer.bytecode_versions import pop_jump_if_instrs
 from tracer.codegen import PyCodegen
 
 
@@ -57,8 +58,7 @@ def test_past_255_constants_locals_and_names() -> None:
     for i in range(300):
         cg.load_fast(f"v{i}")
     cg.build_list(300)
-    cg.push_null()
-    cg.load_const(len)
+    cg.load_function(len)
     cg.load_fast("x")
     cg.call(1)
     cg.build_tuple(2)
@@ -78,8 +78,7 @@ def test_past_255_constants_locals_and_names() -> None:
 
 def test_call_with_300_arguments() -> None:
     cg = _codegen()
-    cg.push_null()
-    cg.load_const(max)
+    cg.load_function(max)
     for _ in range(300):
         cg.load_fast("x")
     cg.call(300)
@@ -89,8 +88,7 @@ def test_call_with_300_arguments() -> None:
 
 def test_globals_attributes_calls_and_subscripts() -> None:
     cg = _codegen()
-    cg.push_null()
-    cg.load_const(divmod)
+    cg.load_function(divmod)
     cg.load_global("g")
     cg.load_fast("x")
     cg.load_attr("real")
@@ -173,7 +171,7 @@ def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
     cg = _codegen()
     cg.load_fast("x")
     cg.emit(Instr("COPY", 1))
-    cg.emit(Instr("POP_JUMP_FORWARD_IF_TRUE", skip))
+    cg.instructions += pop_jump_if_instrs("TRUE", skip)
     cg.pop_top()
     cg.load_global("g")
     cg.instructions.append(skip)  # type: ignore[arg-type]  # a Label is not an Instr
@@ -186,8 +184,7 @@ def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
 
 def test_straight_line_depth_is_the_deepest_running_sum() -> None:
     cg = _codegen()
-    cg.push_null()
-    cg.load_const(max)
+    cg.load_function(max)
     cg.load_fast("x")
     cg.load_const(1)
     cg.call(2)  # NULL, max, x, 1: four deep, then the result alone

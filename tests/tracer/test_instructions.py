@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tracer
+from tracer.bytecode_versions import cell_names, vocabulary
 from tracer.translator import instructions
 from tracer.translator.instructions import JUMP_OPCODES, Instruction, decode, instructions_of
 
@@ -30,7 +31,8 @@ SOURCES = sorted(
 
 
 def reference_decode(code: types.CodeType) -> list[Instruction]:
-    """The straightforward decoding through `dis`, which `decode` must match."""
+    """The straightforward decoding through `dis`, which `decode` must match (with each
+    version's instructions in the translator's vocabulary: tracer/bytecode_versions.py)."""
     raw = list(dis.get_instructions(code))
     index_of = {inst.offset: i for i, inst in enumerate(raw)}
     lineno: int | None = None
@@ -39,12 +41,18 @@ def reference_decode(code: types.CodeType) -> list[Instruction]:
         if inst.positions is not None and inst.positions.lineno is not None:
             lineno = inst.positions.lineno
         target = index_of.get(inst.argval) if inst.opcode in JUMP_OPCODES else None
+        opcode, opname = vocabulary(inst, cell_names(code))
         decoded.append(
-            Instruction(
-                inst.opcode, inst.opname, inst.arg, inst.argval, inst.offset, lineno, target, i
-            )
+            Instruction(opcode, opname, inst.arg, inst.argval, inst.offset, lineno, target, i)
         )
     return decoded
+
+
+def test_a_method_load_decodes_as_load_method_on_every_version() -> None:
+    """3.11's LOAD_METHOD, 3.12's LOAD_ATTR with the method bit: one handler, LOAD_METHOD."""
+    code = compile("def f(x):\n    return x.strip()\n", "<m>", "exec").co_consts[0]
+    names = [inst.opname for inst in decode(code)]
+    assert "LOAD_METHOD" in names and "LOAD_ATTR" not in names
 
 
 def code_objects(code: types.CodeType) -> Iterator[types.CodeType]:

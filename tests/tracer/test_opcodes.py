@@ -11,6 +11,7 @@ import tracer.runtime as torch
 from tests.tracer.opcode_samples import f_raise
 from tracer import config
 from tracer.testing import assert_same_behavior
+from tracer.translator.instructions import decode
 
 G_COUNTER = 0
 
@@ -253,20 +254,98 @@ CASES = [
 ]  # fmt: skip
 
 
+# The opcodes 3.12 and 3.13 added (tracer/translator/newer_opcodes.py); each sample names the
+# ones it exercises on the versions that have them.
+class Child(Box):
+    def get(self):
+        return super().get() + 1
+
+    def total(self, n):
+        return super().v + n
+
+
+def f_slices(a):
+    b = a[1:3]
+    a[0:1] = [9, 8]
+    return b, a
+
+
+def f_inlined_comprehension(xs):
+    y = 5
+    squares = [y * y for y in xs if y]
+    return squares, y, {k: k for k in xs}
+
+
+def f_return_const(x):
+    if x:
+        return None
+    return 1
+
+
+def f_intrinsics(a):
+    return +a, (*[a, a],)
+
+
+def f_to_bool_and_kw(x, y):
+    if x:
+        z = dict(a=x, b=y)  # noqa: C408 (a call with keywords: CALL_KW)
+    else:
+        z = None
+    return z, not x
+
+
+def f_fast_pairs(a, b):
+    a, b = b, a
+    total = a + b
+    return total, [total for total in (a, b)]  # noqa: C416 (a comprehension)
+
+
+def f_make_function(x):
+    def inner(y, z=2, *, k=3):
+        return x + y + z + k
+
+    return inner(1)
+
+
+def f_format(x):
+    return f"{x!r:>6}|{x}|{x:^5}"
+
+
+NEWER_CASES = [
+    (f_slices, ("BINARY_SLICE", "STORE_SLICE"), lambda: ([1, 2, 3, 4],)),
+    (f_inlined_comprehension, ("LOAD_FAST_AND_CLEAR", "END_FOR", "STORE_FAST_LOAD_FAST"),
+     lambda: ([0, 1, 2],)),
+    (f_return_const, ("RETURN_CONST",), lambda: (0,)),
+    (f_return_const, ("RETURN_CONST",), lambda: (1,)),
+    (f_intrinsics, ("CALL_INTRINSIC_1",), lambda: (3,)),
+    (Child.get, ("LOAD_SUPER_METHOD",), lambda: (Child(torch.ones(2)),)),
+    (Child.total, ("LOAD_SUPER_ATTR",), lambda: (Child(2), 3)),
+    (f_to_bool_and_kw, ("TO_BOOL", "CALL_KW"), lambda: (1, torch.ones(2))),
+    (f_to_bool_and_kw, ("TO_BOOL",), lambda: (0, 2)),
+    (f_fast_pairs, ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST"), lambda: (1, 2)),
+    (f_make_function, ("SET_FUNCTION_ATTRIBUTE",), lambda: (torch.ones(2),)),
+    (f_format, ("CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"), lambda: ("ab",)),
+]  # fmt: skip
+
+
 def _opnames(fn: object) -> set[str]:
     code = fn.__code__  # type: ignore[attr-defined]
-    names = {i.opname for i in dis.get_instructions(code)}
+    names = {i.opname for i in decode(code)}
     for const in code.co_consts:
         if hasattr(const, "co_code"):
-            names |= {i.opname for i in dis.get_instructions(const)}
+            names |= {i.opname for i in decode(const)}
     return names
 
 
 @pytest.mark.parametrize(
-    ("fn", "opcodes", "make_args"), CASES, ids=lambda v: getattr(v, "__name__", "")
+    ("fn", "opcodes", "make_args"),
+    CASES + NEWER_CASES,
+    ids=lambda v: getattr(v, "__name__", ""),
 )
 def test_opcode(fn, opcodes, make_args) -> None:
+    """`opcodes` that this version has (3.12 removed PRECALL, 3.12 and 3.13 added others; a
+    method load is LOAD_METHOD on each, see tracer/bytecode_versions.py) must occur."""
     assert config.current().debug_checks, "tests/conftest.py turns the debug checks on here"
-    missing = set(opcodes) - _opnames(fn)
+    missing = {op for op in opcodes if op in dis.opmap} - _opnames(fn)
     assert not missing, f"{fn.__name__} does not exercise {sorted(missing)}"
     assert_same_behavior(fn, *make_args(), compile_options={"fullgraph": True})

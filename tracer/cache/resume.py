@@ -19,9 +19,10 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import resume_code
 from tracer.exc import BreakReason, Unsupported
-from tracer.translator.instructions import exception_table, instructions_of
+from tracer.translator.instructions import Instruction, exception_table, instructions_of
 from variables.base import VariableTracker
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     code = fn.__code__
     instructions = instructions_of(code)
     inst = instructions[index]
-    if not (inst.opname == "CALL" or is_tensor_jump(inst.opname, e)):
+    if not (inst.opname in CALL_OPNAMES or is_tensor_jump(inst.opname, e)):
         return e.reason
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason
@@ -93,9 +94,10 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
             location=e.reason.location,
             instruction=e.reason.instruction,
         )
-    if any(
-        other.target is not None and other.target <= index < other.index for other in instructions
-    ):
+    back = [o.index for o in instructions if o.target is not None and o.target <= index < o.index]
+    # a backward jump over the break closes a loop when it is on the normal path (3.12 and 3.13
+    # also jump back from a `with` block's exit handler to the code after the block)
+    if back and not _normal_flow(instructions).isdisjoint(back):
         return BreakReason(
             "graph break in loop",
             f"graph break in a for/while loop: the frame {code.co_name} runs eagerly, as "
@@ -193,6 +195,23 @@ def with_contexts(
     return found
 
 
+def _normal_flow(instructions: Sequence[Instruction]) -> frozenset[int]:
+    """The indices of the instructions reached from the first without an exception."""
+    seen: set[int] = set()
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(instructions):
+            continue
+        seen.add(i)
+        inst = instructions[i]
+        if inst.target is not None:
+            todo.append(inst.target)
+        if inst.opname not in NO_FALL_THROUGH:
+            todo.append(i + 1)
+    return frozenset(seen)
+
+
 def is_tensor_jump(opname: str, e: Unsupported) -> bool:
     """A POP_JUMP on a tensor's value: the prefix compiles and each way resumes."""
     jumps = ("_IF_TRUE", "_IF_FALSE")
@@ -244,19 +263,6 @@ def resume_function(
     return compiled
 
 
-_NO_FALL_THROUGH = frozenset(
-    {
-        "RETURN_VALUE",
-        "RAISE_VARARGS",
-        "RERAISE",
-        "JUMP_FORWARD",
-        "JUMP_BACKWARD",
-        "JUMP_BACKWARD_NO_INTERRUPT",
-    }
-)
-"""Instructions after which control never reaches the next instruction."""
-
-
 def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     """The locals of `code` live at any of the instructions `starts` (indices): those some
     path from there reads before writing them. Only these are passed to a resume function;
@@ -282,14 +288,15 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
         changed = False
         for inst in reversed(instructions):
             after: set[str] = set()
-            if inst.opname not in _NO_FALL_THROUGH and inst.index + 1 < len(instructions):
+            if inst.opname not in NO_FALL_THROUGH and inst.index + 1 < len(instructions):
                 after |= live[inst.index + 1]
             if inst.target is not None:
                 after |= live[inst.target]
-            if inst.opname == "STORE_FAST":
-                after.discard(inst.argval)
-            elif inst.opname in ("LOAD_FAST", "DELETE_FAST"):
-                after.add(inst.argval)
+            for access, name in reversed(fast_local_accesses(inst.opname, inst.argval)):
+                if access == "write":
+                    after.discard(name)
+                else:
+                    after.add(name)
             if inst.index in handler_of:
                 after |= live[handler_of[inst.index]]
             before = frozenset(after)

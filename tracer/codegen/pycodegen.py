@@ -38,6 +38,12 @@ from guards.sources import (
     TypeSource,
 )
 from tracer import worlds
+from tracer.bytecode_versions import (
+    NULL_AFTER_CALLABLE,
+    call_instrs,
+    kw_call_instrs,
+    load_attr_instr,
+)
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
@@ -101,14 +107,12 @@ class PyCodegen:
             self.load_fast(self.tempvars[key])
             return
         name = self.tempvars[key] = self.new_temp()
-        self.push_null()
-        self.load_const(object.__new__)
+        self.load_function(object.__new__)
         self.load_const(cls)
         self.call(1)
         self.store_fast(name)
         for attr, value in attrs.items():
-            self.push_null()
-            self.load_const(object.__setattr__)
+            self.load_function(object.__setattr__)
             self.load_fast(name)
             self.load_const(attr)
             self(value)
@@ -187,7 +191,11 @@ class PyCodegen:
         self.emit(Instr("DELETE_GLOBAL", name))
 
     def load_attr(self, name: str) -> None:
-        self.emit(Instr("LOAD_ATTR", name))
+        self.emit(load_attr_instr(name))
+
+    def load_method(self, name: str) -> None:
+        """TOS.name, ready for `call(argc)` (the object becomes the call's first argument)."""
+        self.emit(load_attr_instr(name, method=True))
 
     def store_attr(self, name: str) -> None:
         self.emit(Instr("STORE_ATTR", name))
@@ -198,13 +206,34 @@ class PyCodegen:
     def push_null(self) -> None:
         self.emit(Instr("PUSH_NULL"))
 
+    def load_function(self, fn: Any) -> None:
+        """Push the callable `fn` (a constant) ready for `call(argc)`: with the NULL a plain
+        call needs beside it, in this version's order (bytecode_versions.NULL_AFTER_CALLABLE)."""
+        self.null_before_callable()
+        self.load_const(fn)
+        self.null_after_callable()
+
+    def null_before_callable(self) -> None:
+        """Before code that pushes a callable: its NULL slot, where it goes first (3.11, 3.12)."""
+        if not NULL_AFTER_CALLABLE:
+            self.push_null()
+
+    def null_after_callable(self) -> None:
+        """After code that pushed a callable: its NULL slot, where it goes second (3.13)."""
+        if NULL_AFTER_CALLABLE:
+            self.push_null()
+
     def pop_top(self) -> None:
         self.emit(Instr("POP_TOP"))
 
-    def call(self, argc: int) -> None:
-        """Call with [NULL, callable, *args] on the stack (3.11 convention)."""
-        self.emit(Instr("PRECALL", argc))
-        self.emit(Instr("CALL", argc))
+    def call(self, argc: int, **where: Any) -> None:
+        """Call with the callable and its NULL (`load_function`), or a method and its object
+        (`load_method`), and `argc` arguments on the stack."""
+        self.instructions += call_instrs(argc, **where)
+
+    def call_kw(self, kw_names: tuple[str, ...], argc: int, **where: Any) -> None:
+        """`call(argc)` whose last len(kw_names) arguments are keywords by these names."""
+        self.instructions += kw_call_instrs(kw_names, argc, **where)
 
     def binary_subscr(self) -> None:
         self.emit(Instr("BINARY_SUBSCR"))
@@ -267,7 +296,7 @@ class PyCodegen:
     def call_method_on(self, target: str, name: str, arg: str | None = None, **const: Any) -> None:
         """`target.name(arg)` (or with one constant argument), result discarded."""
         self.load_fast(target)
-        self.emit(Instr("LOAD_METHOD", name))
+        self.load_method(name)
         argc = 0
         if arg is not None:
             self.load_fast(arg)
@@ -280,8 +309,7 @@ class PyCodegen:
 
     def call_function_on(self, fn: Any, *args: tuple[str, Any]) -> None:
         """`fn(*args)`, result discarded; each arg is ("fast", temp name) or ("const", value)."""
-        self.push_null()
-        self.load_const(fn)
+        self.load_function(fn)
         for kind, value in args:
             if kind == "fast":
                 self.load_fast(value)
@@ -302,8 +330,7 @@ class PyCodegen:
         self.store_attr("cell_contents")
 
     def set_mode_stack(self, modes: str) -> None:
-        self.push_null()
-        self.load_const(worlds.current().set_mode_stack)
+        self.load_function(worlds.current().set_mode_stack)
         self.load_fast(modes)
         self.call(1)
         self.pop_top()
@@ -397,22 +424,19 @@ def _load_item(cg: PyCodegen, src: Any) -> None:
 
 
 def _load_type(cg: PyCodegen, src: Any) -> None:
-    cg.push_null()
-    cg.load_const(type)
+    cg.load_function(type)
     cg.load_source(src.base)
     cg.call(1)
 
 
 def _load_iteration(cg: PyCodegen, src: Any) -> None:
-    cg.push_null()
-    cg.load_const(tuple)
+    cg.load_function(tuple)
     cg.load_source(src.base)
     cg.call(1)
 
 
 def _load_dict_value(cg: PyCodegen, src: Any) -> None:
-    cg.push_null()
-    cg.load_const(nth_value)
+    cg.load_function(nth_value)
     cg.load_source(src.base)
     cg.load_const(src.index)
     cg.call(2)
@@ -424,8 +448,7 @@ def nth_value(d: dict[Any, Any], index: int) -> Any:
 
 
 def _load_mode(cg: PyCodegen, src: Any) -> None:
-    cg.push_null()
-    cg.load_const(worlds.current().get_mode_at)
+    cg.load_function(worlds.current().get_mode_at)
     cg.load_const(src.index)
     cg.call(1)
 
@@ -463,8 +486,7 @@ def assemble(
         cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
-        cg.push_null()
-        cg.load_const(graph_fn)
+        cg.load_function(graph_fn)
         for source in graph_inputs:
             cg.load_source(source)
         cg.call(len(graph_inputs))

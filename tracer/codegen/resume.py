@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
+from tracer.bytecode_versions import CALL_OPNAMES, pop_jump_if_instrs
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
 from tracer.translator.instructions import Instruction, instructions_of
@@ -181,8 +182,7 @@ def _call_graph(
         cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
-        cg.push_null()
-        cg.load_const(graph_fn)
+        cg.load_function(graph_fn)
         for source in graph_inputs:
             cg.load_source(source)
         cg.call(len(graph_inputs))
@@ -296,7 +296,7 @@ def break_code(
     Inside `with_blocks` the eager call runs inside the blocks (`_push_held`)."""
     call, location = _breaking_instruction(original, index)
     argc = call.arg
-    assert call.opname == "CALL" and isinstance(argc, int), call
+    assert call.opname in CALL_OPNAMES and isinstance(argc, int), call
     below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
@@ -310,8 +310,7 @@ def break_code(
     _reads_the_frame(call_slots[callable_slot])
     for i, vt in enumerate(call_slots):
         if callee is not None and i == callable_slot:  # callee(the callable)
-            cg.push_null()
-            cg.load_const(callee)
+            cg.load_function(callee)
             cg(vt)
             cg.call(1)
         else:
@@ -322,9 +321,9 @@ def break_code(
     if inner is not None:  # the eager call runs inside the innermost block
         _place(cg, inner)
     if kw_names:
-        cg.emit(Instr("KW_NAMES", kw_names, location=location))
-    cg.emit(Instr("PRECALL", argc, location=location))
-    cg.emit(Instr("CALL", argc, location=location))
+        cg.call_kw(kw_names, argc, location=location)
+    else:
+        cg.call(argc, location=location)
     if inner is not None:
         _place(cg, TryEnd(inner))
     result = cg.store_temp()
@@ -377,12 +376,12 @@ def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: lis
     `target` chooses (or compiles) what runs, then that is called with the arguments, after
     this frame lets go of its locals, so that only the resume function holds what it is
     handed, as the original frame would."""
-    cg.push_null()
-    cg.push_null()
-    cg.load_const(resume.target)
+    cg.null_before_callable()  # of the second call, whose callable the first call returns
+    cg.load_function(resume.target)
     for name in args:
         cg.load_fast(name)
     cg.call(len(args))
+    cg.null_after_callable()
     for name in args:
         cg.load_fast(name)
     cg.release_locals(original)
@@ -422,8 +421,8 @@ def jump_break_code(
         _place(cg, inner)
     cg(condition)
     taken = Label()
-    name = "POP_JUMP_FORWARD_IF_FALSE" if "IF_FALSE" in jump.opname else "POP_JUMP_FORWARD_IF_TRUE"
-    cg.emit(Instr(name, taken, location=location))
+    when = "FALSE" if "IF_FALSE" in jump.opname else "TRUE"
+    cg.instructions += pop_jump_if_instrs(when, taken, location=location)
     if inner is not None:
         _place(cg, TryEnd(inner))
     for resume in resumes:

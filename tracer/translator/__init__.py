@@ -10,11 +10,13 @@ from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslat
 from tracer.translator.imports import Imports
 from tracer.translator.match_ops import MatchOps
 from tracer.translator.names import Names
+from tracer.translator.newer_opcodes import NewerOpcodes
 from tracer.translator.operators import Operators
 from tracer.translator.stack_ops import StackOps
 
 
 class InstructionTranslator(
+    NewerOpcodes,
     StackOps,
     Imports,
     ClassBodies,

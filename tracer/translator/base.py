@@ -1,8 +1,9 @@
 """TranslatorBase: the symbolic interpreter's state and its step loop.
 
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
-builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a 256-entry
-dispatch table, asserting that every SCREAMING_CASE method is a real 3.11 opcode. `run()` calls
+builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a dispatch
+table indexed by opcode, asserting that every SCREAMING_CASE method is a real opcode of a
+supported CPython (tracer/bytecode_versions.py). `run()` calls
 `step()` until RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the
 user's file:line attached.
 """
@@ -17,6 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from tracer import config
+from tracer.bytecode_versions import (
+    KNOWN_OPNAMES,
+    STACK_EFFECT_ADJUST,
+    is_implicit_handler,
+)
 from tracer.exc import (
     BreakReason,
     InternalError,
@@ -57,18 +63,14 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "CHECK_EG_MATCH": "except* (exception groups)",
     "PREP_RERAISE_STAR": "except* (exception groups)",
     "DELETE_DEREF": "closure-variable deletion",
+    # 3.12 and later
+    "LOAD_LOCALS": "class bodies with type parameters",
+    "LOAD_FROM_DICT_OR_GLOBALS": "class bodies with type parameters",
+    "LOAD_FROM_DICT_OR_DEREF": "class-body closures",
+    "CLEANUP_THROW": "throw() into a `yield from` on 3.12 and later",
 }
-"""Every 3.11 opcode without a handler, with the construct it belongs to (checked by a test
-against dis.opmap and notes/unsupported.md)."""
-
-# PRECALL/CALL split the stack effect between them in 3.11; our CALL does all the work.
-_EFFECT_ADJUST: dict[str, Callable[[int | None], int]] = {
-    "PRECALL": lambda arg: 0,
-    "CALL": lambda arg: (
-        dis.stack_effect(dis.opmap["PRECALL"], arg) + dis.stack_effect(dis.opmap["CALL"], arg)
-    ),
-}
-
+"""Every opcode (of any supported version) without a handler, with the construct it belongs to
+(checked by a test against each version's dis.opmap and notes/unsupported.md)."""
 
 CodeFacts = tuple[tuple[Instruction, ...], LocationsByLine, LocationTextsByLine]
 """A code object's decoded instructions and its user locations (and their text) by line."""
@@ -108,11 +110,11 @@ class TranslatorBase:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name in dir(cls):
-            typo = name.isupper() and name not in dis.opmap and not name.startswith("_")
+            typo = name.isupper() and name not in KNOWN_OPNAMES and not name.startswith("_")
             if typo and callable(getattr(cls, name)):
-                raise InternalError(f"{cls.__name__}.{name} is not a CPython 3.11 opcode")
+                raise InternalError(f"{cls.__name__}.{name} is not a CPython opcode")
         table: list[Handler] = []
-        for opcode in range(256):
+        for opcode in range(len(dis.opname)):  # pseudo-instructions included (3.12 and later)
             name = dis.opname[opcode]
             handler = getattr(cls, name, None) if name in dis.opmap else None
             table.append(handler if handler is not None else _missing_opcode)
@@ -245,7 +247,7 @@ class TranslatorBase:
     def check_stack_effect(self, inst: Instruction, actual: int) -> None:
         """The handler changed the stack by `actual`: CPython's compiler must agree."""
         jumped = self.ip != inst.index + 1
-        adjust = _EFFECT_ADJUST.get(inst.opname)
+        adjust = STACK_EFFECT_ADJUST.get(inst.opname)
         if adjust is not None:
             expected = adjust(inst.arg)
         elif inst.opcode < dis.HAVE_ARGUMENT:
@@ -371,8 +373,8 @@ class TranslatorBase:
 
     @functools.cached_property
     def try_offsets(self) -> frozenset[int]:
-        """The offsets that the exception-table entries of a `try` (not of a `with` cleanup)
-        cover, worked out once per translator."""
+        """The offsets that the exception-table entries of a `try` (not of a `with` cleanup,
+        nor of an implicit handler) cover, worked out once per translator."""
         if self.exception_entries is None:
             self.exception_entries = exception_table(self.code)
         entries = self.exception_entries
@@ -381,8 +383,21 @@ class TranslatorBase:
             offset
             for entry in entries
             if not self._is_with_cleanup(by_offset.get(entry.target))
+            and not self.is_implicit_handler(by_offset.get(entry.target))
             for offset in range(entry.start, entry.end)
         )
+
+    def is_implicit_handler(self, handler: Instruction | None) -> bool:
+        """Is the handler starting at `handler` one the compiler adds with no `try` in the
+        source (3.12 and later: an inlined comprehension's, a generator's)?"""
+        if handler is None:
+            return False
+        names: list[tuple[str, int | None]] = []
+        for inst in self.instructions[handler.index :]:
+            names.append((inst.opname, inst.arg))
+            if inst.opname == "RERAISE":
+                break
+        return is_implicit_handler(names)
 
     def _is_with_cleanup(self, handler: Instruction | None) -> bool:
         """Does the handler starting at `handler` run a `with` statement's `__exit__`?"""

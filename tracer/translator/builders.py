@@ -7,7 +7,7 @@ from __future__ import annotations
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
-from variables.base import NotConstantError
+from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.iterators import unpack_sequence
@@ -60,7 +60,11 @@ class Builders(TranslatorBase):
         """FORMAT_VALUE(flags): flags & 3 picks the conversion, flags & 4 pops a format spec."""
         assert inst.arg is not None
         spec = self.pop().as_python_constant() if inst.arg & 0x04 else ""
-        value = self.pop().realize()
+        self.push(self.format_value(self.pop(), inst.arg & 0x03, spec))
+
+    def format_value(self, vt: VariableTracker, conversion: int, spec: str) -> VariableTracker:
+        """`format(conv(value), spec)`, conversion 0 (none), 1 (!s), 2 (!r) or 3 (!a)."""
+        value = vt.realize()
         try:
             # an exception formats as a fresh one made from its arguments does
             real = (
@@ -70,11 +74,11 @@ class Builders(TranslatorBase):
             )
         except NotConstantError:
             unimplemented("format", f"formatting {value!r} needs its runtime value")
-        conversion = _CONVERSIONS[inst.arg & 0x03]
-        if conversion is not None:
-            real = self.run_user_operation(conversion, real)
+        convert = _CONVERSIONS[conversion]
+        if convert is not None:
+            real = self.run_user_operation(convert, real)
         check_format(real, spec)
-        self.push(ConstantVariable(self.run_user_operation(format, real, spec)))
+        return ConstantVariable(self.run_user_operation(format, real, spec))
 
     # -- comprehension and display helpers ----------------------------------------------------
     def LIST_APPEND(self, inst: Instruction) -> None:

@@ -28,13 +28,15 @@ class Calls(TranslatorBase):
         self.kw_names = tuple(self.code.co_consts[inst.arg])
 
     def CALL(self, inst: Instruction) -> None:
-        """CALL(argc): stack is [NULL, callable, *args] or [callable, self, *args]; the last
-        len(kw_names) arguments are keywords (KW_NAMES)."""
+        """CALL(argc): stack is [NULL, callable, *args] (3.13: [callable, NULL, *args]) or
+        [callable, self, *args]; the last len(kw_names) arguments are keywords (KW_NAMES)."""
         assert inst.arg is not None
         args = self.popn(inst.arg)
         fn = self.pop()
         first = self.pop()
-        if not isinstance(first, NullVariable):  # [callable, self, *args]: a method call
+        if isinstance(fn, NullVariable):  # [callable, NULL, *args] (3.13)
+            fn = first
+        elif not isinstance(first, NullVariable):  # [callable, self, *args]: a method call
             fn, args = first, [fn, *args]
         kwargs: dict[str, VariableTracker] = {}
         if self.kw_names:
@@ -45,15 +47,17 @@ class Calls(TranslatorBase):
         self.push(self.call_function(fn, args, kwargs))
 
     def CALL_FUNCTION_EX(self, inst: Instruction) -> None:
-        """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]."""
+        """CALL_FUNCTION_EX(flags): [NULL, callable, args tuple, kwargs dict if flags & 1]
+        (3.13: [callable, NULL, ...])."""
         kwargs_vt = self.pop().realize() if inst.arg and inst.arg & 1 else None
         args_vt = self.pop().realize()
         fn = self.pop()
         null = self.pop()
-        if not isinstance(null, NullVariable):
-            fn, args = null, [fn, *sized_iterate(self, args_vt).unpack(self)]
-        else:
-            args = sized_iterate(self, args_vt).unpack(self)
+        args = sized_iterate(self, args_vt).unpack(self)
+        if isinstance(fn, NullVariable):  # [callable, NULL, ...] (3.13)
+            fn = null
+        elif not isinstance(null, NullVariable):
+            fn, args = null, [fn, *args]
         kwargs: dict[str, VariableTracker] = {}
         if kwargs_vt is not None:
             if not isinstance(kwargs_vt, ConstDictVariable):
@@ -69,8 +73,7 @@ class Calls(TranslatorBase):
     def MAKE_FUNCTION(self, inst: Instruction) -> None:
         """MAKE_FUNCTION(flags): code on top; below it, by flag, closure (8), annotations (4),
         keyword defaults (2) and positional defaults (1)."""
-        assert inst.arg is not None
-        flags = inst.arg
+        flags = inst.arg or 0  # 3.13: no flags; SET_FUNCTION_ATTRIBUTE sets each part
         code = self.pop().as_python_constant()
         assert isinstance(code, types.CodeType)
         cells: list[CellVariable] = []

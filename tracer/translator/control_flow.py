@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tracer.bytecode_versions import FOR_ITER_LEAVES_ITERATOR
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import VariableTracker
 from variables.iterators import IteratorVariable, iterate
+from variables.misc import NULL
 
 
 def _is_none(vt: VariableTracker) -> bool:
@@ -53,6 +55,12 @@ class ControlFlow(TranslatorBase):
     POP_JUMP_FORWARD_IF_NOT_NONE = _pop_jump_if(lambda tx, vt: not _is_none(vt))
     POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
 
+    # 3.12 and later: one opcode of each, whichever the direction
+    POP_JUMP_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
+    POP_JUMP_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE
+    POP_JUMP_IF_NONE = POP_JUMP_FORWARD_IF_NONE
+    POP_JUMP_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
+
     JUMP_IF_TRUE_OR_POP = _jump_or_pop(True)
     JUMP_IF_FALSE_OR_POP = _jump_or_pop(False)
 
@@ -60,14 +68,18 @@ class ControlFlow(TranslatorBase):
         self.push(iterate(self, self.pop()))
 
     def FOR_ITER(self, inst: Instruction) -> None:
-        """FOR_ITER(delta): TOS is an iterator; push its next item, or pop it and jump."""
+        """FOR_ITER(delta): TOS is an iterator; push its next item, or (3.11) pop it and jump,
+        or (3.12 and later) jump to END_FOR, which pops it (see FOR_ITER_LEAVES_ITERATOR)."""
         it = self.peek()
         assert isinstance(it, IteratorVariable)
         item = it.next_item(self)
         if item is not None:
             self.push(item)
         else:
-            self.pop()
+            if FOR_ITER_LEAVES_ITERATOR:  # 3.12+: END_FOR pops this and the iterator
+                self.push(NULL)
+            else:
+                self.pop()
             self.jump_to(inst.target)
 
     def RETURN_VALUE(self, inst: Instruction) -> None:

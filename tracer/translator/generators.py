@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracer.bytecode_versions import SEND_LEAVES_RECEIVER
 from tracer.exc import Unsupported, unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction, exception_table
@@ -65,7 +66,8 @@ class GeneratorOps(TranslatorBase):
         if item is not None:
             self.push(item)
         else:
-            self.pop()
+            if not SEND_LEAVES_RECEIVER:  # 3.12 and later: END_SEND pops it
+                self.pop()
             self.push(result)
             self.jump_to(inst.target)
 
@@ -100,7 +102,12 @@ class InliningGeneratorTranslator(TranslatorBase):
         """Run the frame to RETURN_GENERATOR (what calling a generator function runs) and
         return the generator. A `yield` inside a `try` or `with` is refused here: its cleanup
         would run whenever CPython finalizes the generator, which the trace can't place."""
-        entries = exception_table(self.code)
+        by_offset = {inst.offset: inst for inst in self.instructions}
+        entries = [
+            e
+            for e in exception_table(self.code)
+            if not self.is_implicit_handler(by_offset.get(e.target))
+        ]
         for inst in self.instructions:
             if inst.opname == "YIELD_VALUE" and any(
                 e.start <= inst.offset < e.end for e in entries

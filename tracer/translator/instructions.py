@@ -1,8 +1,10 @@
-"""Decoded CPython 3.11 instructions: what the translator steps through.
+"""Decoded CPython instructions (3.11, 3.12 or 3.13): what the translator steps through.
 
 `dis` already folds CACHE entries away and gives jump targets as offsets; here they become
 indices into the instruction list (`inst.target`), and the exception table becomes a lookup
-from offset to handler, so the translator never does offset arithmetic.
+from offset to handler, so the translator never does offset arithmetic. Decoding also puts
+each version's instructions into the translator's vocabulary (`bytecode_versions.vocabulary`):
+the few places where the same opcode means different things live there.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import types
 import weakref
 from typing import Any
 
+from tracer.bytecode_versions import cell_names, starts_line, vocabulary
+
 JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 
 
@@ -21,6 +25,8 @@ class Instruction:
     """One instruction: `Instruction(12: LOAD_FAST x, line 5)`; `target` is an index."""
 
     opcode: int
+    """What the translator dispatches on: the real opcode, or the pseudo-instruction the decode
+    step put in its place (LOAD_METHOD for 3.12's LOAD_ATTR with the method bit)."""
     opname: str
     arg: int | None
     argval: Any
@@ -57,15 +63,16 @@ def decode(code: types.CodeType) -> list[Instruction]:
     raw = list(dis.get_instructions(code))
     index_of = {inst.offset: i for i, inst in enumerate(raw)}
     lineno: int | None = None
+    cells = cell_names(code)
     decoded = []
     for i, inst in enumerate(raw):
-        if inst.starts_line is not None:
-            lineno = inst.starts_line
+        line = starts_line(inst)
+        if line is not None:
+            lineno = line
         target = index_of.get(inst.argval) if inst.opcode in JUMP_OPCODES else None
+        opcode, opname = vocabulary(inst, cells)
         decoded.append(
-            Instruction(
-                inst.opcode, inst.opname, inst.arg, inst.argval, inst.offset, lineno, target, i
-            )
+            Instruction(opcode, opname, inst.arg, inst.argval, inst.offset, lineno, target, i)
         )
     return decoded
 
@@ -105,7 +112,7 @@ def clear_decoded() -> None:
 
 
 def exception_table(code: types.CodeType) -> list[ExceptionTableEntry]:
-    """The 3.11 exception table (zero-cost `try` blocks) as entries keyed by byte offset.
+    """The exception table (zero-cost `try` blocks, 3.11 on) as entries keyed by byte offset.
     Most traced functions have no `try` or `with`: their empty table is not parsed."""
     if not code.co_exceptiontable:
         return []

@@ -20,6 +20,24 @@ from variables.constant import ConstantVariable
 from variables.dicts import key_of
 from variables.lists import TupleVariable
 
+
+def _match_class(cls: Any) -> None:
+    match 0:
+        case cls():
+            pass
+
+
+def _not_a_class_message() -> str:
+    """CPython's own words for a class pattern whose class is not a class (3.12 reworded)."""
+    try:
+        _match_class(1)
+    except TypeError as e:
+        return str(e)
+    raise AssertionError("a class pattern of 1 matched")
+
+
+_NOT_A_CLASS_MESSAGE = _not_a_class_message()
+
 _TPFLAGS_SEQUENCE = 1 << 5
 _TPFLAGS_MAPPING = 1 << 6
 """Py_TPFLAGS_SEQUENCE and Py_TPFLAGS_MAPPING: what MATCH_SEQUENCE and MATCH_MAPPING test
@@ -44,7 +62,7 @@ class MatchOps(TranslatorBase):
         cls = self._constant(self.pop(), "the class of a class pattern")
         subject = self.pop().realize()
         if not isinstance(cls, type):
-            self.raise_user_error(TypeError("called match pattern must be a type"))
+            self.raise_user_error(TypeError(_NOT_A_CLASS_MESSAGE))
         if not instance_of(self, subject.python_type(), cls):
             self.push(ConstantVariable(None))
             return

@@ -19,6 +19,7 @@ from guards.sources import (
     ModuleSource,
     Source,
 )
+from tracer.bytecode_versions import NULL_AFTER_CALLABLE
 from tracer.exc import unimplemented
 from tracer.side_effects import DELETED_GLOBAL
 from tracer.translator.base import TranslatorBase
@@ -49,7 +50,7 @@ class Names(TranslatorBase):
         self.push(value)
 
     def STORE_FAST(self, inst: Instruction) -> None:
-        self.symbolic_locals[inst.argval] = self.pop()
+        store_local(self, inst.argval, self.pop())
 
     def DELETE_FAST(self, inst: Instruction) -> None:
         if self.symbolic_locals.pop(inst.argval, None) is None:
@@ -69,11 +70,12 @@ class Names(TranslatorBase):
 
     # -- globals and builtins -----------------------------------------------------------------
     def LOAD_GLOBAL(self, inst: Instruction) -> None:
-        """LOAD_GLOBAL(namei): (namei & 1) means push NULL before the global (3.11)."""
+        """LOAD_GLOBAL(namei): (namei & 1) means push NULL with the global, for a call."""
         assert inst.arg is not None
         if inst.arg & 1:
-            self.push(NULL)
-        self.push(self.load_global(inst.argval))
+            push_callable(self, self.load_global(inst.argval))
+        else:
+            self.push(self.load_global(inst.argval))
 
     def load_global(self, name: str) -> VariableTracker:
         """The global (or builtin) `name`: a stored value if the trace assigned it, else the
@@ -178,10 +180,10 @@ class Names(TranslatorBase):
         self.push(obj.var_getattr(self, inst.argval))
 
     def LOAD_METHOD(self, inst: Instruction) -> None:
-        """Pushes NULL and the bound attribute: CALL then treats it as a plain callable."""
+        """Pushes the bound attribute with a NULL: CALL then treats it as a plain callable.
+        (3.12 and later: LOAD_ATTR with the method bit, decoded as this pseudo-instruction.)"""
         obj = self.pop().realize()
-        self.push(NULL)
-        self.push(obj.var_getattr(self, inst.argval))
+        push_callable(self, obj.var_getattr(self, inst.argval))
 
     def DELETE_ATTR(self, inst: Instruction) -> None:
         obj = self.pop().realize()
@@ -200,3 +202,20 @@ class Names(TranslatorBase):
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("setattr", f"setting attribute {inst.argval!r} on {obj!r}")
         obj.store_attr(self, inst.argval, value)
+
+
+def store_local(tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+    """`name = value` in the frame. A NULL unbinds it: 3.12's inlined comprehensions save a
+    local they shadow with LOAD_FAST_AND_CLEAR and put it back (maybe unbound) with STORE_FAST."""
+    if value is NULL:
+        tx.symbolic_locals.pop(name, None)
+    else:
+        tx.symbolic_locals[name] = value
+
+
+def push_callable(tx: TranslatorBase, fn: VariableTracker) -> None:
+    """Push `fn` with a NULL beside it, in the order this version's CALL expects."""
+    if NULL_AFTER_CALLABLE:
+        tx.stack += (fn, NULL)
+    else:
+        tx.stack += (NULL, fn)

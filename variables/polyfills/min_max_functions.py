@@ -15,8 +15,10 @@ def min_max(
     smallest: bool,
     has_default: bool,
     default: Any,
+    empty_message: str,
 ) -> Any:
-    """The first smallest (or largest) item; `default` or ValueError when there is none."""
+    """The first smallest (or largest) item; `default` or ValueError (with CPython's message,
+    `empty_message`) when there is none."""
     it = iter(iterable)
     for best in it:
         best_key = best if key is None else key(best)
@@ -27,4 +29,4 @@ def min_max(
         return best
     if has_default:
         return default
-    raise ValueError(f"{'min' if smallest else 'max'}() arg is an empty sequence")
+    raise ValueError(empty_message)

@@ -48,8 +48,7 @@ class OperatorObjectVariable(VariableTracker):
 
     def reconstruct(self, cg: PyCodegen) -> None:
         def build() -> None:
-            cg.push_null()
-            cg.load_const(self.kind)
+            cg.load_function(self.kind)
             for arg in self.args:
                 cg(arg)
             cg.call(len(self.args))
