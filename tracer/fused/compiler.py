@@ -13,7 +13,15 @@ import math
 from typing import Any
 
 from tracer.fused.codegen import KernelSource, kernel_source
-from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node, writes_input
+from tracer.fused.lowering import (
+    Lowering,
+    Reduction,
+    Value,
+    View,
+    holds_eager_values,
+    lower_node,
+    writes_input,
+)
 from tracer.fused.plan import FusedPlan, KernelPlan, describe
 from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make_statement
 from tracer.graph import Graph, GraphModule
@@ -50,8 +58,10 @@ def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
             values[node] = _buffer_view(node)
             continue
         lowered[node] = found
-        stored = isinstance(found.value, Reduction)
-        values[node] = _buffer_view(node) if stored else found.value
+        if isinstance(found.value, Reduction):
+            values[node] = _buffer_view(node, exact=holds_eager_values(found.value))
+        else:
+            values[node] = found.value
     return lowered
 
 
@@ -65,12 +75,13 @@ def buffer_prefix(graph: Graph) -> str:
     return prefix
 
 
-def _buffer_view(node: Node, prefix: str = "b_") -> View:
+def _buffer_view(node: Node, prefix: str = "b_", *, exact: bool = True) -> View:
+    """The node's buffer, row-major; `exact`: it holds eager's values (`View.exact`)."""
     shape = tuple(node.meta["val"]._shape)
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):
         strides[i] = strides[i + 1] * shape[i + 1]
-    return View(prefix + node.name, shape, strides)
+    return View(prefix + node.name, shape, strides, exact=exact)
 
 
 def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
@@ -116,7 +127,8 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
             helpers.update(again.helpers)
             if node in stored:
                 items.append(make_statement(node, prefix + node.name, again.value))
-                values[node] = _buffer_view(node, prefix)
+                exact = holds_eager_values(again.value)
+                values[node] = _buffer_view(node, prefix, exact=exact)
             else:
                 values[node] = again.value
         elif _is_tensor(node):
