@@ -93,14 +93,27 @@ def test_reductions_of_computed_values_compared_near_a_tie() -> None:
     assert expected[0].tolist() == [True, False]
 
 
-def test_comparisons_of_pointwise_chains_near_a_tie() -> None:
-    def f(x: Any, y: Any) -> Any:
-        chain = (x * 3 + 1.0) * 0.5
-        return chain == y, chain.T < y.T, torch.where(chain != y, chain, -chain)
+def test_runtime_calls_on_pointwise_chains_read_eager_values() -> None:
+    """`x * 3 + y` in double, rounded once when stored, is not eager's `x * 3` rounded and
+    then `+ y` rounded: a comparison (a runtime call, as it reads a computed value), `.long()`
+    or `.item()` of it turned that last bit into another answer."""
 
-    x = torch.tensor([[0.1, 0.2], [0.3, 0.1]])
-    y = torch.tensor([[0.65, 0.8], [0.95, 0.65]])
-    same(f, x, y)
+    def f(x: Any, y: Any, z: Any) -> Any:
+        chain = x * 3 + y
+        return (
+            chain == z,
+            (chain * 7).long(),
+            chain.T < z.T,
+            torch.where(chain != z, chain, -chain),
+            (chain * 2).sum(0) == z.sum(0) * 2,
+        )
+
+    x = torch.tensor([[0.1, 0.7], [1.3, -2.9]])
+    y = torch.tensor([[0.7, 0.3], [-0.1, 2.3]])
+    z = x * 3 + y
+    expected = same(f, x, y, z)
+    assert expected[0].tolist() == [[True, True], [True, True]]
+    assert "mul" in lowered(f, x, y, z)  # one op on the inputs is eager's once rounded
 
 
 def test_float64_reductions_compare_unrounded() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from tracer.fused.codegen import KernelSource, kernel_source
 from tracer.fused.lowering import (
     Lowering,
+    Pointwise,
     Reduction,
     Value,
     View,
@@ -43,17 +44,43 @@ def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
 
     None in a graph with an in-place op: a kernel reads its inputs' data when it runs, which
     the scheduler does not order against a write (a sum of `x` on either side of `x.add_(1)`
-    would share one kernel), and a write through a view changes its base's elements."""
+    would share one kernel), and a write through a view changes its base's elements.
+
+    A node that stays a runtime call reads eager's values: a float32 chain `(x * 3 + y)`
+    rounded once when stored is not what eager's rounding after each op gives, and `==`,
+    `.long()` or `argmax` on it would turn that last bit into another answer. So a lowered
+    node a runtime call reads whose stored value is not eager's (`_stored_exactly`) stays a
+    runtime call too, and so on up its inputs, until every runtime call reads eager's values."""
+    if any(writes_input(node) for node in gm.graph.nodes):
+        return {}
+    kept_out: set[Node] = set()
+    while True:
+        lowered, values = _lower_except(gm, kept_out)
+        inexact = {
+            read
+            for node in gm.graph.nodes
+            if node.op not in ("placeholder", "output") and node not in lowered
+            for read in node.all_input_nodes
+            if read in lowered and not _stored_exactly(read, lowered[read].value, values)
+        }
+        if not inexact:
+            return lowered
+        kept_out |= inexact
+
+
+def _lower_except(
+    gm: GraphModule, kept_out: set[Node]
+) -> tuple[dict[Node, Lowering], dict[Node, Value]]:
+    """The lowered nodes, leaving out `kept_out`, and every tensor node's value."""
     values: dict[Node, Value] = {}
     lowered: dict[Node, Lowering] = {}
-    if any(writes_input(node) for node in gm.graph.nodes):
-        return lowered
     for node in gm.graph.nodes:
         if node.op in ("placeholder", "output") or not _is_tensor(node):
             if node.op == "placeholder" and _is_tensor(node):
                 values[node] = _buffer_view(node)
             continue
-        found = lower_node(node, values) if node.op != "get_attr" else None
+        lowerable = node.op != "get_attr" and node not in kept_out
+        found = lower_node(node, values) if lowerable else None
         if found is None:
             values[node] = _buffer_view(node)
             continue
@@ -62,7 +89,19 @@ def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
             values[node] = _buffer_view(node, exact=holds_eager_values(found.value))
         else:
             values[node] = found.value
-    return lowered
+    return lowered, values
+
+
+def _stored_exactly(node: Node, value: Value, values: dict[Node, Value]) -> bool:
+    """Is the node's value, once stored (a float32 value rounded), the one eager stores? For
+    a view or reduction, when the kernel holds it exactly; for a pointwise value, when it is
+    one op on eager's values (the op in double, rounded once, is what eager's kernel does)."""
+    if not isinstance(value, Pointwise):
+        return holds_eager_values(value)
+    return all(
+        isinstance(values.get(read), View) and holds_eager_values(values[read])
+        for read in node.all_input_nodes
+    )
 
 
 def buffer_prefix(graph: Graph) -> str:
