@@ -121,3 +121,18 @@ def test_float64_reductions_compare_unrounded() -> None:
         return (a0 < a0.sum(0), a0.mean(0) > a0)
 
     same(f, near_tie().double())
+
+
+def test_generated_comparison_with_a_stored_chain() -> None:
+    """Found by the property test: `log(abs(a0) + 1)` is returned, so stored rounded once, and
+    compared by a runtime `<=`; at 2 ** -24 eager's per-op rounding gives a different bool."""
+
+    def f(a0: Any) -> Any:
+        t0 = torch.log((a0).abs() + 1)
+        t1 = (a0) <= (t0)
+        return (t0, t1)
+
+    a0 = torch.zeros(2, 4)
+    a0[1, 3] = 2.0**-24
+    expected = same(f, a0)
+    assert expected[1].tolist()[1][3] is False
