@@ -136,3 +136,13 @@ def test_generated_comparison_with_a_stored_chain() -> None:
     a0[1, 3] = 2.0**-24
     expected = same(f, a0)
     assert expected[1].tolist()[1][3] is False
+
+
+def test_a_float64_scalar_tensor_in_a_float32_op_is_rounded_first() -> None:
+    """A 0-d float64 tensor takes part in a float32 op as a float32: eager rounds 1e-119 to
+    0.0, so 0.0 / 0.0 is nan; the kernel read the double and gave inf."""
+
+    def f(x: Any, y: Any) -> Any:
+        return (x / y, y * x - y, torch.maximum(y, x))
+
+    same(f, torch.tensor(1.1782e-119, dtype=torch.float64), torch.tensor([0.0, 2.0]))

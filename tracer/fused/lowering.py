@@ -429,7 +429,12 @@ def _pointwise(
     for p in params:
         if isinstance(p, Node):
             source = values[p]
+            dtype = p.meta["val"]._dtype
             if isinstance(source, Reduction):
+                return None
+            if dtype is not compute and dtype.name != "float32":
+                # a 0-d float64 operand of a float32 op: eager rounds it to float32 first
+                # (1e-300 becomes 0.0), the kernel would read the double
                 return None
             operands.append(source)
         else:
