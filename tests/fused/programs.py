@@ -120,10 +120,13 @@ def programs(draw: st.DrawFn, shape_error: bool = False) -> tuple[str, list[Any]
             continue
         elif kind == "select":
             (b, sb), (c, sc) = draw(st.sampled_from(values)), draw(st.sampled_from(values))
-            both = broadcast(shape, sb)
-            out = None if both is None else broadcast(both, sc)
+            template = draw(st.sampled_from(SELECT))
+            # the result broadcasts the operands the template uses (not always all three)
+            out = shape
+            for key, other_shape in (("{b}", sb), ("{c}", sc)):
+                if key in template and out is not None:
+                    out = broadcast(out, other_shape)
             if out is not None:
-                template = draw(st.sampled_from(SELECT))
                 expr = template.format(a=src, b=b, c=c, op=draw(st.sampled_from(COMPARE)))
         elif kind == "view" and shape:
             expr, out = _view(draw, src, shape)

@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from tracer.fused.index import Ix, contiguous_strides
-from tracer.fused.lowering import REDUCTIONS, Reduction
+from tracer.fused.lowering import REDUCTIONS, Reduction, to_float32
 from tracer.fused.scheduler import Kernel, Statement
 
 _INDENT = "    "
@@ -129,7 +129,13 @@ class _KernelWriter:
             kind = statement.value.kind
             fn = "total" if kind == "sum" else kind
             self.helpers[fn] = REDUCTIONS[kind]
-            self.assign(f"v_{name}", f"{fn}({row})")
+            result = f"{fn}({row})"
+            if kind != "amax" and statement.node.meta["val"]._dtype.name == "float32":
+                # eager stores a float32 sum rounded: so does the kernel, for the ops reading
+                # it here or from its buffer (lowering.holds_eager_values)
+                self.helpers["to_float32"] = to_float32
+                result = f"to_float32({result})"
+            self.assign(f"v_{name}", result)
             if statement.buffer in self.needed:
                 if self.depth == 0:
                     self.body.append(f"{statement.buffer} = [v_{name}]")

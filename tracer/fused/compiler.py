@@ -13,7 +13,16 @@ import math
 from typing import Any
 
 from tracer.fused.codegen import KernelSource, kernel_source
-from tracer.fused.lowering import Lowering, Reduction, Value, View, lower_node, writes_input
+from tracer.fused.lowering import (
+    Lowering,
+    Pointwise,
+    Reduction,
+    Value,
+    View,
+    holds_eager_values,
+    lower_node,
+    writes_input,
+)
 from tracer.fused.plan import FusedPlan, KernelPlan, describe
 from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make_statement
 from tracer.graph import Graph, GraphModule
@@ -35,24 +44,64 @@ def _lower_all(gm: GraphModule) -> dict[Node, Lowering]:
 
     None in a graph with an in-place op: a kernel reads its inputs' data when it runs, which
     the scheduler does not order against a write (a sum of `x` on either side of `x.add_(1)`
-    would share one kernel), and a write through a view changes its base's elements."""
+    would share one kernel), and a write through a view changes its base's elements.
+
+    A node that stays a runtime call reads eager's values: a float32 chain `(x * 3 + y)`
+    rounded once when stored is not what eager's rounding after each op gives, and `==`,
+    `.long()` or `argmax` on it would turn that last bit into another answer. So a lowered
+    node a runtime call reads whose stored value is not eager's (`_stored_exactly`) stays a
+    runtime call too, and so on up its inputs, until every runtime call reads eager's values."""
+    if any(writes_input(node) for node in gm.graph.nodes):
+        return {}
+    kept_out: set[Node] = set()
+    while True:
+        lowered, values = _lower_except(gm, kept_out)
+        inexact = {
+            read
+            for node in gm.graph.nodes
+            if node.op not in ("placeholder", "output") and node not in lowered
+            for read in node.all_input_nodes
+            if read in lowered and not _stored_exactly(read, lowered[read].value, values)
+        }
+        if not inexact:
+            return lowered
+        kept_out |= inexact
+
+
+def _lower_except(
+    gm: GraphModule, kept_out: set[Node]
+) -> tuple[dict[Node, Lowering], dict[Node, Value]]:
+    """The lowered nodes, leaving out `kept_out`, and every tensor node's value."""
     values: dict[Node, Value] = {}
     lowered: dict[Node, Lowering] = {}
-    if any(writes_input(node) for node in gm.graph.nodes):
-        return lowered
     for node in gm.graph.nodes:
         if node.op in ("placeholder", "output") or not _is_tensor(node):
             if node.op == "placeholder" and _is_tensor(node):
                 values[node] = _buffer_view(node)
             continue
-        found = lower_node(node, values) if node.op != "get_attr" else None
+        lowerable = node.op != "get_attr" and node not in kept_out
+        found = lower_node(node, values) if lowerable else None
         if found is None:
             values[node] = _buffer_view(node)
             continue
         lowered[node] = found
-        stored = isinstance(found.value, Reduction)
-        values[node] = _buffer_view(node) if stored else found.value
-    return lowered
+        if isinstance(found.value, Reduction):
+            values[node] = _buffer_view(node, exact=holds_eager_values(found.value))
+        else:
+            values[node] = found.value
+    return lowered, values
+
+
+def _stored_exactly(node: Node, value: Value, values: dict[Node, Value]) -> bool:
+    """Is the node's value, once stored (a float32 value rounded), the one eager stores? For
+    a view or reduction, when the kernel holds it exactly; for a pointwise value, when it is
+    one op on eager's values (the op in double, rounded once, is what eager's kernel does)."""
+    if not isinstance(value, Pointwise):
+        return holds_eager_values(value)
+    return all(
+        isinstance(values.get(read), View) and holds_eager_values(values[read])
+        for read in node.all_input_nodes
+    )
 
 
 def buffer_prefix(graph: Graph) -> str:
@@ -65,12 +114,13 @@ def buffer_prefix(graph: Graph) -> str:
     return prefix
 
 
-def _buffer_view(node: Node, prefix: str = "b_") -> View:
+def _buffer_view(node: Node, prefix: str = "b_", *, exact: bool = True) -> View:
+    """The node's buffer, row-major; `exact`: it holds eager's values (`View.exact`)."""
     shape = tuple(node.meta["val"]._shape)
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):
         strides[i] = strides[i + 1] * shape[i + 1]
-    return View(prefix + node.name, shape, strides)
+    return View(prefix + node.name, shape, strides, exact=exact)
 
 
 def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
@@ -116,7 +166,8 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
             helpers.update(again.helpers)
             if node in stored:
                 items.append(make_statement(node, prefix + node.name, again.value))
-                values[node] = _buffer_view(node, prefix)
+                exact = holds_eager_values(again.value)
+                values[node] = _buffer_view(node, prefix, exact=exact)
             else:
                 values[node] = again.value
         elif _is_tensor(node):

@@ -39,8 +39,9 @@ class View:
     strides: list[int]
     offset: int = 0
     exact: bool = True
-    """The buffer holds eager's values: false for a reduction a kernel stored (a float32 sum
-    is kept in double until `forward` rounds it)."""
+    """The buffer holds eager's values, bit for bit (`holds_eager_values`): false for a
+    kernel's stored pointwise value (computed in double, rounded only when `forward` wraps
+    it) and for a reduction of such a value."""
 
     def expr(self, index: list[Ix], load: Load) -> str:
         return load(self.buffer, linear(index, self.strides, self.offset))
@@ -77,6 +78,20 @@ Value = View | Pointwise | Reduction
 Operand = View | Pointwise | float
 
 
+def holds_eager_values(value: Value) -> bool:
+    """Is the kernel's value of every element exactly the one eager stores (a float32 value as
+    the same double)? True for a buffer eager's values fill, and for a reduction of one: the
+    kernel calls the runtime's own reduction on the same elements and rounds a float32 sum or
+    mean once, as eager stores it (`to_float32`; the largest of float32 values is one of them).
+    False for a pointwise value, which the kernel keeps in double where eager rounds after
+    every op, and for anything computed from one."""
+    if isinstance(value, View):
+        return value.exact
+    if isinstance(value, Reduction):
+        return isinstance(value.source, View) and value.source.exact
+    return False
+
+
 @dataclasses.dataclass
 class Lowering:
     """What `lower_node` found: the op's name, its value, and the helpers its text calls."""
@@ -88,6 +103,14 @@ class Lowering:
 
 REDUCTIONS = {"sum": kernels.total, "mean": kernels.mean, "amax": kernels.amax}
 """The runtime's own per-group reduction functions, called by the kernels on each group."""
+
+
+def to_float32(value: float) -> float:
+    """One value rounded to float32, as eager stores it (the runtime's `round_f32`): a kernel
+    rounds a float32 sum or mean where eager stores it, once per output element."""
+    rounded: float = kernels.round_f32((value,))[0]
+    return rounded
+
 
 _BINARY_TEXT = {"add": "({a} + {b})", "sub": "({a} - {b})", "mul": "({a} * {b})"}
 _UNARY_HELPERS = dict(kernels.UNARY_FLOAT)
@@ -312,12 +335,13 @@ def _selection(
     """A comparison of floating values (a bool per element), or `where(cond, a, b)`.
 
     A comparison turns the last bit of a value into a different bool, so it reads only
-    values that are exactly eager's: buffers holding them (inputs, runtime calls' results)
-    and numbers, each in the dtype eager compares in (a float32 value widened to float64 is
-    the same value). A value computed in the kernel stays double where eager rounds it to
-    float32, so such a comparison stays a runtime call. `where` only selects: a float32 value
-    it picks is rounded when stored, as eager rounds it first; its condition is a bool input
-    or a lowered comparison."""
+    values that are exactly eager's (`holds_eager_values`): inputs, runtime calls' results,
+    reductions of those, and numbers, each in the dtype eager compares in (a float32 value
+    widened to float64 is the same value). A pointwise value computed in the kernel stays
+    double where eager rounds it to float32, and a reduction of one sums other values than
+    eager's, so a comparison reading either stays a runtime call. `where` only selects: a
+    float32 value it picks is rounded when stored, as eager rounds it first; its condition is
+    a bool input or a lowered comparison."""
     out_shape: Shape = tuple(val._shape)
     if name == "where":  # torch.where(condition, input, other), Tensor.where(self, ...)
         condition = arguments["condition"]
@@ -405,7 +429,12 @@ def _pointwise(
     for p in params:
         if isinstance(p, Node):
             source = values[p]
+            dtype = p.meta["val"]._dtype
             if isinstance(source, Reduction):
+                return None
+            if dtype is not compute and dtype.name != "float32":
+                # a 0-d float64 operand of a float32 op: eager rounds it to float32 first
+                # (1e-300 becomes 0.0), the kernel would read the double
                 return None
             operands.append(source)
         else:
