@@ -83,3 +83,38 @@ def max_counts_first(n: int) -> Any:
 @pytest.mark.parametrize("fn", [update_merges_first, max_counts_first])
 def test_other_callees_same_as_eager(fn: Any) -> None:
     assert_same_behavior(fn, 1)
+
+
+def g_of_keywords(**kw: Any) -> Any:
+    return kw
+
+
+def merged_twice(case: int) -> Any:
+    """DICT_MERGE's errors name the callee as CPython does ("mod.f()", "dict()", "print()")
+    (the name was missing); a list after ** is not a mapping (it was merged as pairs)."""
+
+    def h(**kw: Any) -> Any:
+        return kw
+
+    first: Any = {"a": 1}
+    second: Any = {"a": 2}
+    try:
+        if case == 0:
+            return g_of_keywords(**first, **second)
+        if case == 1:
+            return h(a=1, **second)
+        if case == 2:
+            return dict(**first, **second)
+        if case == 3:
+            return print(**first, **second)
+        if case == 4:
+            return h(**{1: 1}, **{1: 2})
+        pairs: Any = [("a", 1)]
+        return h(**pairs)
+    except TypeError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_merge_errors_name_the_callee(case: int) -> None:
+    check(merged_twice, case)

@@ -5,7 +5,7 @@ BEFORE_WITH (whose `__exit__` is later called by the normal-path CALL that 3.11 
 from __future__ import annotations
 
 import types
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
@@ -13,11 +13,44 @@ from tracer.translator.instructions import Instruction
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.dicts import ConstDictVariable
-from variables.functions import BaseUserFunctionVariable, NestedUserFunctionVariable
+from variables.functions import (
+    BaseUserFunctionVariable,
+    NestedUserFunctionVariable,
+    UserFunctionVariable,
+    UserMethodVariable,
+)
 from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+
+def function_str(fn: VariableTracker) -> str | None:
+    """How CPython names a callee in a call's errors ("mod.f()", "dict()", "dict.update()"):
+    its `__qualname__` with "()", after its `__module__` unless that is None or "builtins".
+    None where the tracker doesn't tell them (the caller falls back)."""
+    fn = fn.realize()
+    qualname: Any
+    module: Any
+    if isinstance(fn, UserMethodVariable):
+        return function_str(fn.func)  # a bound method passes both on from its function
+    if isinstance(fn, NestedUserFunctionVariable):
+        qualname, module = fn.qualname, fn.f_globals.get("__name__")
+    elif isinstance(fn, (UserFunctionVariable, BuiltinVariable)):
+        qualname = getattr(fn.fn, "__qualname__", None)
+        module = getattr(fn.fn, "__module__", None)
+    elif isinstance(fn, GetAttrVariable):  # a method of a builtin type, bound: no module
+        kind = fn.obj.realize().python_type()
+        if kind.__module__ != "builtins":
+            return None
+        qualname, module = getattr(getattr(kind, fn.name, None), "__qualname__", None), None
+    else:
+        return None
+    if not isinstance(qualname, str):
+        return None
+    if module is None or module == "builtins":
+        return f"{qualname}()"
+    return f"{module}.{qualname}()"
 
 
 class Calls(TranslatorBase):
