@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
+from tracer.translator.calls import function_str
 from tracer.translator.instructions import Instruction
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
@@ -131,17 +132,40 @@ class Builders(TranslatorBase):
         target.items.update(pairs_of(self, other))
 
     def DICT_MERGE(self, inst: Instruction) -> None:
-        """Like DICT_UPDATE, for `f(**a, **b)`: a repeated key is the user's TypeError."""
+        """Like DICT_UPDATE, for `f(**a, **b)`, with CPython's TypeErrors, which name the
+        callee (below the arguments tuple): a repeated key, or `b` not a mapping (only a dict
+        is merged here; another mapping's `keys()` is the frame's fallback)."""
         assert inst.arg is not None
-        other = pairs_of(self, self.pop())
+        update = self.pop().realize()
         target = self.peek(inst.arg)
         assert isinstance(target, ConstDictVariable)
+        callee = self.peek(inst.arg + 2)
+        if not isinstance(update, ConstDictVariable):
+            kind = update.python_type()
+            if kind.__module__ != "builtins" or hasattr(kind, "keys"):
+                unimplemented("call", f"**kwargs from {update!r}, which is not a dict")
+            self.raise_user_error(
+                TypeError(
+                    f"{self.callee_str(callee)} argument after ** must be a mapping, "
+                    f"not {kind.__name__}"
+                )
+            )
+        other = pairs_of(self, update)
         for key in other:
             if key in target.items:
                 self.raise_user_error(
-                    TypeError(f"got multiple values for keyword argument '{key}'")
+                    TypeError(
+                        f"{self.callee_str(callee)} got multiple values for keyword argument "
+                        f"'{key}'"
+                    )
                 )
         target.items.update(other)
+
+    def callee_str(self, callee: VariableTracker) -> str:
+        name = function_str(callee)
+        if name is None:
+            unimplemented("call", f"the name CPython's error gives {callee!r}")
+        return name
 
     # -- unpacking ----------------------------------------------------------------------------
     def UNPACK_SEQUENCE(self, inst: Instruction) -> None:

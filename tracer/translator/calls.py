@@ -5,17 +5,52 @@ BEFORE_WITH (whose `__exit__` is later called by the normal-path CALL that 3.11 
 from __future__ import annotations
 
 import types
+from typing import Any, NoReturn
 
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
-from variables.base import VariableTracker
+from variables.base import GetAttrVariable, VariableTracker
+from variables.builtin import BuiltinVariable
 from variables.dicts import ConstDictVariable
-from variables.functions import NestedUserFunctionVariable
+from variables.functions import (
+    BaseUserFunctionVariable,
+    NestedUserFunctionVariable,
+    UserFunctionVariable,
+    UserMethodVariable,
+)
 from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
 from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+
+
+def function_str(fn: VariableTracker) -> str | None:
+    """How CPython names a callee in a call's errors ("mod.f()", "dict()", "dict.update()"):
+    its `__qualname__` with "()", after its `__module__` unless that is None or "builtins".
+    None where the tracker doesn't tell them (the caller falls back)."""
+    fn = fn.realize()
+    qualname: Any
+    module: Any
+    if isinstance(fn, UserMethodVariable):
+        return function_str(fn.func)  # a bound method passes both on from its function
+    if isinstance(fn, NestedUserFunctionVariable):
+        qualname, module = fn.qualname, fn.f_globals.get("__name__")
+    elif isinstance(fn, (UserFunctionVariable, BuiltinVariable)):
+        qualname = getattr(fn.fn, "__qualname__", None)
+        module = getattr(fn.fn, "__module__", None)
+    elif isinstance(fn, GetAttrVariable):  # a method of a builtin type, bound: no module
+        kind = fn.obj.realize().python_type()
+        if kind.__module__ != "builtins":
+            return None
+        qualname, module = getattr(getattr(kind, fn.name, None), "__qualname__", None), None
+    else:
+        return None
+    if not isinstance(qualname, str):
+        return None
+    if module is None or module == "builtins":
+        return f"{qualname}()"
+    return f"{module}.{qualname}()"
 
 
 class Calls(TranslatorBase):
@@ -62,8 +97,38 @@ class Calls(TranslatorBase):
         if kwargs_vt is not None:
             if not isinstance(kwargs_vt, ConstDictVariable):
                 unimplemented("call", f"**kwargs from {kwargs_vt!r}")
-            kwargs = {str(k): v for k, v in kwargs_vt.items.items()}
+            for key in kwargs_vt.items:
+                if not issubclass(kwargs_vt.key_vt(key).python_type(), str):
+                    self.reject_keyword(fn, args, key)
+            kwargs = dict(kwargs_vt.items)
         self.push(self.call_function(fn, args, kwargs))
+
+    def reject_keyword(
+        self, fn: VariableTracker, args: list[VariableTracker], key: object
+    ) -> NoReturn:
+        """`f(**mapping)` with a key that is not a str. CPython raises "keywords must be
+        strings" where it turns the dict into keywords: before the call for a Python function
+        or method (and for `dict`, both vectorcall), at the start of `{}.update()` without
+        positional arguments. Other callees check arguments in their own order (`max` counts
+        them first, `d.update(x)` merges `x` first): the frame falls back for them."""
+        fn = fn.realize()
+        checked_first = (
+            isinstance(fn, BaseUserFunctionVariable)
+            or (isinstance(fn, BuiltinVariable) and fn.fn is dict)
+            or (
+                isinstance(fn, GetAttrVariable)
+                and fn.name == "update"
+                and fn.obj.realize().python_type() is dict
+                and not args
+            )
+        )
+        if checked_first:
+            self.raise_user_error(TypeError("keywords must be strings"))
+        unimplemented(
+            "call",
+            f"**kwargs with the key {key!r}, not a str, passed to {fn!r}: where CPython "
+            "rejects it depends on the callee",
+        )
 
     def call_function(
         self, fn: VariableTracker, args: list[VariableTracker], kwargs: dict[str, VariableTracker]

@@ -20,7 +20,7 @@ import operator
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from variables.base import VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
@@ -294,21 +294,40 @@ class PairwiseVariable(ItertoolsIterator):
         self.old: VariableTracker | None = None
 
     def next_item(self, tx: TranslatorBase) -> VariableTracker | None:
+        # CPython's order, which a user `__next__` that calls `next()` on this pairwise again
+        # can observe: `old` is read before the pull of `new` (an inner call that replaces
+        # `self.old` meanwhile doesn't change this pair); a first item is stored at once, and
+        # dropped if an inner call exhausted the pairwise; `new` is stored last. An error of
+        # the iterator (StopIteration or another) ends the pairwise, as it does in C.
         it = self.iterator
         if it is None:
             return None
-        if self.old is None:
-            self.old = it.next_item(tx)
-            if self.old is None:
-                self.iterator = None
+        old = self.old
+        if old is None:
+            old = self.old = self.pull(tx, it)
+            if old is None:
                 return None
-        new = it.next_item(tx)
+            if self.iterator is None:
+                self.old = None
+                return None
+        new = self.pull(tx, it)
         if new is None:
-            self.iterator = self.old = None
             return None
-        pair = TupleVariable([self.old, new])
         self.old = new
-        return pair
+        return TupleVariable([old, new])
+
+    def pull(self, tx: TranslatorBase, it: IteratorVariable) -> VariableTracker | None:
+        """The next item of the input, or None after ending the pairwise: the input is
+        exhausted or raised."""
+        try:
+            item = it.next_item(tx)
+        except Unsupported as e:
+            if e.user_exception is not None:
+                self.iterator = self.old = None
+            raise
+        if item is None:
+            self.iterator = self.old = None
+        return item
 
 
 class AccumulateVariable(ItertoolsIterator):
