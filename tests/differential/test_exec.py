@@ -196,6 +196,12 @@ def imports(x: Any) -> Any:
     return ns["z"] + x
 
 
+def reads_name(x: Any) -> Any:
+    ns: dict[str, Any] = {}
+    exec("n = __name__", ns)  # the builtins' __name__, which this module's globals shadow
+    return ns["n"]
+
+
 def class_statement(x: Any) -> Any:
     ns: dict[str, Any] = {}
     exec("class C:\n    pass\n", ns)
@@ -210,6 +216,7 @@ def class_statement(x: Any) -> Any:
         (function_escapes, 1, "leaves the traced frame"),
         (class_statement, 1, "class statement"),
         (imports, 1, "import of 'math'"),
+        (reads_name, 1, "'__name__' read by code that exec() runs is shadowed"),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )

@@ -30,7 +30,7 @@ import types
 from collections.abc import Iterator, MutableMapping, Sequence
 
 from guards.guard import GuardKind
-from guards.sources import BuiltinSource
+from guards.sources import BuiltinSource, GlobalsDictSource
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.class_bodies import ClassBodies, run_with_namespace
@@ -111,6 +111,15 @@ class ExecSource(Imports, ClassBodies):
         builtins_dict = vars(builtins)
         if name not in builtins_dict:
             self.raise_user_error(NameError(f"name '{name}' is not defined"))
+        # The compiled frame reads a builtin (B['len']) as LOAD_GLOBAL does: its own globals
+        # first. So the builtin is used where they do not hold the name, and guarded so.
+        if name in self.output.root_globals:
+            unimplemented(
+                "exec",
+                f"builtin {name!r} read by code that exec() runs is shadowed by a global of "
+                "the compiled function's module",
+            )
+        self.output.guard_name_absent(GlobalsDictSource(), name)
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
 
     def STORE_GLOBAL(self, inst: Instruction) -> None:
