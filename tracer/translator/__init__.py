@@ -6,6 +6,7 @@ from tracer.translator.calls import Calls
 from tracer.translator.class_bodies import ClassBodies
 from tracer.translator.control_flow import ControlFlow
 from tracer.translator.exception_ops import ExceptionOps
+from tracer.translator.exec_source import ExecSource
 from tracer.translator.generators import GeneratorOps, InliningGeneratorTranslator
 from tracer.translator.imports import Imports
 from tracer.translator.match_ops import MatchOps
@@ -18,6 +19,7 @@ from tracer.translator.stack_ops import StackOps
 class InstructionTranslator(
     NewerOpcodes,
     StackOps,
+    ExecSource,
     Imports,
     ClassBodies,
     Names,

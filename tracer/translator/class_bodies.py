@@ -17,7 +17,7 @@ does not run the body again. Anything else falls back with a reason saying what 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 
 from tracer import translator
 from tracer.exc import unimplemented
@@ -43,16 +43,22 @@ from variables.user_defined import lookup_class_attr
 class ClassBodies(Names, Calls):
     class_namespace: dict[str, VariableTracker] | None = None
     """The namespace of the class body this frame runs; None in a function's frame."""
+    exec_namespace: MutableMapping[str, VariableTracker] | None = None
+    """The locals of the module code `exec` runs in this frame (a dict the trace tracks, see
+    tracer/translator/exec_source.py); None elsewhere. Unlike a class body's, no call or
+    function in it is made a class member."""
 
     def LOAD_BUILD_CLASS(self, inst: Instruction) -> None:
         self.push(BuildClassVariable(build_class))
 
-    def _namespace(self, inst: Instruction) -> dict[str, VariableTracker]:
-        if self.class_namespace is None:
+    def _namespace(self, inst: Instruction) -> MutableMapping[str, VariableTracker]:
+        if self.class_namespace is not None:
+            return self.class_namespace
+        if self.exec_namespace is None:
             unimplemented(
                 "unsupported-opcode", f"module-level names ({inst.opname}) are not supported"
             )
-        return self.class_namespace
+        return self.exec_namespace
 
     def LOAD_NAME(self, inst: Instruction) -> None:
         """The namespace, then the globals, then the builtins."""
@@ -185,15 +191,31 @@ def _check_metaclass(name: str, bases: tuple[type, ...], meta_vt: VariableTracke
 
 def _run_body(tx: TranslatorBase, body: NestedUserFunctionVariable) -> dict[str, VariableTracker]:
     """Trace the class body; its namespace, in the order it bound names."""
+    namespace: dict[str, VariableTracker] = {}
+    run_with_namespace(tx, body, namespace, class_body=True)
+    return namespace
+
+
+def run_with_namespace(
+    tx: TranslatorBase,
+    body: NestedUserFunctionVariable,
+    namespace: MutableMapping[str, VariableTracker],
+    *,
+    class_body: bool,
+) -> None:
+    """Trace `body` (no arguments) with `namespace` as its locals, the mapping LOAD_NAME,
+    STORE_NAME and DELETE_NAME use: a class body, or module code that `exec` runs."""
     output = tx.output
     child = translator.InliningInstructionTranslator(
         body.code, body.f_globals, {}, body.closure, output, tx, body
     )
-    namespace: dict[str, VariableTracker] = {}
-    child.class_namespace = namespace
+    if class_body:
+        assert isinstance(namespace, dict)
+        child.class_namespace = namespace
+    else:
+        child.exec_namespace = namespace
     output.note_inline_depth(child.depth)
     try:
         child.run()
     finally:
         output.current_tx = tx
-    return namespace
