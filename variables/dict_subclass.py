@@ -21,22 +21,15 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 from variables.base import NotConstantError, VariableTracker
-from variables.constant import ConstantVariable, is_constant_value
+from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, key_of
 from variables.lists import folding
+from variables.value_subclass import CLASS_STATEMENT_NAMES, has_plain_members
 
 if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
-
-_CLASS_STATEMENT_NAMES = frozenset(
-    {
-        "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
-        "__orig_bases__", "__missing__",
-    }
-)  # fmt: skip
-"""What a class statement puts in a class's namespace, and `__missing__`."""
 
 
 def is_dict_subclass(cls: type) -> bool:
@@ -44,15 +37,7 @@ def is_dict_subclass(cls: type) -> bool:
     `__missing__` (besides functions and constants)."""
     if type(cls) is not type or cls is dict or cls.__mro__[-2:] != (dict, object):
         return False
-    for klass in cls.__mro__[:-2]:
-        for name, member in klass.__dict__.items():
-            if name in _CLASS_STATEMENT_NAMES:
-                continue
-            if name.startswith("__") and name.endswith("__"):
-                return False
-            if not isinstance(member, types.FunctionType) and not is_constant_value(member):
-                return False
-    return True
+    return has_plain_members(cls, CLASS_STATEMENT_NAMES | {"__missing__"})
 
 
 def make_dict_subclass(

@@ -32,13 +32,27 @@ if TYPE_CHECKING:
 
 _BASES = (int, float, str, bytes, tuple)
 
-_CLASS_STATEMENT_NAMES = frozenset(
+CLASS_STATEMENT_NAMES = frozenset(
     {
         "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
         "__orig_bases__",  # a generic base: `class Pair(tuple[int, ...])`
     }
 )  # fmt: skip
 """What a class statement puts in a class's namespace (and its instance dict slots)."""
+
+
+def has_plain_members(cls: type, allowed: frozenset[str] = CLASS_STATEMENT_NAMES) -> bool:
+    """Do the classes of `cls`'s MRO above its builtin base hold only functions and constants,
+    and no special name but the `allowed` ones (what a class statement puts there)?"""
+    for klass in cls.__mro__[:-2]:
+        for name, member in klass.__dict__.items():
+            if name in allowed:
+                continue
+            if name.startswith("__") and name.endswith("__"):
+                return False
+            if not isinstance(member, types.FunctionType) and not is_constant_value(member):
+                return False
+    return True
 
 
 def _base_of(cls: type) -> type | None:
@@ -53,15 +67,7 @@ def is_value_subclass(cls: type) -> bool:
         return False
     if cls.__mro__[-2:] != (base, object):
         return False
-    for klass in cls.__mro__[:-2]:
-        for name, member in klass.__dict__.items():
-            if name in _CLASS_STATEMENT_NAMES:
-                continue
-            if name.startswith("__") and name.endswith("__"):
-                return False
-            if not isinstance(member, types.FunctionType) and not is_constant_value(member):
-                return False
-    return True
+    return has_plain_members(cls)
 
 
 def make_value_subclass(
