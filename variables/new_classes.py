@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ClosureSource
@@ -80,6 +80,21 @@ TEMPLATES: dict[int, weakref.ref[NewClassVariable]] = {}
 """The classes made by traces still alive, by id of the template and of each template method
 (each tracker is kept alive by its trace's OutputGraph, `classes_made`). Empty unless a live
 trace defined a class, which is what `PyCodegen.load_const` checks first."""
+
+
+class ClassLocalsVariable(VariableTracker):
+    """What 3.12's LOAD_LOCALS pushes in a class body: the namespace the body fills, which the
+    LOAD_FROM_DICT_OR_DEREF right after it reads first (tracer/translator/class_bodies.py). It
+    lives only between those two instructions, so it is never rebuilt by generated code."""
+
+    __slots__ = ("namespace",)
+
+    def __init__(self, namespace: MutableMapping[str, VariableTracker]) -> None:
+        super().__init__()
+        self.namespace = namespace
+
+    def python_type(self) -> type:
+        return dict
 
 
 def made_in_frame(value: object) -> NewClassVariable | None:

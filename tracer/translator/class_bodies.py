@@ -1,5 +1,6 @@
 """Class statements: LOAD_BUILD_CLASS, and the class body's name opcodes (LOAD_NAME,
-STORE_NAME, DELETE_NAME, LOAD_CLASSDEREF, SETUP_ANNOTATIONS).
+STORE_NAME, DELETE_NAME, LOAD_CLASSDEREF, SETUP_ANNOTATIONS; 3.12 splits LOAD_CLASSDEREF into
+LOAD_LOCALS and LOAD_FROM_DICT_OR_DEREF).
 
 `class C(Base): ...` compiles to `__build_class__(<body function>, 'C', Base)`. CPython runs the
 body with a fresh namespace as its locals, then calls the metaclass with that namespace. Here
@@ -31,6 +32,7 @@ from variables.functions import NestedUserFunctionVariable, UserFunctionVariable
 from variables.misc import CellVariable
 from variables.new_classes import (
     BuildClassVariable,
+    ClassLocalsVariable,
     ClassMemberVariable,
     MethodVariable,
     NewClassVariable,
@@ -73,9 +75,25 @@ class ClassBodies(Names, Calls):
             self.raise_user_error(NameError(f"name '{inst.argval}' is not defined"))
 
     def LOAD_CLASSDEREF(self, inst: Instruction) -> None:
-        """A free variable read in a class body: the namespace first, then the cell."""
-        name = inst.argval
-        value = self._namespace(inst).get(name)
+        """A free variable read in a class body (3.11): the namespace first, then the cell."""
+        self._load_namespace_or_cell(self._namespace(inst), inst.argval)
+
+    def LOAD_LOCALS(self, inst: Instruction) -> None:
+        """3.12: push the class body's namespace, for the LOAD_FROM_DICT_OR_DEREF after it."""
+        self.push(ClassLocalsVariable(self._namespace(inst)))
+
+    def LOAD_FROM_DICT_OR_DEREF(self, inst: Instruction) -> None:
+        """3.12's LOAD_CLASSDEREF, split in two: a free variable read in a class body, from the
+        mapping LOAD_LOCALS pushed first, then from the cell."""
+        mapping = self.pop()
+        if not isinstance(mapping, ClassLocalsVariable):
+            unimplemented("unsupported-opcode", f"LOAD_FROM_DICT_OR_DEREF from {mapping!r}")
+        self._load_namespace_or_cell(mapping.namespace, inst.argval)
+
+    def _load_namespace_or_cell(
+        self, namespace: MutableMapping[str, VariableTracker], name: str
+    ) -> None:
+        value = namespace.get(name)
         self.push(value if value is not None else self.cells[name].load(self, name))
 
     def call_function(
