@@ -212,10 +212,8 @@ class NewClassVariable(UserDefinedClassVariable):
         cells and `__classcell__` a new cell that `type` fills with the class; then the
         dataclass decorations, in order."""
         if self.decorations:
-            cg.push_null()
-            cg.load_const(decorate_dataclass)
-        cg.push_null()
-        cg.load_const(type)
+            cg.load_function(decorate_dataclass)
+        cg.load_function(type)
         cg.load_const(self.value.__name__)
         for base in self.bases:
             cg(base)
@@ -280,8 +278,7 @@ class MethodVariable(NestedUserFunctionVariable):
 def _make_function(
     cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable, fill: list[CellVariable]
 ) -> None:
-    cg.push_null()
-    cg.load_const(make_function)
+    cg.load_function(make_function)
     cg.load_const(fn.code)
     cg.load_const(fn.f_globals)
     cg.load_const(fn.qualname)
@@ -329,8 +326,7 @@ def _load_cell(
         unimplemented("class-definition", f"a method of {cls.value.__name__} closes over {cell!r}")
 
     def build() -> None:
-        cg.push_null()
-        cg.load_const(types.CellType)
+        cg.load_function(types.CellType)
         cg.call(0)
 
     made = id(cell) in cg.tempvars
@@ -463,8 +459,7 @@ class ClassMemberVariable(VariableTracker):
         return self.kind(*real)
 
     def rebuild(self, cg: PyCodegen, cls: NewClassVariable, fill: list[CellVariable]) -> None:
-        cg.push_null()
-        cg.load_const(self.kind)
+        cg.load_function(self.kind)
         for fn_vt in self.functions:
             if fn_vt is None:
                 cg.load_const(None)

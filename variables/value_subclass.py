@@ -153,8 +153,7 @@ class ValueSubclassVariable(ConstantVariable):
     def reconstruct(self, cg: PyCodegen) -> None:
         base = _base_of(type(self.value))
         assert base is not None
-        cg.push_null()
-        cg.load_const(type(self.value))
+        cg.load_function(type(self.value))
         cg.load_const(base(self.value))
         cg.call(1)
 

@@ -122,16 +122,13 @@ class ClassBodies(Names, Calls):
             return dataclass_call(self, args, kwargs)
         return None
 
-    def MAKE_FUNCTION(self, inst: Instruction) -> None:
+    def annotated_function(
+        self, fn: NestedUserFunctionVariable, annotations: VariableTracker
+    ) -> NestedUserFunctionVariable:
         """In a class body a function keeps its annotations: the class is rebuilt with it."""
-        assert inst.arg is not None
-        annotated = self.class_namespace is not None and inst.arg & 0x04
-        annotations = self.peek(3 if inst.arg & 0x08 else 2) if annotated else None
-        super().MAKE_FUNCTION(inst)
-        if annotations is not None:
-            fn = self.pop()
-            assert isinstance(fn, NestedUserFunctionVariable)
-            self.push(MethodVariable(fn, annotations))
+        if self.class_namespace is None:
+            return super().annotated_function(fn, annotations)
+        return MethodVariable(fn, annotations)
 
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
         namespace = self._namespace(inst)
