@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 _CLASS_STATEMENT_NAMES = frozenset(
     {
         "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+        "__firstlineno__", "__static_attributes__",  # 3.13 adds them to every class
         "__orig_bases__", "__missing__",
     }
 )  # fmt: skip

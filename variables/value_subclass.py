@@ -35,6 +35,7 @@ _BASES = (int, float, str, bytes, tuple)
 _CLASS_STATEMENT_NAMES = frozenset(
     {
         "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+        "__firstlineno__", "__static_attributes__",  # 3.13 adds them to every class
         "__orig_bases__",  # a generic base: `class Pair(tuple[int, ...])`
     }
 )  # fmt: skip
