@@ -61,6 +61,7 @@ from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
+from variables.sum_builtin import sum_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
@@ -268,11 +269,7 @@ class BuiltinVariable(KnownObjectVariable):
         if start is not None and start.is_python_constant():
             # CPython refuses some starts (strings, bytes) whatever the iterable: ask it
             tx.run_user_operation(sum, (), start.as_python_constant())
-        total: VariableTracker = start if start is not None else ConstantVariable(0)
-        it = iterate(tx, iterable)  # one item at a time: an error stops the pulling
-        while (item := it.next_item(tx)) is not None:
-            total = binary_op(tx, operator.add, total, item)
-        return total
+        return sum_of(tx, iterable, start, lambda a, b: binary_op(tx, operator.add, a, b))
 
     def call_all(self, tx: TranslatorBase, iterable: VariableTracker, /) -> VariableTracker:
         """Pulls until a false item, leaving the rest of an iterator unconsumed."""

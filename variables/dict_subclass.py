@@ -143,8 +143,7 @@ class DictSubclassVariable(ConstDictVariable):
 
     def reconstruct(self, cg: PyCodegen) -> None:
         def build() -> None:
-            cg.push_null()
-            cg.load_const(self.cls)
+            cg.load_function(self.cls)
             for k, v in self.items.items():
                 cg(self.key_vt(k))
                 cg(v)

@@ -23,7 +23,16 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 _CLASS_STATEMENT_NAMES = frozenset(
-    {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__"}
+    {
+        "__module__",
+        "__qualname__",
+        "__doc__",
+        "__dict__",
+        "__weakref__",
+        "__annotations__",
+        "__firstlineno__",
+        "__static_attributes__",  # 3.13 adds them to every class
+    }
 )
 """What every class statement puts in a class's namespace (and its instance dict slots)."""
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.sources import AttrSource, ClosureSource
@@ -80,6 +80,21 @@ TEMPLATES: dict[int, weakref.ref[NewClassVariable]] = {}
 """The classes made by traces still alive, by id of the template and of each template method
 (each tracker is kept alive by its trace's OutputGraph, `classes_made`). Empty unless a live
 trace defined a class, which is what `PyCodegen.load_const` checks first."""
+
+
+class ClassLocalsVariable(VariableTracker):
+    """What 3.12's LOAD_LOCALS pushes in a class body: the namespace the body fills, which the
+    LOAD_FROM_DICT_OR_DEREF right after it reads first (tracer/translator/class_bodies.py). It
+    lives only between those two instructions, so it is never rebuilt by generated code."""
+
+    __slots__ = ("namespace",)
+
+    def __init__(self, namespace: MutableMapping[str, VariableTracker]) -> None:
+        super().__init__()
+        self.namespace = namespace
+
+    def python_type(self) -> type:
+        return dict
 
 
 def made_in_frame(value: object) -> NewClassVariable | None:
@@ -197,10 +212,8 @@ class NewClassVariable(UserDefinedClassVariable):
         cells and `__classcell__` a new cell that `type` fills with the class; then the
         dataclass decorations, in order."""
         if self.decorations:
-            cg.push_null()
-            cg.load_const(decorate_dataclass)
-        cg.push_null()
-        cg.load_const(type)
+            cg.load_function(decorate_dataclass)
+        cg.load_function(type)
         cg.load_const(self.value.__name__)
         for base in self.bases:
             cg(base)
@@ -265,8 +278,7 @@ class MethodVariable(NestedUserFunctionVariable):
 def _make_function(
     cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable, fill: list[CellVariable]
 ) -> None:
-    cg.push_null()
-    cg.load_const(make_function)
+    cg.load_function(make_function)
     cg.load_const(fn.code)
     cg.load_const(fn.f_globals)
     cg.load_const(fn.qualname)
@@ -314,8 +326,7 @@ def _load_cell(
         unimplemented("class-definition", f"a method of {cls.value.__name__} closes over {cell!r}")
 
     def build() -> None:
-        cg.push_null()
-        cg.load_const(types.CellType)
+        cg.load_function(types.CellType)
         cg.call(0)
 
     made = id(cell) in cg.tempvars
@@ -448,8 +459,7 @@ class ClassMemberVariable(VariableTracker):
         return self.kind(*real)
 
     def rebuild(self, cg: PyCodegen, cls: NewClassVariable, fill: list[CellVariable]) -> None:
-        cg.push_null()
-        cg.load_const(self.kind)
+        cg.load_function(self.kind)
         for fn_vt in self.functions:
             if fn_vt is None:
                 cg.load_const(None)

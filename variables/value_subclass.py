@@ -35,6 +35,7 @@ _BASES = (int, float, str, bytes, tuple)
 CLASS_STATEMENT_NAMES = frozenset(
     {
         "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+        "__firstlineno__", "__static_attributes__",  # 3.13 adds them to every class
         "__orig_bases__",  # a generic base: `class Pair(tuple[int, ...])`
     }
 )  # fmt: skip
@@ -159,8 +160,7 @@ class ValueSubclassVariable(ConstantVariable):
     def reconstruct(self, cg: PyCodegen) -> None:
         base = _base_of(type(self.value))
         assert base is not None
-        cg.push_null()
-        cg.load_const(type(self.value))
+        cg.load_function(type(self.value))
         cg.load_const(base(self.value))
         cg.call(1)
 

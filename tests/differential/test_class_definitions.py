@@ -163,6 +163,21 @@ def class_body_closure(x: Any) -> Any:
     return C.tag, C.again, C().get(), x
 
 
+def class_body_comprehensions(x: Any) -> Any:
+    """3.12 inlines a comprehension into the class body (PEP 709): its variables are the
+    body's fast locals (LOAD_FAST_AND_CLEAR), a free variable is read through its cell and the
+    first iterable through LOAD_LOCALS + LOAD_FROM_DICT_OR_DEREF."""
+    step = 2
+    label = "outer"
+
+    class C:
+        squares = tuple([y * step for y in range(x)])
+        labels = len({label + str(y): y for y in range(x)})
+        total = sum(y for y in range(x))  # a generator: a function of its own on 3.12 too
+
+    return C.squares, C.labels, C.total, hasattr(C, "y")
+
+
 def static_and_class_methods(x: Any) -> Any:
     class Shape:
         sides = 4
@@ -354,6 +369,7 @@ TRACED_WHOLE = [
     property_setter,
     names_and_qualname,
     body_changes_state,
+    class_body_comprehensions,
     a_dataclass,
     frozen_ordered_dataclass,
     dataclass_with_bad_fields,

@@ -88,18 +88,25 @@ def _opnames(code: Any) -> list[str]:
 
 
 def test_each_way_of_a_jump_holds_the_instructions_after_it() -> None:
+    """Each way holds what it reaches of the original after the jump: the fall-through way the
+    `if` branch and the code after the `if`/`else`, the taken way the `else` branch on."""
     tracer.reset()
     compiled = tracer.compile(breaks_in_a_block)
     with contextlib.redirect_stdout(io.StringIO()):
         compiled(torch.ones(3))
     entry = entries_of(compiled)[0]
     assert entry.resumes is not None and len(entry.resumes) == 2
-    original = _opnames(breaks_in_a_block.__code__)
-    jump = next(i for i, name in enumerate(original) if name.startswith("POP_JUMP_"))
-    for resume in entry.resumes:
-        names = _opnames(resume.fn.__code__)
-        prologue = names.index("JUMP_FORWARD") + 1  # RESUME, the stack pushed back, the jump
-        assert names[prologue:] == original[jump + 1 :]
+    original = list(dis.get_instructions(breaks_in_a_block.__code__))
+    names = [inst.opname for inst in original]
+    at = {inst.offset: i for i, inst in enumerate(original)}
+    jump = next(i for i, name in enumerate(names) if name.startswith("POP_JUMP_"))
+    taken = at[original[jump].argval]  # the `else` branch
+    join = at[original[taken - 1].argval]  # where the `if` branch jumps over it
+    expected = (names[jump + 1 : taken] + names[join:], names[taken:])
+    for resume, want in zip(entry.resumes, expected, strict=True):
+        got = _opnames(resume.fn.__code__)
+        prologue = got.index("JUMP_FORWARD") + 1  # RESUME, the stack pushed back, the jump
+        assert got[prologue:] == want
 
 
 class Loud(BaseTorchFunctionMode):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
-from tracer.bytecode_versions import CALL_OPNAMES, pop_jump_if_instrs
+from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, pop_jump_if_instrs
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import unimplemented
 from tracer.translator.instructions import Instruction, instructions_of
@@ -103,7 +103,7 @@ def resume_code(
     be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
     items, pos = original_instrs(original, index)
     _, split = original_instrs(original, break_index)
-    rest = _rest(items, split + 1)
+    rest = _rest(items, split + 1, items[pos])
     first_line = original.co_firstlineno
     target = Label()
     # The frame's own cells are made again (MAKE_CELL, from the parameter of the same name
@@ -144,13 +144,16 @@ def resume_code(
     return bc.to_code(stacksize=original.co_stacksize, compute_exception_stack_depths=False)
 
 
-def _rest(items: tuple[Any, ...], split: int) -> list[Any]:
-    """The items from position `split` on, inside the try regions open there: the TryBegin of
-    each (its handler's stack depth as the original table has it) is placed again at the
-    start, unless the region ends before any instruction of the rest (an exception table
-    entry covers at least one instruction). Nothing in the rest refers back to what is left
-    out: a break inside a loop does not resume (`why_not_resumable`), and a block's handler
-    comes after its body; code that did would make the frame run eagerly."""
+def _rest(items: tuple[Any, ...], split: int, resume_at: Any) -> list[Any]:
+    """The items from position `split` on that the resume function can reach, inside the try
+    regions open there: the TryBegin of each (its handler's stack depth as the original table
+    has it) is placed again at the start, unless the region ends before any instruction of the
+    rest (an exception table entry covers at least one instruction). The rest is entered at
+    `resume_at`; what it cannot reach from there is left out (`_reachable`): the other way of a
+    jump on a tensor's value, and the handler of a `with` block that ended before the break
+    (3.12 ends it with a jump back to the code after its block). Nothing kept refers back to
+    what is left out: a break inside a loop does not resume (`why_not_resumable`), and a
+    block's handler comes after its body; code that did would make the frame run eagerly."""
     open_regions: list[TryBegin] = []
     for item in items[:split]:
         if isinstance(item, TryBegin):
@@ -162,12 +165,53 @@ def _rest(items: tuple[Any, ...], split: int) -> list[Any]:
     empty = [end for end in later[:first] if isinstance(end, TryEnd) and end.entry in open_regions]
     reopened = [begin for begin in open_regions if not any(end.entry is begin for end in empty)]
     rest = [*reopened, *(item for item in later if not any(item is end for end in empty))]
+    rest = _reachable(rest, next(i for i, item in enumerate(rest) if item is resume_at))
     labels = {id(item) for item in rest if isinstance(item, Label)}
     for item in rest:
         label = item.target if isinstance(item, TryBegin) else getattr(item, "arg", None)
         if isinstance(label, Label) and id(label) not in labels:
             unimplemented("graph-break", "the code after the break jumps back to code before it")
     return rest
+
+
+def _reachable(items: list[Any], start: int) -> list[Any]:
+    """`items` without the instructions no path from position `start` reaches (by falling
+    through, by a jump, or by an exception: a try region's handler is reached when one of the
+    instructions it covers is), and without the try regions left with no instruction. Labels
+    stay: one nothing jumps to is harmless."""
+    position = {id(item): i for i, item in enumerate(items) if isinstance(item, Label)}
+    region_of: dict[int, TryBegin] = {}  # instruction position -> the try region covering it
+    region: TryBegin | None = None
+    for i, item in enumerate(items):
+        if isinstance(item, TryBegin):
+            region = item
+        elif isinstance(item, TryEnd):
+            region = None
+        elif isinstance(item, Instr) and region is not None:
+            region_of[i] = region
+    reached: set[int] = set()
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        if i in reached or i >= len(items):
+            continue
+        reached.add(i)
+        item = items[i]
+        targets = [getattr(item, "arg", None)]
+        if i in region_of:
+            targets.append(region_of[i].target)
+        todo += [position[id(t)] for t in targets if isinstance(t, Label) and id(t) in position]
+        if not (isinstance(item, Instr) and item.name in NO_FALL_THROUGH):
+            todo.append(i + 1)
+    covering = {id(region_of[i]) for i in reached if i in region_of}
+    return [
+        item
+        for i, item in enumerate(items)
+        if i in reached
+        or isinstance(item, Label)
+        or (isinstance(item, TryBegin) and id(item) in covering)
+        or (isinstance(item, TryEnd) and id(item.entry) in covering)
+    ]
 
 
 def _call_graph(

@@ -64,9 +64,7 @@ EXPLICITLY_UNSUPPORTED: dict[str, str] = {
     "PREP_RERAISE_STAR": "except* (exception groups)",
     "DELETE_DEREF": "closure-variable deletion",
     # 3.12 and later
-    "LOAD_LOCALS": "class bodies with type parameters",
     "LOAD_FROM_DICT_OR_GLOBALS": "class bodies with type parameters",
-    "LOAD_FROM_DICT_OR_DEREF": "class-body closures",
     "CLEANUP_THROW": "throw() into a `yield from` on 3.12 and later",
 }
 """Every opcode (of any supported version) without a handler, with the construct it belongs to

@@ -8,6 +8,7 @@ from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.calls import function_str
 from tracer.translator.instructions import Instruction
+from tracer.translator.names import callable_under
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
@@ -139,7 +140,7 @@ class Builders(TranslatorBase):
         update = self.pop().realize()
         target = self.peek(inst.arg)
         assert isinstance(target, ConstDictVariable)
-        callee = self.peek(inst.arg + 2)
+        callee = callable_under(self, inst.arg + 1)  # under the arguments tuple
         if not isinstance(update, ConstDictVariable):
             kind = update.python_type()
             if kind.__module__ != "builtins" or hasattr(kind, "keys"):

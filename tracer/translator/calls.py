@@ -148,19 +148,25 @@ class Calls(TranslatorBase):
             closure = self.pop()
             assert isinstance(closure, TupleVariable)
             cells = [c for c in closure.items if isinstance(c, CellVariable)]
-        if flags & 0x04:
-            self.pop()
+        annotations = self.pop() if flags & 0x04 else None
         if flags & 0x02:
             kwdefaults_vt = self.pop()
             if isinstance(kwdefaults_vt, ConstDictVariable):
                 kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
         if flags & 0x01:
             defaults = self.pop().unpack(self)
-        self.push(
-            NestedUserFunctionVariable(
-                code, self.f_globals, code.co_qualname, defaults, kwdefaults, cells
-            )
+        fn = NestedUserFunctionVariable(
+            code, self.f_globals, code.co_qualname, defaults, kwdefaults, cells
         )
+        self.push(fn if annotations is None else self.annotated_function(fn, annotations))
+
+    def annotated_function(
+        self, fn: NestedUserFunctionVariable, annotations: VariableTracker
+    ) -> NestedUserFunctionVariable:
+        """`fn` with its annotations, given by MAKE_FUNCTION's flag 4 (3.11, 3.12) or 3.13's
+        SET_FUNCTION_ATTRIBUTE(4): a function that never leaves the frame needs none (a class
+        body's does: tracer/translator/class_bodies.py)."""
+        return fn
 
     def BEFORE_WITH(self, inst: Instruction) -> None:
         """BEFORE_WITH: pops the context manager, pushes its bound __exit__ and __enter__()."""

@@ -1,5 +1,6 @@
 """Class statements: LOAD_BUILD_CLASS, and the class body's name opcodes (LOAD_NAME,
-STORE_NAME, DELETE_NAME, LOAD_CLASSDEREF, SETUP_ANNOTATIONS).
+STORE_NAME, DELETE_NAME, LOAD_CLASSDEREF, SETUP_ANNOTATIONS; 3.12 splits LOAD_CLASSDEREF into
+LOAD_LOCALS and LOAD_FROM_DICT_OR_DEREF).
 
 `class C(Base): ...` compiles to `__build_class__(<body function>, 'C', Base)`. CPython runs the
 body with a fresh namespace as its locals, then calls the metaclass with that namespace. Here
@@ -31,6 +32,7 @@ from variables.functions import NestedUserFunctionVariable, UserFunctionVariable
 from variables.misc import CellVariable
 from variables.new_classes import (
     BuildClassVariable,
+    ClassLocalsVariable,
     ClassMemberVariable,
     MethodVariable,
     NewClassVariable,
@@ -73,9 +75,25 @@ class ClassBodies(Names, Calls):
             self.raise_user_error(NameError(f"name '{inst.argval}' is not defined"))
 
     def LOAD_CLASSDEREF(self, inst: Instruction) -> None:
-        """A free variable read in a class body: the namespace first, then the cell."""
-        name = inst.argval
-        value = self._namespace(inst).get(name)
+        """A free variable read in a class body (3.11): the namespace first, then the cell."""
+        self._load_namespace_or_cell(self._namespace(inst), inst.argval)
+
+    def LOAD_LOCALS(self, inst: Instruction) -> None:
+        """3.12: push the class body's namespace, for the LOAD_FROM_DICT_OR_DEREF after it."""
+        self.push(ClassLocalsVariable(self._namespace(inst)))
+
+    def LOAD_FROM_DICT_OR_DEREF(self, inst: Instruction) -> None:
+        """3.12's LOAD_CLASSDEREF, split in two: a free variable read in a class body, from the
+        mapping LOAD_LOCALS pushed first, then from the cell."""
+        mapping = self.pop()
+        if not isinstance(mapping, ClassLocalsVariable):
+            unimplemented("unsupported-opcode", f"LOAD_FROM_DICT_OR_DEREF from {mapping!r}")
+        self._load_namespace_or_cell(mapping.namespace, inst.argval)
+
+    def _load_namespace_or_cell(
+        self, namespace: MutableMapping[str, VariableTracker], name: str
+    ) -> None:
+        value = namespace.get(name)
         self.push(value if value is not None else self.cells[name].load(self, name))
 
     def call_function(
@@ -104,16 +122,13 @@ class ClassBodies(Names, Calls):
             return dataclass_call(self, args, kwargs)
         return None
 
-    def MAKE_FUNCTION(self, inst: Instruction) -> None:
+    def annotated_function(
+        self, fn: NestedUserFunctionVariable, annotations: VariableTracker
+    ) -> NestedUserFunctionVariable:
         """In a class body a function keeps its annotations: the class is rebuilt with it."""
-        assert inst.arg is not None
-        annotated = self.class_namespace is not None and inst.arg & 0x04
-        annotations = self.peek(3 if inst.arg & 0x08 else 2) if annotated else None
-        super().MAKE_FUNCTION(inst)
-        if annotations is not None:
-            fn = self.pop()
-            assert isinstance(fn, NestedUserFunctionVariable)
-            self.push(MethodVariable(fn, annotations))
+        if self.class_namespace is None:
+            return super().annotated_function(fn, annotations)
+        return MethodVariable(fn, annotations)
 
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
         namespace = self._namespace(inst)

@@ -219,3 +219,9 @@ def push_callable(tx: TranslatorBase, fn: VariableTracker) -> None:
         tx.stack += (fn, NULL)
     else:
         tx.stack += (NULL, fn)
+
+
+def callable_under(tx: TranslatorBase, depth: int) -> VariableTracker:
+    """The callable of a call whose two slots (the callable and its NULL, in this version's
+    order) are just under the top `depth` stack items (`push_callable`)."""
+    return tx.peek(depth + (2 if NULL_AFTER_CALLABLE else 1))

@@ -160,6 +160,8 @@ class NewerOpcodes(Names, Operators, Builders, ControlFlow, Calls):
         if inst.arg & 0x08:
             assert isinstance(value, TupleVariable)
             fn.closure = [c for c in value.items if isinstance(c, CellVariable)]
+        elif inst.arg & 0x04:
+            fn = self.annotated_function(fn, value)
         elif inst.arg & 0x02:
             if not isinstance(value, ConstDictVariable):
                 unimplemented("function", f"keyword defaults from {value!r}")

@@ -225,14 +225,15 @@ MAX_BINDS = 999
 @functools.lru_cache(maxsize=64)
 def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
     """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters:
-    ?1 the run id and ?2 the pid, shared by every row (NOTE [store batches]), then each row's
-    values of the other columns; a phase row's `start_us` and `duration_us` are computed from
-    its start and end in ns."""
+    first the run id (?1) and the pid (?2) where `columns` has them, shared by every row (NOTE
+    [store batches]), then each row's values of the other columns; a phase row's `start_us`
+    and `duration_us` are computed from its start and end in ns. Every number up to the last
+    is used: sqlite3 binds them by name (`_insert_rows`), and an unused one has none."""
     names = ", ".join(f'"{name}"' for name in columns)
-    shared = {"run_id": "?1", "pid": "?2"}
+    shared = {name: f"?{k}" for k, name in enumerate(_shared_columns(columns), 1)}
     phases = table == "pt2_compile_events"
     values = []
-    n = 3  # the next parameter
+    n = len(shared) + 1  # the next parameter
     for _ in range(rows):
         cells = []
         for name in columns:
@@ -265,8 +266,21 @@ def _insert_rows(
     per_statement = max(1, (MAX_BINDS - 2) // len(rows[0]))
     for start in range(0, len(rows), per_statement):
         part = rows[start : start + per_statement]
-        values = [*shared, *itertools.chain.from_iterable(part)]
-        con.execute(_insert(table, columns, len(part)), values)
+        used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
+        values = [*used, *itertools.chain.from_iterable(part)]
+        # numbered parameters are bound by name ("1" for ?1): sqlite3 deprecates binding them
+        # from a sequence since Python 3.12 (an error from 3.14)
+        con.execute(_insert(table, columns, len(part)), dict(zip(_NUMBERS, values, strict=False)))
+
+
+_SHARED = ("run_id", "pid")
+"""The columns every row of a statement shares the value of (`_insert_rows`'s `shared`)."""
+_NUMBERS = tuple(str(n) for n in range(1, MAX_BINDS + 1))
+"""The names sqlite3 binds the numbered parameters ?1, ?2, ... by."""
+
+
+def _shared_columns(columns: tuple[str, ...]) -> list[str]:
+    return [name for name in _SHARED if name in columns]
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
