@@ -107,7 +107,8 @@ def _create_v1(con: sqlite3.Connection) -> None:
 
 def _add_v2_indexes(con: sqlite3.Connection) -> None:
     """Version 2: the index the recompiles report groups by (guard kind and source). The phase
-    rows get none: an index there cost every compile about 5 µs more to write."""
+    rows get none: every compile writes several of them, and an index would make each write
+    maintain it (its measured cost is in benchmarks/README.md, the metrics store section)."""
     con.execute("CREATE INDEX recompile_reasons_by_guard ON recompile_reasons (guard_kind, source)")
 
 
