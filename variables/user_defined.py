@@ -70,9 +70,17 @@ def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
     return _ABSENT, None
 
 
-def has_custom_getattribute(cls: type) -> bool:
-    attr, _ = lookup_class_attr(cls, "__getattribute__")
-    return attr is not object.__dict__["__getattribute__"]
+def custom_getattribute_reason(cls: type) -> str | None:
+    """Why attribute reads of `cls`'s instances are not modeled, or None when they are: a
+    class on the MRO other than `object` holds its own `__getattribute__`. Every C type holds
+    one (a slot wrapper, generic or not), so a class built on one is named as such."""
+    attr, owner = lookup_class_attr(cls, "__getattribute__")
+    if attr is object.__dict__["__getattribute__"] or owner is None:
+        return None
+    if isinstance(attr, types.WrapperDescriptorType):
+        built_on = "" if owner is cls else f" (built on C type {owner.__qualname__})"
+        return f"attributes of {cls.__name__} objects{built_on} are not modeled"
+    return f"{owner.__name__} defines __getattribute__"
 
 
 def is_slot(member: Any, owner: type | None) -> bool:
@@ -357,8 +365,9 @@ class UserDefinedObjectVariable(VariableTracker):
         return self.cls
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        if has_custom_getattribute(self.cls):
-            unimplemented("getattr", f"{self.cls.__name__} defines __getattribute__")
+        reason = custom_getattribute_reason(self.cls)
+        if reason is not None:
+            unimplemented("getattr", reason)
         cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
         if name == "__class__":  # found where the object's class is (its type is guarded)
             cls_vt = builder.wrap_class(self.cls)
