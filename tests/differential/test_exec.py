@@ -229,3 +229,32 @@ def test_falls_back_with_a_reason(fn: Any, arg: Any, reason: str) -> None:
     explained = tracer.explain(fn)(arg)
     assert explained.graph_break_count >= 1
     assert reason in str(explained.break_reasons[0])
+
+
+def breaks_inside_with_a_dict(x: Any) -> Any:
+    y = x + 1
+    ns: dict[str, Any] = {"y": y}
+    exec("print('inside')\nz = y * 2\n", ns)
+    return ns["z"] - 1
+
+
+def breaks_inside_with_globals_none(x: Any) -> Any:
+    y = x + 1
+    exec("print('inside')\n", None)
+    return y - 1
+
+
+def test_a_break_inside_exec_with_a_dict_resumes_after_it() -> None:
+    """The break is at the exec call of the frame: exec runs eagerly there, with the dict it is
+    given (it reads no frame), and the frame resumes after it."""
+    assert_same_behavior(breaks_inside_with_a_dict, torch.ones(2))
+    explained = tracer.explain(breaks_inside_with_a_dict)(torch.ones(2))
+    reasons = " ".join(str(r) for r in explained.break_reasons)
+    assert "reads the frame" not in reasons
+    assert explained.graph_count == 2
+
+
+def test_a_break_inside_exec_with_globals_none_still_refuses() -> None:
+    assert_same_behavior(breaks_inside_with_globals_none, torch.ones(2))
+    explained = tracer.explain(breaks_inside_with_globals_none)(torch.ones(2))
+    assert "reads the frame" in " ".join(str(r) for r in explained.break_reasons)

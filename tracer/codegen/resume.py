@@ -23,7 +23,7 @@ from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
 from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, pop_jump_if_instrs
 from tracer.codegen.pycodegen import PyCodegen
-from tracer.exc import unimplemented
+from tracer.exc import Unsupported, unimplemented
 from tracer.translator.instructions import Instruction, instructions_of
 from variables.base import NotConstantError
 from variables.misc import NullVariable
@@ -259,22 +259,40 @@ def stack_nulls(stack: Sequence[VariableTracker]) -> tuple[bool, ...]:
     return tuple(isinstance(vt, NullVariable) for vt in stack)
 
 
-_READS_THE_FRAME = (locals, vars, dir, exec, eval)
-"""Builtins that read the frame they are called in (called without their optional mapping or
-object): at a break they would read the compiled frame's locals, not the original's."""
-
-
-def _reads_the_frame(vt: VariableTracker) -> None:
+def _reads_the_frame(
+    callable_vt: VariableTracker, args: Sequence[VariableTracker], kw_names: tuple[str, ...]
+) -> None:
+    """Refuse a break at a call that reads the frame it is called in: at a break it would read
+    the compiled frame's locals, not the original's. `locals()` always does; `vars()` and
+    `dir()` without an argument; `exec` and `eval` without a globals mapping (a missing or None
+    second argument; a keyword argument is taken to be one that might be missing)."""
     try:
-        value = vt.realize().as_python_constant()
+        value = callable_vt.realize().as_python_constant()
     except NotConstantError:
         return
-    if any(value is builtin for builtin in _READS_THE_FRAME):
+    positional = args[: len(args) - len(kw_names)]
+    if value is locals:
+        reads = True
+    elif value is vars or value is dir:
+        reads = not args
+    elif value is exec or value is eval:
+        reads = bool(kw_names) or len(positional) < 2 or _is_none(positional[1])
+    else:
+        return
+    if reads:
         unimplemented(
             "graph-break",
             f"{value.__name__}() reads the frame it is called in, and the frame is replaced by "
             "compiled code",
         )
+
+
+def _is_none(vt: VariableTracker) -> bool:
+    """Whether a globals argument may be None: only a value known to be a dict is not."""
+    try:
+        return not issubclass(vt.realize().python_type(), dict)
+    except Unsupported:
+        return True
 
 
 def _flags(original: types.CodeType) -> int:
@@ -351,7 +369,7 @@ def break_code(
     held = _push_held(cg, kept, with_blocks)
     call_slots = stack[below:]
     callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
-    _reads_the_frame(call_slots[callable_slot])
+    _reads_the_frame(call_slots[callable_slot], call_slots[2:], kw_names)
     for i, vt in enumerate(call_slots):
         if callee is not None and i == callable_slot:  # callee(the callable)
             cg.load_function(callee)
