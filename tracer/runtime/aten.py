@@ -28,11 +28,9 @@ Dims = int | Sequence[int] | None
 def _grad(out: dtype, *inputs: Any) -> bool:
     """Outputs of float ops on inputs that require grad require grad too, in grad mode
     (metadata only: there is no autograd)."""
-    if not out.is_floating_point or not grad_mode.is_grad_enabled():
-        return False
-    for x in inputs:
+    for x in inputs:  # the inputs first: the grad mode is read only when one requires grad
         if isinstance(x, Tensor) and x.requires_grad:
-            return True
+            return out.is_floating_point and grad_mode.is_grad_enabled()
     return False
 
 
