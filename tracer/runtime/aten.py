@@ -51,8 +51,9 @@ def _operand(x: Operand, compute: dtype, shape: Shape) -> Any:
     """One value per output element as a list, or one value that stands for all of them."""
     if not isinstance(x, Tensor):
         return kernels.convert_scalar(x, compute)
-    assert x._data is not None
-    data = kernels.convert(x._data, x._dtype, compute)
+    values = x._data  # (a view's values are gathered on each read)
+    assert values is not None
+    data = kernels.convert(values, x._dtype, compute)
     if len(data) == 1:
         return data[0]
     return kernels.expand(data, x._shape, shape)
