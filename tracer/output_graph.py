@@ -227,7 +227,7 @@ class OutputGraph:
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
-        """TranslatorBase.step counts each step in `instruction_count` and calls this once the
+        """The step loop (`TranslatorBase.steps`) counts each step in `instruction_count` and calls this once the
         count passes the budget."""
         unimplemented(
             "instruction-budget",
