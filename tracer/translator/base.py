@@ -3,9 +3,9 @@
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
 builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a dispatch
 table indexed by opcode, asserting that every SCREAMING_CASE method is a real opcode of a
-supported CPython (tracer/bytecode_versions.py). `run()` runs
-the step loop (`steps`) until RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the
-user's file:line attached.
+supported CPython (tracer/bytecode_versions.py). `run()` runs the step loop (`steps`) until
+RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the user's file:line
+attached.
 """
 
 from __future__ import annotations
