@@ -227,8 +227,8 @@ class OutputGraph:
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def over_budget(self) -> NoReturn:
-        """TranslatorBase.step counts each step in `instruction_count` and calls this once the
-        count passes the budget."""
+        """The step loop (`TranslatorBase.steps`) counts each step in `instruction_count` and
+        calls this once the count passes the budget."""
         unimplemented(
             "instruction-budget",
             f"tracing passed the budget of {self.budget} instructions",

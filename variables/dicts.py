@@ -67,6 +67,10 @@ def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
     hashed by identity (guarded by identity, ID_MATCH: another object is another key), or a
     frozen dataclass (guarded by value: its fields, read with their guards; see
     `FrozenDataclassVariable.hashable_key`)."""
+    if isinstance(vt, ConstantVariable):  # a constant is its own key (`key_of`)
+        return _MISSING
+    # (imported here, after the common case, since an import statement costs each time it
+    # runs: both modules build on this one)
     from variables.structured import FrozenDataclassVariable
     from variables.user_defined import UserDefinedObjectVariable
 

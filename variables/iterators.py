@@ -275,16 +275,17 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         return BuiltinIteratorVariable(iter(vt.items), key_tracker)
     if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
         return BuiltinIteratorVariable(iter(vt.items), _itself)
-    # (imported here: variables.bytearrays loads variables.constant, which loads this module)
-    from variables.bytearrays import BytearrayVariable
-
-    if isinstance(vt, BytearrayVariable):  # CPython's iterator over the real bytearray
-        return BuiltinIteratorVariable(iter(vt.value), builder.wrap_constant_result)
     if isinstance(vt, ConstantVariable | RangeVariable):
         value, iterator = _real_iterator(tx, iter, vt)
         sequence = isinstance(value, str | bytes | tuple | range)
         constant = value if sequence else None
         return BuiltinIteratorVariable(iterator, builder.wrap_constant_result, constant)
+    # (imported here, after the common cases, since an import statement costs each time it
+    # runs: variables.bytearrays loads variables.constant, which loads this module)
+    from variables.bytearrays import BytearrayVariable
+
+    if isinstance(vt, BytearrayVariable):  # CPython's iterator over the real bytearray
+        return BuiltinIteratorVariable(iter(vt.value), builder.wrap_constant_result)
     if user_iterator_class(vt) is not None:
         return user_iterator(tx, vt.call_method(tx, "__iter__", [], {}).realize())
     from variables.user_defined import UserDefinedClassVariable

@@ -28,11 +28,9 @@ Dims = int | Sequence[int] | None
 def _grad(out: dtype, *inputs: Any) -> bool:
     """Outputs of float ops on inputs that require grad require grad too, in grad mode
     (metadata only: there is no autograd)."""
-    if not out.is_floating_point or not grad_mode.is_grad_enabled():
-        return False
-    for x in inputs:
+    for x in inputs:  # the inputs first: the grad mode is read only when one requires grad
         if isinstance(x, Tensor) and x.requires_grad:
-            return True
+            return out.is_floating_point and grad_mode.is_grad_enabled()
     return False
 
 
@@ -53,8 +51,9 @@ def _operand(x: Operand, compute: dtype, shape: Shape) -> Any:
     """One value per output element as a list, or one value that stands for all of them."""
     if not isinstance(x, Tensor):
         return kernels.convert_scalar(x, compute)
-    assert x._data is not None
-    data = kernels.convert(x._data, x._dtype, compute)
+    values = x._data  # (a view's values are gathered on each read)
+    assert values is not None
+    data = kernels.convert(values, x._dtype, compute)
     if len(data) == 1:
         return data[0]
     return kernels.expand(data, x._shape, shape)

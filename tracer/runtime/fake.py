@@ -59,6 +59,6 @@ class FakeTensor(Tensor):
 def is_fake(*values: Any) -> builtins.bool:
     """True if any argument is a tensor without data."""
     for v in values:
-        if isinstance(v, Tensor) and v._data is None:
+        if isinstance(v, Tensor) and v._storage.values is None:  # (as `Tensor.is_fake`)
             return True
     return False

@@ -192,7 +192,8 @@ class Tensor(TensorMethods):
 
     @property
     def is_fake(self) -> builtins.bool:
-        return self._data is None
+        """No data: the storage (which views share) holds no values."""
+        return self._storage.values is None
 
     # Metadata methods are ops a mode sees, as in torch.
 

@@ -3,9 +3,9 @@
 Opcode handlers live in mixins named after opcode families (stack_ops, names, operators,
 builders, control_flow, calls, exception_ops); `__init_subclass__` turns them into a dispatch
 table indexed by opcode, asserting that every SCREAMING_CASE method is a real opcode of a
-supported CPython (tracer/bytecode_versions.py). `run()` calls
-`step()` until RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the
-user's file:line attached.
+supported CPython (tracer/bytecode_versions.py). `run()` runs the step loop (`steps`) until
+RETURN_VALUE; it is the one place where a graph break (`Unsupported`) gets the user's file:line
+attached.
 """
 
 from __future__ import annotations
@@ -150,8 +150,10 @@ class TranslatorBase:
         """The index of the next instruction to step; a jump handler sets it to the target."""
         self.returned = False
         """Set by RETURN_VALUE: the frame is done, and `return_value` is its result."""
+        self.suspended = False
+        """Set by YIELD_VALUE in a generator's frame (generators.py): the frame is paused."""
         self.debug_checks = config.current().debug_checks
-        """Check each handler's stack effect against `dis.stack_effect` (see `step`)."""
+        """Check each handler's stack effect against `dis.stack_effect` (see `steps`)."""
         self.log_steps = bytecode_log.isEnabledFor(logging.DEBUG)
         """Log each step at trace_bytecode."""
         self.depth: int = 0 if parent is None else parent.depth + 1
@@ -191,9 +193,10 @@ class TranslatorBase:
         graph break resumes: the state before the breaking instruction is the live state). A
         user exception that a `try` or `with` of this frame covers continues at its handler."""
         self.output.current_tx = self
-        while not self.returned and self.ip != stop:
+        while True:
             try:
-                self.step()
+                self.steps(stop)
+                return
             except Unsupported as e:
                 if not self.handle_exception(e):
                     raise self._located(e) from None
@@ -218,24 +221,31 @@ class TranslatorBase:
             e.in_callee = e.reason.location is not None
         return e.with_location(self.location(), repr(self.current_inst))
 
-    def step(self) -> None:
-        """Fetch the instruction at `self.ip`, count it against the trace's instruction budget,
-        and run its handler. A jump handler sets `self.ip` to its target; RETURN_VALUE sets
-        `self.returned`."""
-        inst = self.instructions[self.ip]
-        self.current_inst = inst
-        self.ip += 1
+    def steps(self, stop: int | None) -> None:
+        """The step loop, until RETURN_VALUE sets `self.returned`, a generator frame's
+        YIELD_VALUE sets `self.suspended`, or the next instruction is at index `stop`. Each
+        step fetches the instruction at `self.ip`, counts it against the trace's instruction
+        budget and runs its handler; a jump handler sets `self.ip` to its target. What the
+        loop reads on every step and no handler changes is read once, before it."""
+        instructions = self.instructions
+        dispatch_table = self.dispatch_table
         output = self.output
-        output.instruction_count += 1  # one count for every frame of the trace
-        if output.instruction_count > output.budget:
-            output.over_budget()
-        if self.log_steps:
-            bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
-        if self.debug_checks:
-            depth_before = len(self.stack)
-        self.dispatch_table[inst.opcode](self, inst)
-        if self.debug_checks:
-            self.check_stack_effect(inst, len(self.stack) - depth_before)
+        log_steps = self.log_steps
+        debug_checks = self.debug_checks
+        while not (self.returned or self.suspended) and self.ip != stop:
+            inst = instructions[self.ip]
+            self.current_inst = inst
+            self.ip += 1
+            output.instruction_count += 1  # one count for every frame of the trace
+            if output.instruction_count > output.budget:
+                output.over_budget()
+            if log_steps:
+                bytecode_log.debug("%s%r  stack=%r", "  " * self.depth, inst, self.stack)
+            if debug_checks:
+                depth_before = len(self.stack)
+            dispatch_table[inst.opcode](self, inst)
+            if debug_checks:
+                self.check_stack_effect(inst, len(self.stack) - depth_before)
 
     def jump_to(self, target: int | None) -> None:
         """Continue at instruction index `target` (a jump's `inst.target`)."""

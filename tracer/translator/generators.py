@@ -89,7 +89,6 @@ class InliningGeneratorTranslator(TranslatorBase):
         self.finished = False
         self.running = False
         self.started = False
-        self.suspended = False
         self.delegate: VariableTracker | None = None
         self.yielded: VariableTracker | None = None
         """The value of the YIELD_VALUE this frame is suspended at (None at RETURN_GENERATOR)."""
@@ -152,8 +151,7 @@ class InliningGeneratorTranslator(TranslatorBase):
         self.output.current_tx = self
         try:
             try:
-                while not (self.returned or self.suspended):
-                    self.step()
+                self.steps(None)
             except Unsupported as e:
                 if isinstance(e.user_exception, StopIteration):
                     unimplemented(
