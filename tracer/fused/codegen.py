@@ -26,8 +26,9 @@ import re
 from typing import Any
 
 from tracer.fused.index import Ix, contiguous_strides
-from tracer.fused.lowering import REDUCTIONS, Reduction, to_float32
+from tracer.fused.lowering import Reduction, holds_eager_values, reduction_function, to_float32
 from tracer.fused.scheduler import Kernel, Statement
+from tracer.runtime.kernels import round_f32
 
 _INDENT = "    "
 
@@ -49,10 +50,13 @@ def kernel_source(
     needed: set[str],
     helpers: dict[str, Any],
     sizes: dict[str, int],
+    rounded: set[str],
 ) -> KernelSource:
     """The source of one kernel; `needed` are the buffers read outside it, `sizes` the
-    element counts of the buffers it may read (a read of all of one is iterated as is)."""
-    return _KernelWriter(kernel, name, needed, helpers, sizes).write()
+    element counts of the buffers it may read (a read of all of one is iterated as is),
+    `rounded` the buffers of float32 values `forward` makes into tensors: the kernel rounds
+    their rows as it computes them, as eager stores them."""
+    return _KernelWriter(kernel, name, needed, helpers, sizes, rounded).write()
 
 
 class _KernelWriter:
@@ -63,6 +67,7 @@ class _KernelWriter:
         needed: set[str],
         helpers: dict[str, Any],
         sizes: dict[str, int] | None = None,
+        rounded: set[str] | None = None,
     ) -> None:
         self.kernel = kernel
         self.name = name
@@ -78,6 +83,7 @@ class _KernelWriter:
         self.body: list[str] = []
         self.temps = 0
         self.sizes: dict[str, int] = dict(sizes or {})
+        self.rounded: set[str] = set(rounded or ())
         self.sliced: dict[str, list[str]] = {}  # a slice streamed -> the statements reading it
         self.shared: dict[str, str | None] = {}  # a slice several statements read -> its name
 
@@ -90,7 +96,9 @@ class _KernelWriter:
         if len(self.kernel.statements) > 1:
             # a slice that several statements stream is taken once per iteration, bound to a
             # name before its first reader: a first writer finds which slices those are
-            first = _KernelWriter(self.kernel, self.name, set(self.needed), {}, self.sizes)
+            first = _KernelWriter(
+                self.kernel, self.name, set(self.needed), {}, self.sizes, self.rounded
+            )
             for statement in self.kernel.statements:
                 first.statement(statement, outer)
             self.shared = {s: None for s, readers in first.sliced.items() if len(readers) > 1}
@@ -126,13 +134,15 @@ class _KernelWriter:
         row = self.comprehension(statement, inner)
         name = statement.node.name
         if isinstance(statement.value, Reduction):
-            kind = statement.value.kind
-            fn = "total" if kind == "sum" else kind
-            self.helpers[fn] = REDUCTIONS[kind]
+            dtype = statement.node.meta["val"]._dtype.name
+            fn, function = reduction_function(statement.value, dtype)
+            self.helpers[fn] = function
             result = f"{fn}({row})"
-            if kind != "amax" and statement.node.meta["val"]._dtype.name == "float32":
-                # eager stores a float32 sum rounded: so does the kernel, for the ops reading
-                # it here or from its buffer (lowering.holds_eager_values)
+            exact_amax = statement.value.kind == "amax" and holds_eager_values(statement.value)
+            if dtype == "float32" and not exact_amax:
+                # eager stores a float32 result rounded: so does the kernel, for the ops
+                # reading it here or from its buffer (lowering.holds_eager_values); the
+                # largest of eager's float32 values is one of them, already float32
                 self.helpers["to_float32"] = to_float32
                 result = f"to_float32({result})"
             self.assign(f"v_{name}", result)
@@ -145,6 +155,11 @@ class _KernelWriter:
                         f"{statement.buffer}[{statement.store_ix().text()}] = v_{name}"
                     )
             return
+        if statement.buffer in self.rounded:
+            # a float32 tensor's values: rounded once, here, so the row every reader sees
+            # (and the new list `forward` makes the tensor of) holds what the tensor holds
+            self.helpers["round_f32"] = round_f32
+            row = f"round_f32({row})"
         self.assign(f"r_{name}", row)
         if statement.buffer in self.needed:
             self.store(statement, inner)
