@@ -12,6 +12,10 @@ pointwise statement) or the list a reduction function takes (the runtime's `tota
 Values the kernel computed itself in this iteration are read from the statement's row
 (`r_<name>`) or value (`v_<name>`), never stored and reloaded.
 
+A float32 value that `forward` makes into a tensor is rounded as its row is computed
+(`r_div = round_f32([...])`), so `forward` wraps the buffer as it is and every reader sees
+the values the tensor holds; a float32 reduction's value is rounded with `to_float32`.
+
 An element's expression uses Python's `/` and `math.exp`, which raise ZeroDivisionError and
 OverflowError where the runtime's `div` and `exp` give inf or nan. A statement that uses them
 runs inside `try`, and its `except` computes the row again with the runtime's functions: the
