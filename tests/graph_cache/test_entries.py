@@ -18,9 +18,11 @@ import tracer.runtime as torch
 from tests.fused.checking import close
 from tests.graph_cache.helpers import entries, read_entry
 from tracer import config
-from tracer.backends import fused_backend
+from tracer.backends import _plan_from_payload, fused_backend
+from tracer.fused import plan_of
 from tracer.graph_cache import GraphCacheWarning
-from tracer.graph_cache.entry import checksum
+from tracer.graph_cache.cached import REFUSED
+from tracer.graph_cache.entry import decode, encode, seal
 from tracer.observability.trace_log import tracing_to
 from tracer.testing import assert_same_behavior
 
@@ -120,10 +122,14 @@ def _truncate(text: str) -> str:
 
 
 def _edit(change: Callable[[dict[str, Any]], None]) -> Callable[[str], str]:
+    """An entry changed as a writer would write it (its checksum made again): what another
+    version, another key or another backend writes, refused by the check of that field."""
+
     def edit(text: str) -> str:
         data = json.loads(text)
         change(data)
-        return json.dumps(data)
+        del data["checksum"]
+        return seal(json.dumps(data, separators=(",", ":")))
 
     return edit
 
@@ -132,14 +138,23 @@ def _set(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return lambda data: data.__setitem__(field, value)
 
 
-def _change_a_kernel_byte(data: dict[str, Any]) -> None:
-    kernel = data["payload"]["kernels"][0]
-    kernel["source"] = kernel["source"].replace("2.0", "3.0")  # valid JSON, wrong kernel
+def _change_a_kernel_byte(text: str) -> str:
+    """Damage: valid JSON, a wrong kernel, the checksum as it was."""
+    data = json.loads(text)
+    source = data["payload"]["kernels"][0]["source"]
+    assert json.dumps(source)[1:-1] in text and "2.0" in source
+    changed = source.replace("2.0", "3.0")
+    return text.replace(json.dumps(source)[1:-1], json.dumps(changed)[1:-1])
+
+
+def _change_the_compile_time(text: str) -> str:
+    """Damage outside the payload: another time saved, the checksum as it was."""
+    saved = json.loads(text)["compile_time_us"]
+    return text.replace(f'"compile_time_us":{saved},', f'"compile_time_us":{saved + 1},')
 
 
 def _off_schema(data: dict[str, Any]) -> None:
-    data["payload"]["kernels"][0]["depth"] = "one"
-    data["checksum"] = checksum(data["payload"])  # consistent, but not a plan
+    data["payload"]["kernels"][0]["depth"] = "one"  # consistent, but not a plan
 
 
 def _unknown_global(data: dict[str, Any]) -> None:
@@ -147,13 +162,11 @@ def _unknown_global(data: dict[str, Any]) -> None:
         "kind": "python",
         "module": "os",
         "qualname": "nope",
-    }
-    data["checksum"] = checksum(data["payload"])  # passes the schema, fails to load
+    }  # passes the schema, fails to load
 
 
 def _object_global(data: dict[str, Any]) -> None:
     data["payload"]["forward_globals"]["make"] = {"kind": "object", "repr": "<x>"}
-    data["checksum"] = checksum(data["payload"])
 
 
 BAD_ENTRIES: dict[str, Callable[[str], str]] = {
@@ -165,13 +178,48 @@ BAD_ENTRIES: dict[str, Callable[[str], str]] = {
     "another entry format version": _edit(_set("version", 99)),
     "mismatching key": _edit(_set("key", "fx" + "1" * 32)),
     "another backend": _edit(_set("backend", "inductor")),
-    "a changed byte in a kernel": _edit(_change_a_kernel_byte),
+    "a changed byte in a kernel": _change_a_kernel_byte,
+    "a changed byte in the compile time": _change_the_compile_time,
     "a payload off the plan's schema": _edit(_off_schema),
     "a global that no longer exists": _edit(_unknown_global),
     "a global that is not data": _edit(_object_global),
     "a negative compile time": _edit(_set("compile_time_us", -5)),
     "an unknown field": _edit(_set("pickle", "gASVAAAAAAAAAAA=")),
 }
+
+
+REASONS = {
+    "truncated": "checksum does not match",
+    "corrupt bytes": "no checksum first",
+    "empty": "no checksum first",
+    "not an entry": "no checksum first",
+    "foreign modetrace version": "written by modetrace '0.0.1'",
+    "another entry format version": "entry format version 99",
+    "mismatching key": "the entry's key",
+    "another backend": "of backend 'inductor'",
+    "a changed byte in a kernel": "checksum does not match",
+    "a changed byte in the compile time": "checksum does not match",
+    "a payload off the plan's schema": "does not fit the plan's schema",
+    "a global that no longer exists": "has no attribute 'nope'",
+    "a global that is not data": "not data",
+    "a negative compile time": "compile_time_us does not fit",
+    "an unknown field": "unknown fields ['pickle']",
+}
+
+
+@pytest.mark.parametrize("name", BAD_ENTRIES.keys())
+def test_each_bad_entry_is_refused_by_its_own_check(name: str) -> None:
+    """The entries edited as a writer would write them carry a checksum that matches, so the
+    check of the field they change refuses them; damage fails the checksum."""
+    plan = plan_of(tracer.explain(layer_norm, backend="fused")(*args()).graphs[0])
+    assert plan is not None
+    key = "fx" + "0" * 32
+    good = encode(key, "fused", 1234, plan.to_dict())
+    assert decode(good, key, "fused")[1] == 1234
+    bad = BAD_ENTRIES[name](good).encode("utf-8", "surrogateescape")
+    with pytest.raises(REFUSED) as refused:
+        _plan_from_payload(decode(bad, key, "fused")[0])
+    assert REASONS[name] in str(refused.value)
 
 
 @pytest.mark.parametrize("damage", BAD_ENTRIES.values(), ids=BAD_ENTRIES.keys())

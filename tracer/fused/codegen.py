@@ -12,6 +12,10 @@ pointwise statement) or the list a reduction function takes (the runtime's `tota
 Values the kernel computed itself in this iteration are read from the statement's row
 (`r_<name>`) or value (`v_<name>`), never stored and reloaded.
 
+A float32 value that `forward` makes into a tensor is rounded as its row is computed
+(`r_div = round_f32([...])`), so `forward` wraps the buffer as it is and every reader sees
+the values the tensor holds; a float32 reduction's value is rounded with `to_float32`.
+
 An element's expression uses Python's `/` and `math.exp`, which raise ZeroDivisionError and
 OverflowError where the runtime's `div` and `exp` give inf or nan. A statement that uses them
 runs inside `try`, and its `except` computes the row again with the runtime's functions: the
@@ -26,8 +30,9 @@ import re
 from typing import Any
 
 from tracer.fused.index import Ix, contiguous_strides
-from tracer.fused.lowering import REDUCTIONS, Reduction, to_float32
+from tracer.fused.lowering import Reduction, holds_eager_values, reduction_function, to_float32
 from tracer.fused.scheduler import Kernel, Statement
+from tracer.runtime.kernels import round_f32
 
 _INDENT = "    "
 
@@ -49,10 +54,13 @@ def kernel_source(
     needed: set[str],
     helpers: dict[str, Any],
     sizes: dict[str, int],
+    rounded: set[str],
 ) -> KernelSource:
     """The source of one kernel; `needed` are the buffers read outside it, `sizes` the
-    element counts of the buffers it may read (a read of all of one is iterated as is)."""
-    return _KernelWriter(kernel, name, needed, helpers, sizes).write()
+    element counts of the buffers it may read (a read of all of one is iterated as is),
+    `rounded` the buffers of float32 values `forward` makes into tensors: the kernel rounds
+    their rows as it computes them, as eager stores them."""
+    return _KernelWriter(kernel, name, needed, helpers, sizes, rounded).write()
 
 
 class _KernelWriter:
@@ -63,6 +71,7 @@ class _KernelWriter:
         needed: set[str],
         helpers: dict[str, Any],
         sizes: dict[str, int] | None = None,
+        rounded: set[str] | None = None,
     ) -> None:
         self.kernel = kernel
         self.name = name
@@ -78,6 +87,7 @@ class _KernelWriter:
         self.body: list[str] = []
         self.temps = 0
         self.sizes: dict[str, int] = dict(sizes or {})
+        self.rounded: set[str] = set(rounded or ())
         self.sliced: dict[str, list[str]] = {}  # a slice streamed -> the statements reading it
         self.shared: dict[str, str | None] = {}  # a slice several statements read -> its name
 
@@ -90,7 +100,9 @@ class _KernelWriter:
         if len(self.kernel.statements) > 1:
             # a slice that several statements stream is taken once per iteration, bound to a
             # name before its first reader: a first writer finds which slices those are
-            first = _KernelWriter(self.kernel, self.name, set(self.needed), {}, self.sizes)
+            first = _KernelWriter(
+                self.kernel, self.name, set(self.needed), {}, self.sizes, self.rounded
+            )
             for statement in self.kernel.statements:
                 first.statement(statement, outer)
             self.shared = {s: None for s, readers in first.sliced.items() if len(readers) > 1}
@@ -126,13 +138,15 @@ class _KernelWriter:
         row = self.comprehension(statement, inner)
         name = statement.node.name
         if isinstance(statement.value, Reduction):
-            kind = statement.value.kind
-            fn = "total" if kind == "sum" else kind
-            self.helpers[fn] = REDUCTIONS[kind]
+            dtype = statement.node.meta["val"]._dtype.name
+            fn, function = reduction_function(statement.value, dtype)
+            self.helpers[fn] = function
             result = f"{fn}({row})"
-            if kind != "amax" and statement.node.meta["val"]._dtype.name == "float32":
-                # eager stores a float32 sum rounded: so does the kernel, for the ops reading
-                # it here or from its buffer (lowering.holds_eager_values)
+            exact_amax = statement.value.kind == "amax" and holds_eager_values(statement.value)
+            if dtype == "float32" and not exact_amax:
+                # eager stores a float32 result rounded: so does the kernel, for the ops
+                # reading it here or from its buffer (lowering.holds_eager_values); the
+                # largest of eager's float32 values is one of them, already float32
                 self.helpers["to_float32"] = to_float32
                 result = f"to_float32({result})"
             self.assign(f"v_{name}", result)
@@ -145,6 +159,11 @@ class _KernelWriter:
                         f"{statement.buffer}[{statement.store_ix().text()}] = v_{name}"
                     )
             return
+        if statement.buffer in self.rounded:
+            # a float32 tensor's values: rounded once, here, so the row every reader sees
+            # (and the new list `forward` makes the tensor of) holds what the tensor holds
+            self.helpers["round_f32"] = round_f32
+            row = f"round_f32({row})"
         self.assign(f"r_{name}", row)
         if statement.buffer in self.needed:
             self.store(statement, inner)

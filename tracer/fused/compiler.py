@@ -28,7 +28,6 @@ from tracer.fused.scheduler import Kernel, ScheduleStats, Statement, group, make
 from tracer.graph import Graph, GraphModule
 from tracer.graph.node import Node
 from tracer.graph.python_source import _Codegen
-from tracer.runtime import kernels as runtime_kernels
 from tracer.runtime.tensor import Tensor
 
 MAX_INLINED = 32
@@ -207,6 +206,7 @@ def _write(
                 if home.get(buffer, i) != i:
                     needed.add(buffer)
     sizes = {buffer_name(n): math.prod(n.meta["val"]._shape) for n in graph.nodes if _is_tensor(n)}
+    rounded = {buffer_name(n) for n in as_tensor if n.meta["val"]._dtype.name == "float32"}
 
     codegen = _Codegen(graph, gm.name)
     lines = [f"def {gm.name}({', '.join(n.name for n in graph.placeholders)}):"]
@@ -221,7 +221,7 @@ def _write(
             continue
         pending = _Pending("")
         name = pending.name = codegen.bind(pending, f"kernel_{len(sources)}")
-        source = kernel_source(item, name, needed, helpers, sizes)
+        source = kernel_source(item, name, needed, helpers, sizes, rounded)
         sources.append(source)
         for param in source.params:
             if param not in has_data:
@@ -277,9 +277,8 @@ def _wrap(codegen: _Codegen, node: Node, make: str, data: str) -> str:
     requires grad is its fake value's flag: that depends only on whether its inputs require
     grad (their TENSOR_MATCH guards pin it) and on grad mode where it is computed (the mode at
     the call is guarded when any tensor of the trace requires grad, and the graph's own
-    `_set_grad_enabled` nodes set the rest), so it is the same on every call the entry serves."""
+    `_set_grad_enabled` nodes set the rest), so it is the same on every call the entry serves.
+    A float32 buffer comes rounded from its kernel (`kernel_source`'s `rounded`)."""
     val = node.meta["val"]
-    if val._dtype.name == "float32":
-        data = f"{codegen.bind(runtime_kernels.round_f32, 'round_f32')}({data})"
     dtype = codegen.bind(val._dtype, val._dtype.name)
     return f"{make}({data}, {tuple(val._shape)!r}, {dtype}, {bool(val.requires_grad)!r})"

@@ -105,6 +105,29 @@ REDUCTIONS = {"sum": kernels.total, "mean": kernels.mean, "amax": kernels.amax}
 """The runtime's own per-group reduction functions, called by the kernels on each group."""
 
 
+def mean_in_double(values: list[float]) -> float:
+    """Python's `sum` of the values over their count; nan for no values, as `kernels.mean`."""
+    return sum(values) / len(values) if values else math.nan
+
+
+def reduction_function(reduction: Reduction, dtype_name: str) -> tuple[str, Any]:
+    """The name a kernel calls a reduction by, and the function. The runtime's own (`total`
+    is the correctly rounded `math.fsum`), so the result is eager's bit for bit, where it can
+    be: over eager's values (`holds_eager_values`), and in float64, where the kernel computes
+    what eager computes, in double. A float32 sum or mean of values the kernel computed in
+    double is not eager's whatever the sum: eager rounds each value to float32 before summing
+    (an error of up to 2**-24 of each), which the kernel does not. Python's `sum` adds them in
+    double, left to right (an error below n * 2**-53 of their magnitudes, which moves the
+    float32 result much less), several times faster than `fsum`; like `fsum` it gives +0.0
+    for a sum of zeros, and inf or nan where `kernels.total` does."""
+    kind = reduction.kind
+    if kind != "amax" and dtype_name == "float32" and not holds_eager_values(reduction):
+        if kind == "sum":
+            return "sum", sum
+        return "mean_in_double", mean_in_double
+    return ("total" if kind == "sum" else kind), REDUCTIONS[kind]
+
+
 def to_float32(value: float) -> float:
     """One value rounded to float32, as eager stores it (the runtime's `round_f32`): a kernel
     rounds a float32 sum or mean where eager stores it, once per output element."""

@@ -100,10 +100,19 @@ class FusedPlan:
         return cls(kernels=kernels, **fields)
 
     def load(self) -> Callable[..., Any]:
-        """`forward`, its kernels compiled and its globals resolved."""
+        """`forward`, its kernels compiled and its globals resolved (each distinct descriptor
+        once: the kernels of a plan share most of their helpers)."""
+        resolved: dict[tuple[tuple[str, str], ...], Any] = {}
+
+        def resolve_once(descriptor: dict[str, str]) -> Any:
+            key = tuple(descriptor.items())
+            if key not in resolved:
+                resolved[key] = resolve(descriptor)
+            return resolved[key]
+
         compiled: dict[str, Callable[..., Any]] = {}
         for kernel in self.kernels:
-            namespace = {k: resolve(d) for k, d in kernel.helpers.items()}
+            namespace = {k: resolve_once(d) for k, d in kernel.helpers.items()}
             compiled[kernel.name] = _compile(kernel.source, kernel.name, namespace, "kernel")
         namespace = {}
         for name, descriptor in self.forward_globals.items():
@@ -112,7 +121,7 @@ class FusedPlan:
             elif descriptor["kind"] == "object":
                 namespace[name] = self.live_globals[name]
             else:
-                namespace[name] = resolve(descriptor)
+                namespace[name] = resolve_once(descriptor)
         forward: Callable[..., Any] = _compile(self.forward, self.fn_name, namespace, "forward")
         return forward
 

@@ -78,7 +78,7 @@ def compile_cached(
         if found is not None:
             value, saved_us = found
             assert text is not None
-            _write_local(local, key, text.decode())
+            _write_local(local, key, text)  # the bytes as Redis has them
             _report("hit", key, "remote", {"time_saved_us": saved_us}, parts)
             return value
 
@@ -121,7 +121,7 @@ def _load(
         return None
 
 
-def _write_local(local: LocalCache, key: str, text: str) -> None:
+def _write_local(local: LocalCache, key: str, text: str | bytes) -> None:
     try:
         local.put(key, text)
     except OSError as e:

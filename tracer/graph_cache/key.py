@@ -22,7 +22,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from tracer.fused.plan import describe
@@ -30,7 +29,7 @@ from tracer.graph import GraphModule
 from tracer.graph.node import describe_value
 from tracer.version import __version__
 
-ENTRY_VERSION = 1
+ENTRY_VERSION = 2
 """The version of the entry format (`entry.py`); part of every key."""
 KEY_LENGTH = 32
 """Hex digits of the sha256 kept as the key (128 bits)."""
@@ -99,12 +98,12 @@ def _input_metadata(value: Any) -> dict[str, Any]:
 def backend_source_hash() -> str:
     """A hash of the fused backend's source files (tracer/fused/*.py) and the runtime kernels
     its generated code calls: what it writes depends on them."""
-    root = Path(__file__).resolve().parents[1]
-    fused = root / "fused"
-    files = [fused / n for n in sorted(os.listdir(fused)) if n.endswith(".py")]
-    files.append(root / "runtime" / "kernels.py")
+    root = os.path.dirname(os.path.dirname(__file__))  # tracer/
+    fused = os.path.join(root, "fused")
+    names = [("fused", n) for n in sorted(os.listdir(fused)) if n.endswith(".py")]
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for folder, name in [*names, ("runtime", "kernels.py")]:
+        with open(os.path.join(root, folder, name), "rb") as file:
+            digest.update(name.encode())
+            digest.update(file.read())
     return digest.hexdigest()[:16]

@@ -44,14 +44,16 @@ class LocalCache:
         except OSError:
             return None
 
-    def put(self, key: str, text: str) -> None:
-        """Write the entry atomically (OSError when the directory can't be written)."""
+    def put(self, key: str, text: str | bytes) -> None:
+        """Write the entry atomically (OSError when the directory can't be written); `text`
+        as it is when it is bytes (an entry read from Redis), else encoded as UTF-8."""
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
         try:
             os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide entries from a shared cache's users
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                file.write(text)
+            with open(fd, "wb") as file:
+                file.write(data)
             os.replace(temporary, self.path(key))
         except BaseException:
             with contextlib.suppress(OSError):
