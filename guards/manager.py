@@ -267,6 +267,8 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
         for part, want, got in zip(TensorSpec.FACT_NAMES, spec.facts(), live, strict=True):
             if want != got:
                 return _claim(f"{name}.{part} == {_fact_text(want)}", _fact_text(got))
+        # only a world's `check` that tests more than its facts would get here
+        return _claim(guard.describe(), "every fact unchanged")
     dtype = value._dtype
     if dtype is not spec.dtype:
         return _claim(f"{name}.dtype == {dtype_label(spec.dtype)}", dtype_label(dtype))
