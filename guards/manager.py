@@ -279,7 +279,8 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
 
 
 def _fact_text(value: object) -> str:
-    return dtype_label(value) if not isinstance(value, tuple | bool) else repr(value)
+    """A fact as the guard's description shows it: `(3, 1)`, `False`, `torch.float32`, `cpu`."""
+    return repr(value) if isinstance(value, tuple | bool) else str(value)
 
 
 def _explain_global_state(guard: Guard, value: Any) -> Explained:
