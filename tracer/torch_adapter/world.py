@@ -139,6 +139,8 @@ class TorchWorld(TensorWorld):
 
     def __init__(self) -> None:
         self.fake_mode = FakeTensorMode()
+        self.starts_with_no_mode = not _len_stack()
+        """The stack this compile starts from, which its MODE_STACK guard pins, is empty."""
         self.mode_stack = live_mode_stack
         self.set_mode_stack = set_live_mode_stack
         self.get_mode_at = _C._get_function_stack_at
@@ -266,10 +268,17 @@ class TorchWorld(TensorWorld):
         _C._set_grad_enabled(mode)
 
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
-        """The graph's ops compute: the modes were traced already, so none sees them."""
+        """The graph's ops compute: the modes were traced already, so none sees them. With no
+        mode on the stack no `__torch_function__` runs (a traced tensor's class has none of
+        its own: `tensor_spec`): the graph runs as it is when its entry's MODE_STACK guard
+        pins an empty stack, since the compiled code calls the graph first, before it replays
+        anything (a mode pushed in the frame is pushed after), and otherwise whenever the
+        stack is found empty."""
+        if self.starts_with_no_mode:
+            return graph_fn
 
         def run_graph(*args: Any) -> Any:
-            if not _len_stack():  # no mode to see the ops (a traced tensor has none of its own)
+            if not _len_stack():
                 return graph_fn(*args)
             with _C.DisableTorchFunction():
                 return graph_fn(*args)
