@@ -92,7 +92,9 @@ def tensor_match(t: Any) -> Callable[[Any], bool]:
     return fn
 
 
-_TensorGuards = _C._dynamo.guards.TensorGuards
+_TensorGuards: Any = _C._dynamo.guards.TensorGuards
+"""(Typed Any: torch's stub leaves out the tensors it is built from, and gives each tensor's
+sizes and strides as one list where the class takes a list per tensor.)"""
 
 
 GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms")
