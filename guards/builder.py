@@ -146,6 +146,11 @@ class GuardBuilder:
     def TENSOR_MATCH(self, guard: Guard, v: str) -> str:
         spec: TensorSpec = guard.expected
         assert spec.cls is not None, "plan_guards fills in the tensor type"
+        if spec.check is not None:  # a world's tensor, whose own test reads every fact
+            return (
+                f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
+                f" and {self.bind(spec.check, 'tensor_match')}({v})"
+            )
         if spec.reader is not None:  # a world's tensor: its facts through its reader
             return (
                 f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"

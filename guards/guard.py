@@ -79,11 +79,19 @@ class TensorSpec:
     """The device, for a world whose tensors have one (None: not guarded)."""
     strides: tuple[int, ...] | None = None
     """The strides, for a world whose tensors have them (None: not guarded)."""
+    dispatch_keys: object = None
+    """For a world whose tensors carry a dispatch key set (torch): the set an op on the
+    tensor dispatches on (its own keys, with the thread's included and excluded keys applied);
+    None: not guarded."""
     reader: Callable[[Any], tuple[object, ...]] | None = dataclasses.field(
         default=None, compare=False
     )
     """For a tensor without the runtime's slots: reads `facts()` of a live tensor, where no
-    torch-function mode sees the reads (the check calls it; see `facts`)."""
+    torch-function mode sees the reads (a failure's explanation calls it; see `facts`)."""
+    check: Callable[[Any], bool] | None = dataclasses.field(default=None, compare=False)
+    """A world's own test of all of `facts()` at once on a live tensor of the exact class
+    `cls` (torch's is its C++ tensor check); None: the check compares `reader(v)` with
+    `facts()`. Either way a failure is explained fact by fact through `reader`."""
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
@@ -103,15 +111,23 @@ class TensorSpec:
             id(self.cls),
             None if self.device is None else str(self.device),
             self.strides,
+            None if self.dispatch_keys is None else str(self.dispatch_keys),
         )
 
-    FACT_NAMES = ("dtype", "device", "shape", "stride()", "requires_grad")
+    FACT_NAMES = ("dtype", "device", "shape", "stride()", "requires_grad", "dispatch_keys")
     """The parts `facts` lists, as a failure names them."""
 
     def facts(self) -> tuple[object, ...]:
         """What `reader` must return for a tensor that passes (dtype, device, shape, strides,
-        requires_grad)."""
-        return (self.dtype, self.device, self.shape, self.strides, self.requires_grad)
+        requires_grad, dispatch keys)."""
+        return (
+            self.dtype,
+            self.device,
+            self.shape,
+            self.strides,
+            self.requires_grad,
+            self.dispatch_keys,
+        )
 
     def __str__(self) -> str:
         return f"{dtype_label(self.dtype).removeprefix('torch.')}{list(self.shape)}"
@@ -346,6 +362,7 @@ def _tensor_describe(name: str, spec: TensorSpec) -> str:
         f"{name}.shape == {spec.shape!r}",
         f"{name}.stride() == {spec.strides!r}" if spec.strides is not None else "",
         f"{name}.requires_grad == {spec.requires_grad!r}",
+        f"{name}.dispatch_keys == {spec.dispatch_keys}" if spec.dispatch_keys is not None else "",
     ]
     return " and ".join(part for part in parts if part)
 

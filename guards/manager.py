@@ -267,6 +267,8 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
         for part, want, got in zip(TensorSpec.FACT_NAMES, spec.facts(), live, strict=True):
             if want != got:
                 return _claim(f"{name}.{part} == {_fact_text(want)}", _fact_text(got))
+        # only a world's `check` that tests more than its facts would get here
+        return _claim(guard.describe(), "every fact unchanged")
     dtype = value._dtype
     if dtype is not spec.dtype:
         return _claim(f"{name}.dtype == {dtype_label(spec.dtype)}", dtype_label(dtype))
@@ -277,7 +279,8 @@ def _explain_tensor(guard: Guard, value: Any) -> Explained:
 
 
 def _fact_text(value: object) -> str:
-    return dtype_label(value) if not isinstance(value, tuple | bool) else repr(value)
+    """A fact as the guard's description shows it: `(3, 1)`, `False`, `torch.float32`, `cpu`."""
+    return repr(value) if isinstance(value, tuple | bool) else str(value)
 
 
 def _explain_global_state(guard: Guard, value: Any) -> Explained:

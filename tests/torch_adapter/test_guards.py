@@ -26,6 +26,10 @@ def _recompiles(first: Any, then: Any, fn: Callable[..., Any] = _scale) -> tuple
     return counter.recompiles, list(compiled.last_miss_reasons or [])
 
 
+def _as_parameter(t: Any) -> Any:
+    return real_torch().nn.Parameter(t.clone(), requires_grad=False)
+
+
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
@@ -33,8 +37,11 @@ def _recompiles(first: Any, then: Any, fn: Callable[..., Any] = _scale) -> tuple
         (lambda t: t.new_ones(3, 3), "shape == (2, 3)"),
         (lambda t: t.new_ones(3, 2).t(), "stride() == (3, 1)"),
         (lambda t: t.clone().requires_grad_(), "requires_grad == False"),
+        (lambda t: t.to("meta"), "device == cpu (actual meta)"),
+        (lambda t: t._neg_view(), "dispatch_keys == DispatchKeySet(CPU"),
+        (_as_parameter, "type(L['x']) is Tensor (actual Parameter)"),
     ],
-    ids=["dtype", "shape", "stride", "requires_grad"],
+    ids=["dtype", "shape", "stride", "requires_grad", "device", "dispatch_keys", "class"],
 )
 def test_a_changed_tensor_fact_recompiles_with_its_reason(
     change: Callable[[Any], Any], reason: str
@@ -44,6 +51,41 @@ def test_a_changed_tensor_fact_recompiles_with_its_reason(
     count, reasons = _recompiles(x, change(x))
     assert count == 1
     assert any(reason in r for r in reasons), reasons
+
+
+def test_the_check_is_torchs_tensor_check_and_explains_each_fact() -> None:
+    """TENSOR_MATCH runs torch's C++ tensor check (one call for every fact); a miss is
+    still explained fact by fact, and the explanation agrees with the check."""
+    torch = real_torch()
+    x = torch.ones(2, 3)
+    entry = tracer.trace(_scale)(x)
+    source = entry.entry.guard_manager.source
+    assert "tensor_match(" in source and "tensor_facts" not in source
+    for other, passes in [
+        (torch.randn(2, 3), True),
+        (x.t().contiguous().t(), False),
+        (x.clone().requires_grad_(), False),
+        (torch.ones(2, 3, dtype=torch.int64), False),
+    ]:
+        assert entry.check(other) is passes
+        assert (entry.failure(other) is None) is passes
+
+
+def test_inference_mode_changes_the_dispatch_keys_and_recompiles() -> None:
+    """Inference mode excludes the autograd keys from every dispatch: torch's tensor check
+    sees other dispatch keys (as Dynamo's TENSOR_MATCH does) and the reason names them."""
+    torch = real_torch()
+    compiled = tracer.compile(_scale)
+    x = torch.ones(2, 3)
+    with CompileCounter() as counter:
+        compiled(x)
+        with torch.inference_mode():
+            result = compiled(x)
+            again = compiled(x)
+    assert counter.recompiles == 1
+    assert any("dispatch_keys == " in r for r in compiled.last_miss_reasons or [])
+    assert torch.equal(result, _scale(x)) and torch.equal(again, _scale(x))
+    assert result.is_inference()
 
 
 def test_changed_values_do_not_recompile() -> None:
@@ -71,6 +113,7 @@ def test_the_guard_printout_names_every_fact() -> None:
     assert (
         "type(L['x']) is Tensor and L['x'].dtype == torch.float32 and L['x'].device == cpu and "
         "L['x'].shape == (2, 3) and L['x'].stride() == (3, 1) and L['x'].requires_grad == False"
+        " and L['x'].dispatch_keys == DispatchKeySet(CPU"
     ) in guards
     assert "grad_enabled=True and default_dtype=torch.float32" in guards
 

@@ -156,3 +156,62 @@ def test_a_hook_runs_the_call_eagerly_with_the_hook() -> None:
     handle.remove()
     compiled(x)
     assert compiled.eager_reason is None and len(compiled.entries) == 1
+
+
+@pytest.mark.parametrize(
+    ("register", "reason"),
+    [
+        (lambda m, t: m.register_forward_hook(lambda *a: None), "on the module (_forward_hooks)"),
+        (
+            lambda m, t: m.register_forward_pre_hook(lambda *a: None),
+            "on the module (_forward_pre_hooks)",
+        ),
+        (
+            lambda m, t: m.register_full_backward_hook(lambda *a: None),
+            "on the module (_backward_hooks)",
+        ),
+        (
+            lambda m, t: m.register_full_backward_pre_hook(lambda *a: None),
+            "on the module (_backward_pre_hooks)",
+        ),
+        (
+            lambda m, t: t.nn.modules.module.register_module_forward_hook(lambda *a: None),
+            "for every module (_global_forward_hooks)",
+        ),
+        (
+            lambda m, t: t.nn.modules.module.register_module_forward_pre_hook(lambda *a: None),
+            "for every module (_global_forward_pre_hooks)",
+        ),
+        (
+            lambda m, t: t.nn.modules.module.register_module_full_backward_hook(lambda *a: None),
+            "for every module (_global_backward_hooks)",
+        ),
+        (
+            lambda m, t: t.nn.modules.module.register_module_full_backward_pre_hook(
+                lambda *a: None
+            ),
+            "for every module (_global_backward_pre_hooks)",
+        ),
+    ],
+    ids=["forward", "forward_pre", "backward", "backward_pre"]
+    + ["global " + n for n in ("forward", "forward_pre", "backward", "backward_pre")],
+)
+def test_each_kind_of_hook_runs_the_call_eagerly_with_its_reason(
+    register: Callable[[Any, Any], Any], reason: str
+) -> None:
+    """`CompiledModule` tests every hook dict `Module._call_impl` tests, at each call."""
+    torch = real_torch()
+    from tests.torch_adapter.module_programs import model
+
+    module, x = model("mlp")
+    compiled = tracer.compile(module)
+    compiled(x)
+    assert compiled.eager_reason is None
+    handle = register(module, torch)
+    try:
+        assert torch.equal(compiled(x), module(x))
+        assert compiled.eager_reason == f"a hook is registered {reason}"
+    finally:
+        handle.remove()
+    compiled(x)
+    assert compiled.eager_reason is None and len(compiled.entries) == 1

@@ -53,6 +53,9 @@ class CompiledModule:
         self.compiled = compiled
         self._cls = type(module)
         self._base = base
+        self._skips_forward = (
+            None if base is Module else torch_adapter.forward_call_check()
+        )  # a torch module's hooks and `module.compile()`, tested at each call
         self.eager_reason: str | None = None
 
     def why_not_compiled(self) -> str | None:
@@ -68,8 +71,8 @@ class CompiledModule:
             return "the module has a `forward` of its own (an instance attribute)"
         if cls.forward is not self.compiled.fn:
             return f"{cls.__qualname__}.forward was replaced"
-        if self._base is not Module:
-            return torch_adapter.why_call_skips_forward(module)
+        if self._skips_forward is not None:
+            return self._skips_forward(module)
         return None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

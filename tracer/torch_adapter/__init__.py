@@ -15,6 +15,8 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tracer.worlds import TensorWorld
 
 
@@ -45,9 +47,15 @@ def module_base() -> type | None:
 def why_call_skips_forward(module: Any) -> str | None:
     """Why `module(*args)` on a real torch module would not just call `module.forward` (a
     hook registered on it or globally, a `module.compile()`), else None."""
+    return forward_call_check()(module)
+
+
+def forward_call_check() -> Callable[[Any], str | None]:
+    """`why_call_skips_forward` itself, to hold on to and call at each call of a module (it
+    lives in `modules`, which imports torch: import it only once torch is)."""
     from tracer.torch_adapter.modules import why_call_skips_forward as why
 
-    return why(module)
+    return why
 
 
 def _involves_torch(torch: Any, value: object) -> bool:

@@ -132,14 +132,17 @@ def why_call_skips_forward(module: Any) -> str | None:
     own = object.__getattribute__(module, "__dict__")
     if own.get("_compiled_call_impl") is not None:
         return f"{type(module).__name__} was compiled by torch (module.compile())"
-    for name in HOOK_DICTS:
-        if own.get(name):
-            return f"a hook is registered on the module ({name})"
-    torch_globals = torch.nn.Module.__call__.__globals__
-    for name in GLOBAL_HOOK_DICTS:
-        if torch_globals.get(name):
-            return f"a hook is registered for every module ({name})"
+    if any(map(own.get, HOOK_DICTS)):  # (as `_call_impl` tests them: by truth value)
+        name = next(name for name in HOOK_DICTS if own.get(name))
+        return f"a hook is registered on the module ({name})"
+    if any(map(_TORCH_GLOBALS.get, GLOBAL_HOOK_DICTS)):
+        name = next(name for name in GLOBAL_HOOK_DICTS if _TORCH_GLOBALS.get(name))
+        return f"a hook is registered for every module ({name})"
     return None
+
+
+_TORCH_GLOBALS = torch.nn.Module.__call__.__globals__
+"""The globals of `Module.__call__`'s module, where the hooks for every module are."""
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:

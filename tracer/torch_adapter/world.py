@@ -7,8 +7,9 @@ real PyTorch.
 - Ops are torch's functions (`torch.add`, `torch.nn.functional.relu`), Tensor methods and
   operators; the graph records the very callables torch hands a mode (`x + y` records
   `Tensor.add`, as `__torch_function__` receives it), found by asking torch once (`_probe`).
-- Guards: TENSOR_MATCH pins type, dtype, device, shape, strides and requires_grad, read by
-  `tensor_facts` with torch functions disabled; GLOBAL_STATE pins grad mode, the default dtype
+- Guards: TENSOR_MATCH pins type, dtype, device, shape, strides, requires_grad and the
+  dispatch key set, tested at once by torch's C++ tensor check (`tensor_match`) and read one by
+  one by `tensor_facts` to explain a failure; GLOBAL_STATE pins grad mode, the default dtype
   and deterministic algorithms.
 - The mode stack is torch's (`torch._C._len_torch_function_stack`, `_get_function_stack_at`,
   `_push_on_torch_function_stack`, `_pop_torch_function_stack`).
@@ -55,32 +56,64 @@ PROPERTIES = frozenset(
 
 
 def tensor_facts(t: Any) -> tuple[object, ...]:
-    """(dtype, device, shape, strides, requires_grad) of a tensor, read with torch functions
-    disabled (a mode on the stack would otherwise see the guard's reads). With no mode on the
-    stack no user code could see them: the guard has checked the exact class first, and a
-    class with a `__torch_function__` of its own is never traced (`TorchWorld.tensor_spec`);
-    torch's own `Tensor.__torch_function__` hands metadata back unchanged."""
-    if not _len_stack():
-        return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
+    """(dtype, device, shape, strides, requires_grad, dispatch keys) of a tensor, as
+    `TensorSpec.facts()` lists them, read with torch functions disabled (a mode on the stack
+    would otherwise see the reads). The dispatch keys are the tensor's own with the thread's
+    included and excluded keys applied, as torch's tensor check computes them (an inference
+    mode, say, excludes the autograd keys)."""
     with _C.DisableTorchFunction():
-        return (t.dtype, t.device, tuple(t.shape), tuple(t.stride()), t.requires_grad)
+        return (
+            t.dtype,
+            t.device,
+            tuple(t.shape),
+            tuple(t.stride()),
+            t.requires_grad,
+            dispatch_keys(t),
+        )
+
+
+def dispatch_keys(t: Any) -> Any:
+    """The dispatch key set an op on `t` dispatches on in this thread."""
+    own = _C._dispatch_keys(t)
+    return (own | _C._dispatch_tls_local_include_set()) - _C._dispatch_tls_local_exclude_set()
+
+
+def tensor_match(t: Any) -> Callable[[Any], bool]:
+    """One test of every fact of TENSOR_MATCH on a live tensor, in a single call: torch's C++
+    tensor check, the one Dynamo's TENSOR_MATCH runs (`torch._C._dynamo.guards.TensorGuards`).
+    Built from `t`, it tests that a live tensor has `t`'s exact class, dtype, device index,
+    requires_grad, sizes, strides and dispatch key set (which holds the device type), the
+    facts `tensor_facts` reads one by one to explain a failure. It reads them in C++, where
+    no torch-function mode sees them, and keeps no reference to `t`."""
+    check = _TensorGuards(
+        t, dynamic_dims_sizes=[list(t.size())], dynamic_dims_strides=[list(t.stride())]
+    )
+    fn: Callable[[Any], bool] = check.check
+    return fn
+
+
+_TensorGuards: Any = _C._dynamo.guards.TensorGuards
+"""(Typed Any: torch's stub leaves out the tensors it is built from, and gives each tensor's
+sizes and strides as one list where the class takes a list per tensor.)"""
 
 
 GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms")
 
 
 def global_state() -> tuple[object, ...]:
-    """The global state a trace relies on, in the order of GLOBAL_STATE_NAMES."""
+    """The global state a trace relies on, in the order of GLOBAL_STATE_NAMES (each read by
+    the C function behind torch's Python-level getter)."""
     return (
         _C.is_grad_enabled(),
-        torch.get_default_dtype(),
-        torch.are_deterministic_algorithms_enabled(),
+        _C.get_default_dtype(),
+        _C._get_deterministic_algorithms(),
     )
 
 
 def live_mode_stack() -> list[Any]:
     """torch's torch-function mode stack, bottom first."""
-    return [_C._get_function_stack_at(i) for i in range(_C._len_torch_function_stack())]
+    n = _len_stack()
+    return [_C._get_function_stack_at(i) for i in range(n)] if n else []
 
 
 def set_live_mode_stack(modes: Sequence[Any]) -> None:
@@ -108,6 +141,8 @@ class TorchWorld(TensorWorld):
 
     def __init__(self) -> None:
         self.fake_mode = FakeTensorMode()
+        self.starts_with_no_mode = not _len_stack()
+        """The stack this compile starts from, which its MODE_STACK guard pins, is empty."""
         self.mode_stack = live_mode_stack
         self.set_mode_stack = set_live_mode_stack
         self.get_mode_at = _C._get_function_stack_at
@@ -126,7 +161,10 @@ class TorchWorld(TensorWorld):
         with _C.DisableTorchFunction():
             shape, strides = tuple(value.shape), tuple(value.stride())
             dtype, device, requires_grad = value.dtype, value.device, bool(value.requires_grad)
-        return TensorSpec(dtype, shape, requires_grad, cls, device, strides, tensor_facts)
+            keys, check = dispatch_keys(value), tensor_match(value)
+        return TensorSpec(
+            dtype, shape, requires_grad, cls, device, strides, keys, tensor_facts, check
+        )
 
     def is_constant(self, value: object) -> bool:
         return isinstance(value, CONSTANT_TYPES)
@@ -232,9 +270,18 @@ class TorchWorld(TensorWorld):
         _C._set_grad_enabled(mode)
 
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
-        """The graph's ops compute: the modes were traced already, so none sees them."""
+        """The graph's ops compute: the modes were traced already, so none sees them. With no
+        mode on the stack no `__torch_function__` runs (a traced tensor's class has none of
+        its own: `tensor_spec`): the graph runs as it is when its entry's MODE_STACK guard
+        pins an empty stack, since the compiled code calls the graph first, before it replays
+        anything (a mode pushed in the frame is pushed after), and otherwise whenever the
+        stack is found empty."""
+        if self.starts_with_no_mode:
+            return graph_fn
 
         def run_graph(*args: Any) -> Any:
+            if not _len_stack():
+                return graph_fn(*args)
             with _C.DisableTorchFunction():
                 return graph_fn(*args)
 
