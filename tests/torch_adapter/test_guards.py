@@ -156,7 +156,24 @@ def test_a_tensor_subclass_with_its_own_torch_function_falls_back() -> None:
     x = torch.ones(2, 3).as_subclass(Tagged)
     explanation = tracer.explain(_scale)(x)
     assert explanation.graph_count == 0
-    assert "tensor subclass Tagged" in str(explanation.break_reasons[0])
+    assert "tensor subclass Tagged with its own __torch_function__" in str(
+        explanation.break_reasons[0]
+    )
+
+
+def test_a_plain_tensor_subclass_falls_back_naming_the_inherited_torch_function() -> None:
+    torch = real_torch()
+
+    class Plain(torch.Tensor):
+        pass
+
+    x = torch.ones(2, 3).as_subclass(Plain)
+    explanation = tracer.explain(_scale)(x)
+    assert explanation.graph_count == 0
+    reason = str(explanation.break_reasons[0])
+    assert "Tensor.__torch_function__ returns each op's result as a Plain" in reason
+    assert "its own" not in reason
+    assert type(tracer.compile(_scale)(x)) is Plain
 
 
 def test_a_parameter_is_traced_with_its_class_guarded() -> None:

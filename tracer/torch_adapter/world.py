@@ -154,10 +154,7 @@ class TorchWorld(TensorWorld):
     def tensor_spec(self, value: Any) -> TensorSpec:
         cls = type(value)
         if cls is not torch.Tensor and cls.__torch_function__ not in _PLAIN_TORCH_FUNCTIONS:
-            unimplemented(
-                "tensor-subclass",
-                f"tensor subclass {cls.__name__} with its own __torch_function__",
-            )
+            unimplemented("tensor-subclass", _subclass_reason(cls))
         with _C.DisableTorchFunction():
             shape, strides = tuple(value.shape), tuple(value.stride())
             dtype, device, requires_grad = value.dtype, value.device, bool(value.requires_grad)
@@ -289,6 +286,20 @@ class TorchWorld(TensorWorld):
 
     def mode_functions(self) -> dict[int, tuple[Any, str]]:
         return _MODE_FUNCTIONS
+
+
+def _subclass_reason(cls: type) -> str:
+    """Why a tensor of subclass `cls` is not traced: its own `__torch_function__`, or the one
+    it inherits from Tensor, which turns every op's result into a `cls` (not modeled)."""
+    inherited = getattr(getattr(cls, "__torch_function__", None), "__func__", None)
+    if inherited is not None and inherited is getattr(
+        torch.Tensor.__torch_function__, "__func__", None
+    ):
+        return (
+            f"tensor subclass {cls.__name__}: Tensor.__torch_function__ returns each op's "
+            f"result as a {cls.__name__}, which is not modeled"
+        )
+    return f"tensor subclass {cls.__name__} with its own __torch_function__"
 
 
 _PLAIN_TORCH_FUNCTIONS = (
