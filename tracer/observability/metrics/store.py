@@ -225,31 +225,29 @@ MAX_BINDS = 999
 
 @functools.lru_cache(maxsize=64)
 def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
-    """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters:
-    first the run id (?1) and the pid (?2) where `columns` has them, shared by every row (NOTE
-    [store batches]), then each row's values of the other columns; a phase row's `start_us`
-    and `duration_us` are computed from its start and end in ns. Every number up to the last
-    is used: sqlite3 binds them by name (`_insert_rows`), and an unused one has none."""
-    names = ", ".join(f'"{name}"' for name in columns)
-    shared = {name: f"?{k}" for k, name in enumerate(_shared_columns(columns), 1)}
+    """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters
+    are plain `?`, bound from a sequence in order: first the run id and the pid where `columns`
+    has them, once for every row of the statement (NOTE [store batches]), then each row's values
+    of the other columns. The rows are a VALUES list the INSERT selects from, so the shared
+    values are selected once, and a phase row's `start_us` and `duration_us` are computed there
+    from its start and end in ns."""
+    shared = [name for name in _SHARED if name in columns]
+    own = [name for name in columns if name not in shared]
     phases = table == "pt2_compile_events"
-    values = []
-    n = len(shared) + 1  # the next parameter
-    for _ in range(rows):
-        cells = []
-        for name in columns:
-            if name in shared:
-                cells.append(shared[name])
-                continue
-            if phases and name == "start_us":
-                cells.append(f"?{n} / 1000")
-            elif phases and name == "duration_us":  # its parameter is the end, after the start
-                cells.append(f"(?{n} - ?{n - 1}) / 1000")
-            else:
-                cells.append(f"?{n}")
-            n += 1
-        values.append(f"({', '.join(cells)})")
-    return f"INSERT INTO {table} ({names}) VALUES {', '.join(values)}"
+    selected = ["?" for _ in shared]
+    for k, name in enumerate(own, 1):  # VALUES names its columns column1, column2, ...
+        if phases and name == "start_us":
+            selected.append(f"column{k} / 1000")
+        elif phases and name == "duration_us":  # its value is the end, after the start
+            selected.append(f"(column{k} - column{k - 1}) / 1000")
+        else:
+            selected.append(f"column{k}")
+    row = f"({', '.join('?' for _ in own)})"
+    names = ", ".join(f'"{name}"' for name in (*shared, *own))
+    return (
+        f"INSERT INTO {table} ({names}) SELECT {', '.join(selected)} "
+        f"FROM (VALUES {', '.join(itertools.repeat(row, rows))})"
+    )
 
 
 def _insert_rows(
@@ -259,29 +257,24 @@ def _insert_rows(
     shared: tuple[str, int],
     rows: Sequence[Sequence[Any]],
 ) -> None:
-    """Insert `rows`, each a value per parameter, with statements of as many rows as MAX_BINDS
-    allows (a statement run once per row pays sqlite3's work per statement for every row);
-    `shared` is the run id and pid."""
+    """Insert `rows`, each a value per column other than the run id and pid, with statements of
+    as many rows as MAX_BINDS allows (a statement run once per row pays sqlite3's work per
+    statement for every row); `shared` is the run id and pid. The values are bound from one
+    flat list: sqlite3 binds a sequence by position, where binding by name looks each parameter's
+    name up (a search through the statement's names, so a cost that grows with its size)."""
     if not rows:
         return
-    per_statement = max(1, (MAX_BINDS - 2) // len(rows[0]))
+    used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
+    per_statement = max(1, (MAX_BINDS - len(used)) // len(rows[0]))
     for start in range(0, len(rows), per_statement):
         part = rows[start : start + per_statement]
-        used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
-        values = [*used, *itertools.chain.from_iterable(part)]
-        # numbered parameters are bound by name ("1" for ?1): sqlite3 deprecates binding them
-        # from a sequence since Python 3.12 (an error from 3.14)
-        con.execute(_insert(table, columns, len(part)), dict(zip(_NUMBERS, values, strict=False)))
+        con.execute(
+            _insert(table, columns, len(part)), [*used, *itertools.chain.from_iterable(part)]
+        )
 
 
 _SHARED = ("run_id", "pid")
 """The columns every row of a statement shares the value of (`_insert_rows`'s `shared`)."""
-_NUMBERS = tuple(str(n) for n in range(1, MAX_BINDS + 1))
-"""The names sqlite3 binds the numbered parameters ?1, ?2, ... by."""
-
-
-def _shared_columns(columns: tuple[str, ...]) -> list[str]:
-    return [name for name in _SHARED if name in columns]
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
