@@ -425,14 +425,20 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        fields = dict(values)
-        for name in _CONVERTED.intersection(fields):
-            value = fields[name]
+        columns = tuple(values)
+        converted = _converted_cells(columns)
+        cells = [seq, *values.values()]
+        for k, name in converted:
+            value = cells[k]
             if type(value) is bool:
-                fields[name] = int(value)
+                cells[k] = int(value)
             elif value is not None:
-                fields[name] = json_cells.text(name, value)
-        compiles.setdefault(tuple(fields), []).append([seq, *fields.values()])
+                cells[k] = json_cells.text(name, value)
+        rows = compiles.get(columns)
+        if rows is None:
+            compiles[columns] = [cells]
+        else:
+            rows.append(cells)
         cid = values.get("compile_id")
         for span in spans:
             name, args = span.name, span.end_args()
@@ -454,6 +460,14 @@ SQLite stores for them anyway (sqlite3 binds a bool only after a failed search f
 for it, which costs as much as binding ten ints). A None pays the same search; the compile
 path leaves a field it has no value for unset rather than setting it to None (a first compile's
 recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
+
+
+@functools.lru_cache(maxsize=64)
+def _converted_cells(columns: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """Where a `dynamo_compile` row of `columns` (after its `seq`) has cells to convert, and
+    their columns: compiles set the same fields, so this is worked out once per set of them."""
+    return tuple((k, name) for k, name in enumerate(columns, 1) if name in _CONVERTED)
+
 
 _json = json.JSONEncoder(default=str).encode
 """JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
