@@ -214,9 +214,9 @@ class Captured(Protocol):
 
 
 _Pending = tuple[int, Captured, list[Span]]
-_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]], list[Any]]
-"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events (without and
-with metadata) and recompile_reasons."""
+_Rows = list[tuple[str, tuple[str, ...], list[Any]]]
+"""Rows to insert, grouped by table and columns: the table, the columns, and the rows' values
+one row after the other in one list, without the run id and pid (`_insert`)."""
 
 
 MAX_BINDS = 999
@@ -255,22 +255,20 @@ def _insert_rows(
     table: str,
     columns: tuple[str, ...],
     shared: tuple[str, int],
-    rows: Sequence[Sequence[Any]],
+    values: list[Any],
 ) -> None:
-    """Insert `rows`, each a value per column other than the run id and pid, with statements of
+    """Insert rows of `columns`, their `values` one row after the other, with statements of
     as many rows as MAX_BINDS allows (a statement run once per row pays sqlite3's work per
-    statement for every row); `shared` is the run id and pid. The values are bound from one
-    flat list: sqlite3 binds a sequence by position, where binding by name looks each parameter's
-    name up (a search through the statement's names, so a cost that grows with its size)."""
-    if not rows:
-        return
+    statement for every row); `shared` is the run id and pid. The values are bound from a
+    list, by position: binding by name would look each parameter's name up (sqlite3 searches
+    the statement's names, so the cost grows with the statement's size)."""
     used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
-    per_statement = max(1, (MAX_BINDS - len(used)) // len(rows[0]))
-    for start in range(0, len(rows), per_statement):
-        part = rows[start : start + per_statement]
-        con.execute(
-            _insert(table, columns, len(part)), [*used, *itertools.chain.from_iterable(part)]
-        )
+    width = len(columns) - len(used)
+    per_statement = max(1, (MAX_BINDS - len(used)) // width)
+    step = per_statement * width
+    for start in range(0, len(values), step):
+        part = values[start : start + step]
+        con.execute(_insert(table, columns, len(part) // width), [*used, *part])
 
 
 _SHARED = ("run_id", "pid")
@@ -394,7 +392,6 @@ class MetricsStore:
 
     def _write(self, rows: _Rows) -> None:
         """One transaction; a busy database is retried (after the busy timeout) RETRIES times."""
-        compiles, events, reasons = rows
         for attempt in range(RETRIES):
             con = self._con
             if con is None:
@@ -402,11 +399,8 @@ class MetricsStore:
             try:
                 con.execute("BEGIN IMMEDIATE")
                 shared = (self.run_id, self.pid)
-                for names, cells in compiles.items():
-                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), shared, cells)
-                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, shared, events[0])
-                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, shared, events[1])
-                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, shared, reasons)
+                for table, columns, values in rows:
+                    _insert_rows(con, table, columns, shared, values)
                 con.execute("COMMIT")
                 return
             except sqlite3.OperationalError as e:
@@ -418,42 +412,56 @@ class MetricsStore:
 
 
 def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
-    """The three tables' rows for queued compiles, without the run id and pid (`_insert`)."""
-    compiles: dict[tuple[str, ...], list[list[Any]]] = {}
+    """The three tables' rows for queued compiles: a `dynamo_compile` row per compile (those
+    that set the same fields together), its phases in `pt2_compile_events` (those with and
+    without metadata apart) and its `recompile_reasons`."""
+    compiles: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], list[Any]]] = {}
     phases: list[Any] = []
     described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
         columns = tuple(values)
-        converted = _converted_cells(columns)
-        cells = [seq, *values.values()]
+        group = compiles.get(columns)
+        if group is None:
+            group = compiles[columns] = (_converted_cells(columns), [])
+        converted, cells = group
+        row = len(cells)
+        cells.append(seq)
+        cells += values.values()
         for k, name in converted:
-            value = cells[k]
+            value = cells[row + k]
             if type(value) is bool:
-                cells[k] = int(value)
+                cells[row + k] = int(value)
             elif value is not None:
-                cells[k] = json_cells.text(name, value)
-        rows = compiles.get(columns)
-        if rows is None:
-            compiles[columns] = [cells]
-        else:
-            rows.append(cells)
+                cells[row + k] = json_cells.text(name, value)
         cid = values.get("compile_id")
         for span in spans:
             name, args = span.name, span.end_args()
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = {k: v for k, v in args.items() if k != "compile_id"}
                 text = json_cells.text(("metadata", name), metadata)
-                described.append((seq, cid, name, span.start_ns, span.end_ns, span.tid, text))
+                described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
             else:
-                phases.append((seq, cid, name, span.start_ns, span.end_ns, span.tid))
+                phases += (seq, cid, name, span.start_ns, span.end_ns, span.tid)
         for failure in values.get("recompile_guard_failures") or ():
-            parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
-            reasons.append((seq, cid, *[failure.get(part) for part in parts]))
-    return compiles, (phases, described), reasons
+            reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
+    rows: _Rows = [
+        ("dynamo_compile", (*_COMPILE_KEY, *columns), cells)
+        for columns, (_, cells) in compiles.items()
+    ]
+    for table, columns, values in (
+        ("pt2_compile_events", _PHASE_COLUMNS, phases),
+        ("pt2_compile_events", EVENT_COLUMNS, described),
+        ("recompile_reasons", REASON_COLUMNS, reasons),
+    ):
+        if values:
+            rows.append((table, columns, values))
+    return rows
 
 
+_FAILURE_PARTS = ("cache_entry", "kind", "source", "expected", "actual", "location")
+"""A recompile's guard failure's keys, in the order of REASON_COLUMNS after the compile id."""
 _CONVERTED = JSON_COLUMNS | BOOL_COLUMNS
 """The cells a row converts: lists and dicts to JSON text, bools to the ints 0 and 1 that
 SQLite stores for them anyway (sqlite3 binds a bool only after a failed search for an adapter
@@ -462,10 +470,9 @@ path leaves a field it has no value for unset rather than setting it to None (a 
 recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
 
 
-@functools.lru_cache(maxsize=64)
 def _converted_cells(columns: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     """Where a `dynamo_compile` row of `columns` (after its `seq`) has cells to convert, and
-    their columns: compiles set the same fields, so this is worked out once per set of them."""
+    their columns (worked out once per batch and set of fields: compiles set the same ones)."""
     return tuple((k, name) for k, name in enumerate(columns, 1) if name in _CONVERTED)
 
 
