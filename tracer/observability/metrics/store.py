@@ -290,9 +290,11 @@ _PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 # row its metadata only when the span has some; the columns a row leaves out are NULL. The
 # batch's rows of one table and one set of columns go in one multi-row INSERT (split where it
 # would bind more than MAX_BINDS values): usually one statement for the records, two for the
-# phases. The run id and pid every row has are bound once per statement (numbered parameters
-# ?1 and ?2), and a phase row binds its span's start and end in ns, from which SQLite computes
-# `start_us` and `duration_us`: each value sqlite3 binds costs about as much as a line of Python.
+# phases. Its values are one flat list bound by position to plain `?` placeholders (binding by
+# name costs several times as much a value, `_insert_rows`). The run id and pid every row has
+# are bound once per statement (the INSERT selects them next to each row of its VALUES list),
+# and a phase row binds its span's start and end in ns, from which SQLite computes `start_us`
+# and `duration_us`: each value sqlite3 binds costs about as much as a line of Python.
 
 
 class MetricsStore:
