@@ -452,14 +452,12 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
         ("dynamo_compile", (*_COMPILE_KEY, *columns), cells)
         for columns, (_, cells) in compiles.items()
     ]
-    for table, columns, values in (
+    others: _Rows = [
         ("pt2_compile_events", _PHASE_COLUMNS, phases),
         ("pt2_compile_events", EVENT_COLUMNS, described),
         ("recompile_reasons", REASON_COLUMNS, reasons),
-    ):
-        if values:
-            rows.append((table, columns, values))
-    return rows
+    ]
+    return rows + [(table, columns, found) for table, columns, found in others if found]
 
 
 _FAILURE_PARTS = ("cache_entry", "kind", "source", "expected", "actual", "location")
