@@ -214,9 +214,9 @@ class Captured(Protocol):
 
 
 _Pending = tuple[int, Captured, list[Span]]
-_Rows = tuple[dict[tuple[str, ...], list[list[Any]]], tuple[list[Any], list[Any]], list[Any]]
-"""The rows of dynamo_compile (grouped by the fields they set), pt2_compile_events (without and
-with metadata) and recompile_reasons."""
+_Rows = list[tuple[str, tuple[str, ...], list[Any]]]
+"""Rows to insert, grouped by table and columns: the table, the columns, and the rows' values
+one row after the other in one list, without the run id and pid (`_insert`)."""
 
 
 MAX_BINDS = 999
@@ -225,31 +225,29 @@ MAX_BINDS = 999
 
 @functools.lru_cache(maxsize=64)
 def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
-    """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters:
-    first the run id (?1) and the pid (?2) where `columns` has them, shared by every row (NOTE
-    [store batches]), then each row's values of the other columns; a phase row's `start_us`
-    and `duration_us` are computed from its start and end in ns. Every number up to the last
-    is used: sqlite3 binds them by name (`_insert_rows`), and an unused one has none."""
-    names = ", ".join(f'"{name}"' for name in columns)
-    shared = {name: f"?{k}" for k, name in enumerate(_shared_columns(columns), 1)}
+    """The INSERT of `rows` rows of `columns` into `table`, in one statement. Its parameters
+    are plain `?`, bound from a sequence in order: first the run id and the pid where `columns`
+    has them, once for every row of the statement (NOTE [store batches]), then each row's values
+    of the other columns. The rows are a VALUES list the INSERT selects from, so the shared
+    values are selected once, and a phase row's `start_us` and `duration_us` are computed there
+    from its start and end in ns."""
+    shared = [name for name in _SHARED if name in columns]
+    own = [name for name in columns if name not in shared]
     phases = table == "pt2_compile_events"
-    values = []
-    n = len(shared) + 1  # the next parameter
-    for _ in range(rows):
-        cells = []
-        for name in columns:
-            if name in shared:
-                cells.append(shared[name])
-                continue
-            if phases and name == "start_us":
-                cells.append(f"?{n} / 1000")
-            elif phases and name == "duration_us":  # its parameter is the end, after the start
-                cells.append(f"(?{n} - ?{n - 1}) / 1000")
-            else:
-                cells.append(f"?{n}")
-            n += 1
-        values.append(f"({', '.join(cells)})")
-    return f"INSERT INTO {table} ({names}) VALUES {', '.join(values)}"
+    selected = ["?" for _ in shared]
+    for k, name in enumerate(own, 1):  # VALUES names its columns column1, column2, ...
+        if phases and name == "start_us":
+            selected.append(f"column{k} / 1000")
+        elif phases and name == "duration_us":  # its value is the end, after the start
+            selected.append(f"(column{k} - column{k - 1}) / 1000")
+        else:
+            selected.append(f"column{k}")
+    row = f"({', '.join('?' for _ in own)})"
+    names = ", ".join(f'"{name}"' for name in (*shared, *own))
+    return (
+        f"INSERT INTO {table} ({names}) SELECT {', '.join(selected)} "
+        f"FROM (VALUES {', '.join(itertools.repeat(row, rows))})"
+    )
 
 
 def _insert_rows(
@@ -257,31 +255,24 @@ def _insert_rows(
     table: str,
     columns: tuple[str, ...],
     shared: tuple[str, int],
-    rows: Sequence[Sequence[Any]],
+    values: list[Any],
 ) -> None:
-    """Insert `rows`, each a value per parameter, with statements of as many rows as MAX_BINDS
-    allows (a statement run once per row pays sqlite3's work per statement for every row);
-    `shared` is the run id and pid."""
-    if not rows:
-        return
-    per_statement = max(1, (MAX_BINDS - 2) // len(rows[0]))
-    for start in range(0, len(rows), per_statement):
-        part = rows[start : start + per_statement]
-        used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
-        values = [*used, *itertools.chain.from_iterable(part)]
-        # numbered parameters are bound by name ("1" for ?1): sqlite3 deprecates binding them
-        # from a sequence since Python 3.12 (an error from 3.14)
-        con.execute(_insert(table, columns, len(part)), dict(zip(_NUMBERS, values, strict=False)))
+    """Insert rows of `columns`, their `values` one row after the other, with statements of
+    as many rows as MAX_BINDS allows (a statement run once per row pays sqlite3's work per
+    statement for every row); `shared` is the run id and pid. The values are bound from a
+    list, by position: binding by name would look each parameter's name up (sqlite3 searches
+    the statement's names, so the cost grows with the statement's size)."""
+    used = [value for name, value in zip(_SHARED, shared, strict=True) if name in columns]
+    width = len(columns) - len(used)
+    per_statement = max(1, (MAX_BINDS - len(used)) // width)
+    step = per_statement * width
+    for start in range(0, len(values), step):
+        part = values[start : start + step]
+        con.execute(_insert(table, columns, len(part) // width), [*used, *part])
 
 
 _SHARED = ("run_id", "pid")
 """The columns every row of a statement shares the value of (`_insert_rows`'s `shared`)."""
-_NUMBERS = tuple(str(n) for n in range(1, MAX_BINDS + 1))
-"""The names sqlite3 binds the numbered parameters ?1, ?2, ... by."""
-
-
-def _shared_columns(columns: tuple[str, ...]) -> list[str]:
-    return [name for name in _SHARED if name in columns]
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
@@ -299,9 +290,11 @@ _PHASE_COLUMNS = EVENT_COLUMNS[:-1]
 # row its metadata only when the span has some; the columns a row leaves out are NULL. The
 # batch's rows of one table and one set of columns go in one multi-row INSERT (split where it
 # would bind more than MAX_BINDS values): usually one statement for the records, two for the
-# phases. The run id and pid every row has are bound once per statement (numbered parameters
-# ?1 and ?2), and a phase row binds its span's start and end in ns, from which SQLite computes
-# `start_us` and `duration_us`: each value sqlite3 binds costs about as much as a line of Python.
+# phases. Its values are one flat list bound by position to plain `?` placeholders (binding by
+# name costs several times as much a value, `_insert_rows`). The run id and pid every row has
+# are bound once per statement (the INSERT selects them next to each row of its VALUES list),
+# and a phase row binds its span's start and end in ns, from which SQLite computes `start_us`
+# and `duration_us`: each value sqlite3 binds costs about as much as a line of Python.
 
 
 class MetricsStore:
@@ -401,7 +394,6 @@ class MetricsStore:
 
     def _write(self, rows: _Rows) -> None:
         """One transaction; a busy database is retried (after the busy timeout) RETRIES times."""
-        compiles, events, reasons = rows
         for attempt in range(RETRIES):
             con = self._con
             if con is None:
@@ -409,11 +401,8 @@ class MetricsStore:
             try:
                 con.execute("BEGIN IMMEDIATE")
                 shared = (self.run_id, self.pid)
-                for names, cells in compiles.items():
-                    _insert_rows(con, "dynamo_compile", (*_COMPILE_KEY, *names), shared, cells)
-                _insert_rows(con, "pt2_compile_events", _PHASE_COLUMNS, shared, events[0])
-                _insert_rows(con, "pt2_compile_events", EVENT_COLUMNS, shared, events[1])
-                _insert_rows(con, "recompile_reasons", REASON_COLUMNS, shared, reasons)
+                for table, columns, values in rows:
+                    _insert_rows(con, table, columns, shared, values)
                 con.execute("COMMIT")
                 return
             except sqlite3.OperationalError as e:
@@ -425,42 +414,67 @@ class MetricsStore:
 
 
 def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
-    """The three tables' rows for queued compiles, without the run id and pid (`_insert`)."""
-    compiles: dict[tuple[str, ...], list[list[Any]]] = {}
+    """The three tables' rows for queued compiles: a `dynamo_compile` row per compile (those
+    that set the same fields together), its phases in `pt2_compile_events` (those with and
+    without metadata apart) and its `recompile_reasons`."""
+    compiles: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], list[Any]]] = {}
     phases: list[Any] = []
     described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
         values = captured.values()
-        fields = dict(values)
-        for name in _CONVERTED.intersection(fields):
-            value = fields[name]
+        columns = tuple(values)
+        group = compiles.get(columns)
+        if group is None:
+            group = compiles[columns] = (_converted_cells(columns), [])
+        converted, cells = group
+        row = len(cells)
+        cells.append(seq)
+        cells += values.values()
+        for k, name in converted:
+            value = cells[row + k]
             if type(value) is bool:
-                fields[name] = int(value)
+                cells[row + k] = int(value)
             elif value is not None:
-                fields[name] = json_cells.text(name, value)
-        compiles.setdefault(tuple(fields), []).append([seq, *fields.values()])
+                cells[row + k] = json_cells.text(name, value)
         cid = values.get("compile_id")
         for span in spans:
             name, args = span.name, span.end_args()
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = {k: v for k, v in args.items() if k != "compile_id"}
                 text = json_cells.text(("metadata", name), metadata)
-                described.append((seq, cid, name, span.start_ns, span.end_ns, span.tid, text))
+                described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
             else:
-                phases.append((seq, cid, name, span.start_ns, span.end_ns, span.tid))
+                phases += (seq, cid, name, span.start_ns, span.end_ns, span.tid)
         for failure in values.get("recompile_guard_failures") or ():
-            parts = ("cache_entry", "kind", "source", "expected", "actual", "location")
-            reasons.append((seq, cid, *[failure.get(part) for part in parts]))
-    return compiles, (phases, described), reasons
+            reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
+    rows: _Rows = [
+        ("dynamo_compile", (*_COMPILE_KEY, *columns), cells)
+        for columns, (_, cells) in compiles.items()
+    ]
+    others: _Rows = [
+        ("pt2_compile_events", _PHASE_COLUMNS, phases),
+        ("pt2_compile_events", EVENT_COLUMNS, described),
+        ("recompile_reasons", REASON_COLUMNS, reasons),
+    ]
+    return rows + [(table, columns, found) for table, columns, found in others if found]
 
 
+_FAILURE_PARTS = ("cache_entry", "kind", "source", "expected", "actual", "location")
+"""A recompile's guard failure's keys, in the order of REASON_COLUMNS after the compile id."""
 _CONVERTED = JSON_COLUMNS | BOOL_COLUMNS
 """The cells a row converts: lists and dicts to JSON text, bools to the ints 0 and 1 that
 SQLite stores for them anyway (sqlite3 binds a bool only after a failed search for an adapter
 for it, which costs as much as binding ten ints). A None pays the same search; the compile
 path leaves a field it has no value for unset rather than setting it to None (a first compile's
 recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
+
+
+def _converted_cells(columns: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """Where a `dynamo_compile` row of `columns` (after its `seq`) has cells to convert, and
+    their columns (worked out once per batch and set of fields: compiles set the same ones)."""
+    return tuple((k, name) for k, name in enumerate(columns, 1) if name in _CONVERTED)
+
 
 _json = json.JSONEncoder(default=str).encode
 """JSON text of a value (one encoder for every cell: `json.dumps(default=...)` makes one a call)."""
