@@ -111,7 +111,7 @@ class NamedTupleVariable(TupleVariable):
             # own `_replace` called with the same names on an instance holding placeholders
             if lookup_class_attr(self.tuple_cls, "__del__")[1] is not None:
                 unimplemented("namedtuple", f"{self.tuple_cls.__name__} defines __del__")
-            placeholder = tuple.__new__(self.tuple_cls, [None] * len(fields))
+            placeholder: tuple[Any, ...] = tuple.__new__(self.tuple_cls, [None] * len(fields))
             tx.run_user_operation(
                 self.tuple_cls._replace,  # type: ignore[attr-defined]
                 placeholder,
