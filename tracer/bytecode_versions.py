@@ -255,6 +255,13 @@ def fast_local_accesses(opname: str, argval: Any) -> list[tuple[str, str]]:
     return list(zip(ops, names, strict=True))
 
 
+# -- C builtins modetrace writes in Python (variables/polyfills), where their algorithm changed --
+SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS = VERSION >= (3, 13)
+"""How `list.sort` finds its first run, and so which keys it compares (a user `__lt__` sees
+each comparison): up to 3.12 a descending run is strictly descending; 3.13 lets one hold equal
+neighbours, which it keeps in their order (`polyfills.sort_small` does either)."""
+
+
 NO_FALL_THROUGH = frozenset(
     {
         "RETURN_VALUE",
