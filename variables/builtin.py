@@ -110,17 +110,12 @@ PURE_BUILTINS: frozenset[Any] = frozenset(
         enumerate,
     }
 )  # fmt: skip
-_OS_C_MODULE = sys.modules[os.name]
-"""`posix` (or `nt`): the C module under `os`, `posixpath` and `ntpath`."""
+_OS_C = sys.modules[os.name]  # posix (or nt): the C module under os, posixpath and ntpath
 PATH_FUNCTIONS: frozenset[Any] = frozenset(
-    {
+    [
         os.fspath,
-        *(
-            getattr(_OS_C_MODULE, name)
-            for name in ("_path_normpath", "_path_splitroot_ex")
-            if hasattr(_OS_C_MODULE, name)
-        ),
-    }
+        *(getattr(_OS_C, n) for n in ("_path_normpath", "_path_splitroot_ex") if hasattr(_OS_C, n)),
+    ]
 )
 """The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
 bytes; a user object with `__fspath__` is not a constant, so its call breaks instead). Which
