@@ -61,7 +61,7 @@ def slots_read_after_delete(s):
 def slots_new_object_read_empty(x):
     s = SlottedChild(x)
     try:
-        s.c
+        return s.c
     except AttributeError as e:
         return str(e), x
 
