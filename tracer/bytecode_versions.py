@@ -255,6 +255,25 @@ def fast_local_accesses(opname: str, argval: Any) -> list[tuple[str, str]]:
     return list(zip(ops, names, strict=True))
 
 
+HANDLER_FOUND_BEFORE_A_CALLS_OFFSET = VERSION >= (3, 13)
+"""An exception that a Python function raises returns to its caller's frame: 3.13 looks the
+caller's handler up one code unit before the CALL (or other instruction) that called it, so a
+try region beginning with that CALL would not catch it. CPython's compiler never begins a
+region with a call; codegen begins each of its regions with a NOP (`try_region_start`)."""
+
+
+def try_region_start(**where: Any) -> list[Instr]:
+    """The instructions that begin a try region, right after its TryBegin."""
+    return [Instr("NOP", **where)] if HANDLER_FOUND_BEFORE_A_CALLS_OFFSET else []
+
+
+# -- C builtins modetrace writes in Python (variables/polyfills), where their algorithm changed --
+SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS = VERSION >= (3, 13)
+"""How `list.sort` finds its first run, and so which keys it compares (a user `__lt__` sees
+each comparison): up to 3.12 a descending run is strictly descending; 3.13 lets one hold equal
+neighbours, which it keeps in their order (`polyfills.sort_small` does either)."""
+
+
 NO_FALL_THROUGH = frozenset(
     {
         "RETURN_VALUE",

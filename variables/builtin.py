@@ -13,7 +13,7 @@ import builtins
 import math
 import operator
 import os
-import posixpath
+import sys
 import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -110,11 +110,18 @@ PURE_BUILTINS: frozenset[Any] = frozenset(
         enumerate,
     }
 )  # fmt: skip
+_OS_C = sys.modules[os.name]  # posix (or nt): the C module under os, posixpath and ntpath
 PATH_FUNCTIONS: frozenset[Any] = frozenset(
-    {os.fspath, *filter(None, [getattr(posixpath, "_path_normpath", None)])}
+    [
+        os.fspath,
+        *(getattr(_OS_C, n) for n in ("_path_normpath", "_path_splitroot_ex") if hasattr(_OS_C, n)),
+    ]
 )
 """The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
-bytes; a user object with `__fspath__` is not a constant, so its call breaks instead)."""
+bytes; a user object with `__fspath__` is not a constant, so its call breaks instead). Which
+exist depends on the version: `posixpath.normpath` calls `_path_normpath` (3.13's is it), and
+3.13 added `_path_splitroot_ex` (its `posixpath.splitroot`). They compute on the string alone;
+`nt`'s `_path_isdir` and friends ask the file system and are not here."""
 BINASCII_FUNCTIONS: frozenset[Any] = frozenset(
     getattr(binascii, name) for name in dir(binascii) if name[:1].isalpha() and name[0].islower()
 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tracer.bytecode_versions import SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS
 from tracer.exc import unimplemented
 from variables import polyfills
 from variables.base import VariableTracker
@@ -113,7 +114,14 @@ def _sort_traced(
     less = _less(keys if keys is not None else items)
     try:
         UserFunctionVariable(polyfills.sort_small).call_function(  # type: ignore[arg-type]
-            tx, [key_list or order, order if key_list else ConstantVariable(None), less], {}
+            tx,
+            [
+                key_list or order,
+                order if key_list else ConstantVariable(None),
+                less,
+                ConstantVariable(SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS),
+            ],
+            {},
         )
         _check_unchanged(target)
     finally:

@@ -8,6 +8,7 @@ apart into graph inputs and rebuilt when returned. The `dataclasses` helpers (`r
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import inspect
@@ -40,6 +41,25 @@ def is_namedtuple_class(cls: type) -> bool:
     return issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple)
 
 
+def _code_of(member: Any) -> Any:
+    """The code object of a function or of a classmethod's function, else None."""
+    func = getattr(member, "__func__", member)
+    return getattr(func, "__code__", None)
+
+
+_GENERATED = collections.namedtuple("_GENERATED", "a")
+"""A namedtuple made by `collections`: every namedtuple class's `_replace`, `_asdict` and
+`_make` share its methods' code objects, which is how a class's own override is told apart."""
+
+
+def _uses_generated(cls: type, *names: str) -> bool:
+    """Are `cls`'s `names` the ones `collections.namedtuple` made (not the user's override)?"""
+    return all(
+        _code_of(lookup_class_attr(cls, name)[0]) is _code_of(_GENERATED.__dict__[name])
+        for name in names
+    )
+
+
 def is_frozen_dataclass(cls: type) -> bool:
     params = getattr(cls, "__dataclass_params__", None)
     return params is not None and bool(params.frozen)
@@ -70,7 +90,10 @@ class NamedTupleVariable(TupleVariable):
             return ConstantVariable(fields)
         if name == "__class__":
             return builder.wrap_class(self.tuple_cls)
-        if name in ("_replace", "_asdict"):
+        # modeled when collections made them: `_replace` builds the result with `_make`
+        if name == "_replace" and _uses_generated(self.tuple_cls, "_replace", "_make"):
+            return GetAttrVariable(self, name)
+        if name == "_asdict" and _uses_generated(self.tuple_cls, "_asdict"):
             return GetAttrVariable(self, name)
         member, owner = lookup_class_attr(self.tuple_cls, name)
         if owner is None or owner in (tuple, object):
@@ -83,9 +106,18 @@ class NamedTupleVariable(TupleVariable):
 
     def method__replace(self, tx: TranslatorBase, **changes: VariableTracker) -> VariableTracker:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
-        unknown = set(changes) - set(fields)
-        if unknown:
-            tx.raise_user_error(ValueError(f"Got unexpected field names: {sorted(unknown)!r}"))
+        if not set(changes) <= set(fields):
+            # CPython's error (its type and wording change between versions), from the class's
+            # own `_replace` called with the same names on an instance holding placeholders
+            if lookup_class_attr(self.tuple_cls, "__del__")[1] is not None:
+                unimplemented("namedtuple", f"{self.tuple_cls.__name__} defines __del__")
+            placeholder: tuple[Any, ...] = tuple.__new__(self.tuple_cls, [None] * len(fields))
+            tx.run_user_operation(
+                self.tuple_cls._replace,  # type: ignore[attr-defined]
+                placeholder,
+                **dict.fromkeys(changes),
+            )
+            raise AssertionError(f"{self.tuple_cls.__name__}._replace accepted {list(changes)}")
         items = [changes.get(name, item) for name, item in zip(fields, self.items, strict=True)]
         return NamedTupleVariable(items, self.tuple_cls)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import types
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.builder import has_instance_attr
 from guards.guard import GuardKind
@@ -454,9 +454,26 @@ class UserDefinedObjectVariable(VariableTracker):
             assert self.source is not None
             value = member.__get__(self.value, self.cls)
             return tx.output.builder.lazy(value, AttrSource(self.source, name))
-        tx.raise_user_error(
-            AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
-        )
+        self._raise_empty_slot_error(tx, name, member.__get__)
+
+    def _raise_empty_slot_error(self, tx: TranslatorBase, name: str, access: Any) -> NoReturn:
+        """Reading or deleting an empty slot: CPython's own error (its wording changes between
+        versions), got by doing the same on an object of this class whose slot is empty: the
+        object itself when it came from outside with the slot empty, else a bare instance made
+        with `object.__new__` (never for a class with `__del__`, which would see it)."""
+        if not self.is_new and self.source is not None and not has_instance_attr(self.value, name):
+            empty = self.value
+        else:
+            if lookup_class_attr(self.cls, "__del__")[0] is not _ABSENT:
+                unimplemented(
+                    "slots", f"empty slot {self.cls.__name__}.{name} of a class with __del__"
+                )
+            try:
+                empty = object.__new__(self.cls)
+            except TypeError:
+                unimplemented("slots", f"empty slot {self.cls.__name__}.{name}: no bare instance")
+        tx.run_user_operation(access, empty)
+        raise AssertionError(f"slot {name} of a bare {self.cls.__name__} is not empty")
 
     def _slot_filled(self, tx: TranslatorBase, name: str, member: Any) -> bool:
         """Does slot `name` hold a value now (guarded for an object from outside)?"""
@@ -533,7 +550,7 @@ class UserDefinedObjectVariable(VariableTracker):
             return
         if is_slot(member, owner):
             if not self._slot_filled(tx, name, member):
-                tx.raise_user_error(AttributeError(name))  # CPython's message for a slot
+                self._raise_empty_slot_error(tx, name, member.__delete__)
             if not self.is_new:  # a slot empty at the call and filled by the trace: no replay
                 assert self.source is not None
                 existed = has_instance_attr(self.value, name)

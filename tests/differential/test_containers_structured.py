@@ -56,6 +56,31 @@ def namedtuple_replace_unknown(p):
     return p._replace(z=1)
 
 
+def namedtuple_replace_unknowns_among_known(p):
+    return p._replace(z=1, x=2, a=3)
+
+
+class OwnMethods(Point):
+    """A namedtuple subclass whose `_replace` and `_asdict` are its own, and one whose
+    `_make` is: the generated `_replace` builds its result with `_make`."""
+
+    def _replace(self, **changes):
+        return "own _replace", sorted(changes)
+
+    def _asdict(self):
+        return "own _asdict"
+
+
+class OwnMake(Point):
+    @classmethod
+    def _make(cls, iterable):
+        return ("own _make", *iterable)
+
+
+def namedtuple_own_methods(p):
+    return p._replace(x=5), p._asdict()
+
+
 def dataclass_helpers(cfg, n):
     names = [f.name for f in dataclasses.fields(cfg)]
     other = dataclasses.replace(cfg, steps=n)
@@ -87,6 +112,17 @@ def test_namedtuple_helpers(x, n):
 
 def test_namedtuple_replace_unknown_field():
     check(namedtuple_replace_unknown, Point(1, 2))
+
+
+def test_namedtuple_replace_unknown_fields_among_known():
+    """CPython's own error, names in the call's order (its type changed in 3.13)."""
+    check(namedtuple_replace_unknowns_among_known, Point(1, 2))
+    check(namedtuple_replace_unknowns_among_known, Typed("t"))
+
+
+@pytest.mark.parametrize("p", [OwnMethods(1, 2), OwnMake(1, 2)], ids=["own", "own_make"])
+def test_namedtuple_subclass_own_methods_are_called(p):
+    check(namedtuple_own_methods, p)
 
 
 @FAST

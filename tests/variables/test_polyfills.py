@@ -7,7 +7,11 @@ import itertools
 import random
 from typing import Any, ClassVar
 
+from tracer.bytecode_versions import SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS
 from variables.polyfills import less, same_type_less, sort_small
+
+RUNS = SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS
+"""The running CPython's way of finding the first run: the one `list.sort` is compared with."""
 
 
 class Key:
@@ -38,7 +42,9 @@ def _run(sort: Any, values: list[int], fail_at: int = -1) -> tuple[Any, ...]:
 def _same_as_list_sort(values: list[int], fail_at: int = -1) -> None:
     real = _run(list.sort, values, fail_at)
     for compare in (same_type_less, less):
-        assert _run(lambda keys, c=compare: sort_small(keys, None, c), values, fail_at) == real
+        assert (
+            _run(lambda keys, c=compare: sort_small(keys, None, c, RUNS), values, fail_at) == real
+        )
 
 
 def test_every_short_list() -> None:
@@ -58,5 +64,18 @@ def test_random_lists_below_64() -> None:
 def test_values_move_with_their_keys() -> None:
     items = ["c", "a", "b", "a2"]
     keys = [3, 1, 2, 1]
-    sort_small(keys, items, less)
+    sort_small(keys, items, less, RUNS)
     assert (keys, items) == ([1, 1, 2, 3], ["a", "a2", "b", "c"])
+
+
+def test_values_move_like_a_key_functions_items() -> None:
+    """Equal keys in descending runs (reversed in groups on 3.13) keep their items in order."""
+    rng = random.Random(1)
+    for _ in range(300):
+        keys = [rng.randrange(4) for _ in range(rng.randrange(12))]
+        keys.sort(reverse=rng.random() < 0.5)
+        keys = keys[: rng.randrange(len(keys) + 1)] + [rng.randrange(4) for _ in range(3)]
+        items = list(range(len(keys)))
+        expected = sorted(items, key=keys.__getitem__)
+        sort_small(keys, items, less, RUNS)
+        assert items == expected

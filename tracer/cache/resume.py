@@ -318,7 +318,8 @@ class CalleeFrames:
     object and kept (until `tracer.reset()`), so a second call hits its cache; the function's
     globals, closure and defaults are its own, and a method stays bound to its `self`.
     Anything else (a builtin whose polyfill broke, a class, a generator function) is called
-    as it is.
+    as it is, and so is a function that looks at the frames that called it (`reads_callers`):
+    its CompiledFunction's `__call__` would be the frame it finds there.
     """
 
     def __init__(self, options: CompileOptions, policy: CachePolicy) -> None:
@@ -337,6 +338,8 @@ class CalleeFrames:
     def compiled_for(self, fn: types.FunctionType) -> Any:
         if fn.__code__.co_flags & _NOT_PLAIN:
             return fn  # a generator's or coroutine's body runs when it is iterated or awaited
+        if reads_callers(fn.__code__):
+            return fn
         from tracer.cache.function import CompiledFunction
 
         with _lock:
@@ -348,6 +351,20 @@ class CalleeFrames:
                 )
                 self.compiled[fn] = compiled
         return compiled
+
+
+_CALLER_READERS = frozenset({"_getframe", "_getframemodulename", "currentframe", "warn"})
+"""Names of the calls that look at the calling frames: `sys._getframe(n)` and
+`inspect.currentframe().f_back`, `sys._getframemodulename(n)` (3.12's `make_dataclass`,
+`namedtuple`, `Enum` use it to find the module they are called from), and `warnings.warn`,
+whose `stacklevel` names a caller's line."""
+
+
+def reads_callers(code: types.CodeType) -> bool:
+    """Does the code, or a function defined in it, name a call that looks at calling frames?"""
+    return not _CALLER_READERS.isdisjoint(code.co_names) or any(
+        reads_callers(const) for const in code.co_consts if isinstance(const, types.CodeType)
+    )
 
 
 def callee_frames(options: CompileOptions, policy: CachePolicy) -> CalleeFrames:

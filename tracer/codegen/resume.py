@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CompilerFlags, Instr, Label
 from bytecode.instr import InstrLocation, TryBegin, TryEnd
 
-from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, pop_jump_if_instrs
+from tracer.bytecode_versions import (
+    CALL_OPNAMES,
+    NO_FALL_THROUGH,
+    pop_jump_if_instrs,
+    try_region_start,
+)
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import Unsupported, unimplemented
 from tracer.translator.instructions import Instruction, instructions_of
@@ -122,7 +127,9 @@ def resume_code(
         prologue.append(load)
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
-    bc = Bytecode([*prologue, *rest[:at], target, *rest[at:]])
+    # the try regions open where it resumes begin at `target` (3.13: with a NOP)
+    start = try_region_start(location=items[pos].location)
+    bc = Bytecode([*prologue, *rest[:at], target, *start, *rest[at:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
     bc.argnames = [*stack_names, *local_names]
     bc.cellvars = list(original.co_cellvars)
@@ -381,7 +388,7 @@ def break_code(
     handlers = [Label() for _ in with_blocks]
     inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:  # the eager call runs inside the innermost block
-        _place(cg, inner)
+        _begin_try(cg, inner, location)
     if kw_names:
         cg.call_kw(kw_names, argc, location=location)
     else:
@@ -410,7 +417,7 @@ def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], loca
         cleanup = Label()
         _place(cg, handler)  # [..., __exit__, lasti, exception]
         begin = TryBegin(cleanup, True, depth + 2)
-        _place(cg, begin)
+        _begin_try(cg, begin, location)
         cg.emit(Instr("PUSH_EXC_INFO", location=location))
         cg.emit(Instr("WITH_EXCEPT_START", location=location))
         cg.emit(Instr("POP_TOP", location=location))
@@ -419,12 +426,19 @@ def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], loca
         _place(cg, cleanup)  # restore the exception handled before, raise into the next block
         outer = TryBegin(handlers[i + 1], True, depths[i + 1]) if i + 1 < len(depths) else None
         if outer is not None:
-            _place(cg, outer)
+            _begin_try(cg, outer, location)
         cg.emit(Instr("COPY", 3, location=location))
         cg.emit(Instr("POP_EXCEPT", location=location))
         cg.emit(Instr("RERAISE", 1, location=location))
         if outer is not None:
             _place(cg, TryEnd(outer))
+
+
+def _begin_try(cg: PyCodegen, begin: TryBegin, location: Any) -> None:
+    """The start of a try region: its marker, then what the version needs before the first
+    instruction it covers (3.13: a NOP, see `try_region_start`)."""
+    _place(cg, begin)
+    cg.instructions += try_region_start(location=location)
 
 
 def _place(cg: PyCodegen, item: Label | TryBegin | TryEnd) -> None:
@@ -480,7 +494,7 @@ def jump_break_code(
     handlers = [Label() for _ in with_blocks]
     inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:
-        _place(cg, inner)
+        _begin_try(cg, inner, location)
     cg(condition)
     taken = Label()
     when = "FALSE" if "IF_FALSE" in jump.opname else "TRUE"

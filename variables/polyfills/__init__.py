@@ -17,28 +17,78 @@ from collections.abc import Callable
 from typing import Any
 
 
-def sort_small(keys: list[Any], values: list[Any] | None, less: Callable[[Any, Any], Any]) -> None:
-    """CPython 3.11's `list.sort` for fewer than 64 items, in place: `keys` sorted by `less`
+def sort_small(
+    keys: list[Any],
+    values: list[Any] | None,
+    less: Callable[[Any, Any], Any],
+    descending_runs_hold_equal_keys: bool,
+) -> None:
+    """CPython's `list.sort` for fewer than 64 items, in place: `keys` sorted by `less`
     (stable), `values` (the items, when a key function made `keys`) moved along with them.
 
     Timsort's "minimum run" is the whole list below 64 items, so the C code finds the run at the
-    start (strictly descending, then reversed, or non-descending) and extends it by binary
-    insertion of each following item; no merges happen. An exception from `less` leaves the
-    lists as far as the sort got, as the C code does.
+    start, turns it ascending, and extends it by binary insertion of each following item; no
+    merges happen. An exception from `less` leaves the lists as far as the sort got, as the C
+    code does.
+
+    Finding that first run changed in CPython 3.13 (`descending_runs_hold_equal_keys`, from
+    `tracer.bytecode_versions`). Before, a run is strictly descending (then reversed) when its
+    second key is less than its first, else non-descending. From 3.13 a descending run may hold
+    equal neighbours: the run first grows while non-descending; when a key less than its
+    predecessor ends it, a run whose first key is less than its last stays ascending, and one
+    of equal keys goes on as a descending run. Each group of equal keys in a descending run is
+    reversed when it ends, so that reversing the whole run keeps equal keys in their order; the
+    reversed run then grows while non-descending.
     """
     n = len(keys)
     if n < 2:
         return
-    run = 2
-    if less(keys[1], keys[0]):
-        while run < n and less(keys[run], keys[run - 1]):
-            run += 1
-        keys[:run] = keys[run - 1 :: -1]
-        if values is not None:
-            values[:run] = values[run - 1 :: -1]
+    if not descending_runs_hold_equal_keys:
+        run = 2
+        if less(keys[1], keys[0]):
+            while run < n and less(keys[run], keys[run - 1]):
+                run += 1
+            keys[:run] = keys[run - 1 :: -1]
+            if values is not None:
+                values[:run] = values[run - 1 :: -1]
+        else:
+            while run < n and not less(keys[run], keys[run - 1]):
+                run += 1
     else:
+        run = 1
         while run < n and not less(keys[run], keys[run - 1]):
             run += 1
+        if run == n:
+            return
+        if run == 1 or not less(keys[0], keys[run - 1]):
+            # a descending run: keys[:run] are equal, reversed now and back in their order
+            # when the whole run is reversed
+            keys[:run] = keys[:run][::-1]
+            if values is not None:
+                values[:run] = values[:run][::-1]
+            run += 1  # keys[run] was less than its predecessor
+            equal = 0  # how many keys just before keys[run] equal the one before them
+            while run < n:
+                if less(keys[run], keys[run - 1]):
+                    if equal:
+                        keys[run - equal - 1 : run] = keys[run - equal - 1 : run][::-1]
+                        if values is not None:
+                            values[run - equal - 1 : run] = values[run - equal - 1 : run][::-1]
+                        equal = 0
+                elif less(keys[run - 1], keys[run]):
+                    break
+                else:
+                    equal += 1
+                run += 1
+            if equal:
+                keys[run - equal - 1 : run] = keys[run - equal - 1 : run][::-1]
+                if values is not None:
+                    values[run - equal - 1 : run] = values[run - equal - 1 : run][::-1]
+            keys[:run] = keys[:run][::-1]
+            if values is not None:
+                values[:run] = values[:run][::-1]
+            while run < n and not less(keys[run], keys[run - 1]):
+                run += 1
     for start in range(run, n):
         pivot = keys[start]
         lo = 0
