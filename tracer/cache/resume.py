@@ -53,6 +53,10 @@ CompiledFunction that runs it (it holds the globals and the cells: their ids sta
 
 
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_READS_CALLER_FRAME = frozenset({"_getframe", "_getframemodulename", "currentframe", "f_back"})
+"""Names a function's code uses to read its caller's frame (`sys._getframe(1)`; 3.12's
+`dataclasses.make_dataclass` and `collections.namedtuple` take the new class's `__module__`
+from `sys._getframemodulename(1)`)."""
 
 
 _NO_RESUME = frozenset({"instruction-budget"})
@@ -318,7 +322,10 @@ class CalleeFrames:
     object and kept (until `tracer.reset()`), so a second call hits its cache; the function's
     globals, closure and defaults are its own, and a method stays bound to its `self`.
     Anything else (a builtin whose polyfill broke, a class, a generator function) is called
-    as it is.
+    as it is, and so is a function that reads its caller's frame: a CompiledFunction runs its
+    code one frame further down (under `CompiledFunction.__call__`), where the caller it reads
+    would be modetrace's frame; called as it is, its caller is the compiled frame, which has
+    the user function's globals, module and name.
     """
 
     def __init__(self, options: CompileOptions, policy: CachePolicy) -> None:
@@ -337,6 +344,8 @@ class CalleeFrames:
     def compiled_for(self, fn: types.FunctionType) -> Any:
         if fn.__code__.co_flags & _NOT_PLAIN:
             return fn  # a generator's or coroutine's body runs when it is iterated or awaited
+        if not _READS_CALLER_FRAME.isdisjoint(fn.__code__.co_names):
+            return fn
         from tracer.cache.function import CompiledFunction
 
         with _lock:
