@@ -65,7 +65,9 @@ def lookup_member(
     kwargs: dict[str, VariableTracker],
 ) -> VariableTracker:
     """`cls(value)` for an enum class: the member CPython finds, or its exception."""
-    if not cls._member_map_ or len(args) != 1 or kwargs:
+    if not cls._member_map_:
+        unimplemented("enum", f"calling {cls.__name__}, which has no members (the functional API)")
+    if len(args) != 1 or kwargs:
         unimplemented("enum", f"calling {cls.__name__} other than with one value")
     problem = _machinery_problem(cls)
     if problem is not None:
