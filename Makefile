@@ -107,15 +107,19 @@ fuzz: $(STAMP)
 bench: $(TORCH_STAMP)
 	$(BIN)/python -m benchmarks
 
+# The reports of `make conformance` and `make corpus` are per version: 3.11's in conformance/
+# and corpus/, another version's in a directory named after it (conformance/3.12/).
+REPORTS_UNDER := $(if $(filter 3.11,$(PYVERSION)),,/$(PYVERSION))
+
 # CPython's own tests, eagerly and compiled (issue 20): writes conformance/report.md and .json.
 # `make conformance MODULES="test_heapq test_sort"` runs a few; ARGS passes options (--help).
 conformance: $(STAMP)
-	nice $(BIN)/python -m tracer.testing.conformance $(MODULES) $(ARGS)
+	nice $(BIN)/python -m tracer.testing.conformance --output conformance$(REPORTS_UNDER) $(MODULES) $(ARGS)
 
 # The corpus of real code (issue 22): every case eagerly and compiled; writes corpus/report.md
 # and .json. `make corpus ARGS="-k heapq"` runs a few. `make test` runs a sample of it.
 corpus: $(STAMP)
-	nice $(BIN)/python -m tests.corpus $(ARGS)
+	nice $(BIN)/python -m tests.corpus --output corpus$(REPORTS_UNDER) $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(NOTORCH_VENV)

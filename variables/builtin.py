@@ -61,7 +61,7 @@ from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
-from variables.sum_builtin import sum_of
+from variables.sum_builtin import SUMPROD, sum_of, sumprod_of
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
@@ -177,6 +177,8 @@ class BuiltinVariable(KnownObjectVariable):
             )
         if fn is math.fsum and len(args) == 1 and not kwargs:
             return fsum_of(tx, args[0])
+        if fn is SUMPROD and len(args) == 2 and not kwargs:
+            return sumprod_of(tx, args[0], args[1])
         if fn is tuple.__new__:  # a namedtuple's `_make`, or a tuple subclass's own __new__
             from variables.structured import tuple_new
 

@@ -1,8 +1,10 @@
 """`sum(iterable, start=0)` as CPython computes it: its fast paths for a run of constant
-numbers (a float run compensated for rounding since 3.12) and its generic path of `+`."""
+numbers (a float run compensated for rounding since 3.12) and its generic path of `+`; and
+`math.sumprod(p, q)` (new in 3.12) over iterables that are not constants."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -56,3 +58,37 @@ def _sum_of_run(
         return total
     value = tx.run_user_operation(sum, tuple(run), start)
     return ConstantVariable(value) if type(value) is float else total
+
+
+SUMPROD: Any = getattr(math, "sumprod", None)
+"""`math.sumprod`, which 3.12 added (None before: no call is to it)."""
+_LENGTH_ERROR = "Inputs are not the same length"
+
+
+def sumprod_of(tx: TranslatorBase, p: VariableTracker, q: VariableTracker) -> VariableTracker:
+    """`math.sumprod(p, q)` (`statistics.covariance` passes two generators): the items are
+    pulled as CPython pulls them, one of `p` then one of `q` per step, until either stops, and
+    CPython computes on the lists pulled, which takes the same steps on the same values. Every
+    item must be a constant. CPython raises its length error where the pulling stops here too;
+    any other error it raises at some step, where it stops pulling, which the lists cannot
+    tell: the frame falls back then."""
+    its = iterate(tx, p), iterate(tx, q)
+    pulled: tuple[list[Any], list[Any]] = ([], [])
+    stopped = False
+    while not stopped:
+        for it, items in zip(its, pulled, strict=True):
+            item = it.next_item(tx)
+            if item is None:
+                stopped = True
+                continue
+            item = item.realize()
+            if not item.is_python_constant():
+                unimplemented("non-constant-args", f"sumprod() of the value {item!r}")
+            items.append(item.as_python_constant())
+    try:
+        value = SUMPROD(*pulled)
+    except Exception as e:  # noqa: BLE001
+        if type(e) is ValueError and str(e) == _LENGTH_ERROR:
+            tx.raise_user_error(e)
+        unimplemented("builtin", f"sumprod() raises {type(e).__name__} at some step: {e}")
+    return ConstantVariable(value)

@@ -20,6 +20,7 @@ from tracer.exc import Unsupported, unimplemented
 from variables import (
     builder,
     dict_subclass,
+    enum_members,
     list_subclass,
     streams,
     value_objects,
@@ -321,6 +322,8 @@ class UserDefinedClassVariable(VariableTracker):
             return dict_subclass.make_dict_subclass(tx, self.value, self.source, args, kwargs)
         if self.value is functools.partial:
             return FunctoolsPartialVariable.create(tx, args, kwargs)
+        if enum_members.is_enum_class(self.value):
+            return enum_members.lookup_member(tx, self.value, args, kwargs)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:

@@ -170,6 +170,14 @@ def test_matmul_is_the_textbook_sum_on_numbers(n: int, k: int, m: int, data: st.
     )
 
 
+def test_matmul_does_not_compensate_rounding() -> None:
+    """1e16 + 1.0 rounds to 1e16, so the textbook sum is 0.0 on every version; 3.12's `sum`
+    compensates and would give 1.0 (the kernel used it before)."""
+    a = [1e16, 1.0, -1e16]
+    assert kernels.matmul(a, [1.0, 1.0, 1.0], 1, 3, 1) == textbook_matmul(a, [1.0] * 3, 1, 3, 1)
+    assert kernels.matmul(a, [1.0, 1.0, 1.0], 1, 3, 1) == [0.0]
+
+
 def test_float_matmul_of_minus_zeros_is_plus_zero() -> None:
     """Products that are all -0.0 sum to 0.0 (the sum starts from 0), not -0.0."""
     assert bits(kernels.matmul([-0.0, 0.0], [0.0, -0.0], 1, 2, 1)[0]) == bits(0.0)

@@ -53,8 +53,6 @@ CompiledFunction that runs it (it holds the globals and the cells: their ids sta
 
 
 _NOT_PLAIN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-
-
 _NO_RESUME = frozenset({"instruction-budget"})
 """Break kinds that are about the whole trace, not about the instruction they stopped at."""
 
@@ -353,11 +351,13 @@ class CalleeFrames:
         return compiled
 
 
-_CALLER_READERS = frozenset({"_getframe", "_getframemodulename", "currentframe", "warn"})
+_CALLER_READERS = frozenset(
+    {"_getframe", "_getframemodulename", "currentframe", "f_back", "warn"}
+)
 """Names of the calls that look at the calling frames: `sys._getframe(n)` and
-`inspect.currentframe().f_back`, `sys._getframemodulename(n)` (3.12's `make_dataclass`,
-`namedtuple`, `Enum` use it to find the module they are called from), and `warnings.warn`,
-whose `stacklevel` names a caller's line."""
+`inspect.currentframe().f_back` (or a frame's `f_back` got otherwise),
+`sys._getframemodulename(n)` (3.12's `make_dataclass`, `namedtuple`, `Enum` use it to find the
+module they are called from), and `warnings.warn`, whose `stacklevel` names a caller's line."""
 
 
 def reads_callers(code: types.CodeType) -> bool:

@@ -8,6 +8,7 @@ correctly rounded for + - * / and sqrt (53 >= 2 * 24 + 2 bits), so they match nu
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from array import array
@@ -374,11 +375,13 @@ def mean(values: Values) -> float:
 
 
 def matmul(a: Values, b: Values, n: int, k: int, m: int) -> Values:
-    """(n x k) @ (k x m) on row-major lists: each element is the left-to-right `sum` of its
-    products, accumulated in double (or exactly, for ints); an empty sum is 0."""
+    """(n x k) @ (k x m) on row-major lists: each element is its products added one at a time,
+    left to right, to 0 with `+` (in double, or exactly for ints; an empty sum is 0), on every
+    Python version. That is what 3.11's `sum` does; 3.12's `sum` compensates a float sum's
+    rounding errors, so it is not used here (torch's kernels do not compensate either)."""
     rows = [a[i * k : (i + 1) * k] for i in range(n)]
     cols = [b[j::m] for j in range(m)]
-    return [sum(map(operator.mul, row, col)) for row in rows for col in cols]
+    return [functools.reduce(operator.add, map(operator.mul, r, c), 0) for r in rows for c in cols]
 
 
 def arg_reduce(
