@@ -351,9 +351,7 @@ class CalleeFrames:
         return compiled
 
 
-_CALLER_READERS = frozenset(
-    {"_getframe", "_getframemodulename", "currentframe", "f_back", "warn"}
-)
+_CALLER_READERS = frozenset({"_getframe", "_getframemodulename", "currentframe", "f_back", "warn"})
 """Names of the calls that look at the calling frames: `sys._getframe(n)` and
 `inspect.currentframe().f_back` (or a frame's `f_back` got otherwise),
 `sys._getframemodulename(n)` (3.12's `make_dataclass`, `namedtuple`, `Enum` use it to find the
