@@ -8,7 +8,8 @@
    Figures are medians over interleaved rounds, each also as a multiple of a no-op Python call
    measured in the same rounds.
 2. The deterministic compile-time instruction counts (a fresh interpreter), written to
-   `benchmarks/instruction_counts.csv` and compared with `expected_instruction_counts.csv`.
+   `benchmarks/instruction_counts.csv` and compared with the running Python version's expected
+   counts (`check_instruction_counts.expected_path`).
 3. `benchmarks/guards.py` when it exists (imported lazily; skipped with a message if it fails).
 4. The backend section (`benchmarks/backends.py`): backend="fused" next to backend="eager" on
    a pointwise chain, a row softmax and a transposed pointwise + reduction; then the graph
@@ -202,7 +203,12 @@ def _instruction_counts(only: Sequence[str]) -> dict[str, Any]:
     except (RuntimeError, OSError) as exc:  # the timing results are still worth writing
         print(f"  skipped: counting failed: {exc}")
         return {"skipped": str(exc)}
-    expected = instruction_count.read_csv(EXPECTED) if EXPECTED.exists() else {}
+    if EXPECTED.exists():
+        expected = instruction_count.read_csv(EXPECTED)
+        print(f"  compared with {EXPECTED.name} (this Python version's expected counts)")
+    else:
+        expected = {}
+        print(f"  {EXPECTED.name} is missing: nothing to compare with on this Python version")
     expected = {k: v for k, v in expected.items() if k in actual}
     rows = compare(expected, actual)
     print(f"  {'workload':<16} {'count':>10} {'expected':>10} {'delta':>8}")
