@@ -3,6 +3,9 @@
     python -m benchmarks.check_instruction_counts            # exit 1 if any count grew > 5%
     python -m benchmarks.check_instruction_counts --update   # rewrite the expected file
 
+Each Python version has its own expected file (`expected_path`), and the check compares the
+running version's; run it with each version's interpreter to update that version's file.
+
 The fresh counts come from `benchmarks.instruction_count` in a separate interpreter (fixed hash
 seed); `--actual FILE` compares an existing CSV instead. Every row is printed with its delta. A
 count more than 5% above the expectation fails; one more than 5% below passes with a note to run
@@ -19,7 +22,20 @@ from pathlib import Path
 
 from benchmarks.instruction_count import HERE, counts_in_subprocess, read_csv, write_csv
 
-EXPECTED = HERE / "expected_instruction_counts.csv"
+
+def expected_path(
+    version: tuple[int, int] = (sys.version_info.major, sys.version_info.minor),
+) -> Path:
+    """The expected counts of one Python version: each compiles our code to its own bytecode.
+
+    3.11's file keeps the name it had before 3.12 and 3.13 were counted."""
+    if version == (3, 11):
+        return HERE / "expected_instruction_counts.csv"
+    return HERE / f"expected_instruction_counts_{version[0]}.{version[1]}.csv"
+
+
+EXPECTED = expected_path()
+"""The running version's expected counts: what `--update` writes and the check reads."""
 TOLERANCE = 0.05
 
 Key = tuple[str, str]
@@ -111,7 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks.check_instruction_counts", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--update", action="store_true", help="write fresh counts as expected")
-    parser.add_argument("--expected", type=Path, default=EXPECTED, help="the expected CSV")
+    parser.add_argument(
+        "--expected",
+        type=Path,
+        default=EXPECTED,
+        help="the expected CSV (default: the running version's)",
+    )
     parser.add_argument("--actual", type=Path, help="compare this CSV instead of counting afresh")
     parser.add_argument("--only", nargs="*", default=[], help="check only these workloads")
     args = parser.parse_args(argv)
@@ -128,6 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"wrote {len(actual)} rows to {args.expected}")
         return 0
+    if not args.expected.exists():
+        print(
+            f"FAIL: {args.expected} is missing (no expected counts for this Python version); "
+            "write it with `python -m benchmarks.check_instruction_counts --update`"
+        )
+        return 1
     expected = read_csv(args.expected)
     if args.only:
         expected = {k: v for k, v in expected.items() if k[0] in args.only}

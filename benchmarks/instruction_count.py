@@ -12,7 +12,13 @@ What is counted, for each workload (`count_workload`):
   since fake-tensor propagation is compile work), so the standard library, the `bytecode` package
   and the user's own code (a mode's `__torch_function__`, say) are out. The count then depends only
   on our code and on the Python minor version, not on other packages' versions;
-- `sys.settrace` with `frame.f_trace_opcodes = True`, one count per "opcode" event.
+- one count per instruction executed, as the running Python reports them (`count_instructions`,
+  the one place that asks which version runs): on 3.11 `sys.settrace` with
+  `frame.f_trace_opcodes = True`, one count per "opcode" event; on 3.12 and later
+  `sys.monitoring`'s INSTRUCTION events (3.12 rebuilt `sys.settrace` on top of sys.monitoring,
+  and an `f_trace_opcodes` turned on from the trace function there yields no opcode event).
+  The two report the same instructions but each version compiles our code to other bytecode, so
+  every version has its own expected counts (`check_instruction_counts.expected_path`).
 
 What keeps it deterministic:
 - everything is imported and every workload compiled once before counting, so first-import work,
@@ -37,7 +43,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
@@ -52,45 +58,117 @@ ENV_PREFIX = "MODETRACE_"
 Row = tuple[str, str, int]
 
 
-class _OpcodeCounter:
-    """A `sys.settrace` hook counting opcodes of our packages' frames inside `entry` calls."""
+class _Counter:
+    """Instructions of our packages' code executed while a call of `entry` is on the stack."""
 
     def __init__(self, entry: CodeType, roots: Iterable[Path]) -> None:
         self.entry = entry
         self.prefixes = tuple(f"{root}{os.sep}" for root in roots)
         self.count = 0
-        self.depth = 0
+        self.depth = 0  # calls of `entry` running
         self._counted: dict[str, bool] = {}
 
-    def _is_ours(self, code: CodeType) -> bool:
+    def is_ours(self, code: CodeType) -> bool:
         filename = code.co_filename
         ours = self._counted.get(filename)
         if ours is None:
             ours = self._counted[filename] = os.path.realpath(filename).startswith(self.prefixes)
         return ours
 
-    def on_call(self, frame: FrameType, event: str, arg: Any) -> Any:
+
+def count_instructions(entry: CodeType, roots: Iterable[Path], run: Callable[[], object]) -> int:
+    """Instructions of code under `roots` executed inside calls of `entry` while `run()` runs.
+
+    The one version-aware step of the count: each Python's own per-instruction event."""
+    counter = _Counter(entry, roots)
+    if sys.version_info >= (3, 12):
+        _count_with_monitoring(counter, run)
+    else:
+        _count_with_settrace(counter, run)
+    return counter.count
+
+
+def _count_with_settrace(counter: _Counter, run: Callable[[], object]) -> None:
+    """3.11: a `sys.settrace` hook asks for opcode events in the frames it counts."""
+
+    def on_call(frame: FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
-        if code is self.entry:
-            self.depth += 1
+        if code is counter.entry:
+            counter.depth += 1
+            frame.f_trace_opcodes = counter.is_ours(code)
+            return in_entry
+        if counter.depth and counter.is_ours(code):
             frame.f_trace_opcodes = True
-            return self.in_entry
-        if self.depth and self._is_ours(code):
-            frame.f_trace_opcodes = True
-            return self.in_frame
+            return in_frame
         return None
 
-    def in_frame(self, frame: FrameType, event: str, arg: Any) -> Any:
+    def in_frame(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "opcode":
-            self.count += 1
-        return self.in_frame
+            counter.count += 1
+        return in_frame
 
-    def in_entry(self, frame: FrameType, event: str, arg: Any) -> Any:
+    def in_entry(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "opcode":
-            self.count += 1
+            counter.count += 1
         elif event == "return":
-            self.depth -= 1
-        return self.in_entry
+            counter.depth -= 1
+        return in_entry
+
+    sys.settrace(on_call)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+
+
+if sys.version_info >= (3, 12):
+
+    def _count_with_monitoring(counter: _Counter, run: Callable[[], object]) -> None:
+        """3.12 and later: sys.monitoring's INSTRUCTION event, switched off (DISABLE) for good
+        at each instruction of code that is not ours; the entry's start, return and unwind
+        keep the depth."""
+        monitoring = sys.monitoring
+        events = monitoring.events
+        tool = monitoring.PROFILER_ID
+        holder = monitoring.get_tool(tool)
+        if holder is not None:
+            raise RuntimeError(f"sys.monitoring's profiler slot is taken by {holder!r}")
+
+        def on_instruction(code: CodeType, offset: int) -> Any:
+            if not counter.is_ours(code):
+                return monitoring.DISABLE
+            if counter.depth:
+                counter.count += 1
+            return None
+
+        def on_start(code: CodeType, offset: int) -> None:
+            if code is counter.entry:
+                counter.depth += 1
+
+        def on_exit(code: CodeType, offset: int, value: object) -> None:
+            if code is counter.entry:
+                counter.depth -= 1
+
+        callbacks: dict[int, Callable[..., object]] = {
+            events.INSTRUCTION: on_instruction,
+            events.PY_START: on_start,
+            events.PY_RETURN: on_exit,
+            events.PY_UNWIND: on_exit,
+        }
+        monitoring.use_tool_id(tool, "modetrace instruction count")
+        try:
+            for event, callback in callbacks.items():
+                monitoring.register_callback(tool, event, callback)
+            monitoring.restart_events()  # a DISABLE left by an earlier count is undone
+            monitoring.set_local_events(tool, counter.entry, events.PY_START | events.PY_RETURN)
+            monitoring.set_events(tool, events.INSTRUCTION | events.PY_UNWIND)
+            run()
+        finally:
+            monitoring.set_events(tool, events.NO_EVENTS)
+            monitoring.set_local_events(tool, counter.entry, events.NO_EVENTS)
+            for event in callbacks:
+                monitoring.register_callback(tool, event, None)
+            monitoring.free_tool_id(tool)
 
 
 def count_workload(workload: Any) -> int:
@@ -101,19 +179,18 @@ def count_workload(workload: Any) -> int:
     tracer.reset()
     compiled = tracer.compile(workload.fn)
     args = workload.make_args()
-    counter = _OpcodeCounter(CompiledFunction._recompile.__code__, _package_roots())
     with workload.call_context():
         gc.collect()
         gc.disable()
-        sys.settrace(counter.on_call)
         try:
-            compiled(*args)
+            count = count_instructions(
+                CompiledFunction._recompile.__code__, _package_roots(), lambda: compiled(*args)
+            )
         finally:
-            sys.settrace(None)
             gc.enable()
-    if counter.count == 0:
+    if count == 0:
         raise RuntimeError(f"counted no instruction while compiling {workload.name}")
-    return counter.count
+    return count
 
 
 def count_all(only: Sequence[str] = ()) -> list[Row]:
