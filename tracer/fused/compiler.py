@@ -183,9 +183,7 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
     return _write(gm, grouped, lowered, as_tensor, views, helpers, stats, output, prefix)
 
 
-def runtime_views(
-    graph: Graph, lowered: dict[Node, Lowering], as_tensor: set[Node]
-) -> list[Node]:
+def runtime_views(graph: Graph, lowered: dict[Node, Lowering], as_tensor: set[Node]) -> list[Node]:
     """The lowered views (`VIEW_OPS`) whose tensor is needed, in graph order; they leave
     `as_tensor`, and the lowered values they view join it.
 
