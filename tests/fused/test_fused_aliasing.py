@@ -21,6 +21,7 @@ import tracer
 import tracer.runtime as torch
 from tests.fused.checking import close
 from tests.fused.programs import build, programs
+from tracer.fused import FusedPlan, plan_of
 
 
 def _facts(tensors: list[Any]) -> dict[str, Any]:
@@ -166,6 +167,19 @@ def test_views_of_a_fused_value_still_fuse() -> None:
     assert kernels.count == 1
     assert "T = tensor_T(sin)" in kernels.forward
     assert "reshape = tensor_reshape(sin, -1)" in kernels.forward
+
+
+def test_a_plan_with_runtime_views_round_trips_as_data() -> None:
+    """The views are runtime ops the plan names as data (`x.T` is a property's getter), so a
+    cache can store the plan, and the loaded plan returns views too."""
+    x = torch.randn(2, 3)
+    tracer.reset()
+    gm = tracer.explain(a_view_read_by_a_runtime_call, backend="fused")(x).graphs[0]
+    plan = plan_of(gm)
+    assert plan is not None and plan.portable
+    assert plan.forward_globals["tensor_T"] == {"kind": "op", "owner": "tensor", "name": "T"}
+    outputs = FusedPlan.from_json(plan.to_json()).load()(x)
+    assert [out._storage is x._storage for out in outputs] == [True, False, True]
 
 
 @given(programs())

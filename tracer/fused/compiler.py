@@ -4,7 +4,9 @@
 stores into kernels (scheduler), and writes the kernels' source and a `forward` that calls
 them in graph order, wrapping buffers into tensors only where a tensor is needed: a graph
 output or the argument of a node that stays a runtime call. Those runtime calls are written
-by the graph's own code generator (`python_source`), exactly as the eager backend runs them.
+by the graph's own code generator (`python_source`), exactly as the eager backend runs them;
+so is a view needed as a tensor (`runtime_views`): it must share its base's storage, as
+eager's does, which no kernel's copy would.
 """
 
 from __future__ import annotations
@@ -140,8 +142,8 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
         readers = [u for u in node.users if u in lowered]
         if isinstance(found.value, Reduction):
             stored.add(node)  # reductions are always stored
-        elif not isinstance(found.value, View) and len(readers) > 1:
-            stored.add(node)  # computed once, not once per reader
+        elif not isinstance(found.value, View) and len(readers) > 1 and node not in views:
+            stored.add(node)  # computed once, not once per reader (a view's base is stored)
     # A long chain of inlined ops (a loop of thousands of adds) is stored every
     # MAX_INLINED ops: an element's expression nests each op inside the next.
     inlined: dict[Node, int] = {}
