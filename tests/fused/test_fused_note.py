@@ -24,12 +24,17 @@ def transposed_sum(x: Any) -> Any:
     return y, y.sum(0)
 
 
+def views_of_a_result(x: Any, y: Any) -> Any:
+    z = (x * 2.0 + y).sin()
+    return z.T, z.reshape(-1)
+
+
 def indented(text: str) -> str:
     return "\n".join("    " + line if line else "" for line in text.strip("\n").splitlines())
 
 
-def compiled(fn: Any, x: Any, backend: Any = "fused") -> tuple[str, FusedPlan]:
-    explanation = tracer.explain(fn, backend=backend)(x)
+def compiled(fn: Any, *args: Any, backend: Any = "fused") -> tuple[str, FusedPlan]:
+    explanation = tracer.explain(fn, backend=backend)(*args)
     gm = explanation.graphs[0]
     plan = plan_of(gm)
     assert plan is not None
@@ -46,6 +51,10 @@ def test_note_shows_what_the_backend_makes_of_its_examples() -> None:
     assert len(plan.kernels) == 1 and plan.stats["reordered"] == 1
     assert indented(graph) in note
     assert indented(plan.kernels[0].source) in note
-    _, unordered = compiled(transposed_sum, torch.randn(3, 3), fused_backend(reorder_loops=False))
+    _, unordered = compiled(
+        transposed_sum, torch.randn(3, 3), backend=fused_backend(reorder_loops=False)
+    )
     assert len(unordered.kernels) == 2
     assert indented("\n".join(k.source for k in unordered.kernels)) in note
+    _, plan = compiled(views_of_a_result, torch.randn(3, 4), torch.randn(4))
+    assert indented(plan.forward) in note

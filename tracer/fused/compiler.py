@@ -4,7 +4,9 @@
 stores into kernels (scheduler), and writes the kernels' source and a `forward` that calls
 them in graph order, wrapping buffers into tensors only where a tensor is needed: a graph
 output or the argument of a node that stays a runtime call. Those runtime calls are written
-by the graph's own code generator (`python_source`), exactly as the eager backend runs them.
+by the graph's own code generator (`python_source`), exactly as the eager backend runs them;
+so is a view needed as a tensor (`runtime_views`): it must share its base's storage, as
+eager's does, which no kernel's copy would.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from tracer.fused.codegen import KernelSource, kernel_source
 from tracer.fused.lowering import (
+    VIEW_OPS,
     Lowering,
     Pointwise,
     Reduction,
@@ -133,13 +136,14 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
     for node in graph.nodes:
         if node.op == "output" or (node.op != "placeholder" and node not in lowered):
             as_tensor.update(n for n in node.all_input_nodes if n in lowered)
+    views = runtime_views(graph, lowered, as_tensor)
     stored: set[Node] = set(as_tensor)
     for node, found in lowered.items():
         readers = [u for u in node.users if u in lowered]
         if isinstance(found.value, Reduction):
             stored.add(node)  # reductions are always stored
-        elif not isinstance(found.value, View) and len(readers) > 1:
-            stored.add(node)  # computed once, not once per reader
+        elif not isinstance(found.value, View) and len(readers) > 1 and node not in views:
+            stored.add(node)  # computed once, not once per reader (a view's base is stored)
     # A long chain of inlined ops (a loop of thousands of adds) is stored every
     # MAX_INLINED ops: an element's expression nests each op inside the next.
     inlined: dict[Node, int] = {}
@@ -178,7 +182,34 @@ def plan_graph(gm: GraphModule, *, reorder_loops: bool = True) -> FusedPlan:
 
     stats = ScheduleStats(reorder_loops)
     grouped = group(items, stats)
-    return _write(gm, grouped, lowered, as_tensor, helpers, stats, output, prefix)
+    return _write(gm, grouped, lowered, as_tensor, views, helpers, stats, output, prefix)
+
+
+def runtime_views(graph: Graph, lowered: dict[Node, Lowering], as_tensor: set[Node]) -> list[Node]:
+    """The lowered views (`VIEW_OPS`) whose tensor is needed, in graph order; they leave
+    `as_tensor`, and the lowered values they view join it.
+
+    A graph output or a runtime call's argument that is a view must be eager's tensor: one
+    sharing its base's storage and version counter, so that writing either writes both
+    (`x.T` of an input, two views of one result), with eager's layout (a reshape of a
+    transposed result copies, of a contiguous one views). A kernel storing the view's
+    elements would give a copy, so `forward` runs the runtime's own view op on its base
+    instead, a tensor itself: a graph input, a runtime call's result, a stored lowered value
+    (added to `as_tensor`) or another such view. Kernels that read the view still read it
+    as index arithmetic over its base."""
+    found: set[Node] = set()
+    pending = list(as_tensor)
+    while pending:
+        node = pending.pop()
+        if node in found or lowered[node].name not in VIEW_OPS:
+            continue
+        found.add(node)
+        as_tensor.discard(node)
+        for base in node.all_input_nodes:
+            if base in lowered and base not in found:
+                as_tensor.add(base)
+                pending.append(base)
+    return [node for node in graph.nodes if node in found]
 
 
 def _write(
@@ -186,6 +217,7 @@ def _write(
     grouped: list[Kernel | Node],
     lowered: dict[Node, Lowering],
     as_tensor: set[Node],
+    views: list[Node],
     helpers: dict[str, Any],
     stats: ScheduleStats,
     output: Node,
@@ -213,11 +245,26 @@ def _write(
     sources: list[KernelSource] = []
     has_data: set[str] = set()
     make = codegen.bind(Tensor._make, "make")
+    # The nodes `forward` has a local (or a global) for; a runtime view is written as soon
+    # as its base is one of them.
+    defined = {n for n in graph.nodes if n.op in ("placeholder", "get_attr")}
+    waiting = list(views)
+
+    def write_ready_views() -> None:
+        while ready := [v for v in waiting if all(n in defined for n in v.all_input_nodes)]:
+            for view in ready:
+                lines.append(f"    {codegen.statement(view)}")
+                defined.add(view)
+                waiting.remove(view)
+
+    write_ready_views()
     for item in grouped:
         if isinstance(item, Node):
             if item.op == "output":
                 continue
             lines.append(f"    {codegen.statement(item)}")
+            defined.add(item)
+            write_ready_views()
             continue
         pending = _Pending("")
         name = pending.name = codegen.bind(pending, f"kernel_{len(sources)}")
@@ -236,6 +283,9 @@ def _write(
             if node in as_tensor:
                 wrapped = _wrap(codegen, node, make, buffer_name(node))
                 lines.append(f"    {node.name} = {wrapped}")
+                defined.add(node)
+        write_ready_views()
+    assert not waiting, waiting
     lines.append(f"    {codegen.statement(output)}")
     forward_source = "\n".join(lines) + "\n"
     kernel_plans = [

@@ -137,7 +137,13 @@ def to_float32(value: float) -> float:
 
 _BINARY_TEXT = {"add": "({a} + {b})", "sub": "({a} - {b})", "mul": "({a} * {b})"}
 _UNARY_HELPERS = dict(kernels.UNARY_FLOAT)
-_VIEW_OPS = {"reshape", "view", "permute", "transpose", "T", "unsqueeze", "squeeze", "contiguous"}
+VIEW_OPS = frozenset(
+    {"reshape", "view", "permute", "transpose", "T", "unsqueeze", "squeeze", "contiguous"}
+)
+"""The ops lowered as index arithmetic over their input, for the kernels that read them.
+Eager's result of one is its input or a view sharing its storage (a reshape of scattered
+elements is a copy), so where one is needed as a tensor `forward` calls the runtime's op
+instead (`runtime_views` in `compiler.py`)."""
 _POINTWISE_OPS = {
     *_BINARY_TEXT,
     "div",
@@ -153,7 +159,7 @@ _POINTWISE_OPS = {
 }
 _COMPARE_TEXT = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 LOWERED_OPS = frozenset(
-    _POINTWISE_OPS | _VIEW_OPS | set(REDUCTIONS) | set(_COMPARE_TEXT) | {"where"}
+    _POINTWISE_OPS | VIEW_OPS | set(REDUCTIONS) | set(_COMPARE_TEXT) | {"where"}
 )
 
 
@@ -222,12 +228,12 @@ def lower_node(node: Node, values: dict[Node, Value]) -> Lowering | None:
     if not val._dtype.is_floating_point:
         return None
     params = list(bound.arguments.values())
-    operands = params[0:1] if name in _VIEW_OPS | set(REDUCTIONS) else params
+    operands = params[0:1] if name in VIEW_OPS | set(REDUCTIONS) else params
     if not all(_usable(p, values) for p in operands):
         return None
     out_shape: Shape = tuple(val._shape)
     try:
-        if name in _VIEW_OPS:
+        if name in VIEW_OPS:
             value = _view(name, values[params[0]], params[1:], out_shape)
         elif name in REDUCTIONS:
             value = _reduction(name, params, values, out_shape)

@@ -30,6 +30,7 @@ from tracer.graph.naming import target_op
 from tracer.runtime import dtypes as dt
 from tracer.runtime import kernels
 from tracer.runtime.ops import OPS
+from tracer.runtime.overridable import overridable_property
 from tracer.runtime.tensor import Tensor
 
 PLAN_FORMAT = "modetrace-fused-plan"
@@ -235,6 +236,6 @@ def resolve(descriptor: dict[str, str]) -> Any:
 def _op_impl(owner: str, name: str) -> Any:
     """The mode-free implementation of the runtime op `Tensor.<name>` or `torch.<name>`."""
     public = getattr(Tensor, name, None) if owner == "tensor" else OPS.get(name)
-    if isinstance(public, property):
+    if isinstance(public, property | overridable_property):  # `x.T`: the getter
         public = public.fget
     return getattr(target_op(public), "impl", None)

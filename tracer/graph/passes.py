@@ -121,8 +121,11 @@ def eliminate_dead_code(graph: Graph) -> int:
 def eliminate_common_subexpressions(graph: Graph) -> int:
     """Reuse the first of several pure nodes with the same op, target and arguments.
 
-    Two nodes that are both graph outputs are never merged: each call of an op returns a new
-    object, and returning one object twice would be visible (`a is b`) to the caller.
+    Two nodes the caller can both see are never merged: each call of an op returns a new
+    object, and returning one object twice would be visible (`a is b`) to the caller, as
+    would one storage behind two results (`return t1, t0.T` with `t0`, `t1` both `x.sin()`:
+    writing one would write the other). A node is seen when it is a graph output or its fake
+    value's storage is an output's (a view of it is returned).
     One sweep in order. Nodes are bucketed by target and first input node (duplicates read
     the very same nodes), so full keys (`_node_key`) are built only within a bucket, and
     purity is asked only of a duplicate (it depends only on what the key holds).
@@ -131,6 +134,7 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
     keyed: dict[Any, dict[Any, Node]] = {}  # ... once a second one came: key -> first node
     merged = 0
     outputs: set[Node] | None = None  # found on the first duplicate: most graphs have none
+    seen: set[int] = set()  # the storages of the outputs' fake values
     pure = _purity_by_target()
     where: tuple[Any, Node | None]  # (target or its id, first input)
     for node in graph.nodes:
@@ -160,14 +164,23 @@ def eliminate_common_subexpressions(graph: Graph) -> int:
             continue
         if outputs is None:
             outputs = _output_nodes(graph)
-        if node in outputs and kept in outputs:
+            seen = {id(s) for n in outputs if (s := _storage(n)) is not None}
+        node_seen = node in outputs or id(_storage(node)) in seen
+        if node_seen and (kept in outputs or id(_storage(kept)) in seen):
             continue
-        if node in outputs:
-            outputs.add(kept)  # the kept node is returned now
+        if node_seen:
+            outputs.add(kept)  # the kept node is returned now (or a view of it)
+            if (storage := _storage(kept)) is not None:
+                seen.add(id(storage))
         node.replace_all_uses_with(kept)
         graph.erase_node(node)
         merged += 1
     return merged
+
+
+def _storage(node: Node) -> Any:
+    """The storage of the node's fake value (which its views' fake values share), or None."""
+    return getattr(node.meta.get("val"), "_storage", None)
 
 
 def _node_key(node: Node) -> Any:
