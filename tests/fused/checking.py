@@ -16,6 +16,7 @@ from typing import Any
 import tracer.runtime as torch
 from tracer import backends
 from tracer.graph import GraphModule
+from tracer.runtime.factories import _RNG
 
 REL = 1e-5
 ABS = 1e-6
@@ -63,8 +64,11 @@ def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[...,
 
     @functools.wraps(eager_fn)  # listings of the compiled frame name the graph's forward
     def run(*args: Any) -> Any:
-        # a graph with in-place ops writes its inputs: fused runs on a copy taken before eager
+        # a graph with in-place ops writes its inputs: fused runs on a copy taken before eager;
+        # a graph with random ops draws: fused starts from the generator's state eager started
+        # from, must leave the state eager left, and the test goes on from eager's
         fresh = copy.deepcopy(args)
+        rng_before = _RNG.getstate()
         try:
             expected = eager_fn(*args)
         except Exception as eager_error:  # noqa: BLE001 - whatever it is, fused must raise it too
@@ -76,9 +80,17 @@ def checked_backend(gm: GraphModule, example_inputs: list[Any]) -> Callable[...,
                     _mismatch(gm, f"raised {fused_error!r}, eager raised {eager_error!r}")
                 raise eager_error from None
             _mismatch(gm, f"returned, eager raised {eager_error!r}")
+        rng_after = _RNG.getstate()
         try:
             scale = _magnitude(fresh)
-            close(expected, fused_fn(*fresh), scale=scale)
+            _RNG.setstate(rng_before)
+            try:
+                fused_result = fused_fn(*fresh)
+                rng_fused = _RNG.getstate()
+            finally:
+                _RNG.setstate(rng_after)
+            assert rng_fused == rng_after, "the random generator's state after the graph"
+            close(expected, fused_result, scale=scale)
             for i, (written, fused_written) in enumerate(zip(args, fresh, strict=True)):
                 if isinstance(written, torch.Tensor):
                     close(written, fused_written, f"argument {i}", scale)
