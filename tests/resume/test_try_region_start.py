@@ -19,7 +19,7 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
-from tests.resume.test_resume_with_blocks import Recording, depth
+from tests.resume.test_resume_with_blocks import Recording, _report, depth
 from tracer import config
 from tracer.testing import assert_same_behavior
 from tracer.testing.counters import CompileCounter
@@ -51,16 +51,6 @@ def _fresh() -> Any:
     yield
     tracer.reset()
     assert depth() == 0
-
-
-def _report(fn: Callable[..., Any]) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            fn(torch.ones(3))
-        except Exception as e:  # noqa: BLE001
-            print("raised", type(e).__name__, e)
-    return f"{out.getvalue()}depth after: {depth()}"
 
 
 @pytest.mark.parametrize(
