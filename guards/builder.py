@@ -151,12 +151,6 @@ class GuardBuilder:
                 f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
                 f" and {self.bind(spec.check, 'tensor_match')}({v})"
             )
-        if spec.reader is not None:  # a world's tensor: its facts through its reader
-            return (
-                f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
-                f" and {self.bind(spec.reader, 'tensor_facts')}({v})"
-                f" == {self.bind(spec.facts(), 'facts')}"
-            )
         return (
             f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
             f" and {v}._dtype is {self.bind(spec.dtype, _hint(spec.dtype))}"

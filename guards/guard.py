@@ -90,8 +90,9 @@ class TensorSpec:
     torch-function mode sees the reads (a failure's explanation calls it; see `facts`)."""
     check: Callable[[Any], bool] | None = dataclasses.field(default=None, compare=False)
     """A world's own test of all of `facts()` at once on a live tensor of the exact class
-    `cls` (torch's is its C++ tensor check); None: the check compares `reader(v)` with
-    `facts()`. Either way a failure is explained fact by fact through `reader`."""
+    `cls` (torch's is its C++ tensor check); a world that sets `reader` sets this too, and a
+    failure is explained fact by fact through `reader`. None: the runtime's tensor, whose
+    slots the check reads."""
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
