@@ -84,6 +84,9 @@ class OutputGraph:
         self.mutating_nodes: list[Node] = []
         """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
         result is used, so the graph exists and runs them, in order."""
+        self.raising_nodes: list[Node] = []
+        """Arithmetic on symbolic scalars that raises for some values (`a // n`): graph
+        outputs too, so that it runs, and raises, whether or not its result is used."""
         self.initial_grad_enabled: bool = self.world.is_grad_enabled()
         """Grad mode at the call (a global state, guarded when the trace depends on it)."""
         self.grad_enabled = self.initial_grad_enabled
