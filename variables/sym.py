@@ -92,15 +92,7 @@ class SymNumberVariable(VariableTracker):
     def _scalar_inputs(self) -> list[tuple[Source, Any]]:
         """The symbolic inputs this value was computed from (itself, for an input): fixing
         their values fixes this one."""
-        placeholders = {node: source for source, node in self.output.graph_inputs}
-        found: dict[Any, tuple[Source, Any]] = {}
-        pending = [self.node]
-        while pending:
-            node = pending.pop()
-            if node in placeholders:
-                found[node] = (placeholders[node], node.meta["val"])
-            pending.extend(node.all_input_nodes)
-        return list(found.values())
+        return scalar_inputs(self.output, [self.node])
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return self.specialize(tx).truthy(tx)
@@ -121,6 +113,36 @@ class SymNumberVariable(VariableTracker):
         where = self.source.name if self.source is not None else self.node.name
         kind = "SymFloatVariable" if isinstance(self.example, float) else "SymIntVariable"
         return f"{kind}({where})"
+
+
+def scalar_inputs(output: OutputGraph, nodes: list[Node]) -> list[tuple[Source, Any]]:
+    """The graph inputs (source, value) that the scalar `nodes` were computed from."""
+    placeholders = {node: source for source, node in output.graph_inputs}
+    found: dict[Any, tuple[Source, Any]] = {}
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if node in placeholders:
+            found[node] = (placeholders[node], node.meta["val"])
+        pending.extend(node.all_input_nodes)
+    return list(found.values())
+
+
+def pin_scalar_arguments(output: OutputGraph, node_args: Any) -> None:
+    """Guard by value the symbolic scalars among an op's graph arguments (nested in tuples,
+    lists and dicts too): what the op raised on their examples holds for those values only
+    (`t[i]` out of range names `i`)."""
+    pending, nodes = [node_args], []
+    while pending:
+        arg = pending.pop()
+        if isinstance(arg, tuple | list):
+            pending.extend(arg)
+        elif isinstance(arg, dict):
+            pending.extend(arg.values())
+        elif type(getattr(arg, "meta", {}).get("val")) in (int, float, bool):
+            nodes.append(arg)
+    for source, value in scalar_inputs(output, nodes):
+        output.add_guard(GuardKind.EQUALS_MATCH, source, value)
 
 
 def record_scalar_op(tx: TranslatorBase, fn: Any, args: list[VariableTracker]) -> VariableTracker:

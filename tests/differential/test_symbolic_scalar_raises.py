@@ -7,7 +7,10 @@ exactness hunt; `variables/sym.py`):
   after `xs.append(a)` left `xs` unchanged, inside `try` it escaped the `except`;
 - an unused `a // b` or `math.sqrt(x)` was dropped with the graph, so it never raised;
 - `n ** e` is an int or a float by the sign of `e`, `min(n, x)` either operand's type, a
-  negative float to a fractional power complex: the trace kept the example's type.
+  negative float to a fractional power complex: the trace kept the example's type;
+- a symbolic int passed to a tensor op other than arithmetic on it (`t[i]`, `t.reshape(i,
+  -1)`, `torch.ones(i)`) fixed the result's static shape, or the op's error, by its example:
+  `len(torch.ones(n))` returned the first value's length, `t[i]` named the first index.
 
 Each function is compiled once and called with several arguments in turn, each call compared
 with plain Python (`assert_same_behavior(..., compiled=...)`).
@@ -21,6 +24,7 @@ from typing import Any
 import pytest
 
 import tracer
+import tracer.runtime as torch
 from tracer.testing import assert_same_behavior
 
 AUTOMATIC: dict[str, Any] = {}
@@ -109,4 +113,53 @@ def test_division_without_side_effects_stays_symbolic() -> None:
     compiled = tracer.compile(unused_div, **DYNAMIC)
     for args in [(1, 2), (3, 4), (1, 0), (5, 7)]:
         assert_same_behavior(unused_div, *args, compiled=compiled)
+    assert len(compiled.entries) == 1
+
+
+def tensor_index(i: int, t: Any) -> Any:
+    return t[i]
+
+
+def tensor_index_after_append(xs: list[int], i: int, t: Any) -> Any:
+    xs.append(i)
+    return t[i]
+
+
+def tensor_index_unused(i: int, t: Any) -> Any:
+    t[i]
+    return 1
+
+
+def reshaped_rows(i: int, t: Any) -> Any:
+    return t.reshape(i, -1).shape[0]
+
+
+def ones_length(i: int, t: Any) -> Any:
+    return len(torch.ones(i))
+
+
+T2, T6 = torch.ones(2), torch.ones(6)
+TENSOR_CASES = [
+    (tensor_index, [(0, T2), (5, T2), (7, T2), (1, T2)]),
+    (tensor_index_after_append, [([], 0, T2), ([], 1, T2), ([], 5, T2)]),
+    (tensor_index_unused, [(0, T2), (1, T2), (5, T2)]),
+    (reshaped_rows, [(1, T6), (2, T6), (3, T6)]),
+    (ones_length, [(1, T6), (2, T6), (3, T6)]),
+]
+
+
+@pytest.mark.parametrize(("fn", "calls"), TENSOR_CASES, ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("options", [AUTOMATIC, DYNAMIC], ids=["automatic", "dynamic"])
+def test_symbolic_int_in_tensor_op(fn: Any, calls: Any, options: dict[str, Any]) -> None:
+    check_calls(fn, calls, options)
+
+
+def scale(t: Any, n: int) -> Any:
+    return t * n + 1
+
+
+def test_tensor_arithmetic_keeps_the_scalar_symbolic() -> None:
+    compiled = tracer.compile(scale, dynamic=True)
+    for n in (1, 2, 0, -3):
+        assert_same_behavior(scale, T2, n, compiled=compiled)
     assert len(compiled.entries) == 1
