@@ -64,10 +64,15 @@ class BaseListVariable(VariableTracker):
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
+        try:
+            found = self.items[key]
+        except Exception:  # the stand-in raises it in this type's wording
+            tx.run_user_operation(operator.getitem, self.stand_in(), key)
+            raise
         if isinstance(key, slice):
             sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
-            return sliced(tx.run_user_operation(operator.getitem, self.items, key))
-        result: VariableTracker = tx.run_user_operation(operator.getitem, self.items, key)
+            return sliced(found)
+        result: VariableTracker = found
         return result
 
     def stand_in(self) -> Any:
