@@ -66,9 +66,10 @@ class BaseListVariable(VariableTracker):
         key = index.realize().as_python_constant()
         try:
             found = self.items[key]
-        except Exception:  # the stand-in raises it in this type's wording
+        except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
+            found = None
+        if found is None:  # (no item is None: items are trackers)
             tx.run_user_operation(operator.getitem, self.stand_in(), key)
-            raise
         if isinstance(key, slice):
             sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
             return sliced(found)
