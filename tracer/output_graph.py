@@ -409,7 +409,7 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, op, args, {})
             if result is not None:
                 return result
-        symbolic = op_name(op) in _TOTAL_IN_A_SCALAR
+        symbolic = self.has_scalar_inputs and op_name(op) in _TOTAL_IN_A_SCALAR
         recorded: VariableTracker | None = self._record(
             tx, "call_function", op, op, args, {}, symbolic_scalars=symbolic
         )
@@ -499,7 +499,7 @@ class OutputGraph:
 
 
 _TOTAL_IN_A_SCALAR = frozenset(
-    {"add", "sub", "mul", "div", "__rsub__", "__rtruediv__", "lt", "le", "gt", "ge", "eq", "ne"}
+    {"add", "sub", "mul", "div", "__rsub__", "__rdiv__", "lt", "le", "gt", "ge", "eq", "ne"}
 )
 """Tensor operators whose result's shape and dtype do not depend on the value of a scalar
 operand, and that raise for none: a symbolic scalar stays symbolic in them (`x * n`)."""

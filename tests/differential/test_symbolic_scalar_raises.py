@@ -155,7 +155,7 @@ def test_symbolic_int_in_tensor_op(fn: Any, calls: Any, options: dict[str, Any])
 
 
 def scale(t: Any, n: int) -> Any:
-    return t * n + 1
+    return t * n + 1, n / (t + 1), n - t, t > n
 
 
 def test_tensor_arithmetic_keeps_the_scalar_symbolic() -> None:
