@@ -193,8 +193,12 @@ def _type_may_vary(fn: Any, operands: list[tuple[Any, bool]]) -> bool:
 
 def _raise_seen_late(tx: TranslatorBase) -> bool:
     """Would a raise from the graph differ from eager's raise here? The graph runs before
-    the frame's side effects are replayed, and outside its `try` and `with` blocks."""
-    return not tx.output.side_effects.is_empty() or tx.in_handled_region()
+    the frame's side effects (the mode stack's too) are replayed, and outside its `try` and
+    `with` blocks."""
+    output = tx.output
+    return (
+        not output.side_effects.is_empty() or output.mode_stack_changed() or tx.in_handled_region()
+    )
 
 
 # -- which operations on numbers can raise for some values of their symbolic operands

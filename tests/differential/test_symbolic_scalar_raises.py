@@ -4,7 +4,8 @@ exactness hunt; `variables/sym.py`):
 
 - a raise the example made was not guarded: `0 ** -2` raised on every later call, `0 ** 0` too;
 - the graph runs before the side effects are replayed and outside the frame's handlers: `a // b`
-  after `xs.append(a)` left `xs` unchanged, inside `try` it escaped the `except`;
+  after `xs.append(a)` left `xs` unchanged (after a mode push, the stack), inside `try` it
+  escaped the `except`;
 - an unused `a // b` or `math.sqrt(x)` was dropped with the graph, so it never raised;
 - `n ** e` is an int or a float by the sign of `e`, `min(n, x)` either operand's type, a
   negative float to a fractional power complex: the trace kept the example's type;
@@ -25,6 +26,8 @@ import pytest
 
 import tracer
 import tracer.runtime as torch
+from tracer.runtime import _C
+from tracer.runtime.overrides import TorchFunctionMode
 from tracer.testing import assert_same_behavior
 
 AUTOMATIC: dict[str, Any] = {}
@@ -60,6 +63,16 @@ def div_in_try(xs: list[str], a: int, b: int) -> Any:
         return xs
 
 
+class Recording(TorchFunctionMode):
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return func(*args, **(kwargs or {}))
+
+
+def div_after_push(a: int, b: int) -> Any:
+    _C._push_on_torch_function_stack(Recording())
+    return a // b
+
+
 def unused_div(a: int, b: int) -> Any:
     a // b  # raises for b == 0, used or not
     return 1
@@ -84,6 +97,7 @@ INT_CASES = [
     (power_type, [(2, 3), (2, 4), (2, -1)]),
     (div_after_append, [([], 1, 2), ([], 3, 4), ([], 1, 0)]),
     (div_in_try, [([], 1, 2), ([], 3, 4), ([], 1, 0)]),
+    (div_after_push, [(1, 2), (3, 4), (1, 0)]),
     (unused_div, [(1, 2), (3, 4), (1, 0)]),
     (smaller_type, [(1, 2.0), (3, 2.5), (1, 0.5)]),
 ]
