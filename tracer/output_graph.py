@@ -26,7 +26,7 @@ from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
-from variables.sym import SymNumberVariable, pin_scalar_arguments
+from variables.sym import SymNumberVariable, pin_scalar_arguments, symbolic_int_operand
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, returned_input
 
 if TYPE_CHECKING:
@@ -410,9 +410,12 @@ class OutputGraph:
             if result is not None:
                 return result
         symbolic = self.has_scalar_inputs and op_name(op) in _TOTAL_IN_A_SCALAR
+        overflows = symbolic and symbolic_int_operand(tx, args)
         recorded: VariableTracker | None = self._record(
-            tx, "call_function", op, op, args, {}, symbolic_scalars=symbolic
+            tx, "call_function", op, op, args, {}, symbolic_scalars=symbolic and not overflows
         )
+        if overflows is None and isinstance(recorded, TensorVariable):
+            self.raising_nodes.append(recorded.node)  # it runs (and raises) even if unused
         return recorded
 
     def _record(

@@ -176,6 +176,20 @@ def on_values(tx: TranslatorBase, fn: Any, args: list[VariableTracker]) -> Varia
     return ConstantVariable(tx.run_user_operation(fn, *values))
 
 
+def symbolic_int_operand(tx: TranslatorBase, args: Sequence[VariableTracker]) -> bool | None:
+    """A symbolic int operand of a tensor operator (`t * n`) may raise for a huge value (too
+    large for a float, or for int64 in torch): True where that raise would come too late
+    (`_raise_seen_late`: guard it by value), None where the graph may raise it (a raising
+    node), False when there is no symbolic int among `args`."""
+    realized = [a.realize() for a in args]
+    ints = [
+        a for a in realized if isinstance(a, SymNumberVariable) and type(a.example) is not float
+    ]
+    if not ints:
+        return False
+    return True if _raise_seen_late(tx) else None
+
+
 def _type_may_vary(fn: Any, operands: list[tuple[Any, bool]]) -> bool:
     """Whether the result's type depends on the values: `min`/`max` of an int and a float
     return either; `n ** e` is an int or a float by the sign of a symbolic int exponent, and

@@ -177,3 +177,60 @@ def test_tensor_arithmetic_keeps_the_scalar_symbolic() -> None:
     for n in (1, 2, 0, -3):
         assert_same_behavior(scale, T2, n, compiled=compiled)
     assert len(compiled.entries) == 1
+
+
+# -- a number a float tensor cannot hold: the fake run raises as the real op does --------------
+HUGE = 10**400
+
+
+def times_huge_after_append(xs: list[int], t: Any) -> Any:
+    xs.append(1)
+    return t * HUGE
+
+
+def times_huge_unused(t: Any) -> Any:
+    t * HUGE
+    return 1
+
+
+def where_huge(xs: list[int], t: Any) -> Any:
+    xs.append(1)
+    return torch.where(t > 0, t, HUGE)
+
+
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (times_huge_after_append, ([], T2)),
+        (times_huge_unused, (T2,)),
+        (where_huge, ([], T2)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_number_too_large_for_the_tensor(fn: Any, args: tuple[Any, ...]) -> None:
+    assert_same_behavior(fn, *args)
+
+
+def symbolic_times_after_append(xs: list[int], n: int, t: Any) -> Any:
+    xs.append(n)
+    return t * n
+
+
+def symbolic_times_unused(n: int, t: Any) -> Any:
+    t * n
+    return 1
+
+
+@pytest.mark.parametrize(
+    ("fn", "calls"),
+    [
+        (symbolic_times_after_append, [([], 1, T2), ([], 2, T2), ([], HUGE, T2)]),
+        (symbolic_times_unused, [(1, T2), (2, T2), (HUGE, T2)]),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+@pytest.mark.parametrize("options", [AUTOMATIC, DYNAMIC], ids=["automatic", "dynamic"])
+def test_symbolic_int_too_large_for_the_tensor(
+    fn: Any, calls: Any, options: dict[str, Any]
+) -> None:
+    check_calls(fn, calls, options)
