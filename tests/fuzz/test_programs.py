@@ -2,9 +2,11 @@
 
 CI runs a short profile (CI_EXAMPLES programs, a few seconds); `make fuzz` runs the `fuzz`
 hypothesis profile (10,000 programs, see tests/conftest.py) and prints how many programs ran,
-how many traced whole and how many fell back, and the commonest reasons. A mismatch fails with
-the shrunk program's text and arguments. Features in `KNOWN_OPEN` (open issue-20 cases) are
-left out; remove an entry there when its fix lands.
+how many traced whole and how many fell back, and the commonest reasons. The same run calls a
+quarter as many programs, each compiled once, with several argument tuples in turn
+(`check_program_calls`: the entries compiled for other values, recompiles, dynamic ints). A
+mismatch fails with the shrunk program's text and arguments. Features in `KNOWN_OPEN` (open
+issue-20 cases) are left out; remove an entry there when its fix lands.
 """
 
 from __future__ import annotations
