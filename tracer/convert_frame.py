@@ -476,9 +476,9 @@ def _seed_mode_stack(fn: types.FunctionType, output: OutputGraph) -> None:
 def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[Node]:
     """Tensors computed by the graph that the results or the side effects need, in first-use
     order (graph inputs are reloaded from their sources, so identity is preserved), and the
-    nodes that write a tensor (an in-place op: its effect must run even when nothing reads it)
-    or change grad mode for good."""
-    needed: dict[Node, None] = dict.fromkeys(output.mutating_nodes)
+    nodes that write a tensor (an in-place op: its effect must run even when nothing reads it),
+    that may raise, or that change grad mode for good."""
+    needed: dict[Node, None] = dict.fromkeys([*output.mutating_nodes, *output.raising_nodes])
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
     # left for the garbage collector after every compile.

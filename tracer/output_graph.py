@@ -26,7 +26,7 @@ from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
-from variables.sym import SymNumberVariable
+from variables.sym import SymNumberVariable, pin_scalar_arguments, symbolic_int_operand
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, returned_input
 
 if TYPE_CHECKING:
@@ -84,6 +84,11 @@ class OutputGraph:
         self.mutating_nodes: list[Node] = []
         """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
         result is used, so the graph exists and runs them, in order."""
+        self.has_scalar_inputs = False
+        """Whether a symbolic scalar input was made (`add_scalar_input`)."""
+        self.raising_nodes: list[Node] = []
+        """Arithmetic on symbolic scalars that raises for some values (`a // n`): graph
+        outputs too, so that it runs, and raises, whether or not its result is used."""
         self.initial_grad_enabled: bool = self.world.is_grad_enabled()
         """Grad mode at the call (a global state, guarded when the trace depends on it)."""
         self.grad_enabled = self.initial_grad_enabled
@@ -255,6 +260,7 @@ class OutputGraph:
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
         self.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        self.has_scalar_inputs = True
         name = source.name
         node = self.graph.placeholder(_placeholder_name(name), {"val": value, "source": name})
         self.graph_inputs.append((source, node))
@@ -403,7 +409,13 @@ class OutputGraph:
             result = self._dispatch_to_mode(tx, op, args, {})
             if result is not None:
                 return result
-        recorded: VariableTracker | None = self._record(tx, "call_function", op, op, args, {})
+        symbolic = self.has_scalar_inputs and op_name(op) in _TOTAL_IN_A_SCALAR
+        overflows = symbolic and symbolic_int_operand(tx, args)
+        recorded: VariableTracker | None = self._record(
+            tx, "call_function", op, op, args, {}, symbolic_scalars=symbolic and not overflows
+        )
+        if overflows is None and isinstance(recorded, TensorVariable):
+            self.raising_nodes.append(recorded.node)  # it runs (and raises) even if unused
         return recorded
 
     def _record(
@@ -414,9 +426,12 @@ class OutputGraph:
         fake_fn: Callable[..., Any],
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
+        symbolic_scalars: bool = False,
     ) -> Any:
         """Run `fake_fn` on fake values; if it produced tensors, add the node to the graph.
-        Returns None when the op answered NotImplemented (operator protocol)."""
+        Returns None when the op answered NotImplemented (operator protocol). Symbolic scalars
+        among the arguments are guarded by value (their examples fixed the result's shape, or
+        whether the op raises) unless `symbolic_scalars` says the op is total in them."""
         # each argument as (what the graph node holds, what the fake run gets)
         node_args: tuple[Any, ...] = ()
         fake_args: tuple[Any, ...] = ()
@@ -428,6 +443,8 @@ class OutputGraph:
             node_kwargs[key], fake_kwargs[key] = as_graph_arg(value)
         if fake_fn is self.world.grad_mode_setter:
             return self._record_grad_mode(tx, target, args)
+        if self.has_scalar_inputs and not symbolic_scalars:
+            pin_scalar_arguments(self, (node_args, node_kwargs))
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
@@ -484,6 +501,11 @@ class OutputGraph:
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
 
 
+_TOTAL_IN_A_SCALAR = frozenset(
+    {"add", "sub", "mul", "div", "__rsub__", "__rdiv__", "lt", "le", "gt", "ge", "eq", "ne"}
+)
+"""Tensor operators whose result's shape and dtype do not depend on the value of a scalar
+operand, and that raise for none: a symbolic scalar stays symbolic in them (`x * n`)."""
 _NON_WORD = re.compile(r"\W+")
 
 

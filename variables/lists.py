@@ -64,10 +64,16 @@ class BaseListVariable(VariableTracker):
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
+        try:
+            found = self.items[key]
+        except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
+            found = None
+        if found is None:  # (no item is None: items are trackers)
+            tx.run_user_operation(operator.getitem, self.stand_in(), key)
         if isinstance(key, slice):
             sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
-            return sliced(tx.run_user_operation(operator.getitem, self.items, key))
-        result: VariableTracker = tx.run_user_operation(operator.getitem, self.items, key)
+            return sliced(found)
+        result: VariableTracker = found
         return result
 
     def stand_in(self) -> Any:

@@ -22,6 +22,7 @@ from variables import (
     dict_subclass,
     enum_members,
     list_subclass,
+    slots,
     streams,
     value_objects,
     value_subclass,
@@ -384,17 +385,24 @@ class UserDefinedObjectVariable(VariableTracker):
         member, owner = lookup_class_attr(self.cls, name)
         is_data_descriptor = member is not _ABSENT and _is_data_descriptor(member)
         if isinstance(member, property):
-            if member.fget is None:
-                property_error(tx, member, self.cls, "get")
-            getter = wrap_class_member(
-                tx,
-                member.fget,
-                self._class_source(AttrSource, TypeSource, name, "fget"),
-                None,
-                None,
-            )
-            return getter.call_function(tx, [self], {})
+            try:
+                if member.fget is None:
+                    property_error(tx, member, self.cls, "get")
+                getter = wrap_class_member(
+                    tx,
+                    member.fget,
+                    self._class_source(AttrSource, TypeSource, name, "fget"),
+                    None,
+                    None,
+                )
+                return getter.call_function(tx, [self], {})
+            except Unsupported as e:
+                if isinstance(e.user_exception, AttributeError):
+                    self._no_getattr_fallback(name)
+                raise
         if is_slot(member, owner):
+            if not self._slot_filled(tx, name, member):
+                self._no_getattr_fallback(name)
             return self._slot_value(tx, name, member)
         if is_data_descriptor:
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
@@ -410,6 +418,16 @@ class UserDefinedObjectVariable(VariableTracker):
         source = self._class_source(AttrSource, TypeSource, name)
 
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
+
+    def _no_getattr_fallback(self, name: str) -> None:
+        """A descriptor's AttributeError (a property's, an empty slot's) makes CPython call
+        the class's `__getattr__`, which is not traced here: break when the class has one."""
+        if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
+            unimplemented(
+                "getattr",
+                f"{self.cls.__name__}.{name} raised AttributeError and "
+                f"{self.cls.__name__} defines __getattr__",
+            )
 
     def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
@@ -460,23 +478,12 @@ class UserDefinedObjectVariable(VariableTracker):
         self._raise_empty_slot_error(tx, name, member.__get__)
 
     def _raise_empty_slot_error(self, tx: TranslatorBase, name: str, access: Any) -> NoReturn:
-        """Reading or deleting an empty slot: CPython's own error (its wording changes between
-        versions), got by doing the same on an object of this class whose slot is empty: the
-        object itself when it came from outside with the slot empty, else a bare instance made
-        with `object.__new__` (never for a class with `__del__`, which would see it)."""
+        """Reading or deleting an empty slot: CPython's own error, got by doing the same on
+        the object itself when it came from outside with the slot empty, else on a bare
+        instance of its class (`variables.slots`)."""
         if not self.is_new and self.source is not None and not has_instance_attr(self.value, name):
-            empty = self.value
-        else:
-            if lookup_class_attr(self.cls, "__del__")[0] is not _ABSENT:
-                unimplemented(
-                    "slots", f"empty slot {self.cls.__name__}.{name} of a class with __del__"
-                )
-            try:
-                empty = object.__new__(self.cls)
-            except TypeError:
-                unimplemented("slots", f"empty slot {self.cls.__name__}.{name}: no bare instance")
-        tx.run_user_operation(access, empty)
-        raise AssertionError(f"slot {name} of a bare {self.cls.__name__} is not empty")
+            tx.run_user_operation(access, self.value)
+        slots.raise_on_bare_instance(tx, self.cls, f"empty slot {self.cls.__name__}.{name}", access)
 
     def _slot_filled(self, tx: TranslatorBase, name: str, member: Any) -> bool:
         """Does slot `name` hold a value now (guarded for an object from outside)?"""
@@ -522,6 +529,10 @@ class UserDefinedObjectVariable(VariableTracker):
             and not is_slot(member, owner)
         ):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
+        if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
+            what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
+            store = lambda bare: object.__setattr__(bare, name, None)  # noqa: E731
+            slots.raise_on_bare_instance(tx, self.cls, what, store)
         if not self.is_new:
             tx.output.side_effects.store_attr(tx, self, name, value)
         self.attrs[name] = value

@@ -2,9 +2,11 @@
 
 CI runs a short profile (CI_EXAMPLES programs, a few seconds); `make fuzz` runs the `fuzz`
 hypothesis profile (10,000 programs, see tests/conftest.py) and prints how many programs ran,
-how many traced whole and how many fell back, and the commonest reasons. A mismatch fails with
-the shrunk program's text and arguments. Features in `KNOWN_OPEN` (open issue-20 cases) are
-left out; remove an entry there when its fix lands.
+how many traced whole and how many fell back, and the commonest reasons. The same run calls a
+quarter as many programs, each compiled once, with several argument tuples in turn
+(`check_program_calls`: the entries compiled for other values, recompiles, dynamic ints). A
+mismatch fails with the shrunk program's text and arguments. Features in `KNOWN_OPEN` (open
+issue-20 cases) are left out; remove an entry there when its fix lands.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tracer
 import tracer.runtime as torch
 from tracer.testing.programs import (
     FEATURES,
@@ -22,8 +25,10 @@ from tracer.testing.programs import (
     FuzzStats,
     Program,
     ProgramMismatch,
+    arguments,
     build_function,
     check_program,
+    check_program_calls,
     programs,
 )
 
@@ -44,6 +49,27 @@ def test_generated_programs_behave_as_in_python() -> None:
 
     run()
     print(f"\n{stats.summary()}")  # shown by `make fuzz` (pytest -s)
+    assert stats.programs > 0
+
+
+CI_CALL_EXAMPLES = 40
+"""Programs per CI run of the several-calls property (each compiled once, called 2-5 times)."""
+
+
+def test_generated_programs_behave_as_in_python_across_calls() -> None:
+    """One compiled `f` called with several argument tuples: the later calls run the entry
+    compiled for other values, or recompile (ints that change become graph inputs). Found
+    symbolic ints fixing a tensor's shape by their first value (`len(torch.ones(n))`)."""
+    stats = FuzzStats()
+
+    @settings(max_examples=settings().max_examples // 4 if LONG else CI_CALL_EXAMPLES)
+    @given(programs(), st.lists(arguments(), min_size=1, max_size=4))
+    def run(program: Program, calls: list[tuple[object, ...]]) -> None:
+        tracer.reset()
+        stats.record(program, check_program_calls(program, calls))
+
+    run()
+    print(f"\n{stats.summary()}")
     assert stats.programs > 0
 
 

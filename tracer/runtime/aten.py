@@ -38,6 +38,14 @@ def _fake(shape: Shape, out: dtype, *inputs: Any) -> Tensor:
     return FakeTensor._make(None, shape, out, _grad(out, *inputs))
 
 
+def _check_scalars(compute: dtype, *operands: Operand) -> None:
+    """On fake inputs, what the real op does first to a Python number operand: convert it, so
+    that one it cannot hold (10 ** 400 in float) raises as it would."""
+    for x in operands:
+        if not isinstance(x, Tensor):
+            kernels.convert_scalar(x, compute)
+
+
 def _store(values: list[Any], out: dtype, exact: bool) -> list[Any]:
     """Values computed in double (or as Python ints) in `out`'s stored form."""
     if out is dt.float32:
@@ -68,6 +76,7 @@ def _elementwise(
     out: dtype,
 ) -> Tensor:
     if is_fake(a, b):
+        _check_scalars(compute, a, b)
         return _fake(shape, out, a, b)
     values = kernels.elementwise(
         fn, _operand(a, compute, shape), _operand(b, compute, shape), meta.numel(shape)
@@ -197,6 +206,7 @@ def ge(input: Operand, other: Operand) -> Tensor:
 def where(condition: Tensor, input: Operand, other: Operand) -> Tensor:
     shape, out = meta.where(condition, input, other)
     if is_fake(condition, input, other):
+        _check_scalars(out, input, other)
         return _fake(shape, out, input, other)
     n = meta.numel(shape)
     cond, a, b = (

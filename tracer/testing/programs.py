@@ -6,8 +6,9 @@ a dict of str to int, a 1-d runtime tensor), plus the arguments to call it with.
 compiles the text with `compile()` under its own file name (registered in `linecache`, so
 tracebacks and graph-break reasons point at real lines), runs `f` eagerly once and compiled
 twice with `assert_same_behavior`, and says whether the compiled function traced whole or fell
-back. A mismatch raises `ProgramMismatch` with the program's text and arguments; under
-`@given` hypothesis shrinks the program first.
+back; `check_program_calls` calls one compiled `f` with several argument tuples in turn. A
+mismatch raises `ProgramMismatch` with the program's text and arguments; under `@given`
+hypothesis shrinks the program first.
 
 The programs come from a small typed grammar: every expression has a type (int, float, str,
 bool, list of ints, dict of str to int, set, tensor, user object, or "anything"), each
@@ -37,6 +38,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+import tracer
 import tracer.runtime as torch
 from tracer.testing.behavior import assert_same_behavior
 from tracer.testing.compare import Mismatch
@@ -142,6 +144,30 @@ def check_program(program: Program, **compile_options: Any) -> ProgramRun:
             raise ProgramMismatch(
                 f"{e}\n--- program ---\n{program.source}--- args ---\n{describe(program.args)}"
             ) from e
+    return ProgramRun(counter.graph_breaks == 0, tuple(counter.graph_break_reasons))
+
+
+def check_program_calls(
+    program: Program, calls: Iterable[tuple[Any, ...]], **compile_options: Any
+) -> ProgramRun:
+    """Compile the program's `f` once, then call it with the program's arguments and with each
+    of `calls` in turn, each call compared with plain Python (`assert_same_behavior` with
+    `compiled=`). One compiled function seeing new values is where guards, recompiles and
+    automatic dynamic ints (an int whose value changed becomes a graph input) are tested. A
+    difference raises ProgramMismatch showing the program and the calls up to it."""
+    fn = program.build()
+    compiled = tracer.compile(fn, **compile_options)
+    done: list[tuple[Any, ...]] = []
+    with CompileCounter() as counter:
+        for args in (program.args, *calls):
+            done.append(args)
+            try:
+                assert_same_behavior(fn, *args, compiled=compiled)
+            except Mismatch as e:
+                shown = "\n".join(describe(a) for a in done)
+                raise ProgramMismatch(
+                    f"{e}\n--- program ---\n{program.source}--- calls, in order ---\n{shown}"
+                ) from e
     return ProgramRun(counter.graph_breaks == 0, tuple(counter.graph_break_reasons))
 
 

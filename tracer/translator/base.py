@@ -379,6 +379,21 @@ class TranslatorBase:
             tx = tx.parent
         return False
 
+    def in_handled_region(self) -> bool:
+        """Is the current instruction (or a caller's) covered by any exception-table entry
+        (a `try`, a `with`, an `except` body's cleanup)? A raise there is handled in the frame."""
+        tx: TranslatorBase | None = self
+        while tx is not None:
+            if tx.exception_entries is None:
+                tx.exception_entries = exception_table(tx.code)
+            inst = tx.current_inst
+            if inst is not None and any(
+                e.start <= inst.offset < e.end for e in tx.exception_entries
+            ):
+                return True
+            tx = tx.parent
+        return False
+
     @functools.cached_property
     def try_offsets(self) -> frozenset[int]:
         """The offsets that the exception-table entries of a `try` (not of a `with` cleanup,
