@@ -147,10 +147,7 @@ class GuardBuilder:
         spec: TensorSpec = guard.expected
         assert spec.cls is not None, "plan_guards fills in the tensor type"
         if spec.check is not None:  # a world's tensor, whose own test reads every fact
-            return (
-                f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
-                f" and {self.bind(spec.check, 'tensor_match')}({v})"
-            )
+            return f"{self.bind(spec.check, 'tensor_match')}({v})"
         return (
             f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
             f" and {v}._dtype is {self.bind(spec.dtype, _hint(spec.dtype))}"

@@ -89,10 +89,10 @@ class TensorSpec:
     """For a tensor without the runtime's slots: reads `facts()` of a live tensor, where no
     torch-function mode sees the reads (a failure's explanation calls it; see `facts`)."""
     check: Callable[[Any], bool] | None = dataclasses.field(default=None, compare=False)
-    """A world's own test of all of `facts()` at once on a live tensor of the exact class
-    `cls` (torch's is its C++ tensor check); a world that sets `reader` sets this too, and a
-    failure is explained fact by fact through `reader`. None: the runtime's tensor, whose
-    slots the check reads."""
+    """A world's own test, on any live value, that it is a tensor of the exact class `cls`
+    with all of `facts()` (torch's is its C++ tensor check); a world that sets `reader` sets
+    this too, and a failure is explained fact by fact through `reader`. None: the runtime's
+    tensor, whose type and slots the check reads."""
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
