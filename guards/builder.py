@@ -27,7 +27,7 @@ import types
 from collections.abc import Iterable
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.guard import FactsSpec, FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -159,6 +159,10 @@ class GuardBuilder:
         spec: GlobalStateSpec = guard.expected
         return f"{self.bind(spec.reader, 'global_state')}() == {self.bind(spec.values, 'state')}"
 
+    def FACTS_MATCH(self, guard: Guard, v: str) -> str:
+        spec: FactsSpec = guard.expected
+        return f"{self.bind(spec.reader, 'facts')}({v}) == {spec.values!r}"
+
     def MODE_STACK(self, guard: Guard, v: str) -> str:
         return mode_stack_check_expr(v, guard.expected, self.bind)
 
@@ -201,6 +205,7 @@ _ONE_READ_KINDS = frozenset(
         GuardKind.DICT_NOT_CONTAINS,
         GuardKind.HASATTR,
         GuardKind.NO_HASATTR,
+        GuardKind.FACTS_MATCH,
     }
 )
 
