@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from guards.guard import FactsSpec, GuardKind
-from guards.sources import AttrSource
+from guards.sources import AttrSource, ModuleSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
@@ -89,13 +89,18 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
     def _guard_no_hooks(self, tx: TranslatorBase, source: Source) -> None:
         """`Module.__call__` calls `forward` at once: not compiled, no hook here or global.
-        One FACTS_MATCH on the module pins all of it (`CALLS_FORWARD`), read as
-        `Module.__call__` reads it; a call that would not go to `forward` at once breaks."""
+        One FACTS_MATCH on the module pins the module's part (`CALLS_FORWARD`) and one on the
+        globals of `Module.__call__` the hooks for every module (`NO_GLOBAL_HOOKS`, once per
+        trace however many modules it calls); a call that would not go to `forward` at once
+        breaks."""
         why = why_call_skips_forward(self.value)
         if why is not None:
             kind = "nn-module-hooks" if why.startswith("a hook") else "nn-module"
             unimplemented(kind, f"{why}: the call runs Module._call_impl, which is not modeled")
         tx.output.add_guard(GuardKind.FACTS_MATCH, source, CALLS_FORWARD)
+        globals_source = AttrSource(ModuleSource(_CALL.__module__), "__dict__")
+        tx.output.add_guard(GuardKind.ID_MATCH, globals_source, _TORCH_GLOBALS)
+        tx.output.add_guard(GuardKind.FACTS_MATCH, globals_source, NO_GLOBAL_HOOKS)
 
     def __repr__(self) -> str:
         where = f" @ {self.source.name}" if self.source is not None else ", new"
@@ -103,29 +108,39 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
 
 def call_facts(module: Any) -> tuple[bool | int | None, ...]:
-    """What `Module.__call__` tests before it calls `forward` at once, in the order of
-    CALL_FACTS: the class's `__call__` and `_call_impl` are torch's, with their code, and the
-    instance has no `_call_impl` of its own; the module was not `module.compile()`d; the
-    length of each hook dict, on the module and for every module (None: not a dict). Read from
-    the instance dict and the globals of `Module.__call__`, as `_call_impl` reads them, so no
-    user code runs (`Module.__getattr__` is not asked)."""
+    """What `Module.__call__` tests of the module before it calls `forward` at once, in the
+    order of CALLS_FORWARD's names: the class's `__call__` and `_call_impl` are torch's, with
+    their code, and the instance has no `_call_impl` of its own; the module was not
+    `module.compile()`d; the length of each of its hook dicts (None: not a dict). Read from the
+    instance dict, as `_call_impl` reads them, so no user code runs (`Module.__getattr__` is
+    not asked)."""
     own = object.__getattribute__(module, "__dict__")
     cls = type(module)
+    forward, forward_pre, backward, backward_pre = map(own.get, HOOK_DICTS)
     return (
         cls.__call__ is _CALL and _CALL.__code__ is _CALL_CODE,
         cls._call_impl is _CALL_IMPL
         and _CALL_IMPL.__code__ is _CALL_IMPL_CODE
         and "_call_impl" not in own,
         own.get("_compiled_call_impl") is None,
-        *[_hooks_len(own.get(name)) for name in HOOK_DICTS],
-        *[_hooks_len(_TORCH_GLOBALS.get(name)) for name in GLOBAL_HOOK_DICTS],
+        # (written out per dict rather than through a helper: every check runs this)
+        len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
+        len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
+        len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
+        len(backward_pre) if type(backward_pre) in _HOOK_DICT_TYPES else None,
     )
 
 
-def _hooks_len(hooks: object) -> int | None:
-    """The number of hooks in a hook dict (tested by truth value in `_call_impl`, which is its
-    length for a dict), or None for anything else."""
-    return len(hooks) if type(hooks) is collections.OrderedDict or type(hooks) is dict else None
+def global_hook_facts(module_globals: dict[str, Any]) -> tuple[int | None, ...]:
+    """The length of each hook dict for every module, in the globals of `Module.__call__`'s
+    module, in the order of NO_GLOBAL_HOOKS's names (None: not a dict)."""
+    forward, forward_pre, backward, backward_pre = map(module_globals.get, GLOBAL_HOOK_DICTS)
+    return (
+        len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
+        len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
+        len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
+        len(backward_pre) if type(backward_pre) in _HOOK_DICT_TYPES else None,
+    )
 
 
 def why_call_skips_forward(module: Any) -> str | None:
@@ -134,17 +149,17 @@ def why_call_skips_forward(module: Any) -> str | None:
     checks it at each call (tracer/cache/targets.py), where the traced `m(x)` guards it
     (`_guard_no_hooks`)."""
     facts = call_facts(module)
-    if facts == CALLS_FORWARD.values:
+    global_facts = global_hook_facts(_TORCH_GLOBALS)
+    if facts == CALLS_FORWARD.values and global_facts == NO_GLOBAL_HOOKS.values:
         return None
     name = type(module).__name__
     if not facts[0] or not facts[1]:
         return f"{name} does not call Module.__call__'s own _call_impl"
     if not facts[2]:
         return f"{name} was compiled by torch (module.compile())"
-    hooks = facts[3:]
     for where, names, counts in (
-        ("on the module", HOOK_DICTS, hooks[: len(HOOK_DICTS)]),
-        ("for every module", GLOBAL_HOOK_DICTS, hooks[len(HOOK_DICTS) :]),
+        ("on the module", HOOK_DICTS, facts[3:]),
+        ("for every module", GLOBAL_HOOK_DICTS, global_facts),
     ):
         for hook_name, count in zip(names, counts, strict=True):
             if count is None:
@@ -160,16 +175,22 @@ _CALL_IMPL = torch.nn.Module._call_impl
 _CALL_IMPL_CODE = _CALL_IMPL.__code__
 _TORCH_GLOBALS = _CALL.__globals__
 """The globals of `Module.__call__`'s module, where the hooks for every module are."""
-_GLOBALS_NAME = _CALL.__module__
-CALL_FACTS = (
-    "type({}).__call__ is Module.__call__",
-    "type({})._call_impl is Module._call_impl",
-    "{}._compiled_call_impl is None",
-    *[f"len({{}}.{name})" for name in HOOK_DICTS],
-    *[f"len({_GLOBALS_NAME}.{name})" for name in GLOBAL_HOOK_DICTS],
+_HOOK_DICT_TYPES = frozenset({dict, collections.OrderedDict})
+CALLS_FORWARD = FactsSpec(
+    (
+        "type({}).__call__ is Module.__call__",
+        "type({})._call_impl is Module._call_impl",
+        "{}._compiled_call_impl is None",
+        *[f"len({{}}.{name})" for name in HOOK_DICTS],
+    ),
+    (True, True, True, 0, 0, 0, 0),
+    call_facts,
 )
-CALLS_FORWARD = FactsSpec(CALL_FACTS, (True, True, True, *[0] * 8), call_facts)
-"""The facts of a module whose call runs `forward` at once, as a FACTS_MATCH pins them."""
+"""What a module whose call runs `forward` at once is, as a FACTS_MATCH on it pins it."""
+NO_GLOBAL_HOOKS = FactsSpec(
+    tuple(f"len({{}}['{name}'])" for name in GLOBAL_HOOK_DICTS), (0, 0, 0, 0), global_hook_facts
+)
+"""No hook for every module, as a FACTS_MATCH on the globals of `Module.__call__` pins it."""
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:
