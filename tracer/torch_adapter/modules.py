@@ -109,21 +109,21 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
 def call_facts(module: Any) -> tuple[bool | int | None, ...]:
     """What `Module.__call__` tests of the module before it calls `forward` at once, in the
-    order of CALLS_FORWARD's names: the class's `__call__` and `_call_impl` are torch's, with
-    their code, and the instance has no `_call_impl` of its own; the module was not
-    `module.compile()`d; the length of each of its hook dicts (None: not a dict). Read from the
-    instance dict, as `_call_impl` reads them, so no user code runs (`Module.__getattr__` is
-    not asked)."""
-    own = object.__getattribute__(module, "__dict__")
+    order of CALLS_FORWARD's names: the class's `__call__` and `_call_impl` are torch's and
+    the instance has no `_call_impl` of its own; the module was not `module.compile()`d; the
+    length of each of its hook dicts (None: not a dict). Read from the instance dict, as
+    `_call_impl` reads them, so no user code runs (`Module.__getattr__` is not asked)."""
+    own = _instance_dict(module)
     cls = type(module)
-    forward, forward_pre, backward, backward_pre = map(own.get, HOOK_DICTS)
+    # (written out, in the order of HOOK_DICTS, rather than through helpers or a loop: every
+    # check of a module call runs this)
+    get = own.get
+    forward, forward_pre = get("_forward_hooks"), get("_forward_pre_hooks")
+    backward, backward_pre = get("_backward_hooks"), get("_backward_pre_hooks")
     return (
-        cls.__call__ is _CALL and _CALL.__code__ is _CALL_CODE,
-        cls._call_impl is _CALL_IMPL
-        and _CALL_IMPL.__code__ is _CALL_IMPL_CODE
-        and "_call_impl" not in own,
-        own.get("_compiled_call_impl") is None,
-        # (written out per dict rather than through a helper: every check runs this)
+        cls.__call__ is _CALL,
+        cls._call_impl is _CALL_IMPL and "_call_impl" not in own,
+        get("_compiled_call_impl") is None,
         len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
         len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
         len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
@@ -131,11 +131,14 @@ def call_facts(module: Any) -> tuple[bool | int | None, ...]:
     )
 
 
-def global_hook_facts(module_globals: dict[str, Any]) -> tuple[int | None, ...]:
-    """The length of each hook dict for every module, in the globals of `Module.__call__`'s
-    module, in the order of NO_GLOBAL_HOOKS's names (None: not a dict)."""
+def global_call_facts(module_globals: dict[str, Any]) -> tuple[bool | int | None, ...]:
+    """What `Module.__call__` tests for every module, in the order of NO_GLOBAL_HOOKS's names:
+    `Module.__call__` and `_call_impl` have the code they had when traced, and the length of
+    each hook dict for every module, in the globals of their module (None: not a dict)."""
     forward, forward_pre, backward, backward_pre = map(module_globals.get, GLOBAL_HOOK_DICTS)
     return (
+        _CALL.__code__ is _CALL_CODE,
+        _CALL_IMPL.__code__ is _CALL_IMPL_CODE,
         len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
         len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
         len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
@@ -149,17 +152,17 @@ def why_call_skips_forward(module: Any) -> str | None:
     checks it at each call (tracer/cache/targets.py), where the traced `m(x)` guards it
     (`_guard_no_hooks`)."""
     facts = call_facts(module)
-    global_facts = global_hook_facts(_TORCH_GLOBALS)
+    global_facts = global_call_facts(_TORCH_GLOBALS)
     if facts == CALLS_FORWARD.values and global_facts == NO_GLOBAL_HOOKS.values:
         return None
     name = type(module).__name__
-    if not facts[0] or not facts[1]:
+    if not (facts[0] and facts[1] and global_facts[0] and global_facts[1]):
         return f"{name} does not call Module.__call__'s own _call_impl"
     if not facts[2]:
         return f"{name} was compiled by torch (module.compile())"
     for where, names, counts in (
         ("on the module", HOOK_DICTS, facts[3:]),
-        ("for every module", GLOBAL_HOOK_DICTS, global_facts),
+        ("for every module", GLOBAL_HOOK_DICTS, global_facts[2:]),
     ):
         for hook_name, count in zip(names, counts, strict=True):
             if count is None:
@@ -176,10 +179,12 @@ _CALL_IMPL_CODE = _CALL_IMPL.__code__
 _TORCH_GLOBALS = _CALL.__globals__
 """The globals of `Module.__call__`'s module, where the hooks for every module are."""
 _HOOK_DICT_TYPES = frozenset({dict, collections.OrderedDict})
+_instance_dict = torch.nn.Module.__dict__["__dict__"].__get__
+"""A module's instance dict, read by the slot of the class that gave it one (no user code)."""
 CALLS_FORWARD = FactsSpec(
     (
         "type({}).__call__ is Module.__call__",
-        "type({})._call_impl is Module._call_impl",
+        "type({0})._call_impl is Module._call_impl and '_call_impl' not in {0}.__dict__",
         "{}._compiled_call_impl is None",
         *[f"len({{}}.{name})" for name in HOOK_DICTS],
     ),
@@ -188,9 +193,16 @@ CALLS_FORWARD = FactsSpec(
 )
 """What a module whose call runs `forward` at once is, as a FACTS_MATCH on it pins it."""
 NO_GLOBAL_HOOKS = FactsSpec(
-    tuple(f"len({{}}['{name}'])" for name in GLOBAL_HOOK_DICTS), (0, 0, 0, 0), global_hook_facts
+    (
+        "Module.__call__.__code__ is unchanged",
+        "Module._call_impl.__code__ is unchanged",
+        *[f"len({{}}['{name}'])" for name in GLOBAL_HOOK_DICTS],
+    ),
+    (True, True, 0, 0, 0, 0),
+    global_call_facts,
 )
-"""No hook for every module, as a FACTS_MATCH on the globals of `Module.__call__` pins it."""
+"""No hook for every module, and torch's `Module.__call__` as traced, as a FACTS_MATCH on the
+globals of `Module.__call__` pins it."""
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:
