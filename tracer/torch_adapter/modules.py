@@ -18,7 +18,7 @@ Two things of `nn.Module` are modeled rather than inlined, as Dynamo does:
 from __future__ import annotations
 
 import collections
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -135,7 +135,9 @@ def global_call_facts(module_globals: dict[str, Any]) -> tuple[bool | int | None
     """What `Module.__call__` tests for every module, in the order of NO_GLOBAL_HOOKS's names:
     `Module.__call__` and `_call_impl` have the code they had when traced, and the length of
     each hook dict for every module, in the globals of their module (None: not a dict)."""
-    forward, forward_pre, backward, backward_pre = map(module_globals.get, GLOBAL_HOOK_DICTS)
+    get: Callable[[str], Any] = module_globals.get
+    forward, forward_pre = get("_global_forward_hooks"), get("_global_forward_pre_hooks")
+    backward, backward_pre = get("_global_backward_hooks"), get("_global_backward_pre_hooks")
     return (
         _CALL.__code__ is _CALL_CODE,
         _CALL_IMPL.__code__ is _CALL_IMPL_CODE,
