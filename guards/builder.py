@@ -194,6 +194,8 @@ def reads_value_once(guard: Guard) -> bool:
         return expected is None or type(expected) is bool or not is_constant(expected)
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
         return not expected  # `len(v) == 0`
+    if kind is GuardKind.TENSOR_MATCH:
+        return expected.check is not None  # a world's own tensor check: `check(v)`
     return False
 
 
