@@ -27,7 +27,7 @@ import types
 from collections.abc import Iterable
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.guard import FactsSpec, FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -147,10 +147,7 @@ class GuardBuilder:
         spec: TensorSpec = guard.expected
         assert spec.cls is not None, "plan_guards fills in the tensor type"
         if spec.check is not None:  # a world's tensor, whose own test reads every fact
-            return (
-                f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
-                f" and {self.bind(spec.check, 'tensor_match')}({v})"
-            )
+            return f"{self.bind(spec.check, 'tensor_match')}({v})"
         return (
             f"type({v}) is {self.bind(spec.cls, type_label(spec.cls))}"
             f" and {v}._dtype is {self.bind(spec.dtype, _hint(spec.dtype))}"
@@ -161,6 +158,10 @@ class GuardBuilder:
     def GLOBAL_STATE(self, guard: Guard, v: str) -> str:
         spec: GlobalStateSpec = guard.expected
         return f"{self.bind(spec.reader, 'global_state')}() == {self.bind(spec.values, 'state')}"
+
+    def FACTS_MATCH(self, guard: Guard, v: str) -> str:
+        spec: FactsSpec = guard.expected
+        return f"{self.bind(spec.reader, 'facts')}({v}) == {spec.values!r}"
 
     def MODE_STACK(self, guard: Guard, v: str) -> str:
         return mode_stack_check_expr(v, guard.expected, self.bind)
@@ -193,6 +194,8 @@ def reads_value_once(guard: Guard) -> bool:
         return expected is None or type(expected) is bool or not is_constant(expected)
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
         return not expected  # `len(v) == 0`
+    if kind is GuardKind.TENSOR_MATCH:
+        return expected.check is not None  # a world's own tensor check: `check(v)`
     return False
 
 
@@ -204,6 +207,7 @@ _ONE_READ_KINDS = frozenset(
         GuardKind.DICT_NOT_CONTAINS,
         GuardKind.HASATTR,
         GuardKind.NO_HASATTR,
+        GuardKind.FACTS_MATCH,
     }
 )
 

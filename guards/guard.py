@@ -57,6 +57,9 @@ class GuardKind(enum.Enum):
     GLOBAL_STATE = 14
     """the tensor library's global state, in named parts (grad mode, default dtype...): a
     GlobalStateSpec, whose reader the check calls."""
+    FACTS_MATCH = 15
+    """named facts about the object at the source, read at once by its FactsSpec's reader
+    (what `Module.__call__` tests before it calls `forward`: no hook, not compiled)."""
 
     # Members are singletons compared by identity, so identity hashing agrees with `==`.
     __hash__ = object.__hash__
@@ -89,10 +92,10 @@ class TensorSpec:
     """For a tensor without the runtime's slots: reads `facts()` of a live tensor, where no
     torch-function mode sees the reads (a failure's explanation calls it; see `facts`)."""
     check: Callable[[Any], bool] | None = dataclasses.field(default=None, compare=False)
-    """A world's own test of all of `facts()` at once on a live tensor of the exact class
-    `cls` (torch's is its C++ tensor check); a world that sets `reader` sets this too, and a
-    failure is explained fact by fact through `reader`. None: the runtime's tensor, whose
-    slots the check reads."""
+    """A world's own test, on any live value, that it is a tensor of the exact class `cls`
+    with all of `facts()` (torch's is its C++ tensor check); a world that sets `reader` sets
+    this too, and a failure is explained fact by fact through `reader`. None: the runtime's
+    tensor, whose type and slots the check reads."""
 
     @classmethod
     def of(cls, tensor: Any) -> TensorSpec:
@@ -160,6 +163,43 @@ class GlobalStateSpec:
 
     def __str__(self) -> str:
         return self.text()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FactsSpec:
+    """What a FACTS_MATCH pins about the object at its source: named facts and their values
+    when traced; `reader(v)` reads them from a live object in the same order. A tensor world
+    gives the reader, which runs no user code and returns only ints, bools and None, so the
+    check compares its tuple with `==`. Each name is a format string for the source's name.
+
+    >>> spec = FactsSpec(("len({}.hooks)", "{}.ready"), (0, True), lambda v: (0, True))
+    >>> spec.text("L['m']")
+    "len(L['m'].hooks) == 0 and L['m'].ready"
+    """
+
+    names: tuple[str, ...]
+    values: tuple[int | bool | None, ...]
+    reader: Callable[[Any], tuple[object, ...]] = dataclasses.field(compare=False)
+
+    def text(self, name: str, sep: str = " and ") -> str:
+        parts = zip(self.names, self.values, strict=True)
+        return sep.join(self.claim(fact.format(name), value) for fact, value in parts)
+
+    @staticmethod
+    def claim(fact: str, value: object) -> str:
+        """`len(m.hooks) == 0`; a fact expected true reads as itself, one expected false as
+        `not (...)`."""
+        if value is True:
+            return fact
+        return f"not ({fact})" if value is False else f"{fact} == {value!r}"
+
+    def first_difference(self, name: str, value: object) -> tuple[str, object, object] | None:
+        """(fact, expected, actual) of the first fact that differs on `value`, or None."""
+        live = self.reader(value)
+        for fact, want, got in zip(self.names, self.values, live, strict=True):
+            if want != got:
+                return fact.format(name), want, got
+        return None
 
 
 class FunctionSpec(NamedTuple):
@@ -311,6 +351,14 @@ def _global_state_key(expected: Any) -> Hashable:
     raise TypeError(f"GLOBAL_STATE expects a GlobalStateSpec, got {safe_label(expected)}")
 
 
+def _facts_key(expected: Any) -> Hashable:
+    if isinstance(expected, FactsSpec) and all(
+        v is None or type(v) is int or type(v) is bool for v in expected.values
+    ):
+        return (expected.names, tuple(constant_key(v) for v in expected.values))
+    raise TypeError(f"FACTS_MATCH expects a FactsSpec of ints, bools and None, got {expected!r}")
+
+
 def _mode_stack_key(expected: Any) -> Hashable:
     if type(expected) is tuple and all(isinstance(t, type) for t in expected):
         return tuple(map(id, expected))
@@ -346,6 +394,7 @@ _KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
     GuardKind.OBJECT_ALIASING: _aliasing_key,
     GuardKind.NO_ALIASING: _no_aliasing_key,
     GuardKind.GLOBAL_STATE: _global_state_key,
+    GuardKind.FACTS_MATCH: _facts_key,
 }
 assert set(_KEY_OF) == set(GuardKind), "every guard kind needs a key"
 
@@ -388,6 +437,7 @@ _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.OBJECT_ALIASING: lambda other: f"is {other.name}",
     GuardKind.NO_ALIASING: lambda others: "is none of " + ", ".join(o.name for o in others),
     GuardKind.GLOBAL_STATE: lambda spec: spec.text(),
+    GuardKind.FACTS_MATCH: lambda spec: spec.text("v", ", "),
 }
 
 
@@ -422,4 +472,5 @@ _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
         f"{name} is not {o.name}" for o in others
     ),
     GuardKind.GLOBAL_STATE: lambda name, spec: spec.text(" and "),
+    GuardKind.FACTS_MATCH: lambda name, spec: spec.text(name),
 }

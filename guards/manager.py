@@ -26,6 +26,7 @@ from typing import Any
 from guards.builder import CheckFunction, needs_mode_stack, render_check, render_predicates
 from guards.constants import safe_label, type_label
 from guards.guard import (
+    FactsSpec,
     FunctionSpec,
     GlobalStateSpec,
     Guard,
@@ -292,6 +293,15 @@ def _explain_global_state(guard: Guard, value: Any) -> Explained:
     return _claim(f"global state {part} == {want!r}", repr(got))
 
 
+def _explain_facts(guard: Guard, value: Any) -> Explained:
+    spec: FactsSpec = guard.expected
+    found = spec.first_difference(guard.source.name, value)
+    if found is None:
+        return _claim(spec.text(guard.source.name), "unchanged")
+    fact, want, got = found
+    return _claim(FactsSpec.claim(fact, want), repr(got))
+
+
 def _explain_mode_stack(guard: Guard, value: Any) -> Explained:
     return mode_stack_failure(guard.expected, value), mode_types_text([type(m) for m in value])
 
@@ -312,6 +322,7 @@ _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], Explained]] = {
     GuardKind.TENSOR_MATCH: _explain_tensor,
     GuardKind.MODE_STACK: _explain_mode_stack,
     GuardKind.GLOBAL_STATE: _explain_global_state,
+    GuardKind.FACTS_MATCH: _explain_facts,
     GuardKind.OBJECT_ALIASING: lambda g, v: _actual(g, "a different object"),
     GuardKind.NO_ALIASING: lambda g, v: _actual(g, "the same object as one of them"),
 }

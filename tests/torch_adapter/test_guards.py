@@ -54,8 +54,9 @@ def test_a_changed_tensor_fact_recompiles_with_its_reason(
 
 
 def test_the_check_is_torchs_tensor_check_and_explains_each_fact() -> None:
-    """TENSOR_MATCH runs torch's C++ tensor check (one call for every fact); a miss is
-    still explained fact by fact, and the explanation agrees with the check."""
+    """TENSOR_MATCH runs torch's C++ tensor check (one call for every fact, the exact class
+    among them, on any value); a miss is still explained fact by fact, and the explanation
+    agrees with the check."""
     torch = real_torch()
     x = torch.ones(2, 3)
     entry = tracer.trace(_scale)(x)
@@ -66,6 +67,10 @@ def test_the_check_is_torchs_tensor_check_and_explains_each_fact() -> None:
         (x.t().contiguous().t(), False),
         (x.clone().requires_grad_(), False),
         (torch.ones(2, 3, dtype=torch.int64), False),
+        (_as_parameter(x), False),
+        ([x], False),
+        (None, False),
+        (2.0, False),
     ]:
         assert entry.check(other) is passes
         assert (entry.failure(other) is None) is passes

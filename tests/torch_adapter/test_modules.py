@@ -46,7 +46,9 @@ def test_parameters_are_guarded_inputs_and_a_hook_falls_back() -> None:
     explanation = tracer.explain(call)(model, x)
     guards = "\n".join(explanation.guards)
     assert "type(L['model']._parameters['weight']) is Parameter" in guards
+    # one FACTS_MATCH on the module: what `Module.__call__` tests before calling forward
     assert "len(L['model']._forward_hooks) == 0" in guards
+    assert "L['model']._compiled_call_impl is None and " in guards
     module_globals = "sys.modules['torch.nn.modules.module'].__dict__"
     assert f"{module_globals} is <dict object>" in guards  # `Module.__call__.__globals__`
     assert f"len({module_globals}['_global_forward_hooks']) == 0" in guards

@@ -93,13 +93,20 @@ class CompiledFunction:
         _live.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.target(*args, **kwargs)(*args, **kwargs)
+        run = self.choose(args, kwargs)
+        # (`run(*args, **{})` would build an empty dict for the call)
+        return run(*args, **kwargs) if kwargs else run(*args)
 
     def target(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        """What a call with these arguments runs (`choose`). Returned rather than called, so
+        that nothing here holds the arguments while it runs: a resume function is called this
+        way (tracer/codegen/resume.py), so that an object it drops dies."""
+        return self.choose(args, kwargs)
+
+    def choose(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any]:
         """What a call with these arguments runs: the code of the cache entry whose guards
-        pass (compiling one on a miss), or the function itself, eagerly. Returned rather than
-        called, so that nothing here holds the arguments while it runs: a resume function is
-        called this way (tracer/codegen/resume.py), so that an object it drops dies."""
+        pass (compiling one on a miss), or the function itself, eagerly. The arguments come
+        as the call packed them, so that the per-call path packs them once."""
         fn = self.fn
         # NOTE [live defaults]: the binder copied fn's defaults and signature, and every entry
         # traced fn's code; if `fn.__code__`, `__defaults__` or `__kwdefaults__` was reassigned

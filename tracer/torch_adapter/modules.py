@@ -9,20 +9,22 @@ Two things of `nn.Module` are modeled rather than inlined, as Dynamo does:
   that the name is in none of the places Python looks first (the instance dict; the class is
   pinned by TYPE_MATCH). A parameter is then an input tensor like any other (TENSOR_MATCH).
 - Calling `m(x)`: `Module.__call__` runs `forward` directly when no hook is registered on the
-  module or globally; the tracker guards each hook dict empty and inlines `forward`. A hook
-  makes the call run through `Module._call_impl`, which modetrace does not model (a break).
+  module or globally and the module was not `module.compile()`d; the tracker pins those facts
+  with one FACTS_MATCH on the module (`call_facts` reads them all) and inlines `forward`. A
+  hook makes the call run through `Module._call_impl`, which modetrace does not model (a
+  break).
 """
 
 from __future__ import annotations
 
 import collections
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from guards.guard import GuardKind
-from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
+from guards.guard import FactsSpec, GuardKind
+from guards.sources import AttrSource, ModuleSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
@@ -86,63 +88,123 @@ class NNModuleVariable(UserDefinedObjectVariable):
         return forward.call_function(tx, args, kwargs)
 
     def _guard_no_hooks(self, tx: TranslatorBase, source: Source) -> None:
-        """`Module.__call__` calls `forward` at once: no compiled call and no hook, here or
-        global. Each hook dict (an OrderedDict) is guarded by its exact type and length 0."""
-        builder = tx.output.builder
-        own = object.__getattribute__(self.value, "__dict__")
-        if own.get("_compiled_call_impl") is not None:
-            unimplemented("nn-module", f"{type(self.value).__name__} was torch.compile()d")
-        builder.wrap(own.get("_compiled_call_impl"), AttrSource(source, "_compiled_call_impl"))
-        call_source = AttrSource(TypeSource(source), "__call__")
-        builder.wrap(type(self.value).__call__, call_source)  # FUNCTION_MATCH
-        # `type(m).__call__` is `Module.__call__` itself (FUNCTION_MATCH above), whose globals
-        # are its module's dict: the global hook dicts are guarded there, once per trace
-        # however many modules it calls, rather than through each module's `__call__`
-        torch_globals = torch.nn.Module.__call__.__globals__
-        globals_source = AttrSource(ModuleSource(torch.nn.Module.__call__.__module__), "__dict__")
-        tx.output.add_guard(GuardKind.ID_MATCH, globals_source, torch_globals)
-        places: list[tuple[Any, Source]] = [
-            (own.get(name), AttrSource(source, name)) for name in HOOK_DICTS
-        ]
-        places += [
-            (torch_globals.get(name), ItemSource(globals_source, name))
-            for name in GLOBAL_HOOK_DICTS
-        ]
-        for hooks, hooks_source in places:
-            if type(hooks) not in (dict, collections.OrderedDict):
-                unimplemented("nn-module", f"{hooks_source.name} is not a dict of hooks")
-            if hooks:
-                unimplemented(
-                    "nn-module-hooks",
-                    f"a hook is registered ({hooks_source.name}): the call runs "
-                    "Module._call_impl, which is not modeled",
-                )
-            tx.output.add_guard(GuardKind.TYPE_MATCH, hooks_source, type(hooks))
-            tx.output.add_guard(GuardKind.LENGTH_CHECK, hooks_source, 0)
+        """`Module.__call__` calls `forward` at once: not compiled, no hook here or global.
+        One FACTS_MATCH on the module pins the module's part (`CALLS_FORWARD`) and one on the
+        globals of `Module.__call__` the hooks for every module (`NO_GLOBAL_HOOKS`, once per
+        trace however many modules it calls); a call that would not go to `forward` at once
+        breaks."""
+        why = why_call_skips_forward(self.value)
+        if why is not None:
+            kind = "nn-module-hooks" if why.startswith("a hook") else "nn-module"
+            unimplemented(kind, f"{why}: the call runs Module._call_impl, which is not modeled")
+        tx.output.add_guard(GuardKind.FACTS_MATCH, source, CALLS_FORWARD)
+        globals_source = AttrSource(ModuleSource(_CALL.__module__), "__dict__")
+        tx.output.add_guard(GuardKind.ID_MATCH, globals_source, _TORCH_GLOBALS)
+        tx.output.add_guard(GuardKind.FACTS_MATCH, globals_source, NO_GLOBAL_HOOKS)
 
     def __repr__(self) -> str:
         where = f" @ {self.source.name}" if self.source is not None else ", new"
         return f"NNModuleVariable({self.cls.__qualname__}{where})"
 
 
+def call_facts(module: Any) -> tuple[bool | int | None, ...]:
+    """What `Module.__call__` tests of the module before it calls `forward` at once, in the
+    order of CALLS_FORWARD's names: the class's `__call__` and `_call_impl` are torch's and
+    the instance has no `_call_impl` of its own; the module was not `module.compile()`d; the
+    length of each of its hook dicts (None: not a dict). Read from the instance dict, as
+    `_call_impl` reads them, so no user code runs (`Module.__getattr__` is not asked)."""
+    own = _instance_dict(module)
+    cls = type(module)
+    # (written out, in the order of HOOK_DICTS, rather than through helpers or a loop: every
+    # check of a module call runs this)
+    get = own.get
+    forward, forward_pre = get("_forward_hooks"), get("_forward_pre_hooks")
+    backward, backward_pre = get("_backward_hooks"), get("_backward_pre_hooks")
+    return (
+        cls.__call__ is _CALL,
+        cls._call_impl is _CALL_IMPL and "_call_impl" not in own,
+        get("_compiled_call_impl") is None,
+        len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
+        len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
+        len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
+        len(backward_pre) if type(backward_pre) in _HOOK_DICT_TYPES else None,
+    )
+
+
+def global_call_facts(module_globals: dict[str, Any]) -> tuple[bool | int | None, ...]:
+    """What `Module.__call__` tests for every module, in the order of NO_GLOBAL_HOOKS's names:
+    `Module.__call__` and `_call_impl` have the code they had when traced, and the length of
+    each hook dict for every module, in the globals of their module (None: not a dict)."""
+    get: Callable[[str], Any] = module_globals.get
+    forward, forward_pre = get("_global_forward_hooks"), get("_global_forward_pre_hooks")
+    backward, backward_pre = get("_global_backward_hooks"), get("_global_backward_pre_hooks")
+    return (
+        _CALL.__code__ is _CALL_CODE,
+        _CALL_IMPL.__code__ is _CALL_IMPL_CODE,
+        len(forward) if type(forward) in _HOOK_DICT_TYPES else None,
+        len(forward_pre) if type(forward_pre) in _HOOK_DICT_TYPES else None,
+        len(backward) if type(backward) in _HOOK_DICT_TYPES else None,
+        len(backward_pre) if type(backward_pre) in _HOOK_DICT_TYPES else None,
+    )
+
+
 def why_call_skips_forward(module: Any) -> str | None:
-    """`Module.__call__` runs `forward` at once only with no hook (on the module or global)
-    and no `module.compile()`: else why not. `tracer.compile(model)` checks it at each call
-    (tracer/cache/targets.py), where the traced `m(x)` guards it (`_guard_no_hooks`)."""
-    own = object.__getattribute__(module, "__dict__")
-    if own.get("_compiled_call_impl") is not None:
-        return f"{type(module).__name__} was compiled by torch (module.compile())"
-    if any(map(own.get, HOOK_DICTS)):  # (as `_call_impl` tests them: by truth value)
-        name = next(name for name in HOOK_DICTS if own.get(name))
-        return f"a hook is registered on the module ({name})"
-    if any(map(_TORCH_GLOBALS.get, GLOBAL_HOOK_DICTS)):
-        name = next(name for name in GLOBAL_HOOK_DICTS if _TORCH_GLOBALS.get(name))
-        return f"a hook is registered for every module ({name})"
-    return None
+    """`Module.__call__` runs `forward` at once only with torch's own `__call__`, no hook (on
+    the module or global) and no `module.compile()`: else why not. `tracer.compile(model)`
+    checks it at each call (tracer/cache/targets.py), where the traced `m(x)` guards it
+    (`_guard_no_hooks`)."""
+    facts = call_facts(module)
+    global_facts = global_call_facts(_TORCH_GLOBALS)
+    if facts == CALLS_FORWARD.values and global_facts == NO_GLOBAL_HOOKS.values:
+        return None
+    name = type(module).__name__
+    if not (facts[0] and facts[1] and global_facts[0] and global_facts[1]):
+        return f"{name} does not call Module.__call__'s own _call_impl"
+    if not facts[2]:
+        return f"{name} was compiled by torch (module.compile())"
+    for where, names, counts in (
+        ("on the module", HOOK_DICTS, facts[3:]),
+        ("for every module", GLOBAL_HOOK_DICTS, global_facts[2:]),
+    ):
+        for hook_name, count in zip(names, counts, strict=True):
+            if count is None:
+                return f"{hook_name} {where} is not a dict of hooks"
+            if count:
+                return f"a hook is registered {where} ({hook_name})"
+    return None  # (unreachable: some fact differs)
 
 
-_TORCH_GLOBALS = torch.nn.Module.__call__.__globals__
+_CALL = torch.nn.Module.__call__
+_CALL_CODE = _CALL.__code__
+_CALL_IMPL = torch.nn.Module._call_impl
+_CALL_IMPL_CODE = _CALL_IMPL.__code__
+_TORCH_GLOBALS = _CALL.__globals__
 """The globals of `Module.__call__`'s module, where the hooks for every module are."""
+_HOOK_DICT_TYPES = frozenset({dict, collections.OrderedDict})
+_instance_dict = torch.nn.Module.__dict__["__dict__"].__get__
+"""A module's instance dict, read by the slot of the class that gave it one (no user code)."""
+CALLS_FORWARD = FactsSpec(
+    (
+        "type({}).__call__ is Module.__call__",
+        "type({0})._call_impl is Module._call_impl and '_call_impl' not in {0}.__dict__",
+        "{}._compiled_call_impl is None",
+        *[f"len({{}}.{name})" for name in HOOK_DICTS],
+    ),
+    (True, True, True, 0, 0, 0, 0),
+    call_facts,
+)
+"""What a module whose call runs `forward` at once is, as a FACTS_MATCH on it pins it."""
+NO_GLOBAL_HOOKS = FactsSpec(
+    (
+        "Module.__call__.__code__ is unchanged",
+        "Module._call_impl.__code__ is unchanged",
+        *[f"len({{}}['{name}'])" for name in GLOBAL_HOOK_DICTS],
+    ),
+    (True, True, 0, 0, 0, 0),
+    global_call_facts,
+)
+"""No hook for every module, and torch's `Module.__call__` as traced, as a FACTS_MATCH on the
+globals of `Module.__call__` pins it."""
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:

@@ -102,12 +102,13 @@ GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms
 
 def global_state() -> tuple[object, ...]:
     """The global state a trace relies on, in the order of GLOBAL_STATE_NAMES (each read by
-    the C function behind torch's Python-level getter)."""
-    return (
-        _C.is_grad_enabled(),
-        _C.get_default_dtype(),
-        _C._get_deterministic_algorithms(),
-    )
+    the C function behind torch's Python-level getter; every check calls this)."""
+    return (_is_grad_enabled(), _get_default_dtype(), _get_deterministic_algorithms())
+
+
+_is_grad_enabled = _C.is_grad_enabled
+_get_default_dtype = _C.get_default_dtype
+_get_deterministic_algorithms = _C._get_deterministic_algorithms
 
 
 def live_mode_stack() -> list[Any]:
