@@ -27,6 +27,7 @@ before the rounds and reported apart as `first_compile_in_process_us`, never in 
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import inspect
 import tempfile
@@ -232,7 +233,15 @@ class ModetraceBench(_Bench):
             samples.add(name, "store_on_off", self._store_on_off(workload, index))
 
     def _first_calls_us(self, workload: Workload) -> float:
-        """Total time of STORE_BATCH first calls, each after a reset (so each compiles)."""
+        """Total time of STORE_BATCH first calls, each after a reset (so each compiles).
+
+        Each half of the store's line starts from the same state of the garbage collector: its
+        young generations just collected (`gc.collect(1)`, not timed), so a collection lands in
+        a half when that half's own allocations call for one. Otherwise where the previous
+        half left the collector's counts decided it: in the whole `make bench`, a young
+        collection fell inside the timed calls of 7 of 15 store-on halves and 1 of 15 store-off
+        halves, about 2% of a half each time (benchmarks/README.md, branch store5)."""
+        gc.collect(1)
         total = 0.0
         for _ in range(STORE_BATCH):
             self.reset()
