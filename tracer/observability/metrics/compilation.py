@@ -225,7 +225,9 @@ class _Captured:
         self._record: CompilationMetrics | None = None
 
     def values(self) -> dict[str, Any]:
-        """The record's fields: the common ones first, values set during the compile win."""
+        """The record's fields: the common ones first, values set during the compile win. The
+        config is the snapshot every compile under that config shares (the metrics store then
+        sees the same object and encodes it once); `record()` gives the record its own copy."""
         if self._values is None:
             cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
             values: dict[str, Any] = {
@@ -237,7 +239,7 @@ class _Captured:
                 **_DEFAULT_COUNTS,
                 "restart_reasons": [],
                 **(self._failure or {}),
-                "config": dict(_snapshot(self._knobs)),
+                "config": _snapshot(self._knobs),
                 "modetrace_version": _modetrace_version(),
                 "python_version": sys.version,
                 **_json_ready(self._metrics),
@@ -247,7 +249,8 @@ class _Captured:
 
     def record(self) -> CompilationMetrics:
         if self._record is None:
-            self._record = CompilationMetrics(**self.values())
+            values = self.values()
+            self._record = CompilationMetrics(**{**values, "config": dict(values["config"])})
         return self._record
 
     def chromium_summary(self) -> dict[str, Any]:
@@ -292,6 +295,8 @@ _LIST_FIELDS = frozenset(f.name for f in _FIELDS if str(f.type).startswith("list
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
     """Sets in list fields (from `add_to_set`) become sorted lists; the dict is copied only if
     it has any. Only the list fields are looked at: the few a compile sets, not every value."""
+    if _LIST_FIELDS.isdisjoint(metrics):  # most compiles set none of them
+        return metrics
     sets = [k for k in _LIST_FIELDS.intersection(metrics) if type(metrics[k]) is set]
     if not sets:
         return metrics
