@@ -236,11 +236,11 @@ class ModetraceBench(_Bench):
         """Total time of STORE_BATCH first calls, each after a reset (so each compiles).
 
         Each half of the store's line starts from the same state of the garbage collector: its
-        young generations just collected (`gc.collect(1)`, not timed), so a collection lands in
-        a half when that half's own allocations call for one. Otherwise where the previous
-        half left the collector's counts decided it: in the whole `make bench`, a young
-        collection fell inside the timed calls of 7 of 15 store-on halves and 1 of 15 store-off
-        halves, about 2% of a half each time (benchmarks/README.md, branch store5)."""
+        young generations just collected (`gc.collect(1)`, not timed), so a collection falls in
+        a half only when that half's own allocations call for one, not because of where the
+        previous half left the collector's count (in the whole `make bench` that put one in
+        about half of the store-on halves and almost no store-off half; benchmarks/README.md,
+        branch store5)."""
         gc.collect(1)
         total = 0.0
         for _ in range(STORE_BATCH):
@@ -258,9 +258,8 @@ class ModetraceBench(_Bench):
         db = store.MetricsStore(
             f"{self._log_dir.name}/metrics.db", batch=STORE_BATCH, interval_s=float("inf")
         )
-        # Not counted: the first of these first calls after the figures before them pay for
-        # what those left cold (in the whole `make bench`, about 20 k instructions a compile),
-        # which would land on whichever half came first: the store-off half every other round.
+        # Not counted: the first calls after the other figures pay for what those left cold;
+        # without these, whichever half came first would (the store-off half, every other round).
         self._first_calls_us(workload)
         off = self._first_calls_us(workload) if index % 2 else None
         store.install(db)
