@@ -150,6 +150,12 @@ _DEFAULT_COUNTS = dict.fromkeys(
     ("guard_count", "graph_op_count", "graph_node_count", "graph_input_count", "graph_break_count"),
     0,
 )
+_SAME_FOR_EVERY_COMPILE = {
+    **_DEFAULT_COUNTS,
+    "modetrace_version": __version__,
+    "python_version": sys.version,
+}
+"""The common fields whose values do not depend on the compile (counts it may set win)."""
 _CHROMIUM_FIELDS = (
     *("frame_key", "co_name", "co_filename", "co_firstlineno", "cache_size"),
     *("accumulated_cache_size", "guard_count", "shape_env_guard_count", "graph_op_count"),
@@ -231,17 +237,15 @@ class _Captured:
         if self._values is None:
             cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
             values: dict[str, Any] = {
+                **_SAME_FOR_EVERY_COMPILE,
                 "compile_id": None if cid is None else cid.text,
                 "start_time_us": start_ns // 1000,
                 "end_time_us": end_ns // 1000,
                 "duration_us": (end_ns - start_ns) // 1000,
                 "structured_logging_overhead_us": self._overhead_us,
-                **_DEFAULT_COUNTS,
                 "restart_reasons": [],
-                **(self._failure or {}),
                 "config": _snapshot(self._knobs),
-                "modetrace_version": _modetrace_version(),
-                "python_version": sys.version,
+                **(self._failure or {}),
                 **_json_ready(self._metrics),
             }
             self._values = values
@@ -359,10 +363,6 @@ def _snapshot(knobs: config.Config) -> dict[str, Any]:
     if last is None or last[0] is not knobs:
         last = _last_snapshot = (knobs, knobs.snapshot())
     return last[1]
-
-
-def _modetrace_version() -> str:
-    return __version__
 
 
 def _store(captured: _Captured) -> None:
