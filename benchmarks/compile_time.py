@@ -27,6 +27,7 @@ before the rounds and reported apart as `first_compile_in_process_us`, never in 
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import inspect
 import tempfile
@@ -232,7 +233,15 @@ class ModetraceBench(_Bench):
             samples.add(name, "store_on_off", self._store_on_off(workload, index))
 
     def _first_calls_us(self, workload: Workload) -> float:
-        """Total time of STORE_BATCH first calls, each after a reset (so each compiles)."""
+        """Total time of STORE_BATCH first calls, each after a reset (so each compiles).
+
+        Each half of the store's line starts from the same state of the garbage collector: its
+        young generations just collected (`gc.collect(1)`, not timed), so a collection falls in
+        a half only when that half's own allocations call for one, not because of where the
+        previous half left the collector's count (in the whole `make bench` that put one in
+        about half of the store-on halves and almost no store-off half; benchmarks/README.md,
+        branch store5)."""
+        gc.collect(1)
         total = 0.0
         for _ in range(STORE_BATCH):
             self.reset()
@@ -249,6 +258,9 @@ class ModetraceBench(_Bench):
         db = store.MetricsStore(
             f"{self._log_dir.name}/metrics.db", batch=STORE_BATCH, interval_s=float("inf")
         )
+        # Not counted: the first calls after the other figures pay for what those left cold;
+        # without these, whichever half came first would (the store-off half, every other round).
+        self._first_calls_us(workload)
         off = self._first_calls_us(workload) if index % 2 else None
         store.install(db)
         try:

@@ -25,6 +25,7 @@ from guards.guard import Guard, GuardKind
 from guards.manager import CompiledGuards
 from guards.sources import LocalSource
 from tracer.observability.compile_context import CompileId, compile_context
+from tracer.observability.events import Span
 from tracer.observability.metrics import (
     CompilationMetrics,
     compilation,
@@ -129,6 +130,60 @@ def test_phase_metadata_is_json_and_null_without_any(tmp_path: Path) -> None:
     stored = dict(rows(db, "SELECT phase, metadata FROM pt2_compile_events WHERE seq = 0"))
     assert json.loads(stored.pop("entire_frame_compile")) == {"fn_name": "compile"}
     assert stored and set(stored.values()) == {None}, stored
+
+
+def test_a_records_config_is_its_own_and_a_changed_config_is_stored(tmp_path: Path) -> None:
+    """Compiles under one config share its snapshot until their records are built (the store
+    encodes it once); each record gets its own copy, so changing one changes neither the
+    next record nor what is stored, and a compile under a changed config stores the new one."""
+    db = tmp_path / "m.db"
+    with tracer.metrics_store(db, batch=100):
+        tracer.compile(scale)(torch.ones(2), 2)
+        tracer.compile(scale)(torch.ones(3), 3)
+        with tracer.config.patch(recompile_limit=3):
+            tracer.compile(scale)(torch.ones(4), 4)
+        records = tracer.get_compilation_metrics()
+        records[0].config["recompile_limit"] = 99
+        assert records[0].config is not records[1].config
+        assert records[1].config == tracer.config.current().snapshot()
+    stored = [json.loads(c) for (c,) in rows(db, "SELECT config FROM dynamo_compile ORDER BY seq")]
+    snapshot = tracer.config.current().snapshot()
+    assert stored == [snapshot, snapshot, {**snapshot, "recompile_limit": 3}]
+
+
+def test_phase_metadata_added_after_the_start_is_stored() -> None:
+    """A phase's row carries what its end carries: data added while it was open, or to be
+    computed when read (the store reads a phase's start arguments directly only when nothing
+    was added)."""
+
+    class Captured:
+        def values(self) -> dict[str, Any]:
+            return {"compile_id": "5/0"}
+
+    def span(name: str, **args: Any) -> Span:
+        made = Span(name, compile_event=True)
+        made.start_ns, made.end_ns, made.tid = 1000, 3000, 7
+        made.args = {"compile_id": "5/0", **args}
+        return made
+
+    plain, added, later, started = span("plain"), span("added"), span("later"), span("s", n=1)
+    added.add({"cache": "hit"})
+    later.add_later(lambda: {"size": 3})
+    tables = store._rows([(0, Captured(), [plain, added, later, started])], store._JsonCells())
+    phases = {
+        values[2]: values[6:]
+        for table, columns, cells in tables
+        if table == "pt2_compile_events"
+        for values in [
+            cells[k : k + len(columns) - 1] for k in range(0, len(cells), len(columns) - 1)
+        ]
+    }
+    assert phases == {
+        "plain": [],
+        "added": ['{"cache": "hit"}'],
+        "later": ['{"size": 3}'],
+        "s": ['{"n": 1}'],
+    }
 
 
 def test_phase_rows_add_up_to_the_record_time_columns(tmp_path: Path) -> None:

@@ -150,6 +150,12 @@ _DEFAULT_COUNTS = dict.fromkeys(
     ("guard_count", "graph_op_count", "graph_node_count", "graph_input_count", "graph_break_count"),
     0,
 )
+_SAME_FOR_EVERY_COMPILE = {
+    **_DEFAULT_COUNTS,
+    "modetrace_version": __version__,
+    "python_version": sys.version,
+}
+"""The common fields whose values do not depend on the compile (counts it may set win)."""
 _CHROMIUM_FIELDS = (
     *("frame_key", "co_name", "co_filename", "co_firstlineno", "cache_size"),
     *("accumulated_cache_size", "guard_count", "shape_env_guard_count", "graph_op_count"),
@@ -225,21 +231,21 @@ class _Captured:
         self._record: CompilationMetrics | None = None
 
     def values(self) -> dict[str, Any]:
-        """The record's fields: the common ones first, values set during the compile win."""
+        """The record's fields: the common ones first, values set during the compile win. The
+        config is the snapshot every compile under that config shares (the metrics store then
+        sees the same object and encodes it once); `record()` gives the record its own copy."""
         if self._values is None:
             cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
             values: dict[str, Any] = {
+                **_SAME_FOR_EVERY_COMPILE,
                 "compile_id": None if cid is None else cid.text,
                 "start_time_us": start_ns // 1000,
                 "end_time_us": end_ns // 1000,
                 "duration_us": (end_ns - start_ns) // 1000,
                 "structured_logging_overhead_us": self._overhead_us,
-                **_DEFAULT_COUNTS,
                 "restart_reasons": [],
+                "config": _snapshot(self._knobs),
                 **(self._failure or {}),
-                "config": dict(_snapshot(self._knobs)),
-                "modetrace_version": _modetrace_version(),
-                "python_version": sys.version,
                 **_json_ready(self._metrics),
             }
             self._values = values
@@ -247,7 +253,8 @@ class _Captured:
 
     def record(self) -> CompilationMetrics:
         if self._record is None:
-            self._record = CompilationMetrics(**self.values())
+            values = self.values()
+            self._record = CompilationMetrics(**{**values, "config": dict(values["config"])})
         return self._record
 
     def chromium_summary(self) -> dict[str, Any]:
@@ -292,6 +299,8 @@ _LIST_FIELDS = frozenset(f.name for f in _FIELDS if str(f.type).startswith("list
 def _json_ready(metrics: dict[str, Any]) -> dict[str, Any]:
     """Sets in list fields (from `add_to_set`) become sorted lists; the dict is copied only if
     it has any. Only the list fields are looked at: the few a compile sets, not every value."""
+    if _LIST_FIELDS.isdisjoint(metrics):  # most compiles set none of them
+        return metrics
     sets = [k for k in _LIST_FIELDS.intersection(metrics) if type(metrics[k]) is set]
     if not sets:
         return metrics
@@ -354,10 +363,6 @@ def _snapshot(knobs: config.Config) -> dict[str, Any]:
     if last is None or last[0] is not knobs:
         last = _last_snapshot = (knobs, knobs.snapshot())
     return last[1]
-
-
-def _modetrace_version() -> str:
-    return __version__
 
 
 def _store(captured: _Captured) -> None:

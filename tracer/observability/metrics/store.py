@@ -439,9 +439,12 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
                 cells[row + k] = json_cells.text(name, value)
         cid = values.get("compile_id")
         for span in spans:
-            name, args = span.name, span.end_args()
+            name = span.name
+            # most phases add nothing after their start: `end_args()` would return `args`
+            args = span.end_args() if span.added or span.later else span.args
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
-                metadata = {k: v for k, v in args.items() if k != "compile_id"}
+                metadata = args.copy()
+                metadata.pop("compile_id", None)  # the row has a column of its own for it
                 text = json_cells.text(("metadata", name), metadata)
                 described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
             else:
@@ -485,14 +488,17 @@ class _JsonCells:
     Most of them repeat from one compile to the next (the config, empty lists, the metadata of
     `entire_frame_compile`), and encoding them again was a third of what a compile's rows
     cost: the text of the last value of each column (or each phase's metadata) is kept and
-    reused while the next value is equal (`==`, so a changed config is encoded again)."""
+    reused while the next value is the same object (the config snapshot compiles share while
+    the config is unchanged) or an equal one (`==`, so a changed config is encoded again)."""
 
     def __init__(self) -> None:
         self._last: dict[Hashable, tuple[Any, str]] = {}
 
     def text(self, column: Hashable, value: Any) -> str:
         last = self._last.get(column)
-        if last is not None and type(last[0]) is type(value) and last[0] == value:
+        if last is not None and (
+            last[0] is value or (type(last[0]) is type(value) and last[0] == value)
+        ):
             return last[1]
         text = _json(value)
         self._last[column] = (value, text)
