@@ -460,8 +460,9 @@ class UserDefinedObjectVariable(VariableTracker):
         self._raise_empty_slot_error(tx, name, member.__get__)
 
     def _raise_empty_slot_error(self, tx: TranslatorBase, name: str, access: Any) -> NoReturn:
-        """Reading or deleting an empty slot: CPython's own error (its wording changes between
-        versions), got by doing the same on an object of this class whose slot is empty: the
+        """Reading or deleting an empty slot, or setting an attribute an object has no room for:
+        CPython's own error (its wording changes between versions), got by doing the same
+        (`access`) on an object of this class whose slot is empty (or that has no dict): the
         object itself when it came from outside with the slot empty, else a bare instance made
         with `object.__new__` (never for a class with `__del__`, which would see it)."""
         if not self.is_new and self.source is not None and not has_instance_attr(self.value, name):
@@ -522,6 +523,9 @@ class UserDefinedObjectVariable(VariableTracker):
             and not is_slot(member, owner)
         ):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
+        if not is_slot(member, owner) and not self.cls.__dictoffset__:
+            # neither a slot nor an instance dict to hold it: CPython's AttributeError
+            self._raise_empty_slot_error(tx, name, lambda obj: object.__setattr__(obj, name, None))
         if not self.is_new:
             tx.output.side_effects.store_attr(tx, self, name, value)
         self.attrs[name] = value

@@ -39,3 +39,45 @@ def test_exception_constructor_checks_its_arguments(details: tuple[Any, ...]) ->
         tracer.compile(syntax_error_with_details)(details)
     assert counter.graph_breaks == 0
     assert counter.compiles == 1
+
+
+class Slotted:
+    __slots__ = ("b",)
+    a = 1  # a class attribute, not a slot: read-only on instances
+
+
+def store_where_there_is_no_room(obj: Any, name: str) -> Any:
+    try:
+        setattr(obj, name, 10)
+    except AttributeError as e:
+        return "rejected", str(e)
+    return "stored", getattr(obj, name)
+
+
+def store_on_a_new_object(name: str) -> Any:
+    obj = Slotted()
+    try:
+        setattr(obj, name, 10)
+    except AttributeError as e:
+        return "rejected", str(e)
+    return "stored", getattr(obj, name)
+
+
+@pytest.mark.parametrize("name", ["b", "c", "a"])
+def test_setattr_on_an_object_without_a_dict(name: str) -> None:
+    """test_fractions `FractionTest.test_slots`: `setattr(Fraction(13, 7), 'a', 10)` under
+    `assertRaises`. An instance with `__slots__` and no `__dict__` has no room for a new
+    attribute; the store was recorded as a side effect, so the AttributeError came when it was
+    replayed, after the `except` that should have caught it. Now it raises in the trace."""
+    assert_same_behavior(store_where_there_is_no_room, Slotted(), name)
+    assert_same_behavior(store_on_a_new_object, name)
+    tracer.reset()
+    with CompileCounter() as counter:
+        tracer.compile(store_where_there_is_no_room)(Slotted(), name)
+    assert counter.graph_breaks == 0
+
+
+def test_setattr_on_a_fraction() -> None:
+    from fractions import Fraction
+
+    assert_same_behavior(store_where_there_is_no_room, Fraction(13, 7), "a")
