@@ -82,6 +82,15 @@ class NamedTupleVariable(TupleVariable):
     def as_python_constant(self) -> Any:
         return self.tuple_cls(*(item.as_python_constant() for item in self.items))
 
+    def stand_in(self) -> Any:
+        """An instance of the named tuple class holding the trackers, for CPython's error on a
+        call its own method refuses (`t._replace(5)`); made with `tuple.__new__`, so no
+        `__new__` of the class runs, and not at all for a class with `__del__`, which would
+        see it."""
+        if lookup_class_attr(self.tuple_cls, "__del__")[1] is not None:
+            unimplemented("namedtuple", f"{self.tuple_cls.__name__} defines __del__")
+        return tuple.__new__(self.tuple_cls, self.items)
+
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
         if name in fields:
@@ -104,7 +113,9 @@ class NamedTupleVariable(TupleVariable):
 
         return wrap_class_member(tx, member, None, self, builder.wrap_class(self.tuple_cls))
 
-    def method__replace(self, tx: TranslatorBase, **changes: VariableTracker) -> VariableTracker:
+    def method__replace(
+        self, tx: TranslatorBase, /, **changes: VariableTracker
+    ) -> VariableTracker:  # `/`: a field may be named `self` or `tx`
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
         if not set(changes) <= set(fields):
             # CPython's error (its type and wording change between versions), from the class's
@@ -295,8 +306,8 @@ class DataclassFunctionVariable(KnownObjectVariable):
         return TupleVariable([FieldVariable(f) for f in dataclasses.fields(cls)])
 
     def call_replace(
-        self, tx: TranslatorBase, obj: VariableTracker, **changes: VariableTracker
-    ) -> VariableTracker:
+        self, tx: TranslatorBase, obj: VariableTracker, /, **changes: VariableTracker
+    ) -> VariableTracker:  # `/`: CPython's; a field may be named `obj`, `self` or `tx`
         target = obj.realize()
         if not isinstance(target, UserDefinedObjectVariable) or not dataclasses.is_dataclass(
             target.cls

@@ -4,6 +4,7 @@ exception's type and message."""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import pytest
@@ -81,3 +82,44 @@ def test_setattr_on_a_fraction() -> None:
     from fractions import Fraction
 
     assert_same_behavior(store_where_there_is_no_room, Fraction(13, 7), "a")
+
+
+Conflicting = namedtuple("Conflicting", "itemgetter property self cls tuple tx")
+Pair = namedtuple("Pair", "a b")
+
+
+def replace_a_field_named_self(n: int) -> Any:
+    t = Conflicting(n, 2, 3, 4, 5, 6)
+    return t._replace(itemgetter=10, self=30, tx=60)
+
+
+def replace_with_a_positional_argument(n: int) -> Any:
+    t = Pair(n, 2)
+    try:
+        return t._replace(5)
+    except TypeError as e:
+        return str(e)
+
+
+def dataclass_replace_of_a_field_named_obj(n: int) -> Any:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class D:
+        obj: int
+        tx: int = 0
+
+    return dataclasses.replace(D(n), obj=3, tx=4).obj
+
+
+@pytest.mark.parametrize("fn", [replace_a_field_named_self, replace_with_a_positional_argument])
+def test_namedtuple_replace_call_shapes(fn: Any) -> None:
+    """test_collections `TestNamedTuple.test_name_conflicts`: `t._replace(self=30)` did not
+    bind to the handler (its own `self`), and the refused call then looked `_replace` up on a
+    plain tuple: InternalError. The handlers' own parameters are positional-only now, and a
+    refused call runs on an instance of the named tuple class."""
+    assert_same_behavior(fn, 1)
+
+
+def test_dataclass_replace_of_a_field_named_obj() -> None:
+    assert_same_behavior(dataclass_replace_of_a_field_named_obj, 1)
