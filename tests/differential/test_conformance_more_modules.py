@@ -123,3 +123,22 @@ def test_namedtuple_replace_call_shapes(fn: Any) -> None:
 
 def test_dataclass_replace_of_a_field_named_obj() -> None:
     assert_same_behavior(dataclass_replace_of_a_field_named_obj, 1)
+
+
+def resize_an_exported_bytearray(n: int) -> Any:
+    b = bytearray(range(10))
+    view = memoryview(b)  # a graph break: the rest runs in a resume function, `b` an input
+    try:
+        b[1:-1] = range(n)
+    except BufferError as e:
+        return "refused", str(e), bytes(b), len(view)
+    b.append(n)
+    return "resized", bytes(b)
+
+
+def test_resize_a_bytearray_from_outside() -> None:
+    """test_bytes `ByteArrayTest.test_resize_forbidden`: after `memoryview(b)` (a graph break)
+    the resume function gets `b` from outside; resizing it was modeled on a copy and replayed
+    after the trace, where CPython refused (BufferError) outside the user's `except`. The trace
+    cannot see a bytearray's exports, so resizing one from outside breaks the graph."""
+    assert_same_behavior(resize_an_exported_bytearray, 3)
