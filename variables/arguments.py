@@ -69,3 +69,14 @@ def refused_method_call(
 def _stand_in(vt: VariableTracker) -> Any:
     vt = vt.realize()
     return vt.as_python_constant() if vt.is_python_constant() else None
+
+
+def attribute_name(tx: TranslatorBase, fn: Callable[..., Any], name: VariableTracker) -> Any:
+    """The name argument of `getattr`, `setattr`, `delattr` or `hasattr` (`fn`): a str, else
+    CPython's TypeError (`attribute name must be string, not 'int'`), which it raises before
+    it looks at the object: got from `fn` on a plain object with that name."""
+    value = name.realize().as_python_constant()
+    if not isinstance(value, str):
+        tx.run_user_operation(fn, object(), value, *([None] if fn is setattr else []))
+        unimplemented("attribute-name", f"{fn.__name__} with the name {value!r}")
+    return value

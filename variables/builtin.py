@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
-from variables.arguments import call_handler
+from variables.arguments import attribute_name, call_handler
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.bytearrays import (
     byte_values,
@@ -338,7 +338,7 @@ class BuiltinVariable(KnownObjectVariable):
         default: VariableTracker | None = None,
         /,
     ) -> VariableTracker:
-        attr = name.as_python_constant()
+        attr = attribute_name(tx, getattr, name)
         if default is None:
             return obj.realize().var_getattr(tx, attr)
         try:
@@ -352,7 +352,7 @@ class BuiltinVariable(KnownObjectVariable):
         self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
         try:
-            obj.realize().var_getattr(tx, name.as_python_constant())
+            obj.realize().var_getattr(tx, attribute_name(tx, hasattr, name))
         except Unsupported as e:
             if isinstance(e.user_exception, AttributeError):
                 return ConstantVariable(False)
@@ -382,13 +382,13 @@ class BuiltinVariable(KnownObjectVariable):
         value: VariableTracker,
         /,
     ) -> VariableTracker:
-        user_object(obj, "setattr").store_attr(tx, name.as_python_constant(), value)
+        user_object(obj, "setattr").store_attr(tx, attribute_name(tx, setattr, name), value)
         return ConstantVariable(None)
 
     def call_delattr(
         self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
-        user_object(obj, "delattr").delete_attr(tx, name.as_python_constant())
+        user_object(obj, "delattr").delete_attr(tx, attribute_name(tx, delattr, name))
         return ConstantVariable(None)
 
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:

@@ -142,3 +142,33 @@ def test_resize_a_bytearray_from_outside() -> None:
     after the trace, where CPython refused (BufferError) outside the user's `except`. The trace
     cannot see a bytearray's exports, so resizing one from outside breaks the graph."""
     assert_same_behavior(resize_an_exported_bytearray, 3)
+
+
+class Plain:
+    pass
+
+
+def attribute_functions_with_a_non_str_name(obj: Any, name: Any) -> Any:
+    found = []
+    for fn, args in ((getattr, ()), (getattr, (None,)), (hasattr, ()), (setattr, (1,))):
+        try:
+            fn(obj, name, *args)
+        except (TypeError, AttributeError) as e:
+            found.append((type(e).__name__, str(e)))
+    try:
+        delattr(obj, name)
+    except (TypeError, AttributeError) as e:
+        found.append((type(e).__name__, str(e)))
+    return found
+
+
+@pytest.mark.parametrize("name", [9, None, b"x"])
+def test_attribute_name_that_is_not_a_str(name: Any) -> None:
+    """test_decimal `ContextInputValidation.test_invalid_context`: `getattr(c, 9)` raised
+    AttributeError ("'Context' object has no attribute '9'"); CPython raises TypeError
+    ("attribute name must be string, not 'int'") before it looks at the object."""
+    assert_same_behavior(attribute_functions_with_a_non_str_name, Plain(), name)
+    tracer.reset()
+    with CompileCounter() as counter:
+        tracer.compile(attribute_functions_with_a_non_str_name)(Plain(), name)
+    assert counter.graph_breaks == 0
