@@ -172,3 +172,25 @@ def test_attribute_name_that_is_not_a_str(name: Any) -> None:
     with CompileCounter() as counter:
         tracer.compile(attribute_functions_with_a_non_str_name)(Plain(), name)
     assert counter.graph_breaks == 0
+
+
+def exec_with_locals_after_a_break(n: int) -> Any:
+    helper = len  # read by name only, in the string below
+    tracer.graph_break()
+    return eval("helper([1, 2]) + n", globals(), locals())
+
+
+def locals_after_a_break(n: int) -> Any:
+    helper = len
+    tracer.graph_break()
+    return sorted(locals()), helper([n])
+
+
+@pytest.mark.parametrize("fn", [exec_with_locals_after_a_break, locals_after_a_break])
+def test_locals_read_by_name_after_a_break(fn: Any) -> None:
+    """test_decimal `CWhitebox.test_c_context_errors`: after a break,
+    `exec('with localcontext("xyz"): pass', locals())` raised NameError: the resume function
+    got only the locals some instruction reads, and `localcontext` is read by name only.
+    Code that may read its locals by name now gets them all; and the resume function's stack
+    parameters are unbound once its prologue has pushed them, so `locals()` shows none."""
+    assert_same_behavior(fn, 1)

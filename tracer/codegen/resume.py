@@ -125,6 +125,8 @@ def resume_code(
         load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
         load.lineno = first_line
         prologue.append(load)
+    # unbound once on the stack: `locals()` after the break shows the original's locals only
+    prologue += [Instr("DELETE_FAST", name, lineno=first_line) for name in stack_names]
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
