@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
-from variables.arguments import attribute_name, call_handler
+from variables.arguments import attribute_name, call_handler, super_class
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.bytearrays import (
     byte_values,
@@ -365,7 +365,7 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if args:
-            cls = args[0].realize().as_python_constant()
+            cls = super_class(tx, args)  # CPython's TypeError for a call it refuses
             return SuperVariable(cls, args[1])
         cell = tx.cells.get("__class__")
         first = tx.code.co_varnames[0] if tx.code.co_argcount else None

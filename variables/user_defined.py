@@ -372,7 +372,9 @@ class UserDefinedObjectVariable(VariableTracker):
         if reason is not None:
             unimplemented("getattr", reason)
         cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
-        if name == "__class__":  # found where the object's class is (its type is guarded)
+        if name == "__class__" and lookup_class_attr(self.cls, name)[1] is object:
+            # found where the object's class is (its type is guarded); a class may define a
+            # `__class__` of its own (test_super), found like any other attribute below
             cls_vt = builder.wrap_class(self.cls)
             if isinstance(cls_vt, UserDefinedClassVariable):
                 cls_vt.source = cls_source

@@ -194,3 +194,78 @@ def test_locals_read_by_name_after_a_break(fn: Any) -> None:
     Code that may read its locals by name now gets them all; and the resume function's stack
     parameters are unbound once its prologue has pushed them, so `locals()` shows none."""
     assert_same_behavior(fn, 1)
+
+
+class Base:
+    def f(self) -> str:
+        return "Base"
+
+
+class OwnClassAttribute(Base):
+    def f(self) -> str:
+        return super().f()
+
+    __class__ = 413  # type: ignore[assignment]
+
+
+def super_of_three(n: int) -> Any:
+    try:
+        return super(int, int, int)  # type: ignore[call-arg]
+    except TypeError as e:
+        return str(e)
+
+
+def super_of_a_non_type(n: int) -> Any:
+    try:
+        return super(n, int)  # type: ignore[arg-type]
+    except TypeError as e:
+        return str(e)
+
+
+def super_of_an_unrelated_object(n: int) -> Any:
+    try:
+        return super(int, "x")
+    except TypeError as e:
+        return str(e)
+
+
+def super_of_an_unrelated_class(n: int) -> Any:
+    try:
+        return super(OwnClassAttribute, Base)
+    except TypeError as e:
+        return str(e)
+
+
+def super_of_an_unrelated_instance(obj: Any) -> Any:
+    try:
+        return super(OwnClassAttribute, obj).f()
+    except TypeError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        super_of_three,
+        super_of_a_non_type,
+        super_of_an_unrelated_object,
+        super_of_an_unrelated_class,
+    ],
+)
+def test_super_arguments_it_refuses(fn: Any) -> None:
+    """test_super `test_super_argcount`, `test_super_argtype`: `super(int, int, int)` and
+    `super(1, int)` made a super object; CPython raises TypeError (and for an object that is
+    neither an instance nor a subclass of the class)."""
+    assert_same_behavior(fn, 1)
+    assert_same_behavior(super_of_an_unrelated_instance, Base())
+    assert_same_behavior(super_of_an_unrelated_instance, OwnClassAttribute())
+
+
+def read_dunder_class(obj: Any) -> Any:
+    return obj.f(), obj.__class__
+
+
+def test_a_class_attribute_named_dunder_class() -> None:
+    """test_super `test_various___class___pathologies`: a class body's `__class__ = 413`
+    shadows object's `__class__` descriptor, so `x.__class__` is 413."""
+    assert_same_behavior(read_dunder_class, OwnClassAttribute())
