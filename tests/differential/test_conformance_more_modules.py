@@ -269,3 +269,42 @@ def test_a_class_attribute_named_dunder_class() -> None:
     """test_super `test_various___class___pathologies`: a class body's `__class__ = 413`
     shadows object's `__class__` descriptor, so `x.__class__` is 413."""
     assert_same_behavior(read_dunder_class, OwnClassAttribute())
+
+
+def ordered_dict_fromkeys_by_keyword(n: int) -> Any:
+    from collections import OrderedDict
+
+    return (
+        list(OrderedDict.fromkeys("abc", value=n).items()),
+        list(OrderedDict.fromkeys(iterable="ab").items()),
+        list(OrderedDict.fromkeys(value=n, iterable="ab").items()),
+    )
+
+
+def test_ordered_dict_fromkeys_by_keyword() -> None:
+    """test_ordered_dict `test_fromkeys`: OrderedDict.fromkeys takes `iterable` and `value`
+    by keyword; `value=0` was dropped (every value None)."""
+    assert_same_behavior(ordered_dict_fromkeys_by_keyword, 0)
+
+
+def repr_of(od: Any) -> Any:
+    try:
+        return repr(od)
+    except KeyError as e:
+        return "KeyError", str(e)
+
+
+def test_an_ordered_dict_changed_through_dicts_methods() -> None:
+    """test_ordered_dict `test_dict_delitem` and the like: `dict.__delitem__(od, 'spam')`
+    leaves a C OrderedDict whose iteration raises KeyError; wrapping it as an input listed
+    its keys and the KeyError left the tracer as InternalError. Now the frame falls back."""
+    from collections import OrderedDict
+
+    od: Any = OrderedDict(spam=1, ham=2)
+    dict.__delitem__(od, "spam")
+    with CompileCounter() as counter:
+        assert tracer.compile(repr_of)(od) == repr_of(od)
+    assert counter.graph_breaks == 1
+    grown: Any = OrderedDict(spam=1)
+    dict.__setitem__(grown, "ham", 2)  # held, but not in the order
+    assert tracer.compile(repr_of)(grown) == repr_of(grown)
