@@ -308,3 +308,14 @@ def test_an_ordered_dict_changed_through_dicts_methods() -> None:
     grown: Any = OrderedDict(spam=1)
     dict.__setitem__(grown, "ham", 2)  # held, but not in the order
     assert tracer.compile(repr_of)(grown) == repr_of(grown)
+
+
+def takes_any_keyword(**kwargs: Any) -> Any:
+    return sorted(kwargs.items())
+
+
+def test_a_compiled_function_called_with_the_keyword_self() -> None:
+    """test_typing `test_namedtuple_special_keyword_names` (a NamedTuple with a field named
+    `self`, made after a break): `CompiledFunction.__call__(self, *args, **kwargs)` took a
+    keyword `self` for its own, a TypeError plain Python does not raise."""
+    assert_same_behavior(takes_any_keyword, self=1, args=2, kwargs=3)

@@ -92,10 +92,10 @@ class CompiledFunction:
         self._start_over()
         _live.add(self)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # `/`: fn may take `self=`
         return self.target(*args, **kwargs)(*args, **kwargs)
 
-    def target(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+    def target(self, /, *args: Any, **kwargs: Any) -> Callable[..., Any]:
         """What a call with these arguments runs: the code of the cache entry whose guards
         pass (compiling one on a miss), or the function itself, eagerly. Returned rather than
         called, so that nothing here holds the arguments while it runs: a resume function is
