@@ -14,7 +14,6 @@ import math
 import operator
 import os
 import sys
-import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ from variables.dicts import (
     set_binary_op,
     set_operation,
 )
+from variables.instance_checks import instance_of
 from variables.iterators import (
     IteratorVariable,
     iterate,
@@ -546,17 +546,6 @@ class BuiltinVariable(KnownObjectVariable):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
-
-
-def instance_of(tx: TranslatorBase, kind: type, spec: Any) -> bool:
-    """`isinstance(obj, spec)` for an object of type `kind`, walked as CPython walks it: a
-    tuple in order (the first match wins, so a bad entry after it is never looked at), a class
-    or a union by `issubclass`, anything else CPython's own TypeError."""
-    if isinstance(spec, tuple):
-        return any(instance_of(tx, kind, entry) for entry in spec)
-    if not isinstance(spec, type | types.UnionType):
-        tx.run_user_operation(isinstance, None, spec)  # a constant that is no class: raises
-    return issubclass(kind, spec)
 
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:

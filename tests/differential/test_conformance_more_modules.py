@@ -319,3 +319,34 @@ def test_a_compiled_function_called_with_the_keyword_self() -> None:
     `self`, made after a break): `CompiledFunction.__call__(self, *args, **kwargs)` took a
     keyword `self` for its own, a TypeError plain Python does not raise."""
     assert_same_behavior(takes_any_keyword, self=1, args=2, kwargs=3)
+
+
+def isinstance_of_any(n: int) -> Any:
+    from typing import Any as AnyType
+
+    try:
+        return isinstance(n, AnyType)
+    except TypeError as e:
+        return str(e)
+
+
+def isinstance_of_a_protocol(obj: Any) -> Any:
+    from typing import Protocol, runtime_checkable
+
+    @runtime_checkable
+    class HasX(Protocol):
+        x: int
+
+    return isinstance(obj, HasX), isinstance(obj, (int, str))
+
+
+def test_isinstance_with_a_metaclass_instancecheck() -> None:
+    """test_typing `test_any_instance_type_error` (`isinstance(42, Any)`: CPython's TypeError,
+    compiled False) and `test_protocols_isinstance_py36` (a runtime-checkable Protocol reads
+    the object's attributes; `issubclass` on it raised TypeError inside the tracer): a class
+    whose metaclass has its own `__instancecheck__` is not decided from the object's type."""
+    assert_same_behavior(isinstance_of_any, 42)
+    assert_same_behavior(isinstance_of_a_protocol, Slotted())
+    plain = Plain()
+    plain.x = 1  # type: ignore[attr-defined]
+    assert_same_behavior(isinstance_of_a_protocol, plain)
