@@ -350,3 +350,20 @@ def test_isinstance_with_a_metaclass_instancecheck() -> None:
     plain = Plain()
     plain.x = 1  # type: ignore[attr-defined]
     assert_same_behavior(isinstance_of_a_protocol, plain)
+
+
+def set_an_attribute_of_a_c_type(cls: Any) -> Any:
+    try:
+        cls.foo = 1
+    except TypeError as e:
+        return str(e)
+    return cls.foo
+
+
+def test_set_an_attribute_of_an_immutable_type() -> None:
+    """test_array `MiscTest.test_immutable`: `array.array.foo = 1` was recorded as a class
+    attribute store and replayed after the trace, where CPython raised TypeError outside the
+    user's `except`; now it raises in the trace."""
+    import array
+
+    assert_same_behavior(set_an_attribute_of_a_c_type, array.array)
