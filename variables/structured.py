@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from tracer.exc import unimplemented
 from variables import builder
@@ -65,6 +65,27 @@ def is_frozen_dataclass(cls: type) -> bool:
     return params is not None and bool(params.frozen)
 
 
+_GENERATED_SPECIAL_NAMES = frozenset(
+    {
+        "__new__", "__repr__", "__getnewargs__", "__match_args__", "__replace__", "__slots__",
+        "__doc__", "__module__", "__annotations__", "__orig_bases__", "__parameters__",
+        "__class_getitem__", "__init_subclass__", "__firstlineno__", "__static_attributes__",
+        "__dict__", "__weakref__", "__slotnames__",
+    }
+)  # fmt: skip
+"""The special names `collections.namedtuple` and `typing.NamedTuple` (3.11 to 3.13) give a
+class, and bookkeeping (a subclass's dict, copyreg's cache of slot names)."""
+
+
+def _own_special_methods(cls: type) -> tuple[str, ...]:
+    """The special names a named tuple class (or a subclass of one) defines beyond those it is
+    made with (`__add__`, `__len__`, `__eq__`, `__init__`): a NamedTupleVariable models
+    tuple's own, so such a class is not modeled."""
+    mine = [k for k in cls.__mro__ if k not in (tuple, object) and k is not Generic]
+    names = {name for k in mine for name in vars(k) if name.startswith("__")}
+    return tuple(sorted(names - _GENERATED_SPECIAL_NAMES))
+
+
 class NamedTupleVariable(TupleVariable):
     """`NamedTupleVariable(Point(x=ConstantVariable(int: 1), y=TensorVariable(...)))`."""
 
@@ -73,6 +94,9 @@ class NamedTupleVariable(TupleVariable):
     def __init__(
         self, items: Sequence[VariableTracker], tuple_cls: type, source: Source | None = None
     ) -> None:
+        own = _own_special_methods(tuple_cls)
+        if own:  # the tuple operations below would skip them
+            unimplemented("namedtuple", f"{tuple_cls.__name__} defines {', '.join(own)}")
         super().__init__(items, source)
         self.tuple_cls = tuple_cls
 

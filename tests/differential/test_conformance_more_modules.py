@@ -5,7 +5,7 @@ exception's type and message."""
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -367,3 +367,26 @@ def test_set_an_attribute_of_an_immutable_type() -> None:
     import array
 
     assert_same_behavior(set_an_attribute_of_a_c_type, array.array)
+
+
+class WithOperators(NamedTuple):
+    x: int
+    y: int = 1
+
+    def __add__(self, other: Any) -> Any:  # type: ignore[override]
+        return 0
+
+    def __len__(self) -> int:
+        return 7
+
+
+def named_tuple_operators(a: Any, n: int) -> Any:
+    b = WithOperators(n)
+    return a + b, b + a, len(a), len(b), a * 2
+
+
+def test_a_named_tuple_class_with_its_own_operators() -> None:
+    """test_typing `NamedTupleTests.test_annotation_usage_with_methods`: `XRepr(1, 2) +
+    XRepr(3)` with the class's own `__add__` returning 0 gave tuple concatenation; a named
+    tuple class that defines special methods of its own is not modeled as a tuple now."""
+    assert_same_behavior(named_tuple_operators, WithOperators(1, 2), 3)
