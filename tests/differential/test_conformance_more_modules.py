@@ -390,3 +390,16 @@ def test_a_named_tuple_class_with_its_own_operators() -> None:
     XRepr(3)` with the class's own `__add__` returning 0 gave tuple concatenation; a named
     tuple class that defines special methods of its own is not modeled as a tuple now."""
     assert_same_behavior(named_tuple_operators, WithOperators(1, 2), 3)
+
+
+def functional_named_tuple(n: int) -> Any:
+    Emp = NamedTuple("Emp", [("name", str), ("cool", int)])  # noqa: UP014
+    return Emp.__module__, Emp("x", n).cool
+
+
+def test_a_callee_whose_helper_reads_the_calling_frame() -> None:
+    """test_typing `NamedTupleTests.test_copy_and_pickle`: `NamedTuple('Emp', ...)` breaks
+    inside its helper `_caller()` (`sys._getframe`), so the call ran as a CompiledFunction
+    and `Emp.__module__` named `tracer.cache.function`, the frame `_caller` found. A callee
+    that calls a function of its module that reads calling frames now runs as it is."""
+    assert_same_behavior(functional_named_tuple, 1)

@@ -348,7 +348,11 @@ class CalleeFrames:
     def compiled_for(self, fn: types.FunctionType) -> Any:
         if fn.__code__.co_flags & _NOT_PLAIN:
             return fn  # a generator's or coroutine's body runs when it is iterated or awaited
-        if reads_callers(fn.__code__):
+        if reads_callers(fn.__code__) or any(
+            isinstance(helper := fn.__globals__.get(name), types.FunctionType)
+            and reads_callers(helper.__code__)
+            for name in fn.__code__.co_names
+        ):  # itself, or a function of its module it calls (typing.NamedTuple's `_caller()`)
             return fn
         from tracer.cache.function import CompiledFunction
 
