@@ -4,6 +4,7 @@ exception's type and message."""
 
 from __future__ import annotations
 
+import weakref
 from collections import namedtuple
 from typing import Any, NamedTuple
 
@@ -403,3 +404,25 @@ def test_a_callee_whose_helper_reads_the_calling_frame() -> None:
     and `Emp.__module__` named `tracer.cache.function`, the frame `_caller` found. A callee
     that calls a function of its module that reads calling frames now runs as it is."""
     assert_same_behavior(functional_named_tuple, 1)
+
+
+class WithMethod:
+    def method(self) -> int:
+        return 1
+
+
+def make_bound_method() -> Any:
+    return WithMethod().method
+
+
+def one_bound_method_in_two_places(factory: Any) -> Any:
+    o = factory()
+    ref = weakref.ref(o)  # a graph break: `o` is rebuilt for the call and for what follows
+    return ref() is not None, ref() is o
+
+
+def test_a_bound_method_made_in_the_frame_is_one_object() -> None:
+    """test_weakref `test_basic_ref` (`create_bound_method`): a bound method made in the frame
+    was rebuilt at each place that held it after a break, so `weakref.ref(o)` referred to a
+    temporary copy, dead at once; it is built once now."""
+    assert_same_behavior(one_bound_method_in_two_places, make_bound_method)
