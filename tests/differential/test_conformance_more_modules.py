@@ -426,3 +426,26 @@ def test_a_bound_method_made_in_the_frame_is_one_object() -> None:
     was rebuilt at each place that held it after a break, so `weakref.ref(o)` referred to a
     temporary copy, dead at once; it is built once now."""
     assert_same_behavior(one_bound_method_in_two_places, make_bound_method)
+
+
+class ReadsClassCell:
+    def method(self) -> Any:
+        class X:
+            x = __class__  # the method's `__class__`; X has a `__class__` cell of its own too
+
+            def f() -> None:
+                __class__  # noqa: B018
+
+        return X.x, super().__init__()
+
+
+def class_body_reading_the_method_class_cell(obj: Any) -> Any:
+    return obj.method()
+
+
+def test_a_class_body_that_reads_the_enclosing_class_cell() -> None:
+    """test_super `test_various___class___pathologies`: a class body in a method reads the
+    method's `__class__` (LOAD_CLASSDEREF of the free variable) while it has a `__class__`
+    cell of its own; cells were kept by name, so the read found the class's own, empty cell:
+    UnboundLocalError. Such a code object breaks the graph now."""
+    assert_same_behavior(class_body_reading_the_method_class_cell, ReadsClassCell())
