@@ -4,6 +4,7 @@ exception's type and message."""
 
 from __future__ import annotations
 
+import gc
 import weakref
 from collections import namedtuple
 from typing import Any, NamedTuple
@@ -449,3 +450,35 @@ def test_a_class_body_that_reads_the_enclosing_class_cell() -> None:
     cell of its own; cells were kept by name, so the read found the class's own, empty cell:
     UnboundLocalError. Such a code object breaks the graph now."""
     assert_same_behavior(class_body_reading_the_method_class_cell, ReadsClassCell())
+
+
+class Counts:
+    """test_weakref's `check_basic_callback`, reached through a method that inlines it."""
+
+    def callback(self, ref: Any) -> None:
+        self.cbcalled += 1
+
+    def check(self, factory: Any) -> Any:
+        self.cbcalled = 0
+        o = factory()
+        ref = weakref.ref(o, self.callback)  # a graph break
+        del o
+        gc.collect()  # a graph break: `o` is let go when its frame calls the resume function
+        if self.cbcalled == 1:  # the value is guarded: the entry is chosen by it
+            return "called", ref() is None
+        return "not called", ref() is None
+
+    def test(self) -> Any:
+        return self.check(Plain)
+
+
+def callback_count_after_breaks(obj: Counts) -> Any:
+    return obj.test()
+
+
+def test_an_object_dropped_at_a_break_dies_before_the_guards_run() -> None:
+    """test_weakref `test_basic_callback`: the frame let go of `o` after the resume function's
+    guards had read `self.cbcalled` (0), so the weak reference's callback made it 1 only
+    then, and the entry chosen for 0 ran: the count read 0. What a frame does not hand on is
+    let go before the guards run now."""
+    assert_same_behavior(callback_count_after_breaks, Counts())

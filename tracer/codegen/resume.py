@@ -453,16 +453,19 @@ def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: lis
     """`return resume(*args)`, where `resume` is the resume function's CompiledFunction: its
     `target` chooses (or compiles) what runs, then that is called with the arguments, after
     this frame lets go of its locals, so that only the resume function holds what it is
-    handed, as the original frame would."""
+    handed, as the original frame would. What it does not hand on is let go before `target`
+    checks the guards: an object dropped there dies first, and its finalizer or a weak
+    reference's callback may change what the guards read (test_weakref's callback count)."""
     cg.null_before_callable()  # of the second call, whose callable the first call returns
     cg.load_function(resume.target)
+    cg.release_locals(original, keep=args)
     for name in args:
         cg.load_fast(name)
     cg.call(len(args))
     cg.null_after_callable()
     for name in args:
         cg.load_fast(name)
-    cg.release_locals(original)
+    cg.release_locals(original, only=args)
     cg.call(len(args))
     cg.emit(Instr("RETURN_VALUE"))
 
