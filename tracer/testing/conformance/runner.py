@@ -99,6 +99,7 @@ MODULES = (
     "test_memoryview",
     "test_struct",
     "test_array",
+    "test_weakref",
 )
 """The modules of CPython's `test` package that issue 20 lists, and more that exercise the
 language and the builtins; `exclusions.LEFT_OUT_MODULES` says why some are not here."""
