@@ -69,3 +69,34 @@ def refused_method_call(
 def _stand_in(vt: VariableTracker) -> Any:
     vt = vt.realize()
     return vt.as_python_constant() if vt.is_python_constant() else None
+
+
+def attribute_name(tx: TranslatorBase, fn: Callable[..., Any], name: VariableTracker) -> Any:
+    """The name argument of `getattr`, `setattr`, `delattr` or `hasattr` (`fn`): a str, else
+    CPython's TypeError (`attribute name must be string, not 'int'`), which it raises before
+    it looks at the object: got from `fn` on a plain object with that name."""
+    value = name.realize().as_python_constant()
+    if not isinstance(value, str):
+        tx.run_user_operation(fn, object(), value, *([None] if fn is setattr else []))
+        unimplemented("attribute-name", f"{fn.__name__} with the name {value!r}")
+    return value
+
+
+def super_class(tx: TranslatorBase, args: Sequence[VariableTracker]) -> type:
+    """The class of `super(cls, obj)`; for a call CPython refuses (`super(1, int)`, three
+    arguments, an `obj` that is neither an instance nor a subclass of `cls`) its TypeError,
+    from `super` itself on the constant arguments. One-argument (unbound) super, and an
+    object known only by its type that is not an instance of `cls`, are not modeled."""
+    first = args[0].realize()
+    if first.is_python_constant():
+        cls = first.as_python_constant()
+        if len(args) == 2 and isinstance(cls, type):
+            obj = args[1].realize()
+            if obj.is_python_constant():  # a class, say: CPython checks it
+                tx.run_user_operation(super, cls, obj.as_python_constant())
+            elif not issubclass(obj.python_type(), cls):
+                unimplemented("super", f"super({cls.__name__}, {obj!r}): not an instance of it")
+            return cls
+    if all(a.realize().is_python_constant() for a in args):
+        tx.run_user_operation(super, *(a.realize().as_python_constant() for a in args))
+    unimplemented("super", f"super() with these {len(args)} arguments")

@@ -360,7 +360,12 @@ class VariableBuilder:
     def wrap_dict(self, value: dict[Any, Any], source: Source) -> VariableTracker:
         """A dict, OrderedDict, defaultdict or Counter (exact types: listing the keys and reading
         an item run no user code): guarded on its type and its keys in order, values lazily."""
-        keys = tuple(value)
+        try:
+            keys = tuple(value)
+        except Exception as e:  # noqa: BLE001 - an OrderedDict changed through dict's methods
+            unimplemented("dict", f"listing the keys of this {type(value).__name__} raised {e!r}")
+        if len(keys) != len(value):  # the same: its order no longer lists every key
+            unimplemented("dict", f"this {type(value).__name__} lists fewer keys than it holds")
         kind = type(value)
         self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
         vt: VariableTracker

@@ -14,14 +14,13 @@ import math
 import operator
 import os
 import sys
-import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
-from variables.arguments import call_handler
+from variables.arguments import attribute_name, call_handler, super_class
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.bytearrays import (
     byte_values,
@@ -43,6 +42,7 @@ from variables.dicts import (
     set_binary_op,
     set_operation,
 )
+from variables.instance_checks import instance_of
 from variables.iterators import (
     IteratorVariable,
     iterate,
@@ -338,7 +338,7 @@ class BuiltinVariable(KnownObjectVariable):
         default: VariableTracker | None = None,
         /,
     ) -> VariableTracker:
-        attr = name.as_python_constant()
+        attr = attribute_name(tx, getattr, name)
         if default is None:
             return obj.realize().var_getattr(tx, attr)
         try:
@@ -352,7 +352,7 @@ class BuiltinVariable(KnownObjectVariable):
         self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
         try:
-            obj.realize().var_getattr(tx, name.as_python_constant())
+            obj.realize().var_getattr(tx, attribute_name(tx, hasattr, name))
         except Unsupported as e:
             if isinstance(e.user_exception, AttributeError):
                 return ConstantVariable(False)
@@ -365,7 +365,7 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_super(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if args:
-            cls = args[0].realize().as_python_constant()
+            cls = super_class(tx, args)  # CPython's TypeError for a call it refuses
             return SuperVariable(cls, args[1])
         cell = tx.cells.get("__class__")
         first = tx.code.co_varnames[0] if tx.code.co_argcount else None
@@ -382,13 +382,13 @@ class BuiltinVariable(KnownObjectVariable):
         value: VariableTracker,
         /,
     ) -> VariableTracker:
-        user_object(obj, "setattr").store_attr(tx, name.as_python_constant(), value)
+        user_object(obj, "setattr").store_attr(tx, attribute_name(tx, setattr, name), value)
         return ConstantVariable(None)
 
     def call_delattr(
         self, tx: TranslatorBase, obj: VariableTracker, name: VariableTracker, /
     ) -> VariableTracker:
-        user_object(obj, "delattr").delete_attr(tx, name.as_python_constant())
+        user_object(obj, "delattr").delete_attr(tx, attribute_name(tx, delattr, name))
         return ConstantVariable(None)
 
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
@@ -546,17 +546,6 @@ class BuiltinVariable(KnownObjectVariable):
         module = getattr(self.fn, "__module__", None)
         prefix = f"{module}." if module not in (None, "builtins") else ""
         return f"BuiltinVariable({prefix}{name})"
-
-
-def instance_of(tx: TranslatorBase, kind: type, spec: Any) -> bool:
-    """`isinstance(obj, spec)` for an object of type `kind`, walked as CPython walks it: a
-    tuple in order (the first match wins, so a bad entry after it is never looked at), a class
-    or a union by `issubclass`, anything else CPython's own TypeError."""
-    if isinstance(spec, tuple):
-        return any(instance_of(tx, kind, entry) for entry in spec)
-    if not isinstance(spec, type | types.UnionType):
-        tx.run_user_operation(isinstance, None, spec)  # a constant that is no class: raises
-    return issubclass(kind, spec)
 
 
 def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:

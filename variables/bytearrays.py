@@ -7,7 +7,8 @@ and any other returns what CPython returns; iteration is CPython's iterator over
 later changes.
 
 An input bytearray is guarded on its exact type and its contents (`tuple(L['b']) == (...)`), a
-copy is modeled, and a change to it is replayed as `b[:] = <final contents>`.
+copy is modeled, and a change to it is replayed as `b[:] = <final contents>`. A change that
+resizes it breaks the graph: a memoryview of it may exist, and CPython then refuses to resize.
 """
 
 from __future__ import annotations
@@ -90,6 +91,13 @@ class BytearrayVariable(VariableTracker):
                 if bytes(self.value) != before:
                     unimplemented("bytearray", f"bytearray.{name} changed it, then raised {e!r}")
                 tx.raise_user_error(e)
+            if not self.is_new and len(self.value) != len(before):
+                unimplemented(
+                    "bytearray",
+                    f"bytearray.{name} resizes a bytearray from outside the frame: CPython "
+                    "refuses that while a buffer of it is exported (a memoryview), and the "
+                    "trace cannot see its exports",
+                )
         else:
             result = tx.run_user_operation(partial(method, *real_args, **real_kwargs))
         if result is self.value:

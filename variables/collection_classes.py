@@ -80,11 +80,14 @@ class CollectionClassVariable(UserDefinedClassVariable):
 
         stand_in = (() if i == 0 else None for i in range(len(args)))
         real: Any = self.value
-        tx.run_user_operation(functools.partial(real.fromkeys, *stand_in, **dict.fromkeys(kwargs)))
-        value = args[1] if len(args) > 1 else ConstantVariable(None)
+        named_stand_in = {k: () if k == "iterable" else None for k in kwargs}
+        tx.run_user_operation(functools.partial(real.fromkeys, *stand_in, **named_stand_in))
+        # the call passed CPython's check: its keywords are these names (OrderedDict's)
+        named = dict(zip(("iterable", "value"), args, strict=False)) | kwargs
+        value = named.get("value", ConstantVariable(None))
         made = MAKERS[self.value](tx, [], {})
         assert isinstance(made, ConstDictVariable)
-        for key in iterate(tx, args[0]).unpack(tx):
+        for key in iterate(tx, named["iterable"]).unpack(tx):
             made.items[made.store_key(tx, key)] = value
         return made
 

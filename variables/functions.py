@@ -244,10 +244,14 @@ class UserMethodVariable(BaseUserFunctionVariable):
         return self.func.closure_cells(tx)
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        cg.load_function(types.MethodType)
-        cg(self.func)
-        cg(self.obj)
-        cg.call(2)
+        def build() -> None:
+            cg.load_function(types.MethodType)
+            cg(self.func)
+            cg(self.obj)
+            cg.call(2)
+
+        # one bound method object wherever the tracker is held (`o = c.m; ref(o)`), as eagerly
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         return f"UserMethodVariable({self.func.get_name()}, self={self.obj!r})"

@@ -417,4 +417,7 @@ def make_exception(
         values = [a.realize().as_python_constant() for a in args]
     except NotConstantError:
         unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
+    # CPython checks the arguments of some exceptions (SyntaxError's details tuple,
+    # UnicodeError's five): make one now, so a call CPython rejects raises its error here.
+    tx.run_user_operation(cls, *values)
     return ExceptionVariable(cls, values)

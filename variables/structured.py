@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from tracer.exc import unimplemented
 from variables import builder
@@ -65,6 +65,27 @@ def is_frozen_dataclass(cls: type) -> bool:
     return params is not None and bool(params.frozen)
 
 
+_GENERATED_SPECIAL_NAMES = frozenset(
+    {
+        "__new__", "__repr__", "__getnewargs__", "__match_args__", "__replace__", "__slots__",
+        "__doc__", "__module__", "__annotations__", "__orig_bases__", "__parameters__",
+        "__class_getitem__", "__init_subclass__", "__firstlineno__", "__static_attributes__",
+        "__dict__", "__weakref__", "__slotnames__",
+    }
+)  # fmt: skip
+"""The special names `collections.namedtuple` and `typing.NamedTuple` (3.11 to 3.13) give a
+class, and bookkeeping (a subclass's dict, copyreg's cache of slot names)."""
+
+
+def _own_special_methods(cls: type) -> tuple[str, ...]:
+    """The special names a named tuple class (or a subclass of one) defines beyond those it is
+    made with (`__add__`, `__len__`, `__eq__`, `__init__`): a NamedTupleVariable models
+    tuple's own, so such a class is not modeled."""
+    mine = [k for k in cls.__mro__ if k not in (tuple, object) and k is not Generic]
+    names = {name for k in mine for name in vars(k) if name.startswith("__")}
+    return tuple(sorted(names - _GENERATED_SPECIAL_NAMES))
+
+
 class NamedTupleVariable(TupleVariable):
     """`NamedTupleVariable(Point(x=ConstantVariable(int: 1), y=TensorVariable(...)))`."""
 
@@ -73,6 +94,9 @@ class NamedTupleVariable(TupleVariable):
     def __init__(
         self, items: Sequence[VariableTracker], tuple_cls: type, source: Source | None = None
     ) -> None:
+        own = _own_special_methods(tuple_cls)
+        if own:  # the tuple operations below would skip them
+            unimplemented("namedtuple", f"{tuple_cls.__name__} defines {', '.join(own)}")
         super().__init__(items, source)
         self.tuple_cls = tuple_cls
 
@@ -81,6 +105,15 @@ class NamedTupleVariable(TupleVariable):
 
     def as_python_constant(self) -> Any:
         return self.tuple_cls(*(item.as_python_constant() for item in self.items))
+
+    def stand_in(self) -> Any:
+        """An instance of the named tuple class holding the trackers, for CPython's error on a
+        call its own method refuses (`t._replace(5)`); made with `tuple.__new__`, so no
+        `__new__` of the class runs, and not at all for a class with `__del__`, which would
+        see it."""
+        if lookup_class_attr(self.tuple_cls, "__del__")[1] is not None:
+            unimplemented("namedtuple", f"{self.tuple_cls.__name__} defines __del__")
+        return tuple.__new__(self.tuple_cls, self.items)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
@@ -104,7 +137,9 @@ class NamedTupleVariable(TupleVariable):
 
         return wrap_class_member(tx, member, None, self, builder.wrap_class(self.tuple_cls))
 
-    def method__replace(self, tx: TranslatorBase, **changes: VariableTracker) -> VariableTracker:
+    def method__replace(
+        self, tx: TranslatorBase, /, **changes: VariableTracker
+    ) -> VariableTracker:  # `/`: a field may be named `self` or `tx`
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
         if not set(changes) <= set(fields):
             # CPython's error (its type and wording change between versions), from the class's
@@ -295,8 +330,8 @@ class DataclassFunctionVariable(KnownObjectVariable):
         return TupleVariable([FieldVariable(f) for f in dataclasses.fields(cls)])
 
     def call_replace(
-        self, tx: TranslatorBase, obj: VariableTracker, **changes: VariableTracker
-    ) -> VariableTracker:
+        self, tx: TranslatorBase, obj: VariableTracker, /, **changes: VariableTracker
+    ) -> VariableTracker:  # `/`: CPython's; a field may be named `obj`, `self` or `tx`
         target = obj.realize()
         if not isinstance(target, UserDefinedObjectVariable) or not dataclasses.is_dataclass(
             target.cls

@@ -44,6 +44,10 @@ _ABSENT: Any = object()
 _TYPE_READS_OWN_DICT = frozenset({"__doc__", "__module__"})
 
 
+_IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: the type's attributes cannot be set or deleted."""
+
+
 def _is_data_descriptor(member: Any) -> bool:
     return hasattr(type(member), "__set__") or hasattr(type(member), "__delete__")
 
@@ -227,6 +231,8 @@ class UserDefinedClassVariable(VariableTracker):
         what = f"setting class attribute {cls.__name__}.{name}"
         if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
             unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
+        if cls.__flags__ & _IMMUTABLE_TYPE:  # a C type (array.array): CPython's TypeError
+            tx.run_user_operation(type.__setattr__, cls, name, None)
         meta_member, meta_owner = lookup_class_attr(meta, name)
         if meta_owner is not None and _is_data_descriptor(meta_member):
             unimplemented("setattr", f"{what}: a data descriptor of its metaclass")
@@ -373,7 +379,9 @@ class UserDefinedObjectVariable(VariableTracker):
         if reason is not None:
             unimplemented("getattr", reason)
         cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
-        if name == "__class__":  # found where the object's class is (its type is guarded)
+        if name == "__class__" and lookup_class_attr(self.cls, name)[1] is object:
+            # found where the object's class is (its type is guarded); a class may define a
+            # `__class__` of its own (test_super), found like any other attribute below
             cls_vt = builder.wrap_class(self.cls)
             if isinstance(cls_vt, UserDefinedClassVariable):
                 cls_vt.source = cls_source

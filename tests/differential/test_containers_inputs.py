@@ -119,8 +119,9 @@ def bytearray_errors(n):
 
 
 def bytearray_input(b, n):
-    b.append(n)
-    b[0:1] = b"zz"
+    b[0] = n
+    b[-1:] = b"z"
+    b.reverse()
     return len(b), b.upper()
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tracer.testing.conformance import report, runner
+from tracer.testing.conformance import exclusions, report, runner
 from tracer.testing.conformance.module import run_module
 from tracer.testing.conformance.outcome import Outcome, Verdict, run_both_ways
 
@@ -130,3 +130,20 @@ def test_a_missing_test_package_says_how_to_get_it(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     assert "libpython3.11-testsuite" in runner.missing_test_package()
+
+
+def test_an_excluded_test_is_not_run_and_the_report_says_why() -> None:
+    test_id = f"{SMALL}.Small.test_fails"
+    verdicts = run_small(excluded={test_id: "a reason"})
+    assert "test_fails" not in verdicts
+    assert "test_passes" in verdicts
+    module_report = report.ModuleReport(SMALL, [v.to_json() for v in verdicts.values()])
+    original = dict(exclusions.EXCLUDED_TESTS)
+    exclusions.EXCLUDED_TESTS[test_id] = "a reason"
+    try:
+        text = report.markdown([module_report])
+    finally:
+        exclusions.EXCLUDED_TESTS.clear()
+        exclusions.EXCLUDED_TESTS.update(original)
+    assert f"- {test_id}: a reason" in text
+    assert "- module test_genexps: doctests only" in text

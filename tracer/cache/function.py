@@ -92,12 +92,12 @@ class CompiledFunction:
         self._start_over()
         _live.add(self)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # `/`: fn may take `self=`
         run = self.choose(args, kwargs)
         # (`run(*args, **{})` would build an empty dict for the call)
         return run(*args, **kwargs) if kwargs else run(*args)
 
-    def target(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+    def target(self, /, *args: Any, **kwargs: Any) -> Callable[..., Any]:
         """What a call with these arguments runs (`choose`). Returned rather than called, so
         that nothing here holds the arguments while it runs: a resume function is called this
         way (tracer/codegen/resume.py), so that an object it drops dies."""

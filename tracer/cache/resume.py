@@ -261,6 +261,12 @@ def resume_function(
     return compiled
 
 
+READS_LOCALS_BY_NAME = frozenset(
+    {"locals", "vars", "dir", "eval", "exec", "_getframe", "currentframe", "f_locals"}
+)
+"""Names (of builtins, functions or attributes) in `co_names` that may read a frame's locals."""
+
+
 def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     """The locals of `code` live at any of the instructions `starts` (indices): those some
     path from there reads before writing them. Only these are passed to a resume function;
@@ -272,7 +278,13 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     (LOAD_FAST, and DELETE_FAST, which raises UnboundLocalError on an unbound local, so the
     binding must be passed, as Dynamo's analysis also does). Inside a `try` block the
     handler is a successor too: an error can leave before the instruction writes.
+
+    Code that can read its locals by name (`locals()`, `vars()`, `dir()`, `eval`/`exec`
+    with the frame's namespace, a frame's `f_locals`) reads some that no instruction shows
+    (`exec("with localcontext(): pass", locals())`): there every local is live.
     """
+    if READS_LOCALS_BY_NAME & set(code.co_names):
+        return frozenset(code.co_varnames)
     instructions = instructions_of(code)
     index_of = {inst.offset: inst.index for inst in instructions}
     handler_of: dict[int, int] = {}  # 3.11 table entries do not overlap
@@ -336,7 +348,11 @@ class CalleeFrames:
     def compiled_for(self, fn: types.FunctionType) -> Any:
         if fn.__code__.co_flags & _NOT_PLAIN:
             return fn  # a generator's or coroutine's body runs when it is iterated or awaited
-        if reads_callers(fn.__code__):
+        if reads_callers(fn.__code__) or any(
+            isinstance(helper := fn.__globals__.get(name), types.FunctionType)
+            and reads_callers(helper.__code__)
+            for name in fn.__code__.co_names
+        ):  # itself, or a function of its module it calls (typing.NamedTuple's `_caller()`)
             return fn
         from tracer.cache.function import CompiledFunction
 

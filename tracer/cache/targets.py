@@ -75,7 +75,7 @@ class CompiledModule:
             return self._skips_forward(module)
         return None
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         why = self.why_not_compiled()
         self.eager_reason = why
         if why is not None:

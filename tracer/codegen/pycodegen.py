@@ -18,7 +18,7 @@ import inspect
 import re
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr
@@ -140,18 +140,21 @@ class PyCodegen:
         self.store_fast(name)
         return name
 
-    def release_locals(self, template: types.CodeType) -> None:
-        """Delete every local of this code (`del x`): `template`'s parameters and what this
-        code made (temporaries, graph outputs), all bound by then. Emitted once a resume
-        function's arguments are on the stack: from then on only the resume function holds
-        what it was handed, as the original frame would (an object it drops dies, and a weak
-        reference to it sees that). (Not before the eager call: `exec(src)` or `locals()`
-        there reads the frame's locals.)
+    def release_locals(
+        self, template: types.CodeType, keep: Sequence[str] = (), only: Sequence[str] = ()
+    ) -> None:
+        """Delete the locals of this code (`del x`): `template`'s parameters and what this
+        code made (temporaries, graph outputs), all bound by then, except those in `keep`
+        (or only those in `only`). Emitted around a resume function's call: from then on only
+        the resume function holds what it was handed, as the original frame would (an object
+        it drops dies, and a weak reference to it sees that). (Not before the eager call:
+        `exec(src)` or `locals()` there reads the frame's locals.)
         """
         made = [f"___tmp_{i}" for i in range(1, self._temp_count + 1)]
         parameters = template.co_varnames[: _parameter_count(template)]
         for name in [*parameters, *made, *self.graph_outputs.values()]:
-            self.emit(Instr("DELETE_FAST", name))
+            if name not in keep and (not only or name in only):
+                self.emit(Instr("DELETE_FAST", name))
 
     def load_const(self, value: Any) -> None:
         """Push `value` itself. Two equal strings, numbers or tuples can be two objects (`a[:3]

@@ -125,6 +125,8 @@ def resume_code(
         load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
         load.lineno = first_line
         prologue.append(load)
+    # unbound once on the stack: `locals()` after the break shows the original's locals only
+    prologue += [Instr("DELETE_FAST", name, lineno=first_line) for name in stack_names]
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
@@ -451,16 +453,19 @@ def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: lis
     """`return resume(*args)`, where `resume` is the resume function's CompiledFunction: its
     `target` chooses (or compiles) what runs, then that is called with the arguments, after
     this frame lets go of its locals, so that only the resume function holds what it is
-    handed, as the original frame would."""
+    handed, as the original frame would. What it does not hand on is let go before `target`
+    checks the guards: an object dropped there dies first, and its finalizer or a weak
+    reference's callback may change what the guards read (test_weakref's callback count)."""
     cg.null_before_callable()  # of the second call, whose callable the first call returns
     cg.load_function(resume.target)
+    cg.release_locals(original, keep=args)
     for name in args:
         cg.load_fast(name)
     cg.call(len(args))
     cg.null_after_callable()
     for name in args:
         cg.load_fast(name)
-    cg.release_locals(original)
+    cg.release_locals(original, only=args)
     cg.call(len(args))
     cg.emit(Instr("RETURN_VALUE"))
 

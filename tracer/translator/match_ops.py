@@ -15,9 +15,10 @@ from tracer.exc import Unsupported, unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import NotConstantError, VariableTracker
-from variables.builtin import BuiltinVariable, instance_of
+from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
 from variables.dicts import key_of
+from variables.instance_checks import instance_of
 from variables.lists import TupleVariable
 
 

@@ -159,6 +159,12 @@ class Names(TranslatorBase):
     # -- closures -----------------------------------------------------------------------------
     def MAKE_CELL(self, inst: Instruction) -> None:
         name = inst.argval
+        if name in self.code.co_freevars:  # cells are kept by name: the two would be one
+            unimplemented(
+                "closure",
+                f"{name} is a cell of {self.code.co_name} and a free variable of it "
+                "(a class body in a method that reads `__class__`)",
+            )
         self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
 
     def COPY_FREE_VARS(self, inst: Instruction) -> None:

@@ -9,6 +9,7 @@ skip) must be equal; a test that falls back to plain Python counts as equal-but-
 - `asserts.py`: plain assertion methods both sides use in place of unittest's.
 - `module.py`: every test of one module (runs in a subprocess).
 - `runner.py`: the modules, one subprocess each, with a time limit.
+- `exclusions.py`: modules tried and left out, and single tests not run, with the reasons.
 - `report.py`: the markdown table and the JSON.
 
 `python -m tracer.testing.conformance --help` lists the options.

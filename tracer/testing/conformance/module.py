@@ -15,10 +15,11 @@ import importlib
 import json
 import sys
 import unittest
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
 from tracer.testing.conformance.asserts import PLAIN_ASSERTS, RaisesContext
+from tracer.testing.conformance.exclusions import EXCLUDED_TESTS
 from tracer.testing.conformance.outcome import CompileFn, Outcome, Verdict, run_both_ways
 
 PROGRESS = {"equal": "", "mismatch": "M", "timeout": "T", "unstable": "U"}
@@ -76,12 +77,14 @@ def run_module(
     timeout: float = 60,
     only: str = "",
     progress: TextIO | None = None,
+    excluded: Mapping[str, str] = EXCLUDED_TESTS,
 ) -> list[Verdict]:
     """Run every test method of `module_name` both ways; one JSON line per test to `out`.
-    `only`: a substring of the test ids to keep (for reproducing one test)."""
+    `only`: a substring of the test ids to keep (for reproducing one test); the tests in
+    `excluded` (id -> reason, exclusions.py) are not run."""
     module = importlib.import_module(module_name)
     suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-    cases = [t for t in test_cases(suite) if only in t.id()]
+    cases = [t for t in test_cases(suite) if only in t.id() and t.id() not in excluded]
     progress = progress if progress is not None else sys.__stderr__
     verdicts: list[Verdict] = []
     module_problem = _call_fixture(getattr(module, "setUpModule", None))

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tracer.testing.conformance.exclusions import EXCLUDED_TESTS, LEFT_OUT_MODULES
+
 COLUMNS = (
     "module",
     "tests",
@@ -96,6 +98,17 @@ def top_reasons(reports: list[ModuleReport], limit: int = 15) -> list[tuple[str,
     return counter.most_common(limit)
 
 
+def left_out(reports: list[ModuleReport]) -> list[str]:
+    """The lines saying which tests of the run's modules are not run, and which modules were
+    tried and left out of the default list, with the reasons (exclusions.py)."""
+    ran = {f"test.{r.module}." for r in reports} | {f"{r.module}." for r in reports}
+    tests = [(t, why) for t, why in EXCLUDED_TESTS.items() if any(t.startswith(m) for m in ran)]
+    lines = [f"### Left out ({len(tests)} tests; modules not in the default list)", ""]
+    lines += [f"- {test}: {why}" for test, why in tests]
+    lines += [f"- module {module}: {why}" for module, why in LEFT_OUT_MODULES.items()]
+    return [*lines, ""]
+
+
 def markdown(reports: list[ModuleReport]) -> str:
     """The whole report: the table, every test whose verdict is not `equal`, the top reasons
     for falling back."""
@@ -112,7 +125,8 @@ def markdown(reports: list[ModuleReport]) -> str:
             parts.append("| " + " | ".join(cells) + " |")
     else:
         parts.append("None.")
-    parts += ["", "### Why tests fell back (first reason, most common)", ""]
+    parts += ["", *left_out(reports)]
+    parts += ["### Why tests fell back (first reason, most common)", ""]
     parts += [f"- {count} x {_cell(reason, 200)}" for reason, count in top_reasons(reports)]
     return "\n".join(parts) + "\n"
 
