@@ -50,6 +50,7 @@ from tracer.observability.metrics import (
 )
 from tracer.output_graph import OutputGraph
 from tracer.translator import InstructionTranslator
+from tracer.translator.trace_warnings import recording_warnings
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
 from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable
@@ -232,7 +233,8 @@ def _compile_partial(
     output = OutputGraph(fn.__globals__, options)
     try:
         tx = _start(fn, L, output)
-        tx.run_until(index)
+        with recording_warnings(output.trace_warnings):
+            tx.run_until(index)
         output.restore_grad_mode()
         if tx.returned:
             return e
@@ -407,7 +409,8 @@ def _finish_compile(
 
 
 def _trace(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> VariableTracker:
-    return_vt = _start(fn, L, output).run()
+    with recording_warnings(output.trace_warnings):
+        return_vt = _start(fn, L, output).run()
     _finish_trace(output)
     return return_vt
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -72,6 +73,8 @@ class OutputGraph:
         self.instruction_count = 0
         self.inline_depth_max = 0
         self.current_tx: TranslatorBase | None = None
+        self.trace_warnings: list[warnings.WarningMessage] = []
+        """Warnings emitted while tracing, not yet broken on (tracer/translator/trace_warnings)."""
         knobs = config.current()
         self.budget = knobs.instruction_budget
         self.world = worlds.current()

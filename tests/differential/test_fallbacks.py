@@ -147,13 +147,12 @@ def test_data_dependent_branch_falls_back(x):
     assert_same_behavior(data_dependent_branch, x)
 
 
-def test_print_falls_back(capsys):
+def test_print_falls_back():
     x = torch.tensor([1, 2])
     assert_one_break(uses_print, (x,), ["print"])
-    capsys.readouterr()
-    assert_same_behavior(uses_print, x)
-    # eager once, compiled twice: the print really runs each time
-    assert capsys.readouterr().out == "value computed\n" * 3
+    # the print runs in the eager call and in each compiled call: assert_same_behavior
+    # records each run's stdout and compares them
+    assert assert_same_behavior(uses_print, x).stdout == "value computed\n"
 
 
 @FAST

@@ -43,10 +43,10 @@ class CachePolicy:
 DEFAULT_POLICY = CachePolicy()
 
 
-_CodeKey = tuple[types.CodeType, int, tuple[bool, ...], tuple[str, ...], int]
+_CodeKey = tuple[types.CodeType, str, str, int, tuple[bool, ...], tuple[str, ...], int]
 _codes: dict[_CodeKey, types.CodeType] = {}
-"""(original code, resume index, stack NULL slots, local names, break index) -> the resume
-function's code."""
+"""(original code, its file name and qualified name, resume index, stack NULL slots, local
+names, break index) -> the resume function's code."""
 _functions: dict[tuple[types.CodeType, int, tuple[int, ...], CompileOptions, CachePolicy], Any] = {}
 """(resume code, id of its globals, ids of its closure's cells, options, policy) -> the
 CompiledFunction that runs it (it holds the globals and the cells: their ids stay theirs)."""
@@ -240,7 +240,10 @@ def resume_function(
 
     code = fn.__code__
     inst = instructions_of(code)[start]
-    key = (code, start, stack_nulls, tuple(local_names), break_index)
+    # equal code objects may come from different files (code equality ignores co_filename
+    # and co_qualname): each gets its own resume code, so tracebacks and warnings name it
+    names = (code.co_filename, code.co_qualname)
+    key: _CodeKey = (code, *names, start, stack_nulls, tuple(local_names), break_index)
     with _lock:
         resume = _codes.get(key)
         if resume is None:

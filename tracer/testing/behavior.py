@@ -1,7 +1,9 @@
 """`assert_same_behavior`: run a function eagerly and compiled on fresh copies of the same
 inputs, and compare everything observable: return value or exception, every input afterwards,
 the globals and closure cells it reads (helpers in its module included), the modes passed in
-and the torch-function mode stack and grad mode it leaves behind.
+and the torch-function mode stack and grad mode it leaves behind, what it printed to stdout,
+the warnings it emitted, and what remains in the iterators it left (observe.py says how these
+last three are recorded).
 
 Each run starts from its own deep copy of the arguments and modes (copied together, so
 aliasing between them survives) and from the globals and cells as they were before the first
@@ -22,6 +24,7 @@ from tracer.api import CompiledFunction, CompiledModule
 from tracer.cache.targets import UNBOUND, function_of
 from tracer.runtime import _C, grad_mode
 from tracer.testing.compare import Comparison, Mismatch
+from tracer.testing.observe import Observation, Remaining, WarningRecord, drain_iterators
 
 _MISSING = type("_Missing", (), {"__repr__": lambda self: "<unset>"})()
 """Stands for a global or cell that does not exist (before or after a run)."""
@@ -40,6 +43,12 @@ class Outcome:
     mode_stack: list[Any]
     modes: list[Any] = dataclasses.field(default_factory=list)
     grad_enabled: bool = True
+    stdout: str = ""
+    stdout_target: Any = None
+    """What the run left in sys.stdout when it replaced it (None: it did not)."""
+    warnings: list[WarningRecord] = dataclasses.field(default_factory=list)
+    remaining: dict[int, Remaining] = dataclasses.field(default_factory=dict)
+    """id -> what was left in each iterator reachable from the result and the roots."""
 
     def roots(self) -> dict[str, Any]:
         """Everything the run could have changed, by the path prefix a diff names it with."""
@@ -153,38 +162,81 @@ def run_once(
 ) -> Outcome:
     """Call `fn` on deep copies of args, kwargs and modes (the modes pushed, bottom first),
     starting from the snapshot's state and the caller's grad mode; the caller's mode stack and
-    grad mode are put back afterwards."""
+    grad mode are put back afterwards. Its stdout and warnings are recorded (not passed on),
+    and the iterators it leaves are consumed after it returns (observe.py)."""
     snapshot.restore()
     args, kwargs, run_modes = copy.deepcopy((args, kwargs, list(modes or [])))
     saved_stack = list(_C._torch_function_mode_stack())
     saved_grad = grad_mode.is_grad_enabled()
     _C._set_torch_function_mode_stack(list(run_modes))
-    try:
-        result, error = fn(*args, **kwargs), None
-    except Exception as e:  # noqa: BLE001 - the exception is part of the outcome
-        result, error = None, e
-    finally:
-        stack_after = list(_C._torch_function_mode_stack())
-        _C._set_torch_function_mode_stack(saved_stack)
-        grad_after = grad_mode.is_grad_enabled()
-        grad_mode._STATE.enabled = saved_grad
-    g, c = snapshot.capture()
-    return Outcome(result, error, args, kwargs, g, c, stack_after, run_modes, grad_after)
+    with Observation() as observed:
+        try:
+            try:
+                result, error = fn(*args, **kwargs), None
+            except Exception as e:  # noqa: BLE001 - the exception is part of the outcome
+                result, error = None, e
+            g, c = snapshot.capture()
+            outcome = Outcome(result, error, args, kwargs, g, c, [], run_modes)
+            outcome.remaining = drain_iterators({"return": result, **outcome.roots()})
+        finally:
+            stack_after = list(_C._torch_function_mode_stack())
+            _C._set_torch_function_mode_stack(saved_stack)
+            grad_after = grad_mode.is_grad_enabled()
+            grad_mode._STATE.enabled = saved_grad
+    outcome.mode_stack, outcome.grad_enabled = stack_after, grad_after
+    outcome.stdout, outcome.stdout_target = observed.stdout, observed.stdout_target
+    outcome.warnings = observed.warnings
+    return outcome
 
 
 def compare_outcomes(eager: Outcome, compiled: Outcome, modes: list[Any] | None = None) -> None:
     """Raise Mismatch naming the first difference between the two runs: the exception, then
     the return value, then every root (args, kwargs, globals, cells, modes), then the mode
-    stack and grad mode. `modes` is accepted for compatibility; the outcomes carry their own
-    copies."""
+    stack and grad mode, then stdout (and the sys.stdout left behind) and the warnings.
+    Iterators compare by what remained in them. `modes` is accepted for compatibility; the
+    outcomes carry their own copies."""
     _compare_errors(eager.error, compiled.error)
-    comparison = Comparison.of_roots(eager.roots(), compiled.roots())
-    comparison.compare(eager.result, compiled.result, "return")
     expected_roots, actual_roots = eager.roots(), compiled.roots()
+    comparison = Comparison.of_roots(
+        expected_roots, actual_roots, eager.remaining, compiled.remaining
+    )
+    comparison.compare(eager.result, compiled.result, "return")
     for name, value in expected_roots.items():
         comparison.compare(value, actual_roots[name], name)
     comparison.compare(eager.mode_stack, compiled.mode_stack, "mode_stack")
     comparison.compare(eager.grad_enabled, compiled.grad_enabled, "grad_enabled")
+    _compare_stdout(eager.stdout, compiled.stdout)
+    comparison.compare(eager.stdout_target, compiled.stdout_target, "sys.stdout")
+    _compare_warnings(eager.warnings, compiled.warnings)
+
+
+def _compare_stdout(eager: str, compiled: str) -> None:
+    """`stdout: 'a\\n', expected 'b\\n'`; long outputs are shown from shortly before the
+    first character that differs."""
+    if eager == compiled:
+        return
+    start = next((i for i, (e, c) in enumerate(zip(eager, compiled, strict=False)) if e != c), None)
+    start = min(len(eager), len(compiled)) if start is None else start
+    if max(len(eager), len(compiled)) <= 120:
+        raise Mismatch("stdout", f"{compiled!r}, expected {eager!r}")
+    at = max(0, start - 40)
+    raise Mismatch(
+        "stdout",
+        f"differs at character {start}: ...{compiled[at : start + 80]!r}, "
+        f"expected ...{eager[at : start + 80]!r}",
+    )
+
+
+def _compare_warnings(eager: list[WarningRecord], compiled: list[WarningRecord]) -> None:
+    """Category and message always; the location where eager's names a line in the call."""
+    for i, (e, c) in enumerate(zip(eager, compiled, strict=False)):
+        same_location = e.location is None or e.location == c.location
+        if (e.category, e.message) != (c.category, c.message) or not same_location:
+            raise Mismatch(f"warnings[{i}]", f"{c.describe()}, expected {e.describe()}")
+    if len(eager) != len(compiled):
+        emitted = ", ".join(w.describe() for w in compiled) or "none"
+        expected = ", ".join(w.describe() for w in eager) or "none"
+        raise Mismatch("warnings", f"{emitted}, expected {expected}")
 
 
 def _compare_errors(eager: BaseException | None, compiled: BaseException | None) -> None:

@@ -4,14 +4,17 @@ Tensors compare by type, shape, dtype, requires_grad and exact values (nan equal
 differs from 0.0); floats bitwise; containers and objects structurally, attribute by attribute;
 identity is compared twice: *where an object came from* (if eager returned an input, or a piece
 of one, compiled must return the same piece) and *aliasing* (two places that hold one object in
-the eager run must hold one object in the compiled run, and vice versa).
+the eager run must hold one object in the compiled run, and vice versa). An iterator the runs
+left behind compares by what remains in it (`observe.drain_iterators` consumed it after the
+call), a StringIO by its text and position.
 """
 
 from __future__ import annotations
 
 import collections
+import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tracer.runtime import Tensor
@@ -28,18 +31,20 @@ class Mismatch(AssertionError):
 
 def index_identities(roots: dict[str, Any]) -> dict[int, str]:
     """id -> path for every container and object reachable from `roots` (first path wins)."""
-    paths: dict[int, str] = {}
+    return {id(value): path for value, path in walk(roots, set())}
 
-    def walk(value: Any, path: str) -> None:
-        if _is_atom(value) or id(value) in paths:
-            return
-        paths[id(value)] = path
-        for key, child in _children(value):
-            walk(child, f"{path}{key}")
 
-    for name, value in roots.items():
-        walk(value, name)
-    return paths
+def walk(roots: dict[str, Any], seen: set[int]) -> Iterator[tuple[Any, str]]:
+    """Every container and object reachable from `roots` whose id is not in `seen`, with the
+    first path that reaches it, depth first in root order; `seen` learns each id."""
+    todo = [(value, name) for name, value in reversed(roots.items())]
+    while todo:
+        value, path = todo.pop()
+        if _is_atom(value) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        yield value, path
+        todo.extend((child, f"{path}{key}") for key, child in reversed(_children(value)))
 
 
 def _is_atom(value: Any) -> bool:
@@ -56,11 +61,11 @@ def _children(value: Any) -> list[tuple[str, Any]]:
         return [(f"[{i}]", v) for i, v in enumerate(value)]
     if isinstance(value, set | frozenset):
         return []
-    attrs = _attributes(value)
+    attrs = attributes(value)
     return [] if attrs is None else [(f".{k}", v) for k, v in attrs.items()]
 
 
-def _attributes(value: Any) -> dict[str, Any] | None:
+def attributes(value: Any) -> dict[str, Any] | None:
     """An object's state as name -> value: its `__dict__` plus filled `__slots__`; None for
     objects with neither (compared with `==`)."""
     slots = [
@@ -86,15 +91,32 @@ class Comparison:
     eager objects with compiled objects built up across every `compare` call, so aliasing
     between the return value and the inputs (or within either) is checked too."""
 
-    def __init__(self, expected_ids: dict[int, str], actual_ids: dict[int, str]) -> None:
+    def __init__(
+        self,
+        expected_ids: dict[int, str],
+        actual_ids: dict[int, str],
+        expected_remaining: dict[int, Any] | None = None,
+        actual_remaining: dict[int, Any] | None = None,
+    ) -> None:
         self.expected_ids = expected_ids
         self.actual_ids = actual_ids
+        self.expected_remaining = expected_remaining or {}
+        self.actual_remaining = actual_remaining or {}
         self._by_expected: dict[int, tuple[Any, str]] = {}
         self._by_actual: dict[int, tuple[Any, str]] = {}
 
     @classmethod
-    def of_roots(cls, expected: dict[str, Any], actual: dict[str, Any]) -> Comparison:
-        return cls(index_identities(expected), index_identities(actual))
+    def of_roots(
+        cls,
+        expected: dict[str, Any],
+        actual: dict[str, Any],
+        expected_remaining: dict[int, Any] | None = None,
+        actual_remaining: dict[int, Any] | None = None,
+    ) -> Comparison:
+        """`*_remaining`: id -> `observe.Remaining` for the iterators each run left, compared
+        by what remains in them (`list(path)[i]` in a diff)."""
+        ids_e, ids_a = index_identities(expected), index_identities(actual)
+        return cls(ids_e, ids_a, expected_remaining, actual_remaining)
 
     def compare(self, expected: Any, actual: Any, path: str) -> None:
         """Raise Mismatch at the first place `actual` differs from `expected`."""
@@ -104,8 +126,12 @@ class Comparison:
             )
         if not _is_atom(expected) and self._paired(expected, actual, path):
             return
+        remaining_e = self.expected_remaining.get(id(expected))
+        remaining_a = self.actual_remaining.get(id(actual))
         comparer = _COMPARERS.get(type(expected))
-        if comparer is not None:
+        if remaining_e is not None and remaining_a is not None:
+            self._compare_remaining(remaining_e, remaining_a, f"list({path})")
+        elif comparer is not None:
             comparer(expected, actual, path)
         elif _is_tensor(expected):
             _compare_tensor(expected, actual, path)
@@ -153,6 +179,18 @@ class Comparison:
         self._by_actual[id(actual)] = (expected, path)
         return False
 
+    def _compare_remaining(self, expected: Any, actual: Any, path: str) -> None:
+        """Two iterators' `observe.Remaining`: the items, then how each ended."""
+        if len(expected.items) != len(actual.items):
+            raise Mismatch(path, f"length {len(actual.items)}, expected {len(expected.items)}")
+        for i, (e, a) in enumerate(zip(expected.items, actual.items, strict=True)):
+            self.compare(e, a, f"{path}[{i}]")
+        error_e, error_a = expected.error, actual.error
+        if (type(error_e), str(error_e)) != (type(error_a), str(error_a)):
+            raise Mismatch(path, f"ended with {error_a!r}, expected {error_e!r}")
+        if expected.more != actual.more:
+            raise Mismatch(path, f"more items: {actual.more}, expected {expected.more}")
+
     def _compare_dict(self, expected: dict[Any, Any], actual: dict[Any, Any], path: str) -> None:
         keys_e, keys_a = list(expected), list(actual)
         if all(map(_is_atom, keys_e)):
@@ -167,7 +205,7 @@ class Comparison:
             self.compare(value, other, f"{path}[{key!r}]")
 
     def _compare_object(self, expected: Any, actual: Any, path: str) -> None:
-        attrs_e, attrs_a = _attributes(expected), _attributes(actual)
+        attrs_e, attrs_a = attributes(expected), attributes(actual)
         if attrs_e is None or attrs_a is None:
             if expected != actual:
                 raise Mismatch(path, f"{actual!r}, expected {expected!r}")
@@ -227,6 +265,12 @@ def _compare_tensor(expected: Any, actual: Any, path: str) -> None:
             raise Mismatch(path, f"element {i} (flat) is {a!r}, expected {e!r}")
 
 
+def _compare_string_io(expected: io.StringIO, actual: io.StringIO, path: str) -> None:
+    """A StringIO (a file= argument, a replaced sys.stdout) by its text and position."""
+    _compare_plain(expected.getvalue(), actual.getvalue(), f"{path}.getvalue()")
+    _compare_plain(expected.tell(), actual.tell(), f"{path}.tell()")
+
+
 def _flat(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [x for item in value for x in _flat(item)]
@@ -242,4 +286,5 @@ _COMPARERS: dict[type, Callable[[Any, Any, str], None]] = {
     type(None): _compare_plain,
     complex: _compare_plain,
     type: _compare_plain,
+    io.StringIO: _compare_string_io,
 }

@@ -98,6 +98,8 @@ class ProgramWriter:
             prelude.append(self.classes_text())
         if "Rec()" in body:
             prelude.append(_RECORDING_MODE)
+        if "warnings.warn(" in body:
+            prelude.append("import warnings\n")
         head = ["def f(i, j, x, s, xs, d, t):", "    out = []"]
         if re.search(r"\bG\b", body):
             head.append("    global G")
@@ -390,6 +392,7 @@ class ProgramWriter:
             *([("try_except", lambda: self.try_block(depth))] if nest else []),
             *([("modes", lambda: self.mode_block(depth))] if nest else []),
             ("set_order", lambda: self.emit(f"out.append(list({self.expr(SET)}))")),
+            ("output", self.output),
         ]
         options = [o for o in options if self.on(o[0])]
         feature, write = options[self.draw(st.integers(0, len(options) - 1))]
@@ -539,6 +542,17 @@ class ProgramWriter:
                 f"out.append({self.expr(INT)} in {it})",
                 f"out.append(sorted({it}))",
                 f"out.append([v for v in {it}])",
+                f"out.append({it})",  # left as it is: compared by what remains in it
+            ])
+        )  # fmt: skip
+
+    def output(self) -> None:
+        """A print or a warning: compared with eager's, in order, by assert_same_behavior."""
+        self.emit(
+            self.pick([
+                f"print({self.expr(ANY)})",
+                f"print({self.expr(ANY)}, {self.expr(ANY)}, sep='|', end=';')",
+                f"warnings.warn(str({self.expr(ANY)}), UserWarning, stacklevel=1)",
             ])
         )  # fmt: skip
 

@@ -54,7 +54,7 @@ FEATURES: dict[str, str] = {
     "set_order": "sets iterated, printed or returned as they are (their order shows)",
     "mutation": "lists and dicts changed in place (append, pop, del, slice assignment, update)",
     "mutate_while_iterating": "a list or dict changed inside a loop over it",
-    "iterators": "iter/next over a private copy, partly consumed, then drained",
+    "iterators": "iter/next over a private copy, partly consumed, then drained or returned",
     "shared_iterators": "one iterator read twice by zip, lazy map/filter, iterators of live lists",
     "closures": "nested functions with nonlocal cells, lambdas as keys and maps",
     "globals": "module globals read, rebound and mutated",
@@ -74,6 +74,7 @@ FEATURES: dict[str, str] = {
     "objects_in_lists": "`obj in [...]` and `[...].count(obj)` with user objects",
     "len_without_dunder": "len() of a user object whose class has no __len__",
     "modes": "a recording TorchFunctionMode entered around statements",
+    "output": "print (with sep and end) and warnings.warn of any value",
 }
 """Every feature flag of the grammar, with what it adds."""
 

@@ -39,6 +39,7 @@ from tracer.translator.instructions import (
     exception_table,
     instructions_of,
 )
+from tracer.translator.trace_warnings import break_on_warning
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 from variables.misc import OUTER_EXCEPTION, ExceptionVariable
@@ -226,10 +227,12 @@ class TranslatorBase:
         YIELD_VALUE sets `self.suspended`, or the next instruction is at index `stop`. Each
         step fetches the instruction at `self.ip`, counts it against the trace's instruction
         budget and runs its handler; a jump handler sets `self.ip` to its target. What the
-        loop reads on every step and no handler changes is read once, before it."""
+        loop reads on every step and no handler changes is read once, before it. A step that
+        emitted a warning breaks there (trace_warnings.py)."""
         instructions = self.instructions
         dispatch_table = self.dispatch_table
         output = self.output
+        warned = output.trace_warnings
         log_steps = self.log_steps
         debug_checks = self.debug_checks
         while not (self.returned or self.suspended) and self.ip != stop:
@@ -244,6 +247,8 @@ class TranslatorBase:
             if debug_checks:
                 depth_before = len(self.stack)
             dispatch_table[inst.opcode](self, inst)
+            if warned:
+                break_on_warning(warned)
             if debug_checks:
                 self.check_stack_effect(inst, len(self.stack) - depth_before)
 

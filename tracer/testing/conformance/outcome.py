@@ -18,7 +18,6 @@ import contextlib
 import dataclasses
 import functools
 import io
-import re
 import signal
 import types
 import unittest
@@ -27,11 +26,10 @@ from typing import Any
 
 import tracer
 from tracer.testing.counters import CompileCounter
+from tracer.testing.observe import blank_addresses
 
 STATUSES = ("error", "fail", "xpass", "xfail", "skip", "pass")
 """Most severe first: a run with a failing subtest and a skipped one is a fail."""
-
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
 
 class TestTimeout(BaseException):
@@ -63,13 +61,9 @@ class Outcome:
         return {"status": self.status, "details": list(self.details), "stdout": self.stdout}
 
 
-def _clean(text: str) -> str:
-    return _ADDRESS.sub("0x...", text)
-
-
 def _error_text(err: tuple[type[BaseException], BaseException, Any]) -> str:
     kind, value = err[0], err[1]
-    return _clean(f"{kind.__qualname__}: {value}")
+    return blank_addresses(f"{kind.__qualname__}: {value}")
 
 
 class RecordingResult(unittest.TestResult):
@@ -87,7 +81,7 @@ class RecordingResult(unittest.TestResult):
         self.found.append(("fail", _error_text(err)))
 
     def addSkip(self, test: Any, reason: str) -> None:
-        self.found.append(("skip", _clean(reason)))
+        self.found.append(("skip", blank_addresses(reason)))
 
     def addExpectedFailure(self, test: Any, err: Any) -> None:
         self.found.append(("xfail", _error_text(err)))
@@ -99,13 +93,13 @@ class RecordingResult(unittest.TestResult):
         if err is None:
             return
         failed = issubclass(err[0], test.failureException)
-        where = _clean(subtest._subDescription())
+        where = blank_addresses(subtest._subDescription())
         self.found.append(("fail" if failed else "error", f"{where}: {_error_text(err)}"))
 
     def outcome(self, stdout: str) -> Outcome:
         kinds = {kind for kind, _ in self.found}
         status = next((s for s in STATUSES if s in kinds), "pass")
-        return Outcome(status, tuple(f"{k}: {d}" for k, d in self.found), _clean(stdout))
+        return Outcome(status, tuple(f"{k}: {d}" for k, d in self.found), blank_addresses(stdout))
 
 
 @contextlib.contextmanager
