@@ -466,6 +466,10 @@ class UserDefinedObjectVariable(VariableTracker):
             return None
         assert self.source is not None
         instance_dict = getattr(self.value, "__dict__", None)
+        if instance_dict is None and slots.has_instance_dict(self.cls):
+            # a C type's own dict with no `__dict__` attribute (3.12's TypeVar keeps the
+            # `__module__` its constructor found there): not readable, nor guardable
+            unimplemented("getattr", f"{self.cls.__name__} objects keep an unexposed __dict__")
         dict_source = AttrSource(self.source, "__dict__")
         if instance_dict is None or name not in instance_dict:
             if instance_dict is not None:

@@ -101,16 +101,8 @@ class InliningGeneratorTranslator(TranslatorBase):
         """Run the frame to RETURN_GENERATOR (what calling a generator function runs) and
         return the generator. A `yield` inside a `try` or `with` is refused here: its cleanup
         would run whenever CPython finalizes the generator, which the trace can't place."""
-        by_offset = {inst.offset: inst for inst in self.instructions}
-        entries = [
-            e
-            for e in exception_table(self.code)
-            if not self.is_implicit_handler(by_offset.get(e.target))
-        ]
         for inst in self.instructions:
-            if inst.opname == "YIELD_VALUE" and any(
-                e.start <= inst.offset < e.end for e in entries
-            ):
+            if inst.opname == "YIELD_VALUE" and self._handled_in_source(inst.offset):
                 unimplemented(
                     "generator", f"the generator {self.name} yields inside a try or with block"
                 )
@@ -119,6 +111,38 @@ class InliningGeneratorTranslator(TranslatorBase):
         made_at = (maker.location(), repr(maker.current_inst))
         self._run_to_suspension()
         return LocalGeneratorObjectVariable(self, made_at)
+
+    def _handled_in_source(self, offset: int) -> bool:
+        """Does an exception raised at `offset` reach a handler the source wrote (a `try`,
+        `except` or `with` block's)? The table gives each offset its innermost handler only.
+        An implicit handler (see TranslatorBase.is_implicit_handler) re-raises what it does
+        not absorb from its last instruction, where the table names the next handler out:
+        3.12's `yield from` has its YIELD_VALUE covered by CLEANUP_THROW's entry alone, and the
+        `try` around the `yield from` covers that CLEANUP_THROW, not the YIELD_VALUE."""
+        by_offset = {inst.offset: inst for inst in self.instructions}
+        entries = exception_table(self.code)
+        seen: set[int] = set()
+        while offset not in seen:
+            seen.add(offset)
+            entry = next((e for e in entries if e.start <= offset < e.end), None)
+            if entry is None:
+                return False
+            handler = by_offset.get(entry.target)
+            if not self.is_implicit_handler(handler):
+                return True
+            assert handler is not None
+            offset = self._implicit_handler_exit(handler).offset
+        return False
+
+    def _implicit_handler_exit(self, handler: Instruction) -> Instruction:
+        """The instruction an implicit handler re-raises from: CLEANUP_THROW itself, or the
+        handler's RERAISE."""
+        if handler.opname == "CLEANUP_THROW":
+            return handler
+        for inst in self.instructions[handler.index :]:
+            if inst.opname == "RERAISE":
+                return inst
+        raise AssertionError(f"no RERAISE after the handler at {handler.offset}")
 
     def resume(self, tx: TranslatorBase, sent: VariableTracker) -> VariableTracker | None:
         """Continue with `sent` as the value of the suspended `yield`, consumed from `tx`: the
