@@ -29,13 +29,14 @@ from collections.abc import Iterable
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
 from guards.guard import FactsSpec, FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
-from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
+from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
 
 _NON_WORD = re.compile(r"\W")
 
-ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN)
-"""Globals the caller binds besides `bindings`: globals, builtins, closure, mode-stack accessor."""
+ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
+"""Globals the caller binds besides `bindings`: globals, builtins, closure, the mode stack's
+accessor and its length's."""
 
 
 def has_instance_attr(obj: object, name: str) -> bool:
@@ -185,15 +186,16 @@ def _hint(obj: object) -> str:
 
 
 def reads_value_once(guard: Guard) -> bool:
-    """Whether the guard's expression names its value only once (`v is obj`, `len(v) == 3`),
-    so a value no other guard or source needs can be read right inside it."""
+    """Whether the guard's expression names its value at most once (`v is obj`, `len(v) == 3`;
+    the empty mode stack's `___mode_stack_len() == 0` not at all), so a value no other guard or
+    source needs can be read right inside it."""
     kind, expected = guard.kind, guard.expected
     if kind in _ONE_READ_KINDS:
         return True
     if kind is GuardKind.EQUALS_MATCH or kind is GuardKind.CLOSURE_MATCH:
         return expected is None or type(expected) is bool or not is_constant(expected)
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
-        return not expected  # `len(v) == 0`
+        return not expected  # `len(v) == 0`, `___mode_stack_len() == 0`
     if kind is GuardKind.TENSOR_MATCH:
         return expected.check is not None  # a world's own tensor check: `check(v)`
     return False
@@ -319,7 +321,7 @@ def build_check_source(
     guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
 ) -> tuple[str, dict[str, object]]:
     """`(source_text, bindings)`: exec the text in a dict holding `bindings` plus the roots
-    `G`, `B`, `C` and `___mode_stack`, then call `<name>(L)`."""
+    `G`, `B`, `C`, `___mode_stack` and `___mode_stack_len`, then call `<name>(L)`."""
     check = build_check(guards, name=name, tensor_type=tensor_type)
     return check.text, check.bindings
 
