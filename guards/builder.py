@@ -136,11 +136,25 @@ class GuardBuilder:
         return f"not ___has_attr({v}, {guard.expected!r})"
 
     def DICT_KEYS_MATCH(self, guard: Guard, v: str) -> str:
-        """Keys in order, each compared exactly; `list(d)` of an exact dict runs no user code."""
+        """Keys in order, each compared exactly; `tuple(d)` and `list(d)` of an exact dict run
+        no user code. Keys that are all str, int, bytes, None or bool: every key's exact type
+        first (`type(k[0]) is str`, `k[1] is None`), then the values in one comparison with
+        the constant tuple (`k == ('a', 'b')`), which then compares only str with str, int with
+        int, bytes with bytes. Other keys (floats: `-0.0` and nan; tuples) one by one with
+        `constant_match_expr`."""
         keys: tuple[object, ...] = guard.expected
         if not keys:
             return f"len({v}) == 0"
         k = f"{v}_keys"
+        if all(type(key) in _KEY_TYPES_EXACT_EQ for key in keys):
+            types = [
+                f"{k}[{i}] is {key!r}" if key is None or type(key) is bool
+                else f"type({k}[{i}]) is {type(key).__name__}"
+                for i, key in enumerate(keys)
+            ]  # fmt: skip
+            return " and ".join(
+                [f"len({k} := tuple({v})) == {len(keys)}", *types, f"{k} == {keys!r}"]
+            )
         matches = [constant_match_expr(f"{k}[{i}]", key, self.bind) for i, key in enumerate(keys)]
         return " and ".join([f"len({k} := list({v})) == {len(keys)}", *matches])
 
@@ -176,6 +190,11 @@ class GuardBuilder:
     def NO_ALIASING(self, guard: Guard, v: str) -> str:
         others: tuple[Source, ...] = guard.expected
         return " and ".join(f"{v} is not {other.expr()}" for other in others)
+
+
+_KEY_TYPES_EXACT_EQ = frozenset({str, int, bytes, bool, type(None)})
+"""Key types whose `==` between two values of the exact type is exact equality (None and bool
+are tested by identity before it)."""
 
 
 def _hint(obj: object) -> str:
