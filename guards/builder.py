@@ -29,13 +29,14 @@ from collections.abc import Iterable
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
 from guards.guard import FactsSpec, FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.mode_stack import mode_stack_check_expr
-from guards.sources import MODE_STACK_FN, ModeStackListSource, Source
+from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
 
 _NON_WORD = re.compile(r"\W")
 
-ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN)
-"""Globals the caller binds besides `bindings`: globals, builtins, closure, mode-stack accessor."""
+ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
+"""Globals the caller binds besides `bindings`: globals, builtins, closure, the mode stack's
+accessor and its length's."""
 
 
 def has_instance_attr(obj: object, name: str) -> bool:
@@ -135,11 +136,25 @@ class GuardBuilder:
         return f"not ___has_attr({v}, {guard.expected!r})"
 
     def DICT_KEYS_MATCH(self, guard: Guard, v: str) -> str:
-        """Keys in order, each compared exactly; `list(d)` of an exact dict runs no user code."""
+        """Keys in order, each compared exactly; `tuple(d)` and `list(d)` of an exact dict run
+        no user code. Keys that are all str, int, bytes, None or bool: every key's exact type
+        first (`type(k[0]) is str`, `k[1] is None`), then the values in one comparison with
+        the constant tuple (`k == ('a', 'b')`), which then compares only str with str, int with
+        int, bytes with bytes. Other keys (floats: `-0.0` and nan; tuples) one by one with
+        `constant_match_expr`."""
         keys: tuple[object, ...] = guard.expected
         if not keys:
             return f"len({v}) == 0"
         k = f"{v}_keys"
+        if all(type(key) in _KEY_TYPES_EXACT_EQ for key in keys):
+            types = [
+                f"{k}[{i}] is {key!r}" if key is None or type(key) is bool
+                else f"type({k}[{i}]) is {type(key).__name__}"
+                for i, key in enumerate(keys)
+            ]  # fmt: skip
+            return " and ".join(
+                [f"len({k} := tuple({v})) == {len(keys)}", *types, f"{k} == {keys!r}"]
+            )
         matches = [constant_match_expr(f"{k}[{i}]", key, self.bind) for i, key in enumerate(keys)]
         return " and ".join([f"len({k} := list({v})) == {len(keys)}", *matches])
 
@@ -177,6 +192,11 @@ class GuardBuilder:
         return " and ".join(f"{v} is not {other.expr()}" for other in others)
 
 
+_KEY_TYPES_EXACT_EQ = frozenset({str, int, bytes, bool, type(None)})
+"""Key types whose `==` between two values of the exact type is exact equality (None and bool
+are tested by identity before it)."""
+
+
 def _hint(obj: object) -> str:
     """A readable suffix for a bound name: the type's or function's name, else the type name."""
     if isinstance(obj, type):
@@ -185,15 +205,16 @@ def _hint(obj: object) -> str:
 
 
 def reads_value_once(guard: Guard) -> bool:
-    """Whether the guard's expression names its value only once (`v is obj`, `len(v) == 3`),
-    so a value no other guard or source needs can be read right inside it."""
+    """Whether the guard's expression names its value at most once (`v is obj`, `len(v) == 3`;
+    the empty mode stack's `___mode_stack_len() == 0` not at all), so a value no other guard or
+    source needs can be read right inside it."""
     kind, expected = guard.kind, guard.expected
     if kind in _ONE_READ_KINDS:
         return True
     if kind is GuardKind.EQUALS_MATCH or kind is GuardKind.CLOSURE_MATCH:
         return expected is None or type(expected) is bool or not is_constant(expected)
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
-        return not expected  # `len(v) == 0`
+        return not expected  # `len(v) == 0`, `___mode_stack_len() == 0`
     if kind is GuardKind.TENSOR_MATCH:
         return expected.check is not None  # a world's own tensor check: `check(v)`
     return False
@@ -319,7 +340,7 @@ def build_check_source(
     guards: Iterable[Guard], *, name: str = "___check_0", tensor_type: type | None = None
 ) -> tuple[str, dict[str, object]]:
     """`(source_text, bindings)`: exec the text in a dict holding `bindings` plus the roots
-    `G`, `B`, `C` and `___mode_stack`, then call `<name>(L)`."""
+    `G`, `B`, `C`, `___mode_stack` and `___mode_stack_len`, then call `<name>(L)`."""
     check = build_check(guards, name=name, tensor_type=tensor_type)
     return check.text, check.bindings
 

@@ -35,8 +35,8 @@ from guards.guard import (
     dtype_label,
     mode_types_text,
 )
-from guards.mode_stack import ModeStackFn, mode_stack_failure
-from guards.sources import MODE_STACK_FN, AttrSource, ItemSource
+from guards.mode_stack import ModeStackFn, ModeStackLenFn, length_reader, mode_stack_failure
+from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, AttrSource, ItemSource
 from guards.tree import KEYS_SAFE_TYPES, LEN_SAFE_TYPES, format_tree, location_suffix, plan_guards
 
 _serial = itertools.count()
@@ -91,12 +91,15 @@ class CompiledGuards:
         builtins: Mapping[str, object],
         closure: Sequence[object] | None,
         mode_stack_fn: ModeStackFn | None = None,
+        mode_stack_len_fn: ModeStackLenFn | None = None,
         name: str = "___check_0",
         tensor_type: type | None = None,
         distinct: bool = False,
     ) -> None:
         """`mode_stack_fn` returns the live torch-function mode stack; a MODE_STACK guard
-        needs it. `distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
+        needs it. `mode_stack_len_fn` returns its length (the same stack's: the guard on an
+        empty stack reads only that); None reads the length through `mode_stack_fn`.
+        `distinct=True`: no two of `guards` have the same key (see `plan_guards`)."""
         self.guards: list[Guard] = plan_guards(guards, tensor_type, distinct=distinct)
         self.reads_mode_stack: bool = needs_mode_stack(self.guards)
         """Whether the check reads the mode stack (then `roots` holds the accessor)."""
@@ -108,6 +111,11 @@ class CompiledGuards:
             "B": builtins,
             "C": tuple(closure or ()),
             MODE_STACK_FN: mode_stack_fn,
+            MODE_STACK_LEN_FN: (
+                mode_stack_len_fn
+                if mode_stack_len_fn is not None or mode_stack_fn is None
+                else length_reader(mode_stack_fn)
+            ),
         }
         self._name = name
 

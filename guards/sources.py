@@ -24,6 +24,10 @@ from guards.constants import constant_key, is_constant
 MODE_STACK_FN = "___mode_stack"
 """Global name of the mode-stack accessor inside the check function."""
 
+MODE_STACK_LEN_FN = "___mode_stack_len"
+"""Global name of the mode stack's length accessor inside the check function: the guard on an
+empty stack reads only the length, through the world's own counter (torch's is a C function)."""
+
 SYS_MODULES = "___sys_modules"
 """Global name of `sys.modules` inside the check function (the root of ModuleSource)."""
 

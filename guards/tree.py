@@ -52,6 +52,7 @@ def plan_guards(
     with_type = _with_tensor_type(listed, tensor_type)
     # filling in a tensor class may make two guards one: then they are deduplicated after all
     unique = with_type if distinct and with_type is listed else _dedupe(with_type)
+    unique = _no_aliasing_once(unique)
     groups = _by_source(unique)
     _check_preconditions(groups)
     implied = _implied(groups)
@@ -98,6 +99,33 @@ def _dedupe(guards: list[Guard]) -> list[Guard]:
     for guard in sorted(guards, key=_location_rank):
         kept.setdefault(guard, guard)
     return list(kept.values())
+
+
+def _no_aliasing_once(guards: list[Guard]) -> list[Guard]:
+    """Each pair of NO_ALIASING sources tested once: `a is not b` is `b is not a`, and two
+    mutated objects each get a NO_ALIASING naming the other. The guard of the shallowest, then
+    first-named, source keeps the pair; a guard left naming no other source is dropped.
+    `guards` itself when no pair is named twice."""
+    no_aliasing = [g for g in guards if g.kind is GuardKind.NO_ALIASING]
+    if len(no_aliasing) < 2:
+        return guards
+
+    def rank(guard: Guard) -> tuple[int, str, tuple[str, ...]]:
+        return (guard.source.depth, guard.source.name, tuple(o.name for o in guard.expected))
+
+    tested: set[frozenset[Source]] = set()
+    narrowed: dict[int, Guard | None] = {}
+    for guard in sorted(no_aliasing, key=rank):
+        pairs = [frozenset((guard.source, other)) for other in guard.expected]
+        kept = tuple(o for o, pair in zip(guard.expected, pairs, strict=True) if pair not in tested)
+        tested.update(pairs)
+        if len(kept) < len(guard.expected):
+            narrowed[id(guard)] = dataclasses.replace(guard, expected=kept) if kept else None
+    if not narrowed:
+        return guards
+    out = [narrowed.get(id(g), g) for g in guards]
+    # a narrowed guard may now equal another one: keep the first
+    return list(dict.fromkeys(g for g in out if g is not None))
 
 
 def _by_source(guards: list[Guard]) -> dict[Source, list[Guard]]:

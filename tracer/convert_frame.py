@@ -560,6 +560,7 @@ def _build_guards(
             builtins=builtins_dict,
             closure=fn.__closure__,
             mode_stack_fn=output.world.mode_stack,
+            mode_stack_len_fn=output.world.mode_stack_len,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # `output.guards` is keyed by guard: one per key already

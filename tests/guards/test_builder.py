@@ -374,7 +374,8 @@ def test_reads_value_once_says_how_often_the_expression_names_the_value() -> Non
     builder = GuardBuilder()
     for g in _sample_of_every_kind():
         expression = builder.code_for(g, "___probe")
-        assert reads_value_once(g) == (expression.count("___probe") == 1), expression
+        # at most once: the empty mode stack's guard reads the length accessor, not the list
+        assert reads_value_once(g) == (expression.count("___probe") <= 1), expression
 
 
 def test_a_value_read_once_is_read_where_it_is_used() -> None:
@@ -387,7 +388,7 @@ def test_a_value_read_once_is_read_where_it_is_used() -> None:
     lines = [line.strip().split("  #")[0] for line in text.splitlines()]
     assert "if not (L['m'].a.b is None): return False" in lines
     assert "___v0 = L['x']" in lines  # TENSOR_MATCH reads it four times
-    assert "if not (len(___mode_stack()) == 0): return False" in lines
+    assert "if not (___mode_stack_len() == 0): return False" in lines
     compiled = compile_guards(guards)
     m = types.SimpleNamespace(a=types.SimpleNamespace(b=None))
     assert compiled.check({"m": m, "x": make_tensor((2,))})

@@ -60,3 +60,38 @@ def test_mode_stack_entries_are_read_after_the_stack_guard() -> None:
 def test_a_mode_stack_guard_needs_the_accessor() -> None:
     with pytest.raises(ValueError, match="needs mode_stack_fn"):
         CompiledGuards([mode_stack_guard([])], f_globals={}, builtins={}, closure=None)
+
+
+def test_the_empty_stack_guard_reads_only_the_length_accessor() -> None:
+    """The guard on an empty stack calls `___mode_stack_len`, the caller's counter (torch's C
+    function), and builds no list; the reason for a miss still names the stack's modes."""
+    stack: list[object] = []
+    counted: list[int] = []
+
+    def length() -> int:
+        counted.append(len(stack))
+        return len(stack)
+
+    compiled = CompiledGuards(
+        [mode_stack_guard([])],
+        f_globals={},
+        builtins={},
+        closure=(),
+        mode_stack_fn=lambda: stack,
+        mode_stack_len_fn=length,
+    )
+    assert "if not (___mode_stack_len() == 0): return False" in compiled.source
+    assert compiled.check({})
+    assert counted == [0]
+    stack.append(LoggingMode())
+    assert not compiled.check({})
+    assert compiled.failure_reason({}) == "mode stack: expected [] (actual [LoggingMode])"
+
+
+def test_without_a_length_accessor_the_length_is_read_through_the_stack() -> None:
+    stack: list[object] = []
+    compiled = compile_guards([mode_stack_guard([])], mode_stack=stack)  # no counter given
+    assert compiled.check({})
+    stack.append(OtherMode())
+    assert not compiled.check({})
+    assert compiled.failure_reason({}) == "mode stack: expected [] (actual [OtherMode])"

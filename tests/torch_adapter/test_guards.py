@@ -201,3 +201,21 @@ def test_a_parameter_keeps_its_class_inside_the_trace() -> None:
     eager = kinds(p)
     assert explanation.result[:3] == eager[:3] == ("Parameter", True, "Tensor")
     assert torch.equal(explanation.result[3], eager[3])
+
+
+def test_the_empty_mode_stack_is_read_through_torchs_own_counter() -> None:
+    """The MODE_STACK guard on an empty stack calls torch's C length counter (no list of the
+    stack is built); a mode pushed after the compile misses it, with the stack in the reason."""
+    torch = real_torch()
+    x = torch.ones(2, 3)
+    entry = tracer.trace(_scale)(x)
+    manager = entry.entry.guard_manager
+    assert "if not (___mode_stack_len() == 0): return False" in manager.source
+    assert manager.roots["___mode_stack_len"] is torch._C._len_torch_function_stack
+    assert manager.check({"x": x})
+    with torch.overrides.TorchFunctionMode():
+        assert not manager.check({"x": x})
+        reason = manager.failure_reason({"x": x})
+        assert reason is not None
+        assert reason.startswith("mode stack: expected [] (actual [TorchFunctionMode])")
+    assert manager.check({"x": x})

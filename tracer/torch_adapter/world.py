@@ -145,6 +145,7 @@ class TorchWorld(TensorWorld):
         self.starts_with_no_mode = not _len_stack()
         """The stack this compile starts from, which its MODE_STACK guard pins, is empty."""
         self.mode_stack = live_mode_stack
+        self.mode_stack_len = _len_stack
         self.set_mode_stack = set_live_mode_stack
         self.get_mode_at = _C._get_function_stack_at
 

@@ -119,6 +119,8 @@ class TensorWorld:
     # (functions, not methods: the compiled code and the guards call them as they are)
     mode_stack: Callable[[], Sequence[Any]]
     """The live torch-function mode stack, bottom first (the MODE_STACK guard's accessor)."""
+    mode_stack_len: Callable[[], int]
+    """The live stack's length (the MODE_STACK guard on an empty stack reads only this)."""
     set_mode_stack: Callable[[Sequence[Any]], None]
     """Make the live stack exactly the given modes (the compiled code's mode-stack replay)."""
     get_mode_at: Callable[[int], Any]
@@ -187,6 +189,7 @@ class RuntimeWorld(TensorWorld):
         )
         self._disable: Any = None
         self.mode_stack = runtime._C._torch_function_mode_stack
+        self.mode_stack_len = runtime._C._len_torch_function_stack
         self.set_mode_stack = runtime._C._set_torch_function_mode_stack
         self.get_mode_at = runtime._C._get_function_stack_at
         self._mode_functions: dict[int, tuple[Any, str]] | None = None
