@@ -69,6 +69,10 @@ class OutputGraph:
         self.guards: dict[Guard, Guard] = {}
         self._absent_names: set[tuple[Source, str]] = set()
         """(dict source, name) pairs guard_name_absent has guarded."""
+        self.class_dict_sources: dict[type, Source] = {}
+        """The source through which this trace guards each class's `__dict__`, the first one
+        it used: one reached through an instance pinned to its class by TYPE_MATCH reaches
+        the same dict for every instance of that class (tracer/torch_adapter/modules.py)."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0

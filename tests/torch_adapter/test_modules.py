@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from typing import Any
 
 import pytest
 
@@ -96,3 +97,69 @@ def test_a_global_hook_registered_after_the_compile_is_seen() -> None:
     assert seen == ["Linear", "Linear", "MLP"]
     assert torch.allclose(result, model(x))
     assert any("_global_forward_hooks" in r for r in compiled.last_miss_reasons or [])
+
+
+def test_a_name_put_into_an_earlier_module_dict_is_seen() -> None:
+    """`Module.__getattr__` looks in `_parameters`, then `_buffers`, then `_modules`: a trace
+    that found `scale` among the buffers holds only while no parameter of that name appears
+    (written straight into `_parameters`, which `register_parameter` would refuse), and one
+    that found a submodule only while no parameter or buffer of its name does."""
+    torch = real_torch()
+    from torch import nn
+
+    class Scaled(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("scale", torch.ones(2))
+            self.inner = nn.Identity()
+
+        def forward(self, x: Any) -> Any:
+            return self.inner(x) * self.scale
+
+    model, x = Scaled(), torch.arange(2.0)
+    compiled = tracer.compile(model)
+    assert torch.equal(compiled(x), model(x))
+    model._parameters["scale"] = nn.Parameter(torch.full((2,), 5.0), requires_grad=False)
+    assert torch.equal(compiled(x), model(x))  # x * 5, the parameter eager finds first
+    reasons = compiled.compiled.last_miss_reasons or []
+    assert any("L['self']._parameters" in r for r in reasons), reasons
+    model._buffers["inner"] = torch.full((2,), 3.0)  # now `self.inner` is a tensor: not callable
+    with pytest.raises(TypeError) as eager:
+        model(x)
+    with pytest.raises(TypeError) as traced:
+        compiled(x)
+    assert str(traced.value) == str(eager.value)
+
+
+def test_a_class_attribute_of_a_module_s_name_is_what_eager_reads() -> None:
+    """Ordinary lookup finds a class attribute before `Module.__getattr__` is asked: one
+    there when the module is compiled is what the trace reads, and one set on the class (or
+    on `nn.Module`) afterwards misses the guards."""
+    torch = real_torch()
+    from torch import nn
+
+    class Scaled(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("scale", torch.ones(2))
+
+        def forward(self, x: Any) -> Any:
+            return x * self.scale
+
+    model, other, x = Scaled(), Scaled(), torch.arange(2.0)
+    compiled = tracer.compile(model)
+    assert torch.equal(compiled(x), model(x))
+    try:
+        Scaled.scale = 7.0  # type: ignore[attr-defined]
+        assert torch.equal(compiled(x), torch.tensor([0.0, 7.0]))
+        del Scaled.scale  # type: ignore[attr-defined]
+        assert torch.equal(compiled(x), model(x))
+        nn.Module.scale = 3.0  # type: ignore[attr-defined]
+        assert torch.equal(compiled(x), torch.tensor([0.0, 3.0]))
+        fresh = tracer.compile(other)  # the class attribute there when it compiles
+        assert torch.equal(fresh(x), torch.tensor([0.0, 3.0]))
+    finally:
+        if "scale" in vars(nn.Module):
+            del nn.Module.scale  # type: ignore[attr-defined]
+        if "scale" in vars(Scaled):
+            del Scaled.scale  # type: ignore[attr-defined]

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from guards.guard import FactsSpec, GuardKind
-from guards.sources import AttrSource, ModuleSource
+from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
-from variables.user_defined import UserDefinedObjectVariable
+from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -62,16 +62,29 @@ class NNModuleVariable(UserDefinedObjectVariable):
     def _module_dict_entry(
         self, tx: TranslatorBase, name: str, source: Source
     ) -> VariableTracker | None:
+        """`Module.__getattr__`'s answer, read at its dict's source (`L['m']._modules['fc']`),
+        when the ordinary lookup finds nothing: None (the ordinary lookup's turn) when the
+        instance dict or a class on the MRO holds `name`. The entry holds while the places
+        looked in first still lack `name` (NOTE [module attribute guards])."""
         own = object.__getattribute__(self.value, "__dict__")
-        if name in own:
-            return None  # the instance dict wins: the ordinary lookup reads it
+        cls = type(self.value)
+        if name in own or lookup_class_attr(cls, name)[1] is not None:
+            return None  # the ordinary lookup finds it
+        looked_in: list[tuple[str, dict[str, Any]]] = []
         for dict_name in MODULE_DICTS:
             table = own.get(dict_name)
-            if table is not None and name in table:
+            if table is None:  # (a module before `Module.__init__` ran) and it stays so
+                tx.output.guard_name_absent(AttrSource(source, "__dict__"), dict_name)
+            elif name in table:
                 tx.output.guard_name_absent(AttrSource(source, "__dict__"), name)
+                _guard_not_in_classes(tx, source, cls, name)
+                for earlier, earlier_table in looked_in:
+                    _guard_lacks(tx, AttrSource(source, earlier), earlier_table, name)
                 dict_vt = tx.output.builder.wrap(table, AttrSource(source, dict_name))
                 assert isinstance(dict_vt, ConstDictVariable)
                 return dict_vt.items[name].realize()
+            else:
+                looked_in.append((dict_name, table))
         return None
 
     def call_function(
@@ -105,6 +118,47 @@ class NNModuleVariable(UserDefinedObjectVariable):
     def __repr__(self) -> str:
         where = f" @ {self.source.name}" if self.source is not None else ", new"
         return f"NNModuleVariable({self.cls.__qualname__}{where})"
+
+
+# NOTE [module attribute guards]: `m.fc` on a module finds `fc` in `m._modules` only because
+# nothing Python looks at first holds the name: the instance dict, the classes of the MRO (a
+# class attribute would be found by the ordinary lookup, and `Module.__getattr__` not asked),
+# and the dicts `Module.__getattr__` looks in before (`_parameters`, then `_buffers`). The trace
+# reads the entry at its dict's source, so each of those places is guarded to still lack the
+# name: DICT_NOT_CONTAINS on the instance dict and on each class dict of the MRO, and on each
+# earlier module dict (one LENGTH_CHECK when that dict is empty, as `_parameters` of a module
+# that only holds submodules usually is). A class dict is guarded through the first module of
+# that class the trace met (`type(L['m']).__mro__[1].__dict__` for `Module`): every module's
+# class is pinned by its TYPE_MATCH, so all modules of one class share their class dicts, and
+# each (class dict, name) pair is guarded once per trace. A built-in class's dict (`object`'s)
+# cannot change and is not guarded.
+
+_IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set (`object`, `int`)."""
+
+
+def _guard_not_in_classes(tx: TranslatorBase, source: Source, cls: type, name: str) -> None:
+    """No class on `cls`'s MRO holds `name` (NOTE [module attribute guards])."""
+    class_dicts = tx.output.class_dict_sources
+    mro_source = AttrSource(TypeSource(source), "__mro__")
+    for index, klass in enumerate(cls.__mro__):
+        if klass.__flags__ & _IMMUTABLE_TYPE:
+            continue
+        dict_source = class_dicts.get(klass)
+        if dict_source is None:
+            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
+            class_dicts[klass] = dict_source
+        tx.output.guard_name_absent(dict_source, name)
+
+
+def _guard_lacks(tx: TranslatorBase, dict_source: Source, table: dict[str, Any], name: str) -> None:
+    """A module dict `Module.__getattr__` looks in before the one holding `name` still lacks
+    it: an empty plain dict stays empty (one guard for every name), else `name not in`."""
+    if type(table) is dict and not table:
+        tx.output.add_guard(GuardKind.TYPE_MATCH, dict_source, dict)
+        tx.output.add_guard(GuardKind.LENGTH_CHECK, dict_source, 0)
+    else:
+        tx.output.guard_name_absent(dict_source, name)
 
 
 def call_facts(module: Any) -> tuple[bool | int | None, ...]:
