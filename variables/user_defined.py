@@ -76,6 +76,35 @@ def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
     return _ABSENT, None
 
 
+_IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`)."""
+
+
+def guard_not_in_classes(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+) -> None:
+    """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
+    `Module.__getattr__` asked): guard each class dict on the MRO to still lack it, since a
+    class attribute set later is what the ordinary lookup would find. A class whose attributes
+    cannot change (`object`) is not guarded. Each class's dict is reached through the first
+    source the trace used for it (`OutputGraph.class_dict_sources`): the class source here is
+    pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
+    reaches the same dict. Without a class source (a class made in the frame) nothing outside
+    can have changed it since."""
+    if cls_source is None:
+        return
+    class_dicts = tx.output.class_dict_sources
+    mro_source = AttrSource(cls_source, "__mro__")
+    for index, klass in enumerate(cls.__mro__):
+        if klass.__flags__ & _IMMUTABLE_TYPE:
+            continue
+        dict_source = class_dicts.get(klass)
+        if dict_source is None:
+            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
+            class_dicts[klass] = dict_source
+        tx.output.guard_name_absent(dict_source, name)
+
+
 def custom_getattribute_reason(cls: type) -> str | None:
     """Why attribute reads of `cls`'s instances are not modeled, or None when they are: a
     class on the MRO other than `object` holds its own `__getattribute__`. Every C type holds
@@ -418,6 +447,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if own is not None:
             return own
         if member is _ABSENT:
+            guard_not_in_classes(tx, self.cls, cls_source, name)
             return self.missing_attr(tx, name)
         if hasattr(type(member), "__get__") and not isinstance(
             member, types.FunctionType | staticmethod | classmethod

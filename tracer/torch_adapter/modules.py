@@ -24,11 +24,15 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from guards.guard import FactsSpec, GuardKind
-from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
+from guards.sources import AttrSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import (
+    UserDefinedObjectVariable,
+    guard_not_in_classes,
+    lookup_class_attr,
+)
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -77,7 +81,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
                 tx.output.guard_name_absent(AttrSource(source, "__dict__"), dict_name)
             elif name in table:
                 tx.output.guard_name_absent(AttrSource(source, "__dict__"), name)
-                _guard_not_in_classes(tx, source, cls, name)
+                guard_not_in_classes(tx, cls, TypeSource(source), name)
                 for earlier, earlier_table in looked_in:
                     _guard_lacks(tx, AttrSource(source, earlier), earlier_table, name)
                 dict_vt = tx.output.builder.wrap(table, AttrSource(source, dict_name))
@@ -130,25 +134,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
 # that only holds submodules usually is). A class dict is guarded through the first module of
 # that class the trace met (`type(L['m']).__mro__[1].__dict__` for `Module`): every module's
 # class is pinned by its TYPE_MATCH, so all modules of one class share their class dicts, and
-# each (class dict, name) pair is guarded once per trace. A built-in class's dict (`object`'s)
-# cannot change and is not guarded.
-
-_IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set (`object`, `int`)."""
-
-
-def _guard_not_in_classes(tx: TranslatorBase, source: Source, cls: type, name: str) -> None:
-    """No class on `cls`'s MRO holds `name` (NOTE [module attribute guards])."""
-    class_dicts = tx.output.class_dict_sources
-    mro_source = AttrSource(TypeSource(source), "__mro__")
-    for index, klass in enumerate(cls.__mro__):
-        if klass.__flags__ & _IMMUTABLE_TYPE:
-            continue
-        dict_source = class_dicts.get(klass)
-        if dict_source is None:
-            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
-            class_dicts[klass] = dict_source
-        tx.output.guard_name_absent(dict_source, name)
+# each (class dict, name) pair is guarded once per trace (`guard_not_in_classes`, shared with
+# every user object whose attribute the trace found missing). A built-in class's dict
+# (`object`'s) cannot change and is not guarded.
 
 
 def _guard_lacks(tx: TranslatorBase, dict_source: Source, table: dict[str, Any], name: str) -> None:
