@@ -91,8 +91,9 @@ def guard_not_in_classes(
     pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
     reaches the same dict. Without a class source (a class made in the frame) nothing outside
     can have changed it since."""
-    if cls_source is None:
+    if cls_source is None or (cls, name) in tx.output.class_names_absent:
         return
+    tx.output.class_names_absent.add((cls, name))
     class_dicts = tx.output.class_dict_sources
     mro_source = AttrSource(cls_source, "__mro__")
     for index, klass in enumerate(cls.__mro__):
@@ -246,6 +247,7 @@ class UserDefinedClassVariable(VariableTracker):
             return wrap_class_member(tx, meta_member, meta_source, self, wrap_class(meta))
         if lookup_class_attr(meta, "__getattr__")[1] is not None:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattr__")
+        self._guard_not_in_mro(tx, name)  # set on the class later, it is found
         tx.raise_user_error(
             AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
         )
@@ -407,7 +409,7 @@ class UserDefinedObjectVariable(VariableTracker):
         reason = custom_getattribute_reason(self.cls)
         if reason is not None:
             unimplemented("getattr", reason)
-        cls_source = TypeSource(self.source) if self.source is not None else self.cls_source
+        cls_source = self._cls_source()
         if name == "__class__" and lookup_class_attr(self.cls, name)[1] is object:
             # found where the object's class is (its type is guarded); a class may define a
             # `__class__` of its own (test_super), found like any other attribute below
@@ -541,14 +543,21 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
-        setattr_fn, _owner = lookup_class_attr(self.cls, "__setattr__")
+        setattr_fn, owner = lookup_class_attr(self.cls, "__setattr__")
         if setattr_fn is not object.__dict__["__setattr__"]:
             if not isinstance(setattr_fn, types.FunctionType):
                 unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
 
             self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
             return
+        if owner is object:  # no class before `object` defines one: guarded, as a read would be
+            guard_not_in_classes(tx, self.cls, self._cls_source(), "__setattr__")
         self.object_setattr(tx, name, value)
+
+    def _cls_source(self) -> Source | None:
+        """Where the object's class is read from: `type(<source>)`, or the class's own source
+        for an object made in the frame."""
+        return TypeSource(self.source) if self.source is not None else self.cls_source
 
     def object_setattr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`object.__setattr__(obj, name, value)`: the store itself, with no class hook."""
@@ -571,6 +580,8 @@ class UserDefinedObjectVariable(VariableTracker):
             and not is_slot(member, owner)
         ):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
+        if member is _ABSENT:  # a data descriptor set on a class later would take the store
+            guard_not_in_classes(tx, self.cls, self._cls_source(), name)
         if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
             what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
             store = lambda bare: object.__setattr__(bare, name, None)  # noqa: E731

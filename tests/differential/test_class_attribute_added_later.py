@@ -105,3 +105,62 @@ def test_a_runtime_module_s_class_attribute_shadows_its_submodule() -> None:
     finally:
         del Wrapper.inner  # type: ignore[misc]
     assert compiled(module, x).tolist() == call_inner(module, x).tolist()
+
+
+class Holder:
+    pass
+
+
+def read_class_attribute(cls: Any) -> Any:
+    try:
+        return cls.later
+    except AttributeError as e:
+        return str(e)
+
+
+def store_and_read(obj: Any) -> Any:
+    obj.value = 3
+    made: Any = Holder()
+    made.value = 4
+    return obj.value, made.value
+
+
+def test_a_class_attribute_read_on_the_class_and_set_later_is_read() -> None:
+    compiled = tracer.compile(read_class_attribute)
+    assert compiled(Holder) == "type object 'Holder' has no attribute 'later'"
+    try:
+        Holder.later = 4  # type: ignore[attr-defined]
+        assert compiled(Holder) == read_class_attribute(Holder) == 4
+    finally:
+        del Holder.later  # type: ignore[attr-defined]
+
+
+def test_a_property_or_setattr_set_on_the_class_later_takes_the_store() -> None:
+    """The trace stored into the instance dicts and read the values back; a property or a
+    `__setattr__` set on the class afterwards takes the stores (and the property the reads)."""
+    compiled = tracer.compile(store_and_read)
+    assert compiled(Holder()) == store_and_read(Holder()) == (3, 4)
+    stored: list[Any] = []
+    try:
+        Holder.value = property(  # type: ignore[attr-defined]
+            lambda self: "read", lambda self, v: stored.append(v)
+        )
+        assert compiled(Holder()) == store_and_read(Holder()) == ("read", "read")
+        assert stored == [3, 4, 3, 4]
+    finally:
+        del Holder.value  # type: ignore[attr-defined]
+    try:
+        Holder.__setattr__ = lambda self, n, v: stored.append(n)  # type: ignore[method-assign]
+        compiled_error = None
+        try:
+            compiled(Holder())
+        except AttributeError as e:
+            compiled_error = str(e)
+        try:
+            store_and_read(Holder())
+        except AttributeError as e:
+            assert compiled_error == str(e) == "'Holder' object has no attribute 'value'"
+        assert stored[4:] == ["value"] * 4  # two stores a call, compiled and eager
+    finally:
+        del Holder.__setattr__
+    assert compiled(Holder()) == (3, 4)
