@@ -8,6 +8,7 @@ alias and calls that do not, whichever came first."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 import tracer
