@@ -431,10 +431,12 @@ def _start(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> In
 
 
 def _finish_trace(output: OutputGraph) -> None:
-    """What every completed trace records last: the mode stack's final state, aliasing guards."""
+    """What every completed trace records last: the mode stack's final state, aliasing guards
+    (of mutated objects, and of tensor inputs an in-place op wrote)."""
     if output.mode_stack_changed():
         output.side_effects.mode_stack_changed(list(output.mode_stack))
     output.side_effects.install_aliasing_guards()
+    output.install_tensor_aliasing_guards()
 
 
 def _compilable_raise(e: Unsupported) -> VariableTracker | None:

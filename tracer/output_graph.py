@@ -92,6 +92,12 @@ class OutputGraph:
         self.initial_mode_stack: list[VariableTracker] = []
         self.classes_made: list[VariableTracker] = []
         """Classes defined in the traced frame (variables/new_classes.py), kept for codegen."""
+        self.tensor_inputs: dict[int, TensorVariable] = {}
+        """The tracker of each tensor input, by id of the real tensor (variables/builder.py
+        `wrap_tensor`: a tensor reached at two sources is one input)."""
+        self.written_inputs: dict[int, TensorVariable] = {}
+        """Tensor inputs an in-place op wrote, by id of the tracker: each is guarded to alias
+        no other tensor input (`install_tensor_aliasing_guards`)."""
         self.mutating_nodes: list[Node] = []
         """Ops that write to a tensor (`x.add_(1)`): graph outputs whether or not their
         result is used, so the graph exists and runs them, in order."""
@@ -470,6 +476,7 @@ class OutputGraph:
         result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
         if self.world.mutates(target, node_kwargs):
             self.mutating_nodes.append(result)
+            self._note_written_inputs(fake_result, [*args, *kwargs.values()])
         return self._wrap_result(result, fake_result)
 
     def _run_fake(
@@ -490,6 +497,31 @@ class OutputGraph:
             raise
         except Exception as e:  # noqa: BLE001
             tx.raise_user_error(e)
+
+    def _note_written_inputs(self, fake_result: Any, operands: list[VariableTracker]) -> None:
+        """An in-place op returns the tensor it wrote (`x.add_(1)` is `x`, `out=` the out
+        tensor): the input whose fake that is was written."""
+        written = fake_result if isinstance(fake_result, tuple | list) else (fake_result,)
+        for vt in operands:
+            vt = vt.realize()
+            if not isinstance(vt, TensorVariable) or vt.source is None:
+                continue  # not an input
+            if any(vt.fake is fake for fake in written):
+                self.written_inputs[id(vt)] = vt
+
+    def install_tensor_aliasing_guards(self) -> None:
+        """A tensor input an in-place op wrote must not be another tensor input on later
+        calls: the trace read the other's metadata from its own fake, which the op did not
+        change (`a.unsqueeze_(0)` then `b.shape`, called with `a is b`)."""
+        for written in self.written_inputs.values():
+            assert written.source is not None
+            others = tuple(
+                vt.source
+                for vt in self.tensor_inputs.values()
+                if vt is not written and vt.source is not None
+            )
+            if others:
+                self.add_guard(GuardKind.NO_ALIASING, written.source, others)
 
     def _wrap_result(self, node: Node, fake: Any) -> VariableTracker:
         if self.world.is_tensor(fake):

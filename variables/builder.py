@@ -345,9 +345,20 @@ class VariableBuilder:
         return False
 
     def wrap_tensor(self, value: Any, source: Source) -> VariableTracker:
+        """A tensor input: one graph input per real tensor. The same tensor reached at a
+        second source is the first source's tracker, with a guard that the two sources still
+        reach one tensor (as Dynamo's DUPLICATE_INPUT): the trace relied on it, since torch's
+        fake converter gives one real tensor one fake, and an in-place op on either name
+        changes the other (`torch.mul(a, 2, out=b)` returns `b`, which is `a` here)."""
+        known = self.output.tensor_inputs.get(id(value))
+        if known is not None and known.source is not None:
+            self.output.add_guard(GuardKind.OBJECT_ALIASING, source, known.source)
+            return known
         spec = worlds.current().tensor_spec(value)
         self.output.add_guard(GuardKind.TENSOR_MATCH, source, spec)
-        return self.output.add_graph_input(value, source)
+        vt = self.output.add_graph_input(value, source)
+        self.output.tensor_inputs[id(value)] = vt
+        return vt
 
     def wrap_sequence(self, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))

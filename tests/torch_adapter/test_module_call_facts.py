@@ -134,3 +134,30 @@ def test_the_facts_of_a_call_are_one_guard_per_module() -> None:
     # the Sequential and its three modules, and the globals once
     assert source.count("FACTS_MATCH") == 5
     assert "_forward_hooks" not in source and "_compiled_call_impl" not in source
+
+
+def test_every_trace_guards_the_hooks_for_every_module() -> None:
+    """The globals' two guards are added by a trace's first module call and looked up by the
+    later ones: a second trace (after `tracer.reset()`, or of another function) adds them
+    again, and a hook registered for every module then misses it with the reason."""
+    torch = real_torch()
+    model, x = _model(torch), torch.randn(2, 3)
+    for _ in range(2):
+        tracer.reset()
+        compiled = tracer.compile(call)
+        assert torch.equal(compiled(model, x), call(model, x))
+        guards = "\n".join(compiled.entries[0].guards)
+        assert guards.count(f"len({GLOBAL}['_global_forward_hooks']) == 0") == 1
+        assert guards.count(f"{GLOBAL} is ") == 1
+        seen: list[str] = []
+        handle = torch.nn.modules.module.register_module_forward_hook(_record(seen))
+        try:
+            expected = call(model, x)
+            seen.clear()
+            result = compiled(model, x)
+        finally:
+            handle.remove()
+        assert torch.equal(result, expected)
+        assert seen == ["hook"] * 4  # the Sequential and its three modules, as eagerly
+        reasons = compiled.last_miss_reasons or []
+        assert any("_global_forward_hooks" in r for r in reasons), reasons

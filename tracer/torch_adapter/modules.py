@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from guards.guard import FactsSpec, GuardKind
+from guards.guard import FactsSpec, Guard, GuardKind
 from guards.sources import AttrSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -114,10 +114,11 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if why is not None:
             kind = "nn-module-hooks" if why.startswith("a hook") else "nn-module"
             unimplemented(kind, f"{why}: the call runs Module._call_impl, which is not modeled")
-        tx.output.add_guard(GuardKind.FACTS_MATCH, source, CALLS_FORWARD)
-        globals_source = AttrSource(ModuleSource(_CALL.__module__), "__dict__")
-        tx.output.add_guard(GuardKind.ID_MATCH, globals_source, _TORCH_GLOBALS)
-        tx.output.add_guard(GuardKind.FACTS_MATCH, globals_source, NO_GLOBAL_HOOKS)
+        output = tx.output
+        output.add_guard(GuardKind.FACTS_MATCH, source, CALLS_FORWARD)
+        if _NO_GLOBAL_HOOKS_GUARD not in output.guards:  # the first module call of the trace
+            output.add_guard(GuardKind.ID_MATCH, _GLOBALS_SOURCE, _TORCH_GLOBALS)
+            output.add_guard(GuardKind.FACTS_MATCH, _GLOBALS_SOURCE, NO_GLOBAL_HOOKS)
 
     def __repr__(self) -> str:
         where = f" @ {self.source.name}" if self.source is not None else ", new"
@@ -247,6 +248,12 @@ NO_GLOBAL_HOOKS = FactsSpec(
 )
 """No hook for every module, and torch's `Module.__call__` as traced, as a FACTS_MATCH on the
 globals of `Module.__call__` pins it."""
+_GLOBALS_SOURCE = AttrSource(ModuleSource(_CALL.__module__), "__dict__")
+"""Where the hooks for every module are: `sys.modules['torch.nn.modules.module'].__dict__`."""
+_NO_GLOBAL_HOOKS_GUARD = Guard(GuardKind.FACTS_MATCH, _GLOBALS_SOURCE, NO_GLOBAL_HOOKS)
+"""The guard a trace's first module call adds (guards compare by kind, source and expected
+value, not by the user line that made them): the later calls look it up rather than build
+the same two guards again."""
 
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:
