@@ -156,10 +156,6 @@ def test_phase_metadata_added_after_the_start_is_stored() -> None:
     computed when read (the store reads a phase's start arguments directly only when nothing
     was added)."""
 
-    class Captured:
-        def values(self) -> dict[str, Any]:
-            return {"compile_id": "5/0"}
-
     def span(name: str, **args: Any) -> Span:
         made = Span(name, compile_event=True)
         made.start_ns, made.end_ns, made.tid = 1000, 3000, 7
@@ -168,8 +164,9 @@ def test_phase_metadata_added_after_the_start_is_stored() -> None:
 
     plain, added, later, started = span("plain"), span("added"), span("later"), span("s", n=1)
     added.add({"cache": "hit"})
+    captured = compilation._Captured(0, 0, {"compile_id": "5/0"}, None)
     later.add_later(lambda: {"size": 3})
-    tables = store._rows([(0, Captured(), [plain, added, later, started])], store._JsonCells())
+    tables = store._rows([(0, captured, [plain, added, later, started])], store._JsonCells())
     phases = {
         values[2]: values[6:]
         for table, columns, cells in tables

@@ -40,13 +40,14 @@ from typing import Any, Protocol, Self
 
 from tracer.observability.events import Span, get_chromium_event_logger
 from tracer.observability.metrics import compilation
-from tracer.observability.metrics.compilation import CompilationMetrics
+from tracer.observability.metrics.compilation import CompilationMetrics, Layout
 
 ENV_VAR = "MODETRACE_METRICS_DB"
 FORMAT = "modetrace metrics"
 """The `format` row of `modetrace_meta`: what tells a metrics database from any other."""
 SCHEMA_VERSION = 2
-DEFAULT_BATCH = 16
+DEFAULT_BATCH = 32
+"""Compiles per transaction (NOTE [store batches]); `make bench`'s store line uses the same."""
 DEFAULT_INTERVAL_S = 2.0
 BUSY_TIMEOUT_S = 10.0
 RETRIES = 3
@@ -208,9 +209,10 @@ def _migrate(con: sqlite3.Connection, path: str) -> None:
 
 # -- writing -------------------------------------------------------------------------------------
 class Captured(Protocol):
-    """What the store receives for each compile: the record's field values, built on read."""
+    """What the store receives for each compile: the record's field names (a layout shared by
+    the records that set the same fields) and values, built on read."""
 
-    def values(self) -> dict[str, Any]: ...
+    def fields(self) -> tuple[Layout, tuple[Any, ...]]: ...
 
 
 _Pending = tuple[int, Captured, list[Span]]
@@ -417,27 +419,26 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
     """The three tables' rows for queued compiles: a `dynamo_compile` row per compile (those
     that set the same fields together), its phases in `pt2_compile_events` (those with and
     without metadata apart) and its `recompile_reasons`."""
-    compiles: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], list[Any]]] = {}
+    compiles: dict[Layout, tuple[_Shape, list[Any]]] = {}
     phases: list[Any] = []
     described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
-        values = captured.values()
-        columns = tuple(values)
-        group = compiles.get(columns)
+        layout, values = captured.fields()
+        group = compiles.get(layout)
         if group is None:
-            group = compiles[columns] = (_converted_cells(columns), [])
-        converted, cells = group
+            group = compiles[layout] = (_shape(layout.names), [])
+        (converted, at_cid, at_failures), cells = group
         row = len(cells)
         cells.append(seq)
-        cells += values.values()
+        cells += values
         for k, name in converted:
             value = cells[row + k]
             if type(value) is bool:
                 cells[row + k] = int(value)
             elif value is not None:
                 cells[row + k] = json_cells.text(name, value)
-        cid = values.get("compile_id")
+        cid = None if at_cid is None else values[at_cid]
         for span in spans:
             name = span.name
             # most phases add nothing after their start: `end_args()` would return `args`
@@ -449,11 +450,11 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
                 described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
             else:
                 phases += (seq, cid, name, span.start_ns, span.end_ns, span.tid)
-        for failure in values.get("recompile_guard_failures") or ():
+        for failure in (at_failures is not None and values[at_failures]) or ():
             reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
     rows: _Rows = [
-        ("dynamo_compile", (*_COMPILE_KEY, *columns), cells)
-        for columns, (_, cells) in compiles.items()
+        ("dynamo_compile", (*_COMPILE_KEY, *layout.names), cells)
+        for layout, (_, cells) in compiles.items()
     ]
     others: _Rows = [
         ("pt2_compile_events", _PHASE_COLUMNS, phases),
@@ -473,10 +474,17 @@ path leaves a field it has no value for unset rather than setting it to None (a 
 recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
 
 
-def _converted_cells(columns: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
-    """Where a `dynamo_compile` row of `columns` (after its `seq`) has cells to convert, and
-    their columns (worked out once per batch and set of fields: compiles set the same ones)."""
-    return tuple((k, name) for k, name in enumerate(columns, 1) if name in _CONVERTED)
+_Shape = tuple[tuple[tuple[int, str], ...], int | None, int | None]
+
+
+@functools.lru_cache(maxsize=64)
+def _shape(names: tuple[str, ...]) -> _Shape:
+    """For a record of the fields `names`: where its `dynamo_compile` row (`seq` first) has cells
+    to convert, and their columns; where its values (without `seq`) hold the compile id and the
+    recompile's guard failures (None when it has none)."""
+    converted = tuple((k, name) for k, name in enumerate(names, 1) if name in _CONVERTED)
+    at = {name: k for k, name in enumerate(names)}
+    return converted, at.get("compile_id"), at.get("recompile_guard_failures")
 
 
 _json = json.JSONEncoder(default=str).encode
