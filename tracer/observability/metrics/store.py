@@ -7,7 +7,9 @@ writes three tables, the ones PyTorch's fleet tooling queries:
   the dataclass, so a new field gets a column; lists and dicts are JSON text), plus `run_id`,
   `seq` (the record's number in its run) and `pid`. `(run_id, seq)` is the key.
 - `pt2_compile_events`: one row per timed phase of a compile (`entire_frame_compile`,
-  `bytecode_tracing`, `build_guards`, ...): phase, start and duration in µs, thread, metadata.
+  `bytecode_tracing`, `build_guards`, ...): compile id, phase, start and duration in µs, thread,
+  metadata. A view: the rows are in `compile_phases`, which names its compile by `run_id` and
+  `seq` only; the view takes the compile id from the compile's `dynamo_compile` row.
 - `recompile_reasons`: one row per cache entry whose guard failed, for each recompile: the
   entry, guard kind, source, expected, actual and the user line that installed the guard.
 
@@ -45,7 +47,7 @@ from tracer.observability.metrics.compilation import CompilationMetrics, Layout
 ENV_VAR = "MODETRACE_METRICS_DB"
 FORMAT = "modetrace metrics"
 """The `format` row of `modetrace_meta`: what tells a metrics database from any other."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_BATCH = 32
 """Compiles per transaction (NOTE [store batches]); `make bench`'s store line uses the same."""
 DEFAULT_INTERVAL_S = 2.0
@@ -79,6 +81,9 @@ BOOL_COLUMNS = frozenset(name for name, base in _BASES.items() if base is bool)
 EVENT_COLUMNS = (
     *("run_id", "seq", "compile_id", "phase", "start_us", "duration_us", "thread", "metadata"),
 )
+"""The columns of the `pt2_compile_events` view."""
+PHASE_COLUMNS = tuple(name for name in EVENT_COLUMNS if name != "compile_id")
+"""The columns of `compile_phases`, the table behind `pt2_compile_events` (version 3)."""
 REASON_COLUMNS = (
     *("run_id", "seq", "compile_id", "cache_entry", "guard_kind", "source", "expected"),
     *("actual", "user_location"),
@@ -113,7 +118,33 @@ def _add_v2_indexes(con: sqlite3.Connection) -> None:
     con.execute("CREATE INDEX recompile_reasons_by_guard ON recompile_reasons (guard_kind, source)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1, _add_v2_indexes)
+def _phases_as_view_v3(con: sqlite3.Connection) -> None:
+    """Version 3: the phase rows move to `compile_phases`, without the compile id their
+    compile's `dynamo_compile` row has (a phase row bound it as a text, which cost as much as
+    binding four integers); `pt2_compile_events` becomes the view that joins it back, with the
+    same columns as before (benchmarks/README.md, branch store6)."""
+    own = ", ".join(PHASE_COLUMNS)
+    con.execute(
+        "CREATE TABLE compile_phases (run_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "phase TEXT NOT NULL, start_us INTEGER NOT NULL, duration_us INTEGER NOT NULL, "
+        "thread INTEGER, metadata TEXT)"
+    )
+    con.execute(
+        f"INSERT INTO compile_phases ({own}) SELECT {own} FROM pt2_compile_events ORDER BY rowid"
+    )
+    con.execute("DROP TABLE pt2_compile_events")
+    shown = ", ".join(
+        "c.compile_id" if name == "compile_id" else f"p.{name}" for name in EVENT_COLUMNS
+    )
+    con.execute(
+        f"CREATE VIEW pt2_compile_events AS SELECT {shown} FROM compile_phases p "
+        "LEFT JOIN dynamo_compile c ON c.run_id = p.run_id AND c.seq = p.seq"
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    *(_create_v1, _add_v2_indexes, _phases_as_view_v3),
+)
 """`MIGRATIONS[v]` takes a database from schema version v to v + 1."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -235,7 +266,7 @@ def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
     from its start and end in ns."""
     shared = [name for name in _SHARED if name in columns]
     own = [name for name in columns if name not in shared]
-    phases = table == "pt2_compile_events"
+    phases = table == "compile_phases"
     selected = ["?" for _ in shared]
     for k, name in enumerate(own, 1):  # VALUES names its columns column1, column2, ...
         if phases and name == "start_us":
@@ -278,7 +309,7 @@ _SHARED = ("run_id", "pid")
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
-_PHASE_COLUMNS = EVENT_COLUMNS[:-1]
+_PLAIN_PHASE_COLUMNS = PHASE_COLUMNS[:-1]
 """A phase row without metadata (most of them): the column is left out, so it is NULL."""
 
 # NOTE [store batches]: the compile path only queues what the record depends on (the captured
@@ -417,7 +448,7 @@ class MetricsStore:
 
 def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
     """The three tables' rows for queued compiles: a `dynamo_compile` row per compile (those
-    that set the same fields together), its phases in `pt2_compile_events` (those with and
+    that set the same fields together), its phases in `compile_phases` (those with and
     without metadata apart) and its `recompile_reasons`."""
     compiles: dict[Layout, tuple[_Shape, list[Any]]] = {}
     phases: list[Any] = []
@@ -438,27 +469,29 @@ def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
                 cells[row + k] = int(value)
             elif value is not None:
                 cells[row + k] = json_cells.text(name, value)
-        cid = None if at_cid is None else values[at_cid]
         for span in spans:
             name = span.name
             # most phases add nothing after their start: `end_args()` would return `args`
             args = span.end_args() if span.added or span.later else span.args
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = args.copy()
-                metadata.pop("compile_id", None)  # the row has a column of its own for it
+                metadata.pop("compile_id", None)  # the compile's row has it
                 text = json_cells.text(("metadata", name), metadata)
-                described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
+                described += (seq, name, span.start_ns, span.end_ns, span.tid, text)
             else:
-                phases += (seq, cid, name, span.start_ns, span.end_ns, span.tid)
-        for failure in (at_failures is not None and values[at_failures]) or ():
-            reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
+                phases += (seq, name, span.start_ns, span.end_ns, span.tid)
+        failures = None if at_failures is None else values[at_failures]
+        if failures:  # a recompile
+            cid = None if at_cid is None else values[at_cid]
+            for failure in failures:
+                reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
     rows: _Rows = [
         ("dynamo_compile", (*_COMPILE_KEY, *layout.names), cells)
         for layout, (_, cells) in compiles.items()
     ]
     others: _Rows = [
-        ("pt2_compile_events", _PHASE_COLUMNS, phases),
-        ("pt2_compile_events", EVENT_COLUMNS, described),
+        ("compile_phases", _PLAIN_PHASE_COLUMNS, phases),
+        ("compile_phases", PHASE_COLUMNS, described),
         ("recompile_reasons", REASON_COLUMNS, reasons),
     ]
     return rows + [(table, columns, found) for table, columns, found in others if found]
