@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -167,3 +168,36 @@ def test_chromium_summary_keeps_set_fields_in_order() -> None:
     assert _chromium_summary(values) == expected
     assert list(_chromium_summary(values)) == list(expected)
     assert _CHROMIUM_FIELDS[-1] in expected and _CHROMIUM_FIELDS[1] not in expected
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"co_name": "f", "guard_count": 3},  # a count set during the compile wins
+        {"restart_reasons": ["retry"], "compile_id": "custom", "fail_type": "Nope"},
+        {"non_compliant_ops": {"b", "a"}},  # a set becomes a sorted list
+        {},
+    ],
+)
+@pytest.mark.parametrize("fails", [False, True])
+def test_fields_are_the_values_without_the_dict(values: dict[str, object], fails: bool) -> None:
+    """`fields()` (what the metrics store reads) gives the same names and values as `values()`
+    (what `get_compilation_metrics()` reads), in whatever order, for any set of keys."""
+    from tracer.observability.metrics import compilation
+
+    clear_compilation_metrics()
+    raises = pytest.raises(ZeroDivisionError) if fails else contextlib.nullcontext()
+    with raises, compile_context(CompileId(3, 0)), metrics_context() as ctx:
+        for key, value in values.items():
+            if isinstance(value, set):
+                for item in value:
+                    ctx.add_to_set(key, item)
+            else:
+                ctx.set(key, value)
+        if fails:
+            1 / 0  # noqa: B018
+    (captured,) = compilation._history
+    layout, found = captured.fields()
+    assert len(layout.names) == len(set(layout.names)) == len(found)
+    assert dict(zip(layout.names, found, strict=True)) == captured.values()
+    assert captured.fields()[0] is layout  # one layout for the same keys

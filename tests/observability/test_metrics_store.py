@@ -31,10 +31,12 @@ from tracer.observability.metrics import (
     compilation,
     get_metrics_context,
     metrics_context,
+    report,
     store,
 )
 from tracer.observability.metrics.store import (
     COLUMNS,
+    EVENT_COLUMNS,
     JSON_COLUMNS,
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -156,10 +158,6 @@ def test_phase_metadata_added_after_the_start_is_stored() -> None:
     computed when read (the store reads a phase's start arguments directly only when nothing
     was added)."""
 
-    class Captured:
-        def values(self) -> dict[str, Any]:
-            return {"compile_id": "5/0"}
-
     def span(name: str, **args: Any) -> Span:
         made = Span(name, compile_event=True)
         made.start_ns, made.end_ns, made.tid = 1000, 3000, 7
@@ -168,12 +166,13 @@ def test_phase_metadata_added_after_the_start_is_stored() -> None:
 
     plain, added, later, started = span("plain"), span("added"), span("later"), span("s", n=1)
     added.add({"cache": "hit"})
+    captured = compilation._Captured(0, 0, {"compile_id": "5/0"}, None)
     later.add_later(lambda: {"size": 3})
-    tables = store._rows([(0, Captured(), [plain, added, later, started])], store._JsonCells())
+    tables = store._rows([(0, captured, [plain, added, later, started])], store._JsonCells())
     phases = {
-        values[2]: values[6:]
+        values[1]: values[5:]
         for table, columns, cells in tables
-        if table == "pt2_compile_events"
+        if table == "compile_phases"
         for values in [
             cells[k : k + len(columns) - 1] for k in range(0, len(cells), len(columns) - 1)
         ]
@@ -332,7 +331,7 @@ def test_rows_are_bound_by_position_with_plain_placeholders(tmp_path: Path) -> N
     st.flush()
     inserts = [(sql, values) for sql, values in recording.statements if sql.startswith("INSERT")]
     assert {sql.split()[2] for sql, _ in inserts} == {
-        *("dynamo_compile", "pt2_compile_events", "recompile_reasons"),
+        *("dynamo_compile", "compile_phases", "recompile_reasons"),
     }
     for sql, values in inserts:
         assert type(values) is list, sql
@@ -388,7 +387,7 @@ def write_v1_file(path: Path) -> None:
 def test_version_1_file_migrates_and_keeps_its_rows(tmp_path: Path) -> None:
     db = tmp_path / "v1.db"
     write_v1_file(db)
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     con = open_database(db)
     assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
@@ -403,6 +402,68 @@ def test_version_1_file_migrates_and_keeps_its_rows(tmp_path: Path) -> None:
         len(rows(db, "SELECT 1 FROM dynamo_compile WHERE recompile_guard_failures IS NOT NULL"))
         == 2
     )
+
+
+def write_v2_file(path: Path) -> None:
+    """A database as schema version 2 wrote it: its phase rows in the `pt2_compile_events`
+    table, each with its compile id (two compiles of one run, three phase rows)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    for step in MIGRATIONS[:2]:
+        step(con)
+    con.executemany(
+        "INSERT INTO dynamo_compile (run_id, seq, pid, compile_id, duration_us) "
+        "VALUES ('old', ?, 1, ?, ?)",
+        [(0, "9/0", 1500), (1, "9/1", 700)],
+    )
+    con.executemany(
+        "INSERT INTO pt2_compile_events VALUES ('old', ?, ?, ?, ?, ?, 7, ?)",
+        [
+            (0, "9/0", "entire_frame_compile", 10, 1400, '{"n": 1}'),
+            (0, "9/0", "codegen", 20, 300, None),
+            (1, "9/1", "entire_frame_compile", 2000, 650, None),
+        ],
+    )
+    con.execute("PRAGMA user_version = 2")
+    con.close()
+
+
+def test_version_2_file_migrates_and_keeps_its_phase_rows(tmp_path: Path) -> None:
+    """Version 3 keeps the phase rows in `compile_phases` without their compile id, and
+    `pt2_compile_events` is a view with the columns the table had: a version-2 file's phase
+    rows read the same through it, and the report reads both files' rows alike."""
+    db = tmp_path / "v2.db"
+    write_v2_file(db)
+    con = sqlite3.connect(db)
+    query = "SELECT * FROM pt2_compile_events ORDER BY seq, start_us"
+    before = con.execute(query).fetchall()
+    columns = [d[0] for d in con.execute(query).description]
+    con.close()
+    open_database(db).close()
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert con.execute(query).fetchall() == before
+    assert [d[0] for d in con.execute(query).description] == columns == list(EVENT_COLUMNS)
+    kinds = dict(
+        con.execute(
+            "SELECT name, type FROM sqlite_master WHERE name LIKE '%phase%' OR name LIKE 'pt2%'"
+        ).fetchall()
+    )
+    assert before[0][2:4] == ("9/0", "entire_frame_compile") and len(before) == 3
+    assert kinds == {"compile_phases": "table", "pt2_compile_events": "view"}
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
+    with tracer.metrics_store(db):
+        records = three_compiles()
+    con = sqlite3.connect(db)
+    stored = con.execute(
+        "SELECT DISTINCT seq, compile_id FROM pt2_compile_events WHERE run_id != 'old' ORDER BY seq"
+    ).fetchall()
+    con.close()
+    assert stored == [(seq, r.compile_id) for seq, r in enumerate(records)]
+    slowest = {c["compile_id"]: c for c in report.report(db, "slowest", 100)["slowest"]}
+    assert slowest["9/0"]["phases_us"] == {"entire_frame_compile": 1400, "codegen": 300}
+    assert slowest["9/1"]["phases_us"] == {"entire_frame_compile": 650}
+    assert all(slowest[r.compile_id]["phases_us"] for r in records)
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import operator
 import sys
 from collections import deque
 from collections.abc import Callable
@@ -156,6 +157,7 @@ _SAME_FOR_EVERY_COMPILE = {
     "python_version": sys.version,
 }
 """The common fields whose values do not depend on the compile (counts it may set win)."""
+_SAME_VALUES = tuple(_SAME_FOR_EVERY_COMPILE.values())
 _CHROMIUM_FIELDS = (
     *("frame_key", "co_name", "co_filename", "co_firstlineno", "cache_size"),
     *("accumulated_cache_size", "guard_count", "shape_env_guard_count", "graph_op_count"),
@@ -235,21 +237,42 @@ class _Captured:
         config is the snapshot every compile under that config shares (the metrics store then
         sees the same object and encodes it once); `record()` gives the record its own copy."""
         if self._values is None:
-            cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
-            values: dict[str, Any] = {
+            self._values = {
                 **_SAME_FOR_EVERY_COMPILE,
-                "compile_id": None if cid is None else cid.text,
-                "start_time_us": start_ns // 1000,
-                "end_time_us": end_ns // 1000,
-                "duration_us": (end_ns - start_ns) // 1000,
-                "structured_logging_overhead_us": self._overhead_us,
-                "restart_reasons": [],
-                "config": _snapshot(self._knobs),
+                **dict(zip(_PER_COMPILE, self._per_compile(), strict=True)),
                 **(self._failure or {}),
                 **_json_ready(self._metrics),
             }
-            self._values = values
         return self._values
+
+    def fields(self) -> tuple[Layout, tuple[Any, ...]]:
+        """The fields of `values()` without building that dict (what the metrics store reads):
+        a layout of their names (shared by the records whose failure and metrics dicts have the
+        same keys in the same order) and their values in the layout's order."""
+        failure, metrics = self._failure or _NO_FAILURE, self._metrics
+        key = (tuple(failure), tuple(metrics))
+        layout = _layouts.get(key)
+        if layout is None:
+            if len(_layouts) >= _MAX_LAYOUTS:
+                _layouts.clear()
+            layout = _layouts[key] = Layout(*key)
+        if layout.sets:
+            metrics = _json_ready(metrics)
+        common = layout.pick((*_SAME_VALUES, *self._per_compile(), *failure.values()))
+        return layout, (*common, *metrics.values())
+
+    def _per_compile(self) -> tuple[Any, ...]:
+        """The values of `_PER_COMPILE`."""
+        cid, start_ns, end_ns = self._cid, self._start_ns, self._end_ns
+        return (
+            None if cid is None else cid.text,
+            start_ns // 1000,
+            end_ns // 1000,
+            (end_ns - start_ns) // 1000,
+            self._overhead_us,
+            [],
+            _snapshot(self._knobs),
+        )
 
     def record(self) -> CompilationMetrics:
         if self._record is None:
@@ -259,6 +282,45 @@ class _Captured:
 
     def chromium_summary(self) -> dict[str, Any]:
         return _chromium_summary(self.values())
+
+
+_PER_COMPILE = (
+    *("compile_id", "start_time_us", "end_time_us", "duration_us"),
+    *("structured_logging_overhead_us", "restart_reasons", "config"),
+)
+"""The common fields every record has whose values are the compile's own (`_per_compile`)."""
+
+
+class Layout:
+    """The names of a record's fields (`_Captured.fields()`) for the records whose failure and
+    metrics dicts have the same keys in the same order: the common fields and the failure's
+    that the metrics do not set (values set during the compile win, as in `values()`), then the
+    metrics'. `pick` takes the values of the first ones from the common fields' values and the
+    failure's, one after the other; `sets` says whether the metrics have a list field (a set
+    while the compile runs, `_json_ready`)."""
+
+    __slots__ = ("names", "pick", "sets")
+
+    def __init__(self, failure: tuple[str, ...], metrics: tuple[str, ...]) -> None:
+        before = (*_SAME_FOR_EVERY_COMPILE, *_PER_COMPILE, *failure)
+        kept = [k for k, name in enumerate(before) if name not in metrics]
+        self.names = (*[before[k] for k in kept], *metrics)
+        self.pick = _picker(kept)
+        self.sets = not _LIST_FIELDS.isdisjoint(metrics)
+
+
+def _picker(positions: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The items of a tuple at `positions`, as a tuple (`itemgetter` returns a lone item bare)."""
+    if len(positions) > 1:
+        return operator.itemgetter(*positions)
+    return lambda values: tuple(values[k] for k in positions)
+
+
+_layouts: dict[tuple[tuple[str, ...], tuple[str, ...]], Layout] = {}
+"""Layouts by the keys of the failure and metrics dicts (a few per process: compiles set the
+same fields in the same order)."""
+_MAX_LAYOUTS = 256
+_NO_FAILURE: dict[str, Any] = {}
 
 
 RecordSink = Callable[["_Captured"], object]

@@ -7,7 +7,9 @@ writes three tables, the ones PyTorch's fleet tooling queries:
   the dataclass, so a new field gets a column; lists and dicts are JSON text), plus `run_id`,
   `seq` (the record's number in its run) and `pid`. `(run_id, seq)` is the key.
 - `pt2_compile_events`: one row per timed phase of a compile (`entire_frame_compile`,
-  `bytecode_tracing`, `build_guards`, ...): phase, start and duration in µs, thread, metadata.
+  `bytecode_tracing`, `build_guards`, ...): compile id, phase, start and duration in µs, thread,
+  metadata. A view: the rows are in `compile_phases`, which names its compile by `run_id` and
+  `seq` only; the view takes the compile id from the compile's `dynamo_compile` row.
 - `recompile_reasons`: one row per cache entry whose guard failed, for each recompile: the
   entry, guard kind, source, expected, actual and the user line that installed the guard.
 
@@ -40,13 +42,14 @@ from typing import Any, Protocol, Self
 
 from tracer.observability.events import Span, get_chromium_event_logger
 from tracer.observability.metrics import compilation
-from tracer.observability.metrics.compilation import CompilationMetrics
+from tracer.observability.metrics.compilation import CompilationMetrics, Layout
 
 ENV_VAR = "MODETRACE_METRICS_DB"
 FORMAT = "modetrace metrics"
 """The `format` row of `modetrace_meta`: what tells a metrics database from any other."""
-SCHEMA_VERSION = 2
-DEFAULT_BATCH = 16
+SCHEMA_VERSION = 3
+DEFAULT_BATCH = 32
+"""Compiles per transaction (NOTE [store batches]); `make bench`'s store line uses the same."""
 DEFAULT_INTERVAL_S = 2.0
 BUSY_TIMEOUT_S = 10.0
 RETRIES = 3
@@ -78,6 +81,9 @@ BOOL_COLUMNS = frozenset(name for name, base in _BASES.items() if base is bool)
 EVENT_COLUMNS = (
     *("run_id", "seq", "compile_id", "phase", "start_us", "duration_us", "thread", "metadata"),
 )
+"""The columns of the `pt2_compile_events` view."""
+PHASE_COLUMNS = tuple(name for name in EVENT_COLUMNS if name != "compile_id")
+"""The columns of `compile_phases`, the table behind `pt2_compile_events` (version 3)."""
 REASON_COLUMNS = (
     *("run_id", "seq", "compile_id", "cache_entry", "guard_kind", "source", "expected"),
     *("actual", "user_location"),
@@ -112,7 +118,33 @@ def _add_v2_indexes(con: sqlite3.Connection) -> None:
     con.execute("CREATE INDEX recompile_reasons_by_guard ON recompile_reasons (guard_kind, source)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1, _add_v2_indexes)
+def _phases_as_view_v3(con: sqlite3.Connection) -> None:
+    """Version 3: the phase rows move to `compile_phases`, without the compile id their
+    compile's `dynamo_compile` row has (a phase row bound it as a text, which cost as much as
+    binding four integers); `pt2_compile_events` becomes the view that joins it back, with the
+    same columns as before (benchmarks/README.md, branch store6)."""
+    own = ", ".join(PHASE_COLUMNS)
+    con.execute(
+        "CREATE TABLE compile_phases (run_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "phase TEXT NOT NULL, start_us INTEGER NOT NULL, duration_us INTEGER NOT NULL, "
+        "thread INTEGER, metadata TEXT)"
+    )
+    con.execute(
+        f"INSERT INTO compile_phases ({own}) SELECT {own} FROM pt2_compile_events ORDER BY rowid"
+    )
+    con.execute("DROP TABLE pt2_compile_events")
+    shown = ", ".join(
+        "c.compile_id" if name == "compile_id" else f"p.{name}" for name in EVENT_COLUMNS
+    )
+    con.execute(
+        f"CREATE VIEW pt2_compile_events AS SELECT {shown} FROM compile_phases p "
+        "LEFT JOIN dynamo_compile c ON c.run_id = p.run_id AND c.seq = p.seq"
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    *(_create_v1, _add_v2_indexes, _phases_as_view_v3),
+)
 """`MIGRATIONS[v]` takes a database from schema version v to v + 1."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -208,9 +240,10 @@ def _migrate(con: sqlite3.Connection, path: str) -> None:
 
 # -- writing -------------------------------------------------------------------------------------
 class Captured(Protocol):
-    """What the store receives for each compile: the record's field values, built on read."""
+    """What the store receives for each compile: the record's field names (a layout shared by
+    the records that set the same fields) and values, built on read."""
 
-    def values(self) -> dict[str, Any]: ...
+    def fields(self) -> tuple[Layout, tuple[Any, ...]]: ...
 
 
 _Pending = tuple[int, Captured, list[Span]]
@@ -233,7 +266,7 @@ def _insert(table: str, columns: tuple[str, ...], rows: int) -> str:
     from its start and end in ns."""
     shared = [name for name in _SHARED if name in columns]
     own = [name for name in columns if name not in shared]
-    phases = table == "pt2_compile_events"
+    phases = table == "compile_phases"
     selected = ["?" for _ in shared]
     for k, name in enumerate(own, 1):  # VALUES names its columns column1, column2, ...
         if phases and name == "start_us":
@@ -276,7 +309,7 @@ _SHARED = ("run_id", "pid")
 
 
 _COMPILE_KEY = ("run_id", "seq", "pid")
-_PHASE_COLUMNS = EVENT_COLUMNS[:-1]
+_PLAIN_PHASE_COLUMNS = PHASE_COLUMNS[:-1]
 """A phase row without metadata (most of them): the column is left out, so it is NULL."""
 
 # NOTE [store batches]: the compile path only queues what the record depends on (the captured
@@ -415,49 +448,50 @@ class MetricsStore:
 
 def _rows(pending: Sequence[_Pending], json_cells: _JsonCells) -> _Rows:
     """The three tables' rows for queued compiles: a `dynamo_compile` row per compile (those
-    that set the same fields together), its phases in `pt2_compile_events` (those with and
+    that set the same fields together), its phases in `compile_phases` (those with and
     without metadata apart) and its `recompile_reasons`."""
-    compiles: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], list[Any]]] = {}
+    compiles: dict[Layout, tuple[_Shape, list[Any]]] = {}
     phases: list[Any] = []
     described: list[Any] = []
     reasons: list[Any] = []
     for seq, captured, spans in pending:
-        values = captured.values()
-        columns = tuple(values)
-        group = compiles.get(columns)
+        layout, values = captured.fields()
+        group = compiles.get(layout)
         if group is None:
-            group = compiles[columns] = (_converted_cells(columns), [])
-        converted, cells = group
+            group = compiles[layout] = (_shape(layout.names), [])
+        (converted, at_cid, at_failures), cells = group
         row = len(cells)
         cells.append(seq)
-        cells += values.values()
+        cells += values
         for k, name in converted:
             value = cells[row + k]
             if type(value) is bool:
                 cells[row + k] = int(value)
             elif value is not None:
                 cells[row + k] = json_cells.text(name, value)
-        cid = values.get("compile_id")
         for span in spans:
             name = span.name
             # most phases add nothing after their start: `end_args()` would return `args`
             args = span.end_args() if span.added or span.later else span.args
             if len(args) > 1 or "compile_id" not in args:  # more than the compile's tag
                 metadata = args.copy()
-                metadata.pop("compile_id", None)  # the row has a column of its own for it
+                metadata.pop("compile_id", None)  # the compile's row has it
                 text = json_cells.text(("metadata", name), metadata)
-                described += (seq, cid, name, span.start_ns, span.end_ns, span.tid, text)
+                described += (seq, name, span.start_ns, span.end_ns, span.tid, text)
             else:
-                phases += (seq, cid, name, span.start_ns, span.end_ns, span.tid)
-        for failure in values.get("recompile_guard_failures") or ():
-            reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
+                phases += (seq, name, span.start_ns, span.end_ns, span.tid)
+        failures = None if at_failures is None else values[at_failures]
+        if failures:  # a recompile
+            cid = None if at_cid is None else values[at_cid]
+            for failure in failures:
+                reasons += (seq, cid, *[failure.get(part) for part in _FAILURE_PARTS])
     rows: _Rows = [
-        ("dynamo_compile", (*_COMPILE_KEY, *columns), cells)
-        for columns, (_, cells) in compiles.items()
+        ("dynamo_compile", (*_COMPILE_KEY, *layout.names), cells)
+        for layout, (_, cells) in compiles.items()
     ]
     others: _Rows = [
-        ("pt2_compile_events", _PHASE_COLUMNS, phases),
-        ("pt2_compile_events", EVENT_COLUMNS, described),
+        ("compile_phases", _PLAIN_PHASE_COLUMNS, phases),
+        ("compile_phases", PHASE_COLUMNS, described),
         ("recompile_reasons", REASON_COLUMNS, reasons),
     ]
     return rows + [(table, columns, found) for table, columns, found in others if found]
@@ -473,10 +507,17 @@ path leaves a field it has no value for unset rather than setting it to None (a 
 recompile fields, tracer/convert_frame.py), so a row leaves its column out."""
 
 
-def _converted_cells(columns: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
-    """Where a `dynamo_compile` row of `columns` (after its `seq`) has cells to convert, and
-    their columns (worked out once per batch and set of fields: compiles set the same ones)."""
-    return tuple((k, name) for k, name in enumerate(columns, 1) if name in _CONVERTED)
+_Shape = tuple[tuple[tuple[int, str], ...], int | None, int | None]
+
+
+@functools.lru_cache(maxsize=64)
+def _shape(names: tuple[str, ...]) -> _Shape:
+    """For a record of the fields `names`: where its `dynamo_compile` row (`seq` first) has cells
+    to convert, and their columns; where its values (without `seq`) hold the compile id and the
+    recompile's guard failures (None when it has none)."""
+    converted = tuple((k, name) for k, name in enumerate(names, 1) if name in _CONVERTED)
+    at = {name: k for k, name in enumerate(names)}
+    return converted, at.get("compile_id"), at.get("recompile_guard_failures")
 
 
 _json = json.JSONEncoder(default=str).encode
