@@ -206,17 +206,19 @@ def _order(guards: list[Guard]) -> list[Guard]:
     heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
     ranks before the scan's position, so taking released guards first, smallest first, and
     the scan's next guard otherwise always takes the first ready guard in rank order.
+
+    A guard need only wait for the guards on its source's nearest guarded ancestor: the last
+    of those ran only once every guard further up had. Sources are numbered once, and the scan
+    counts, per source, the guards left on it.
     """
-
-    def rank(guard: Guard) -> tuple[Any, ...]:
-        expected = repr(guard.key[2])  # type: ignore[index]
-        source = guard.source
-        return (guard.kind.value, source.depth, source.name, expected, _location_rank(guard))
-
-    pending = sorted(guards, key=rank)
-    remaining = collections.Counter(g.source for g in pending)
-    held_by: dict[Source, list[int]] = {}  # source -> positions it still holds back
-    blockers: dict[int, int] = {}  # held position -> ancestors with guards left
+    pending = sorted(guards, key=_rank)
+    numbers: dict[Source, int] = {}  # guarded source -> its number
+    slot_of = [numbers.setdefault(g.source, len(numbers)) for g in pending]
+    remaining = [0] * len(numbers)  # source -> its guards not yet ordered
+    for slot in slot_of:
+        remaining[slot] += 1
+    parent_of = [_guarded_parent(source, numbers) for source in numbers]
+    held: dict[int, list[int]] = {}  # source -> positions of guards waiting for its guards
     released: list[int] = []
     ordered: list[Guard] = []
     at = 0
@@ -225,32 +227,45 @@ def _order(guards: list[Guard]) -> list[Guard]:
             position = heapq.heappop(released)
         else:
             position, at = at, at + 1
-            held = [a for a in _ancestors(pending[position].source) if remaining[a]]
-            if held:
-                blockers[position] = len(held)
-                for ancestor in held:
-                    held_by.setdefault(ancestor, []).append(position)
+            parent = parent_of[slot_of[position]]
+            if parent is not None and remaining[parent]:
+                held.setdefault(parent, []).append(position)
                 continue
-        guard = pending[position]
-        ordered.append(guard)
-        source = guard.source
-        remaining[source] -= 1
-        if not remaining[source]:
-            for waiting in held_by.pop(source, ()):
-                blockers[waiting] -= 1
-                if not blockers[waiting]:
-                    heapq.heappush(released, waiting)
+        ordered.append(pending[position])
+        slot = slot_of[position]
+        remaining[slot] -= 1
+        if not remaining[slot]:
+            for waiting in held.pop(slot, ()):
+                heapq.heappush(released, waiting)
     return ordered
 
 
-def _ancestors(source: Source) -> tuple[Source, ...]:
-    """The sources `source` is read through, root first (not itself)."""
-    found = []
+def _guarded_parent(source: Source, numbers: dict[Source, int]) -> int | None:
+    """The number of the nearest source `source` is read through that has guards, if any."""
     base = source.base
     while base is not None:
-        found.append(base)
+        number = numbers.get(base)
+        if number is not None:
+            return number
         base = base.base
-    return tuple(reversed(found))
+    return None
+
+
+def _rank(guard: Guard) -> tuple[Any, ...]:
+    """`_order`'s rank: (kind, source depth, source name, repr of the expected key, user line)."""
+    source = guard.source
+    loc = guard.user_location
+    return (
+        _KIND_RANK[guard.kind],
+        source.depth,
+        source.name,
+        repr(guard.key[2]),  # type: ignore[index]
+        _NONE if loc is None else (0, loc.filename, loc.lineno),
+    )
+
+
+_KIND_RANK = {kind: kind.value for kind in GuardKind}
+"""A kind's place in the cost order (`GuardKind.value`, read once: enum values are properties)."""
 
 
 def format_tree(guards: list[Guard]) -> str:
