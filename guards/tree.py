@@ -69,7 +69,8 @@ def _with_tensor_type(guards: list[Guard], tensor_type: type | None) -> list[Gua
     def unfilled(guard: Guard) -> bool:
         return guard.kind is GuardKind.TENSOR_MATCH and guard.expected.cls is None
 
-    if not any(map(unfilled, guards)):
+    tensor_guards = [g for g in guards if g.kind is GuardKind.TENSOR_MATCH]
+    if not any(map(unfilled, tensor_guards)):
         return guards
     return [fill(g) if unfilled(g) else g for g in guards]
 
@@ -259,7 +260,7 @@ def _rank(guard: Guard) -> tuple[Any, ...]:
         _KIND_RANK[guard.kind],
         source.depth,
         source.name,
-        repr(guard.key[2]),  # type: ignore[index]
+        repr(guard.key[2]),
         _NONE if loc is None else (0, loc.filename, loc.lineno),
     )
 
