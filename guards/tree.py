@@ -17,7 +17,7 @@ from typing import Any
 
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
-from guards.sources import ModeStackListSource, Source
+from guards.sources import ModeStackListSource, Source, TypeSource
 
 LEN_SAFE_TYPES: frozenset[type] = frozenset(
     {
@@ -56,6 +56,7 @@ def plan_guards(
     groups = _by_source(unique)
     _check_preconditions(groups)
     implied = _implied(groups)
+    implied |= _same_class_attributes(groups)
     return _order([g for g in unique if id(g) not in implied])
 
 
@@ -191,6 +192,58 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
         implied |= {
             id(g) for g in group if g.kind is GuardKind.LENGTH_CHECK and g.expected in lengths
         }
+    return implied
+
+
+def _same_class_attributes(groups: dict[Source, list[Guard]]) -> set[int]:
+    """Ids of guards on a class attribute that another guard on the same attribute checks.
+
+    NOTE [one class, one guard]: `type(x).forward` for an `x` whose TYPE_MATCH pins class K
+    is `K.forward`, the same object for every such `x`. A module with four Linear submodules
+    reads `type(L['self']._modules['qkv']).forward`, `...['proj']).forward` and two more; the
+    four FUNCTION_MATCH guards test one fact. Of the sources that read the same path (the same
+    access expression) below `type(x)` of objects pinned to the same class, the shallowest,
+    then first-named, keeps its guards; another one's guards are dropped when each has the
+    same kind and expected value there, and no guard reads below it (a guard below runs only
+    after its ancestors' guards, and would lose that order). Each dropped fact is still
+    checked: `type(x) is K` by x's own TYPE_MATCH, the attribute by the kept guard, which runs
+    after the TYPE_MATCH of its own `x` and names a real source when it fails.
+    """
+    # a cheap first filter: the name of every source read through a `type(...)` contains it
+    below_type = [source for source in groups if "type(" in source.name]
+    if len(below_type) < 2:
+        return set()
+    same_read: dict[tuple[int, str], list[Source]] = {}  # (class, path) -> sources reading it
+    has_guards_below: set[Source] = set()
+    for source in below_type:
+        steps = []  # the sources from `source` up to its nearest TypeSource, that excluded
+        step: Source | None = source
+        while step is not None and type(step) is not TypeSource:
+            steps.append(step)
+            step = step.base
+        if step is None or not steps:
+            continue
+        ancestor = source.base
+        while ancestor is not None:
+            has_guards_below.add(ancestor)
+            ancestor = ancestor.base
+        pinned = [g.expected for g in groups.get(step.base, ()) if g.kind is GuardKind.TYPE_MATCH]
+        if not pinned:
+            continue
+        path = ""
+        for on_path in reversed(steps):
+            path = on_path.access(path)
+        same_read.setdefault((id(pinned[0]), path), []).append(source)
+    implied: set[int] = set()
+    for sources in same_read.values():
+        if len(sources) < 2:
+            continue
+        kept, *others = sorted(sources, key=lambda s: (s.depth, s.name))
+        checked = {(g.kind, g.key[2]) for g in groups[kept]}
+        for other in others:
+            group = groups[other]
+            if other not in has_guards_below and all((g.kind, g.key[2]) in checked for g in group):
+                implied.update(id(g) for g in group)
     return implied
 
 
