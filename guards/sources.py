@@ -262,6 +262,11 @@ class ModeStackListSource(Source):
         return f"{MODE_STACK_FN}()"
 
 
+MODE_STACK_LIST = ModeStackListSource()
+"""The one stack: the base of every ModeStackSource (sources are values, so any equal one would
+do; this one is built once)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class GlobalStateSource(Source):
     """The tensor library's global state (grad mode, default dtype...): `___global_state`.
@@ -299,7 +304,7 @@ class ModeStackSource(Source):
 
     @property
     def base(self) -> Source:
-        return ModeStackListSource()
+        return MODE_STACK_LIST
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}[{self.index}]"
