@@ -240,19 +240,16 @@ class Guard:
     source: Source
     expected: Any
     user_location: UserLocation | None = None
-    _key: Hashable = dataclasses.field(init=False, repr=False)
+    key: tuple[GuardKind, Source, Hashable] = dataclasses.field(init=False, repr=False)
+    """What makes two guards the same check (the user line does not): kind, source and
+    `expected_key`, worked out once in `__post_init__`."""
     _hash: int = dataclasses.field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         """Check `expected`, then work out the key and its hash once (all fields are frozen)."""
         key = (self.kind, self.source, _KEY_OF[self.kind](self.expected))  # TypeError if bad
-        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "key", key)
         object.__setattr__(self, "_hash", hash(key))
-
-    @property
-    def key(self) -> Hashable:
-        """What makes two guards the same check (the user line does not)."""
-        return self._key
 
     @property
     def expected_key(self) -> Hashable:
@@ -262,7 +259,7 @@ class Guard:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Guard) and (
-            self is other or (self._hash == other._hash and self._key == other._key)
+            self is other or (self._hash == other._hash and self.key == other.key)
         )
 
     def __hash__(self) -> int:
@@ -352,11 +349,15 @@ def _global_state_key(expected: Any) -> Hashable:
 
 
 def _facts_key(expected: Any) -> Hashable:
-    if isinstance(expected, FactsSpec) and all(
-        v is None or type(v) is int or type(v) is bool for v in expected.values
-    ):
-        return (expected.names, tuple(constant_key(v) for v in expected.values))
+    if isinstance(expected, FactsSpec):
+        # ints, bools and None compare exactly once their types are equal too (`1 == True`)
+        types = tuple(map(type, expected.values))
+        if _FACT_TYPES.issuperset(types):
+            return (expected.names, types, expected.values)
     raise TypeError(f"FACTS_MATCH expects a FactsSpec of ints, bools and None, got {expected!r}")
+
+
+_FACT_TYPES = frozenset({int, bool, type(None)})
 
 
 def _mode_stack_key(expected: Any) -> Hashable:

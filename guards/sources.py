@@ -35,34 +35,33 @@ SYS_MODULES = "___sys_modules"
 class Source(abc.ABC):
     """Base of every source: a root (`base is None`) or one access step from its `base`."""
 
-    __slots__ = ("_hash", "name")
+    __slots__ = ("_hash", "depth", "name")
     _hash: int
-    """Sources with fields hash them once, at construction (`__post_init__`): sources are dict
+    """Every source hashes its fields once, at construction (`__post_init__`): sources are dict
     keys everywhere, and a chained source's hash covers its whole chain. The value is the
     dataclass hash of the fields."""
+    name: str
+    """The exact string used in guard printouts and failure reasons."""
+    depth: int
+    """Number of access steps from a root (roots have depth 0), stored at construction: the
+    guard planner ranks every guard by it."""
 
     if TYPE_CHECKING:  # what subclasses refine: a field, or a property (ModeStackSource)
 
         @property
         def base(self) -> Source | None: ...
 
-        @property
-        def name(self) -> str:
-            """The exact string used in guard printouts and failure reasons."""
-
     else:
         base = None
         """Roots have none; chained sources shadow this class attribute with their field."""
 
-    # `name`, the exact string used in guard printouts and failure reasons: the sources a trace
-    # builds (locals, globals, builtins, closure cells, attributes, items) store it in the slot
-    # above in `__post_init__`, from their base's stored name; the others define it as a
-    # property.
-
     def _store(self, fields: tuple[object, ...], name: str) -> None:
-        """Store the hash of `fields` (the dataclass hash) and the name; fields are frozen."""
+        """Store the hash of `fields` (the dataclass hash), the name and the depth; fields are
+        frozen, so none of them can change."""
         object.__setattr__(self, "_hash", hash(fields))
         object.__setattr__(self, "name", name)
+        base = self.base
+        object.__setattr__(self, "depth", 0 if base is None else base.depth + 1)
 
     @abc.abstractmethod
     def access(self, base_expr: str) -> str:
@@ -73,12 +72,6 @@ class Source(abc.ABC):
         """The full expression, from the roots, that evaluates this source in the check."""
         base = self.base
         return self.access(base.expr() if base is not None else "")
-
-    @property
-    def depth(self) -> int:
-        """Number of access steps from a root (roots have depth 0)."""
-        base = self.base
-        return 0 if base is None else base.depth + 1
 
     def chain(self) -> tuple[Source, ...]:
         """This source's ancestors and itself, root first."""
@@ -194,9 +187,14 @@ class BuiltinSource(Source):
 class GlobalsDictSource(Source):
     """The globals dict itself, `G`: the root of "this name is not a global" guards."""
 
-    @property
-    def name(self) -> str:
-        return "G"
+    def __post_init__(self) -> None:
+        self._store((), "G")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[GlobalsDictSource], tuple[()]]:
+        return (GlobalsDictSource, ())
 
     def access(self, base_expr: str) -> str:
         return "G"
@@ -251,12 +249,22 @@ class ClosureSource(Source):
 class ModeStackListSource(Source):
     """The live torch-function mode stack (a list, bottom first): `___mode_stack`."""
 
-    @property
-    def name(self) -> str:
-        return MODE_STACK_FN
+    def __post_init__(self) -> None:
+        self._store((), MODE_STACK_FN)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ModeStackListSource], tuple[()]]:
+        return (ModeStackListSource, ())
 
     def access(self, base_expr: str) -> str:
         return f"{MODE_STACK_FN}()"
+
+
+MODE_STACK_LIST = ModeStackListSource()
+"""The one stack: the base of every ModeStackSource (sources are values, so any equal one would
+do; this one is built once)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
@@ -265,9 +273,14 @@ class GlobalStateSource(Source):
     Nothing is read through it: the GLOBAL_STATE guard on it calls its spec's own reader, so
     it evaluates to None in the check."""
 
-    @property
-    def name(self) -> str:
-        return "___global_state"
+    def __post_init__(self) -> None:
+        self._store((), "___global_state")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[GlobalStateSource], tuple[()]]:
+        return (GlobalStateSource, ())
 
     def access(self, base_expr: str) -> str:
         return "None"
@@ -280,13 +293,18 @@ class ModeStackSource(Source):
 
     index: int
 
-    @property
-    def base(self) -> Source:
-        return ModeStackListSource()
+    def __post_init__(self) -> None:
+        self._store((self.index,), f"{MODE_STACK_FN}[{self.index}]")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[ModeStackSource], tuple[int]]:
+        return (ModeStackSource, (self.index,))
 
     @property
-    def name(self) -> str:
-        return f"{MODE_STACK_FN}[{self.index}]"
+    def base(self) -> Source:
+        return MODE_STACK_LIST
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}[{self.index}]"
@@ -355,9 +373,14 @@ class TypeSource(Source):
 
     base: Source = dataclasses.field()
 
-    @property
-    def name(self) -> str:
-        return self.access(self.base.name)
+    def __post_init__(self) -> None:
+        self._store((self.base,), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[TypeSource], tuple[Source]]:
+        return (TypeSource, (self.base,))
 
     def access(self, base_expr: str) -> str:
         return f"type({base_expr})"
@@ -372,9 +395,14 @@ class IterationSource(Source):
 
     base: Source = dataclasses.field()
 
-    @property
-    def name(self) -> str:
-        return self.access(self.base.name)
+    def __post_init__(self) -> None:
+        self._store((self.base,), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[IterationSource], tuple[Source]]:
+        return (IterationSource, (self.base,))
 
     def access(self, base_expr: str) -> str:
         return f"tuple({base_expr})"
@@ -389,9 +417,14 @@ class DictValueSource(Source):
     base: Source = dataclasses.field()
     index: int = dataclasses.field()
 
-    @property
-    def name(self) -> str:
-        return self.access(self.base.name)
+    def __post_init__(self) -> None:
+        self._store((self.base, self.index), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[DictValueSource], tuple[Source, int]]:
+        return (DictValueSource, (self.base, self.index))
 
     def access(self, base_expr: str) -> str:
         return f"tuple({base_expr}.values())[{self.index!r}]"
@@ -404,9 +437,14 @@ class DefaultsSource(Source):
     base: Source = dataclasses.field()
     index: int
 
-    @property
-    def name(self) -> str:
-        return self.access(self.base.name)
+    def __post_init__(self) -> None:
+        self._store((self.base, self.index), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[DefaultsSource], tuple[Source, int]]:
+        return (DefaultsSource, (self.base, self.index))
 
     def access(self, base_expr: str) -> str:
         return f"{base_expr}.__defaults__[{self.index}]"

@@ -17,7 +17,7 @@ from typing import Any
 
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
-from guards.sources import ModeStackListSource, Source
+from guards.sources import ModeStackListSource, Source, TypeSource
 
 LEN_SAFE_TYPES: frozenset[type] = frozenset(
     {
@@ -56,6 +56,7 @@ def plan_guards(
     groups = _by_source(unique)
     _check_preconditions(groups)
     implied = _implied(groups)
+    implied |= _same_class_attributes(groups)
     return _order([g for g in unique if id(g) not in implied])
 
 
@@ -69,7 +70,8 @@ def _with_tensor_type(guards: list[Guard], tensor_type: type | None) -> list[Gua
     def unfilled(guard: Guard) -> bool:
         return guard.kind is GuardKind.TENSOR_MATCH and guard.expected.cls is None
 
-    if not any(map(unfilled, guards)):
+    tensor_guards = [g for g in guards if g.kind is GuardKind.TENSOR_MATCH]
+    if not any(map(unfilled, tensor_guards)):
         return guards
     return [fill(g) if unfilled(g) else g for g in guards]
 
@@ -193,6 +195,58 @@ def _implied(groups: dict[Source, list[Guard]]) -> set[int]:
     return implied
 
 
+def _same_class_attributes(groups: dict[Source, list[Guard]]) -> set[int]:
+    """Ids of guards on a class attribute that another guard on the same attribute checks.
+
+    NOTE [one class, one guard]: `type(x).forward` for an `x` whose TYPE_MATCH pins class K
+    is `K.forward`, the same object for every such `x`. A module with four Linear submodules
+    reads `type(L['self']._modules['qkv']).forward`, `...['proj']).forward` and two more; the
+    four FUNCTION_MATCH guards test one fact. Of the sources that read the same path (the same
+    access expression) below `type(x)` of objects pinned to the same class, the shallowest,
+    then first-named, keeps its guards; another one's guards are dropped when each has the
+    same kind and expected value there, and no guard reads below it (a guard below runs only
+    after its ancestors' guards, and would lose that order). Each dropped fact is still
+    checked: `type(x) is K` by x's own TYPE_MATCH, the attribute by the kept guard, which runs
+    after the TYPE_MATCH of its own `x` and names a real source when it fails.
+    """
+    # a cheap first filter: the name of every source read through a `type(...)` contains it
+    below_type = [source for source in groups if "type(" in source.name]
+    if len(below_type) < 2:
+        return set()
+    same_read: dict[tuple[int, str], list[Source]] = {}  # (class, path) -> sources reading it
+    has_guards_below: set[Source] = set()
+    for source in below_type:
+        steps = []  # the sources from `source` up to its nearest TypeSource, that excluded
+        step: Source | None = source
+        while step is not None and type(step) is not TypeSource:
+            steps.append(step)
+            step = step.base
+        if step is None or not steps:
+            continue
+        ancestor = source.base
+        while ancestor is not None:
+            has_guards_below.add(ancestor)
+            ancestor = ancestor.base
+        pinned = [g.expected for g in groups.get(step.base, ()) if g.kind is GuardKind.TYPE_MATCH]
+        if not pinned:
+            continue
+        path = ""
+        for on_path in reversed(steps):
+            path = on_path.access(path)
+        same_read.setdefault((id(pinned[0]), path), []).append(source)
+    implied: set[int] = set()
+    for sources in same_read.values():
+        if len(sources) < 2:
+            continue
+        kept, *others = sorted(sources, key=lambda s: (s.depth, s.name))
+        checked = {(g.kind, g.key[2]) for g in groups[kept]}
+        for other in others:
+            group = groups[other]
+            if other not in has_guards_below and all((g.kind, g.key[2]) in checked for g in group):
+                implied.update(id(g) for g in group)
+    return implied
+
+
 def _order(guards: list[Guard]) -> list[Guard]:
     """Rank order, except that a guard waits until every guard on its source's ancestors ran:
     each step takes the first guard in rank order whose ancestors have no guard left.
@@ -206,17 +260,19 @@ def _order(guards: list[Guard]) -> list[Guard]:
     heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
     ranks before the scan's position, so taking released guards first, smallest first, and
     the scan's next guard otherwise always takes the first ready guard in rank order.
+
+    A guard need only wait for the guards on its source's nearest guarded ancestor: the last
+    of those ran only once every guard further up had. Sources are numbered once, and the scan
+    counts, per source, the guards left on it.
     """
-
-    def rank(guard: Guard) -> tuple[Any, ...]:
-        expected = repr(guard.key[2])  # type: ignore[index]
-        source = guard.source
-        return (guard.kind.value, source.depth, source.name, expected, _location_rank(guard))
-
-    pending = sorted(guards, key=rank)
-    remaining = collections.Counter(g.source for g in pending)
-    held_by: dict[Source, list[int]] = {}  # source -> positions it still holds back
-    blockers: dict[int, int] = {}  # held position -> ancestors with guards left
+    pending = sorted(guards, key=_rank)
+    numbers: dict[Source, int] = {}  # guarded source -> its number
+    slot_of = [numbers.setdefault(g.source, len(numbers)) for g in pending]
+    remaining = [0] * len(numbers)  # source -> its guards not yet ordered
+    for slot in slot_of:
+        remaining[slot] += 1
+    parent_of = [_guarded_parent(source, numbers) for source in numbers]
+    held: dict[int, list[int]] = {}  # source -> positions of guards waiting for its guards
     released: list[int] = []
     ordered: list[Guard] = []
     at = 0
@@ -225,32 +281,45 @@ def _order(guards: list[Guard]) -> list[Guard]:
             position = heapq.heappop(released)
         else:
             position, at = at, at + 1
-            held = [a for a in _ancestors(pending[position].source) if remaining[a]]
-            if held:
-                blockers[position] = len(held)
-                for ancestor in held:
-                    held_by.setdefault(ancestor, []).append(position)
+            parent = parent_of[slot_of[position]]
+            if parent is not None and remaining[parent]:
+                held.setdefault(parent, []).append(position)
                 continue
-        guard = pending[position]
-        ordered.append(guard)
-        source = guard.source
-        remaining[source] -= 1
-        if not remaining[source]:
-            for waiting in held_by.pop(source, ()):
-                blockers[waiting] -= 1
-                if not blockers[waiting]:
-                    heapq.heappush(released, waiting)
+        ordered.append(pending[position])
+        slot = slot_of[position]
+        remaining[slot] -= 1
+        if not remaining[slot]:
+            for waiting in held.pop(slot, ()):
+                heapq.heappush(released, waiting)
     return ordered
 
 
-def _ancestors(source: Source) -> tuple[Source, ...]:
-    """The sources `source` is read through, root first (not itself)."""
-    found = []
+def _guarded_parent(source: Source, numbers: dict[Source, int]) -> int | None:
+    """The number of the nearest source `source` is read through that has guards, if any."""
     base = source.base
     while base is not None:
-        found.append(base)
+        number = numbers.get(base)
+        if number is not None:
+            return number
         base = base.base
-    return tuple(reversed(found))
+    return None
+
+
+def _rank(guard: Guard) -> tuple[Any, ...]:
+    """`_order`'s rank: (kind, source depth, source name, repr of the expected key, user line)."""
+    source = guard.source
+    loc = guard.user_location
+    return (
+        _KIND_RANK[guard.kind],
+        source.depth,
+        source.name,
+        repr(guard.key[2]),
+        _NONE if loc is None else (0, loc.filename, loc.lineno),
+    )
+
+
+_KIND_RANK = {kind: kind.value for kind in GuardKind}
+"""A kind's place in the cost order (`GuardKind.value`, read once: enum values are properties)."""
 
 
 def format_tree(guards: list[Guard]) -> str:
