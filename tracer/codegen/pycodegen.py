@@ -174,6 +174,17 @@ class PyCodegen:
             return
         self.emit(Instr("LOAD_CONST", value))
 
+    def load_key(self, key: Any) -> None:
+        """Push a subscript key of an ItemSource: an int, str, bool, None, finite float or
+        tuple of them, indexing a container of an exact built-in type (list, tuple, dict and
+        its stdlib subclasses, a mappingproxy). Their lookup compares keys by hash and value,
+        never by identity, so a constant slot holding an equal object will do: `_modules['0']`
+        with the key `str(0)` made, which is not the interned '0', is a plain LOAD_CONST.
+        (The key is registered as the slot's first object, as `load_const` does, so a later
+        `load_const` of an equal object that must keep its identity still sees the slot.)"""
+        self._constants.setdefault(const_key(key), key)
+        self.emit(Instr("LOAD_CONST", key))
+
     def load_fast(self, name: str) -> None:
         self.emit(Instr("LOAD_FAST", name))
 
@@ -422,7 +433,7 @@ def _load_attr(cg: PyCodegen, src: Any) -> None:
 
 def _load_item(cg: PyCodegen, src: Any) -> None:
     cg.load_source(src.base)
-    cg.load_const(src.key)
+    cg.load_key(src.key)
     cg.binary_subscr()
 
 
