@@ -14,6 +14,7 @@ from bytecode.instr import FreeVar
 
 import tracer
 import tracer.runtime as torch
+from guards.sources import AttrSource, ItemSource, LocalSource
 from tracer.bytecode_versions import pop_jump_if_instrs
 from tracer.codegen import PyCodegen
 
@@ -191,3 +192,39 @@ def test_straight_line_depth_is_the_deepest_running_sum() -> None:
     cg.emit(Instr("RETURN_VALUE"))
     assert cg.straight_line_depth() == 4
     assert _run(cg, _template(), 0) == 1
+
+
+def test_load_sources_reads_a_shared_prefix_once() -> None:
+    """`x.a['k']`, `x.a['j']` and `x.b`: `x.a` is read once and kept in a temporary; `x` is a
+    local (read as itself each time) and `x.b`, `x.a['k']` go on from nothing shared."""
+    x = LocalSource("x")
+    sources = [ItemSource(AttrSource(x, "a"), "k"), ItemSource(AttrSource(x, "a"), "j")]
+    sources.append(AttrSource(x, "b"))
+    cg = _codegen()
+    cg.load_sources(sources)
+    cg.build_tuple(3)
+    cg.emit(Instr("RETURN_VALUE"))
+    listing = [i.name for i in cg.instructions[1:]]
+    assert listing == [
+        "LOAD_FAST", "LOAD_ATTR", "COPY", "STORE_FAST", "LOAD_CONST", "BINARY_SUBSCR",  # x.a['k']
+        "LOAD_FAST", "LOAD_CONST", "BINARY_SUBSCR",  # x.a['j'], x.a from the temporary
+        "LOAD_FAST", "LOAD_ATTR",  # x.b
+        "BUILD_TUPLE", "RETURN_VALUE",
+    ]  # fmt: skip
+    fast = [i.arg for i in cg.instructions if i.name in ("LOAD_FAST", "STORE_FAST")]
+    assert fast == ["x", "___tmp_1", "___tmp_1", "x"]
+    value = types.SimpleNamespace(a={"k": 1, "j": 2}, b=3)
+    assert _run(cg, _template(), value) == (1, 2, 3)
+
+
+def test_load_sources_keeps_an_input_that_is_also_a_prefix() -> None:
+    """`x.a` is a graph input and the start of `x.a.b`: read once, pushed, and kept."""
+    x = LocalSource("x")
+    cg = _codegen()
+    cg.load_sources([AttrSource(x, "a"), AttrSource(AttrSource(x, "a"), "b"), AttrSource(x, "a")])
+    cg.build_tuple(3)
+    cg.emit(Instr("RETURN_VALUE"))
+    assert len([i for i in cg.instructions if i.name == "LOAD_ATTR"]) == 2  # `.a` once, `.b`
+    inner = types.SimpleNamespace(b=5)
+    assert _run(cg, _template(), types.SimpleNamespace(a=inner)) == (inner, 5, inner)
+    assert cg._kept_reads == {}  # only while loading these sources

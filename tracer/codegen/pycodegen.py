@@ -66,6 +66,8 @@ class PyCodegen:
         self._temp_count = 0
         self._constants: dict[Any, Any] = {}
         """The first object loaded for each constant slot (see `load_const`)."""
+        self._kept_reads: dict[Source, str | None] = {}
+        """Sources `load_sources` reads once: the temporary each is kept in, once read."""
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -121,10 +123,47 @@ class PyCodegen:
         self.load_fast(name)
 
     def load_source(self, source: Source) -> None:
+        kept = self._kept_reads
+        if kept and source in kept:
+            name = kept[source]
+            if name is not None:  # read before: the same object
+                self.load_fast(name)
+                return
+            self._load_fresh(source)
+            self.emit(Instr("COPY", 1))
+            kept[source] = self.store_temp()
+            return
+        self._load_fresh(source)
+
+    def _load_fresh(self, source: Source) -> None:
         loader = _SOURCE_LOADERS.get(type(source))
         if loader is None:
             unimplemented("reconstruct", f"cannot load {source.name} in compiled code")
         loader(self, source)
+
+    def load_sources(self, sources: Sequence[Source]) -> None:
+        """Push each source's value, in order (a graph's inputs). An attribute or item read
+        that the chains of two or more of them pass through and go on from differently
+        (`L['self']._modules['norm1']._parameters`, then `['weight']` and `['bias']`) is read
+        once, when the first needs it, and kept in a temporary for the others. That reads the
+        same objects: such a read runs no user code (the tracer resolved it as a plain
+        instance, class, module or container read, under guards pinning the types it relied
+        on), nothing runs between the loads, and the guard check that passed just before read
+        each shared prefix once too."""
+        reads: dict[Source, set[Source]] = {}  # a read -> the reads that go on from it
+        for source in sources:
+            reads.setdefault(source, set()).add(source)  # read for itself too
+            while type(source) is AttrSource or type(source) is ItemSource:
+                reads.setdefault(source.base, set()).add(source)
+                source = source.base
+        self._kept_reads = {
+            read: None
+            for read, next_reads in reads.items()
+            if len(next_reads) > 1 and (type(read) is AttrSource or type(read) is ItemSource)
+        }
+        for source in sources:
+            self.load_source(source)
+        self._kept_reads = {}
 
     # -- verbs --------------------------------------------------------------------------------
     def emit(self, instr: Instr) -> None:
@@ -501,8 +540,7 @@ def assemble(
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.load_function(graph_fn)
-        for source in graph_inputs:
-            cg.load_source(source)
+        cg.load_sources(graph_inputs)
         cg.call(len(graph_inputs))
         cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
         for node in graph_outputs:
