@@ -178,6 +178,7 @@ def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
     cg.instructions.append(skip)  # type: ignore[arg-type]  # a Label is not an Instr
     cg.emit(Instr("RETURN_VALUE"))
     template = _template()
+    assert cg.straight_line_depth() is None
     assert cg.code_object(template, flags=template.co_flags).co_stacksize == 2
     assert _run(cg, template, 0) == 40
     assert _run(cg, template, 7) == 7

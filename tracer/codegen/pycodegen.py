@@ -15,6 +15,7 @@ object, so generated code loads them by identity.
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 import sys
 import types
@@ -408,22 +409,22 @@ class PyCodegen:
         bc.first_lineno = template.co_firstlineno
         bc.freevars = list(template.co_freevars)
         bc.flags = CompilerFlags(flags)
-        if not all(isinstance(i, Instr) and not i.has_jump() for i in self.instructions):
-            # jumps or an exception table: the package walks the flow graph
+        depth = self.straight_line_depth()
+        if depth is None:  # jumps or an exception table: the package walks the flow graph
             return bc.to_code(compute_exception_stack_depths=not try_depths_given)
-        return bc.to_code(
-            stacksize=self.straight_line_depth(), compute_exception_stack_depths=False
-        )
+        return bc.to_code(stacksize=depth, compute_exception_stack_depths=False)
 
-    def straight_line_depth(self) -> int:
+    def straight_line_depth(self) -> int | None:
         """The deepest the value stack gets in code without jumps: the largest running sum of
-        the instructions' stack effects. Code with jumps needs the package's walk of its
-        control-flow graph instead (`code_object`; what each costs: benchmarks/README.md)."""
-        depth = deepest = 0
+        the instructions' stack effects. None for code with a jump, a label or a try region,
+        which needs the package's walk of its control-flow graph instead (`code_object`;
+        what each costs: benchmarks/README.md)."""
+        effects = []
         for instr in self.instructions:
-            depth += instr.stack_effect()
-            deepest = max(deepest, depth)
-        return deepest
+            if not isinstance(instr, Instr) or instr.has_jump():
+                return None
+            effects.append(instr.stack_effect())
+        return max(itertools.accumulate(effects, initial=0))
 
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
