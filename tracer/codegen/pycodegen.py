@@ -151,17 +151,15 @@ class PyCodegen:
         instance, class, module or container read, under guards pinning the types it relied
         on), nothing runs between the loads, and the guard check that passed just before read
         each shared prefix once too."""
-        reads: dict[Source, set[Source]] = {}  # a read -> the reads that go on from it
+        chained = (AttrSource, ItemSource)  # a local, global or cell is read as itself each time
+        reads: dict[Source, set[Source]] = {}  # a chain's read -> the reads that go on from it
         for source in sources:
-            reads.setdefault(source, set()).add(source)  # read for itself too
-            while type(source) is AttrSource or type(source) is ItemSource:
-                reads.setdefault(source.base, set()).add(source)
-                source = source.base
-        self._kept_reads = {
-            read: None
-            for read, next_reads in reads.items()
-            if len(next_reads) > 1 and (type(read) is AttrSource or type(read) is ItemSource)
-        }
+            if type(source) in chained:
+                reads.setdefault(source, set()).add(source)  # read for itself
+                while type(source.base) in chained:
+                    reads.setdefault(source.base, set()).add(source)
+                    source = source.base
+        self._kept_reads = {read: None for read, next_reads in reads.items() if len(next_reads) > 1}
         for source in sources:
             self.load_source(source)
         self._kept_reads = {}
