@@ -36,9 +36,13 @@ def forward_with_a_break(net: Net, x: Any) -> Any:
 
 
 def _attr_reads(compiled: Any, name: str) -> int:
+    """How many times the frame reads attribute `name` while loading the graph's inputs."""
     (entry,) = compiled.entries
     assert entry.bytecode is not None
-    return sum(1 for i in entry.bytecode if i.name == "LOAD_ATTR" and name in str(i.arg))
+    names = [i.name for i in entry.bytecode]
+    graph_call = names.index("CALL")
+    loads = entry.bytecode[:graph_call]
+    return sum(1 for i in loads if i.name == "LOAD_ATTR" and name in str(i.arg))
 
 
 def test_shared_prefixes_are_read_once_and_the_result_is_eager() -> None:
@@ -58,3 +62,37 @@ def test_shared_prefixes_before_a_graph_break() -> None:
     net, x = Net(), torch.ones(2)
     assert compiled(net, x).tolist() == forward_with_a_break(net, x).tolist()
     assert _attr_reads(compiled, "layers") == 1  # `layers['a']` read once for `w` and `b`
+
+
+class LoggedLayer:
+    """A layer that notes in a log when it dies."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.w = torch.ones(2)
+        self.b = torch.ones(2)
+        self.log = log
+
+    def __del__(self) -> None:
+        self.log.append("gone")
+
+
+def delete_before_a_break(net: Net, x: Any, log: list[str]) -> Any:
+    y = x * net.layers["a"].w + net.layers["a"].b
+    del net.layers["a"]
+    print(log)  # the break: eager code's layer is gone by now
+    return y
+
+
+def test_a_kept_read_is_released_before_the_graph_runs() -> None:
+    """`L['net'].layers['a']` is kept while the graph's inputs load, then deleted: after the
+    layer is deleted (replayed before the break), nothing in the frame keeps it alive."""
+    log: list[str] = []
+    net = Net()
+    net.layers["a"] = LoggedLayer(log)
+    assert_same_behavior(delete_before_a_break, net, torch.ones(2), log)
+    tracer.reset()
+    compiled = tracer.compile(delete_before_a_break)
+    log.clear()
+    net.layers["a"] = LoggedLayer(log)
+    compiled(net, torch.ones(2), log)
+    assert _attr_reads(compiled, "layers") == 1  # the layer is read once for `w` and `b`

@@ -68,7 +68,8 @@ class PyCodegen:
         self._constants: dict[Any, Any] = {}
         """The first object loaded for each constant slot (see `load_const`)."""
         self._kept_reads: dict[Source, str | None] = {}
-        """Sources `load_sources` reads once: the temporary each is kept in, once read."""
+        """Sources `load_sources` reads once: the local each is kept in, once read."""
+        self._read_count = 0
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -132,7 +133,9 @@ class PyCodegen:
                 return
             self._load_fresh(source)
             self.emit(Instr("COPY", 1))
-            kept[source] = self.store_temp()
+            self._read_count += 1
+            name = kept[source] = f"___read_{self._read_count}"
+            self.store_fast(name)
             return
         self._load_fresh(source)
 
@@ -146,11 +149,13 @@ class PyCodegen:
         """Push each source's value, in order (a graph's inputs). An attribute or item read
         that the chains of two or more of them pass through and go on from differently
         (`L['self']._modules['norm1']._parameters`, then `['weight']` and `['bias']`) is read
-        once, when the first needs it, and kept in a temporary for the others. That reads the
-        same objects: such a read runs no user code (the tracer resolved it as a plain
-        instance, class, module or container read, under guards pinning the types it relied
-        on), nothing runs between the loads, and the guard check that passed just before read
-        each shared prefix once too."""
+        once, when the first needs it, and kept in a local (`___read_1`, ...) for the others.
+        That reads the same objects: such a read runs no user code (the tracer resolved it as a
+        plain instance, class, module or container read, under guards pinning the types it
+        relied on), nothing runs between the loads, and the guard check that passed just before
+        read each shared prefix once too. The locals are deleted once the last source is
+        pushed, so the frame holds no reference eager code would not (a module deleted later
+        dies when eager code's would)."""
         chained = (AttrSource, ItemSource)  # a local, global or cell is read as itself each time
         reads: dict[Source, set[Source]] = {}  # a chain's read -> the reads that go on from it
         for source in sources:
@@ -160,8 +165,11 @@ class PyCodegen:
                     reads.setdefault(source.base, set()).add(source)
                     source = source.base
         self._kept_reads = {read: None for read, next_reads in reads.items() if len(next_reads) > 1}
+        first = self._read_count
         for source in sources:
             self.load_source(source)
+        for i in range(first + 1, self._read_count + 1):  # every kept read, in load order
+            self.emit(Instr("DELETE_FAST", f"___read_{i}"))
         self._kept_reads = {}
 
     # -- verbs --------------------------------------------------------------------------------
