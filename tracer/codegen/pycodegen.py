@@ -159,9 +159,9 @@ class PyCodegen:
         chained = (AttrSource, ItemSource)  # a local, global or cell is read as itself each time
         reads: dict[Source, set[Source]] = {}  # a chain's read -> the reads that go on from it
         for source in sources:
-            if type(source) in chained:
+            if isinstance(source, chained):
                 reads.setdefault(source, set()).add(source)  # read for itself
-                while type(source.base) in chained:
+                while isinstance(source.base, chained):
                     reads.setdefault(source.base, set()).add(source)
                     source = source.base
         self._kept_reads = {read: None for read, next_reads in reads.items() if len(next_reads) > 1}
