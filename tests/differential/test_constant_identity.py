@@ -6,6 +6,7 @@ strings among their constants)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -53,3 +54,32 @@ def tuple_holding_a_computed_string() -> Any:
 )
 def test_identity_kept(fn: Any) -> None:
     assert_same_behavior(fn)
+
+
+KEY = str(0)  # '0' made at run time: equal to the interned '0', another object
+
+
+def item_under_a_made_key(d: dict[str, Any]) -> Any:
+    return d["0"] + 1, list(d)
+
+
+def test_item_under_a_made_key_loads_its_key_as_a_plain_constant() -> None:
+    """The graph input `L['d']['0']` under the key `str(0)` (as nn.Sequential names its
+    children): a dict looks keys up by value, so the compiled frame loads the key as a plain
+    constant, not out of a namespace that keeps its identity; the key the frame returns is
+    still the dict's own object."""
+    import tracer
+    import tracer.runtime as torch
+
+    assert sys.intern(KEY) is not KEY
+    d = {KEY: torch.ones(2)}
+    assert_same_behavior(item_under_a_made_key, d)
+    tracer.reset()
+    compiled = tracer.compile(item_under_a_made_key, fullgraph=True)
+    assert compiled(d)[1][0] is KEY
+    (entry,) = compiled.entries
+    assert entry.bytecode is not None
+    names = [i.name for i in entry.bytecode]
+    subscript = names.index("BINARY_SUBSCR")
+    assert names[subscript - 2 : subscript] == ["LOAD_FAST", "LOAD_CONST"]
+    assert entry.bytecode[subscript - 1].arg == "0"

@@ -14,6 +14,7 @@ from bytecode.instr import FreeVar
 
 import tracer
 import tracer.runtime as torch
+from guards.sources import AttrSource, ItemSource, LocalSource
 from tracer.bytecode_versions import pop_jump_if_instrs
 from tracer.codegen import PyCodegen
 
@@ -177,6 +178,7 @@ def test_code_with_a_jump_gets_its_stack_size_from_the_package() -> None:
     cg.instructions.append(skip)  # type: ignore[arg-type]  # a Label is not an Instr
     cg.emit(Instr("RETURN_VALUE"))
     template = _template()
+    assert cg.straight_line_depth() is None
     assert cg.code_object(template, flags=template.co_flags).co_stacksize == 2
     assert _run(cg, template, 0) == 40
     assert _run(cg, template, 7) == 7
@@ -191,3 +193,40 @@ def test_straight_line_depth_is_the_deepest_running_sum() -> None:
     cg.emit(Instr("RETURN_VALUE"))
     assert cg.straight_line_depth() == 4
     assert _run(cg, _template(), 0) == 1
+
+
+def test_load_sources_reads_a_shared_prefix_once() -> None:
+    """`x.a['k']`, `x.a['j']` and `x.b`: `x.a` is read once and kept in a local until the last
+    is pushed; `x` is a local (read as itself each time) and `x.b` shares nothing else."""
+    x = LocalSource("x")
+    sources = [ItemSource(AttrSource(x, "a"), "k"), ItemSource(AttrSource(x, "a"), "j")]
+    sources.append(AttrSource(x, "b"))
+    cg = _codegen()
+    cg.load_sources(sources)
+    cg.build_tuple(3)
+    cg.emit(Instr("RETURN_VALUE"))
+    listing = [i.name for i in cg.instructions[1:]]
+    assert listing == [
+        "LOAD_FAST", "LOAD_ATTR", "COPY", "STORE_FAST", "LOAD_CONST", "BINARY_SUBSCR",  # x.a['k']
+        "LOAD_FAST", "LOAD_CONST", "BINARY_SUBSCR",  # x.a['j'], x.a from the temporary
+        "LOAD_FAST", "LOAD_ATTR",  # x.b
+        "DELETE_FAST",  # the kept x.a: the frame holds nothing eager code would not
+        "BUILD_TUPLE", "RETURN_VALUE",
+    ]  # fmt: skip
+    fast = [i.arg for i in cg.instructions if i.name.endswith("_FAST")]
+    assert fast == ["x", "___read_1", "___read_1", "x", "___read_1"]
+    value = types.SimpleNamespace(a={"k": 1, "j": 2}, b=3)
+    assert _run(cg, _template(), value) == (1, 2, 3)
+
+
+def test_load_sources_keeps_an_input_that_is_also_a_prefix() -> None:
+    """`x.a` is a graph input and the start of `x.a.b`: read once, pushed, and kept."""
+    x = LocalSource("x")
+    cg = _codegen()
+    cg.load_sources([AttrSource(x, "a"), AttrSource(AttrSource(x, "a"), "b"), AttrSource(x, "a")])
+    cg.build_tuple(3)
+    cg.emit(Instr("RETURN_VALUE"))
+    assert len([i for i in cg.instructions if i.name == "LOAD_ATTR"]) == 2  # `.a` once, `.b`
+    inner = types.SimpleNamespace(b=5)
+    assert _run(cg, _template(), types.SimpleNamespace(a=inner)) == (inner, 5, inner)
+    assert cg._kept_reads == {}  # only while loading these sources

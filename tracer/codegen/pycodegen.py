@@ -15,6 +15,7 @@ object, so generated code loads them by identity.
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 import sys
 import types
@@ -66,6 +67,9 @@ class PyCodegen:
         self._temp_count = 0
         self._constants: dict[Any, Any] = {}
         """The first object loaded for each constant slot (see `load_const`)."""
+        self._kept_reads: dict[Source, str | None] = {}
+        """Sources `load_sources` reads once: the local each is kept in, once read."""
+        self._read_count = 0
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -121,10 +125,52 @@ class PyCodegen:
         self.load_fast(name)
 
     def load_source(self, source: Source) -> None:
+        kept = self._kept_reads
+        if kept and source in kept:
+            name = kept[source]
+            if name is not None:  # read before: the same object
+                self.load_fast(name)
+                return
+            self._load_fresh(source)
+            self.emit(Instr("COPY", 1))
+            self._read_count += 1
+            name = kept[source] = f"___read_{self._read_count}"
+            self.store_fast(name)
+            return
+        self._load_fresh(source)
+
+    def _load_fresh(self, source: Source) -> None:
         loader = _SOURCE_LOADERS.get(type(source))
         if loader is None:
             unimplemented("reconstruct", f"cannot load {source.name} in compiled code")
         loader(self, source)
+
+    def load_sources(self, sources: Sequence[Source]) -> None:
+        """Push each source's value, in order (a graph's inputs). An attribute or item read
+        that the chains of two or more of them pass through and go on from differently
+        (`L['self']._modules['norm1']._parameters`, then `['weight']` and `['bias']`) is read
+        once, when the first needs it, and kept in a local (`___read_1`, ...) for the others.
+        That reads the same objects: such a read runs no user code (the tracer resolved it as a
+        plain instance, class, module or container read, under guards pinning the types it
+        relied on), nothing runs between the loads, and the guard check that passed just before
+        read each shared prefix once too. The locals are deleted once the last source is
+        pushed, so the frame holds no reference eager code would not (a module deleted later
+        dies when eager code's would)."""
+        chained = (AttrSource, ItemSource)  # a local, global or cell is read as itself each time
+        reads: dict[Source, set[Source]] = {}  # a chain's read -> the reads that go on from it
+        for source in sources:
+            if isinstance(source, chained):
+                reads.setdefault(source, set()).add(source)  # read for itself
+                while isinstance(source.base, chained):
+                    reads.setdefault(source.base, set()).add(source)
+                    source = source.base
+        self._kept_reads = {read: None for read, next_reads in reads.items() if len(next_reads) > 1}
+        first = self._read_count
+        for source in sources:
+            self.load_source(source)
+        for i in range(first + 1, self._read_count + 1):  # every kept read, in load order
+            self.emit(Instr("DELETE_FAST", f"___read_{i}"))
+        self._kept_reads = {}
 
     # -- verbs --------------------------------------------------------------------------------
     def emit(self, instr: Instr) -> None:
@@ -173,6 +219,17 @@ class PyCodegen:
             self.load_attr("value")
             return
         self.emit(Instr("LOAD_CONST", value))
+
+    def load_key(self, key: Any) -> None:
+        """Push a subscript key of an ItemSource: an int, str, bool, None, finite float or
+        tuple of them, indexing a container of an exact built-in type (list, tuple, dict and
+        its stdlib subclasses, a mappingproxy). Their lookup compares keys by hash and value,
+        never by identity, so a constant slot holding an equal object will do: `_modules['0']`
+        with the key `str(0)` made, which is not the interned '0', is a plain LOAD_CONST.
+        (The key is registered as the slot's first object, as `load_const` does, so a later
+        `load_const` of an equal object that must keep its identity still sees the slot.)"""
+        self._constants.setdefault(const_key(key), key)
+        self.emit(Instr("LOAD_CONST", key))
 
     def load_fast(self, name: str) -> None:
         self.emit(Instr("LOAD_FAST", name))
@@ -358,22 +415,22 @@ class PyCodegen:
         bc.first_lineno = template.co_firstlineno
         bc.freevars = list(template.co_freevars)
         bc.flags = CompilerFlags(flags)
-        if not all(isinstance(i, Instr) and not i.has_jump() for i in self.instructions):
-            # jumps or an exception table: the package walks the flow graph
+        depth = self.straight_line_depth()
+        if depth is None:  # jumps or an exception table: the package walks the flow graph
             return bc.to_code(compute_exception_stack_depths=not try_depths_given)
-        return bc.to_code(
-            stacksize=self.straight_line_depth(), compute_exception_stack_depths=False
-        )
+        return bc.to_code(stacksize=depth, compute_exception_stack_depths=False)
 
-    def straight_line_depth(self) -> int:
+    def straight_line_depth(self) -> int | None:
         """The deepest the value stack gets in code without jumps: the largest running sum of
-        the instructions' stack effects. Code with jumps needs the package's walk of its
-        control-flow graph instead (`code_object`; what each costs: benchmarks/README.md)."""
-        depth = deepest = 0
+        the instructions' stack effects. None for code with a jump, a label or a try region,
+        which needs the package's walk of its control-flow graph instead (`code_object`;
+        what each costs: benchmarks/README.md)."""
+        effects = []
         for instr in self.instructions:
-            depth += instr.stack_effect()
-            deepest = max(deepest, depth)
-        return deepest
+            if not isinstance(instr, Instr) or instr.has_jump():
+                return None
+            effects.append(instr.stack_effect())
+        return max(itertools.accumulate(effects, initial=0))
 
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
@@ -422,7 +479,7 @@ def _load_attr(cg: PyCodegen, src: Any) -> None:
 
 def _load_item(cg: PyCodegen, src: Any) -> None:
     cg.load_source(src.base)
-    cg.load_const(src.key)
+    cg.load_key(src.key)
     cg.binary_subscr()
 
 
@@ -490,8 +547,7 @@ def assemble(
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.load_function(graph_fn)
-        for source in graph_inputs:
-            cg.load_source(source)
+        cg.load_sources(graph_inputs)
         cg.call(len(graph_inputs))
         cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
         for node in graph_outputs:

@@ -236,8 +236,7 @@ def _call_graph(
     cg.emit(Instr("RESUME", 0))
     if graph_fn is not None and graph_outputs:
         cg.load_function(graph_fn)
-        for source in graph_inputs:
-            cg.load_source(source)
+        cg.load_sources(graph_inputs)
         cg.call(len(graph_inputs))
         cg.emit(Instr("UNPACK_SEQUENCE", len(graph_outputs)))
         for node in graph_outputs:
