@@ -5,17 +5,20 @@ This is the one place a guard kind becomes Python source: the check of a cache e
 
 `GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
 expression over the source's value. `build_check` lays those out in the plan's order
-(guards.tree), reading each source once: into a local (`___v3 = ___v1.scale`) right before its
-first guard when the check reads the value more than once, else inside the one guard or access
-that reads it (`B['len'] is ___c0_len`). It wraps the body in one `try` so an exception (a
-key or attribute gone from a changed object) is a failed guard, never a crash. No guard calls
-user code: types are compared with `type(v) is T`, constants are compared only after their
-exact type, containers are measured only after a TYPE_MATCH to a builtin type, tensors are read
-through their slots.
+(guards.tree) as one condition, reading each source once: into a local written as a walrus at
+its first use (`type(___v3 := ___v1.scale) is float`) when the check reads the value more than
+once, else inside the one guard or access that reads it (`B['len'] is ___c0_len`). It wraps the
+condition in one `try` so an exception (a key or attribute gone from a changed object) is a
+failed guard, never a crash. No guard calls user code: types are compared with `type(v) is T`,
+constants are compared only after their exact type, containers are measured only after a
+TYPE_MATCH to a builtin type, tensors are read through their slots.
 
-NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`, a statement of its
-own, so a traceback or a debugger points at the failing guard's own line, which carries its
-kind and source in a trailing comment.
+NOTE [one guard a line, one condition]: the check is `if (<guard> and <guard> ...): return
+True`, each guard on a line of its own that ends with its kind and source in a comment, so a
+traceback or a debugger points at the failing guard's own line. It is one condition rather than
+a statement per guard because `compile()`, which every first call pays for, parses and
+assembles each statement at about the cost of its expression again; the bytecode is the same
+jumps either way.
 """
 
 from __future__ import annotations
@@ -145,7 +148,7 @@ class GuardBuilder:
         keys: tuple[object, ...] = guard.expected
         if not keys:
             return f"len({v}) == 0"
-        k = f"{v}_keys"
+        k = f"{_NON_WORD.sub('', v)}_keys"  # a local of this guard alone: `___v0_keys`
         if all(type(key) in _KEY_TYPES_EXACT_EQ for key in keys):
             types = [
                 f"{k}[{i}] is {key!r}" if key is None or type(key) is bool
@@ -256,21 +259,42 @@ def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     return counts
 
 
+_HOIST_MARK = "\x00"
+"""Brackets a hoisted read's name while its first guard is rendered (`\\x00___v3\\x00`): no
+`repr`, bound name or source access contains a NUL, so the first use found in the guard's
+text is a real use, never part of a string constant."""
+
+_LOOSE = re.compile(r"(?<![A-Za-z_])(?:or|if|else|lambda|for)(?![A-Za-z0-9_])")
+"""Words of the constructs that bind more loosely than `and` or evaluate a part of an
+expression conditionally, out of its left-to-right order or in a scope of its own (`or`, a
+conditional expression, a lambda, a comprehension). A guard's text holding one (anywhere,
+even inside a string constant or a name: a false alarm only costs what follows) is put in
+parentheses in the chain, and reads a hoisted value with a statement instead of a walrus."""
+
+
 def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
-    """The statements that run `ordered` (already planned) one guard per line, `return False`
-    when a guard is false. A source's value that the check reads more than once is read once
-    into a hoisted local right before its first guard (`___v3 = ___v1.scale`); a value read
-    once is read where it is used (`if not (B['len'] is ___c0_len)`). Roots are read with
-    their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`)."""
-    body: list[str] = []
+    """The body that runs `ordered` (already planned) as ONE condition, `<guard> and <guard>
+    ...`, one guard a line (a guard with `or`, `if` or a lambda in its text in parentheses, so
+    that nothing in it binds with the chain's `and`). A source's value that the check reads
+    more than once is read once into a hoisted local, written as a walrus at its first use
+    (`type(___v3 := ___v1.scale) is float and ___v3 == 0.5`), so later guards read `___v3`; a
+    value read once is read where it is used (`B['len'] is ___c0_len`). Roots are read with
+    their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`). Where a walrus would not
+    surely be evaluated first (the guard's text holds `or`, `if`, a lambda or a comprehension,
+    or does not name the value), the read is a statement before the guard, which then ends one
+    condition and starts the next."""
+    segments: list[list[str] | str] = [[]]  # conditions (one guard per item) and statements
     local_of: dict[Source, str] = {}
     reads = _read_counts(ordered)
     hoisted = 0
+    new: list[tuple[str, str]] = []  # this guard's hoisted reads: (name, access)
+    new_sources: list[Source] = []
 
     def read(source: Source) -> str:
         """The expression for `source`'s value, reading first whatever of its chain that is
-        read more than once and not read yet, root first. A loop, not recursion: a closure
-        that calls itself is a reference cycle, left for the garbage collector after every
+        read more than once and not read yet, root first (as a marked name, made a walrus or
+        a statement once the guard's text is known). A loop, not recursion: a closure that
+        calls itself is a reference cycle, left for the garbage collector after every
         compile."""
         nonlocal hoisted
         known = local_of.get(source)
@@ -286,7 +310,10 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1
-                body.append(f"{var} = {access}")
+                new.append((var, access))
+                new_sources.append(step)
+                local_of[step] = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
+                continue
             local_of[step] = var
         return local_of[source]
 
@@ -300,8 +327,70 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             code = " and ".join(f"{v} {op} {read(other)}" for other in others)
         else:
             code = builder.code_for(guard, v)
-        body.append(f"if not ({code}): return False  # {guard.kind.name} {guard.source.name}")
-    return body
+        if new:
+            code = _place_reads(code, new, segments)
+            for source, (var, _) in zip(new_sources, new, strict=True):
+                local_of[source] = var
+            new.clear()
+            new_sources.clear()
+        condition = segments[-1]
+        assert isinstance(condition, list)
+        if _LOOSE.search(code):
+            code = f"({code})"  # so that its `or` cannot take in the guards around it
+        condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
+    return _condition_lines(segments)
+
+
+def _place_reads(code: str, new: list[tuple[str, str]], segments: list[list[str] | str]) -> str:
+    """`code` with each hoisted read of `new` (in read order: a base before what is read from
+    it) written as a walrus at its left-most use, the first evaluated; or, where that is not
+    sure to be evaluated first (see `_LOOSE`), the reads as statements appended to
+    `segments`, each before a new condition."""
+    if not _LOOSE.search(code):
+        placed = code
+        for var, access in reversed(new):  # the last read's access may name earlier ones
+            mark = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
+            at = placed.find(mark)
+            if at < 0:
+                break  # the guard does not name this value (`___mode_stack_len() == 0`)
+            head, rest = placed[:at], placed[at + len(mark) :]
+            walrus = f"{var} := {access}"
+            if not (head.endswith("(") and rest.startswith(")")):  # `type(___v0 := L['x'])`
+                walrus = f"({walrus})"
+            placed = f"{head}{walrus}{rest.replace(mark, var)}"
+        else:
+            return placed
+    for var, access in new:
+        segments.append(f"{var} = {_unmark(access)}")
+    segments.append([])
+    return _unmark(code)
+
+
+def _unmark(text: str) -> str:
+    return text.replace(_HOIST_MARK, "")
+
+
+def _condition_lines(segments: list[list[str] | str]) -> list[str]:
+    """The check's body: `if not (<condition>): return False` for each condition but the last,
+    the statements between them, then `if (<condition>): return True` and `return False`. The
+    truth test of every guard, the last one's included, runs inside the check's `try`, and
+    the check returns exactly True or False."""
+    lines: list[str] = []
+    for i, segment in enumerate(segments):
+        if isinstance(segment, str):
+            lines.append(segment)
+        elif i + 1 < len(segments):
+            if segment:
+                lines += ["if not (", *_chain(segment), "):", "    return False"]
+        elif not segment:
+            lines.append("return True")
+        else:
+            lines += ["if (", *_chain(segment), "):", "    return True", "return False"]
+    return lines
+
+
+def _chain(guards: list[str]) -> list[str]:
+    return [f"    {guards[0]}", *[f"    and {line}" for line in guards[1:]]]
 
 
 def build_check(
@@ -321,7 +410,6 @@ def render_check(ordered: list[Guard], *, name: str = "___check_0") -> CheckFunc
         f'    """{len(ordered)} guards, generated by guards.builder."""',
         "    try:",
         *[f"        {line}" for line in body],
-        "        return True",
         "    except Exception:",
         "        return False",
     ]
