@@ -37,6 +37,11 @@ from guards.tree import plan_guards
 
 _NON_WORD = re.compile(r"\W")
 
+_HOIST_MARK = "\x00"
+"""Brackets a hoisted read's name while its first guard is rendered (`\\x00___v3\\x00`): no
+`repr`, bound name or source access contains a NUL, so the first use found in the guard's
+text is a real use, never part of a string constant."""
+
 ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
 """Globals the caller binds besides `bindings`: globals, builtins, closure, the mode stack's
 accessor and its length's."""
@@ -148,7 +153,7 @@ class GuardBuilder:
         keys: tuple[object, ...] = guard.expected
         if not keys:
             return f"len({v}) == 0"
-        k = f"{_NON_WORD.sub('', v)}_keys"  # a local of this guard alone: `___v0_keys`
+        k = f"{v.strip(_HOIST_MARK)}_keys"  # a local of this guard alone: `___v0_keys`
         if all(type(key) in _KEY_TYPES_EXACT_EQ for key in keys):
             types = [
                 f"{k}[{i}] is {key!r}" if key is None or type(key) is bool
@@ -259,22 +264,28 @@ def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     return counts
 
 
-_HOIST_MARK = "\x00"
-"""Brackets a hoisted read's name while its first guard is rendered (`\\x00___v3\\x00`): no
-`repr`, bound name or source access contains a NUL, so the first use found in the guard's
-text is a real use, never part of a string constant."""
+def _is_loose(code: str) -> bool:
+    """Whether guard text holds a construct that binds more loosely than `and` or evaluates a
+    part of an expression conditionally, out of its left-to-right order or in a scope of its
+    own (`or`, a conditional expression, a lambda, a comprehension). Every GuardBuilder method
+    writes such a keyword between spaces (a test tokenizes each kind's text to hold them to
+    it). Text holding one, anywhere, even inside a string constant (a false alarm only costs
+    what follows), is put in parentheses in the chain and reads a hoisted value with a
+    statement instead of a walrus."""
+    return " or " in code or " if " in code or "lambda" in code or " for " in code
 
-_LOOSE = re.compile(r"(?<![A-Za-z_])(?:or|if|else|lambda|for)(?![A-Za-z0-9_])")
-"""Words of the constructs that bind more loosely than `and` or evaluate a part of an
-expression conditionally, out of its left-to-right order or in a scope of its own (`or`, a
-conditional expression, a lambda, a comprehension). A guard's text holding one (anywhere,
-even inside a string constant or a name: a false alarm only costs what follows) is put in
-parentheses in the chain, and reads a hoisted value with a statement instead of a walrus."""
+
+_CONDITION_CHARS = 350
+"""At most this many characters of guard text in one condition (a longer guard alone): every
+failed guard jumps to the `return False` after its condition, and CPython prefixes a jump of
+more than 255 code units with an EXTENDED_ARG instruction, which runs on every call. Guard
+text compiles to about 0.6 code units a character (3.11 to 3.13), so a condition of 350
+characters keeps every jump within one byte, with a margin."""
 
 
 def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
-    """The body that runs `ordered` (already planned) as ONE condition, `<guard> and <guard>
-    ...`, one guard a line (a guard with `or`, `if` or a lambda in its text in parentheses, so
+    """The body that runs `ordered` (already planned) as conditions `<guard> and <guard> ...`,
+    one guard a line (a guard with `or`, `if` or a lambda in its text in parentheses, so
     that nothing in it binds with the chain's `and`). A source's value that the check reads
     more than once is read once into a hoisted local, written as a walrus at its first use
     (`type(___v3 := ___v1.scale) is float and ___v3 == 0.5`), so later guards read `___v3`; a
@@ -282,13 +293,14 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`). Where a walrus would not
     surely be evaluated first (the guard's text holds `or`, `if`, a lambda or a comprehension,
     or does not name the value), the read is a statement before the guard, which then ends one
-    condition and starts the next."""
+    condition and starts the next; so does a condition's length (`_CONDITION_CHARS`)."""
     segments: list[list[str] | str] = [[]]  # conditions (one guard per item) and statements
     local_of: dict[Source, str] = {}
     reads = _read_counts(ordered)
     hoisted = 0
     new: list[tuple[str, str]] = []  # this guard's hoisted reads: (name, access)
     new_sources: list[Source] = []
+    length = 0  # characters of guard text in the last condition
 
     def read(source: Source) -> str:
         """The expression for `source`'s value, reading first whatever of its chain that is
@@ -333,10 +345,16 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
                 local_of[source] = var
             new.clear()
             new_sources.clear()
+        if _is_loose(code):
+            code = f"({code})"  # so that its `or` cannot take in the guards around it
+        condition = segments[-1]
+        if isinstance(condition, list) and condition and length + len(code) > _CONDITION_CHARS:
+            segments.append([])  # a failed guard's jump to `return False` stays short
         condition = segments[-1]
         assert isinstance(condition, list)
-        if _LOOSE.search(code):
-            code = f"({code})"  # so that its `or` cannot take in the guards around it
+        if not condition:
+            length = 0
+        length += len(code)
         condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
     return _condition_lines(segments)
 
@@ -344,9 +362,9 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
 def _place_reads(code: str, new: list[tuple[str, str]], segments: list[list[str] | str]) -> str:
     """`code` with each hoisted read of `new` (in read order: a base before what is read from
     it) written as a walrus at its left-most use, the first evaluated; or, where that is not
-    sure to be evaluated first (see `_LOOSE`), the reads as statements appended to
+    sure to be evaluated first (see `_is_loose`), the reads as statements appended to
     `segments`, each before a new condition."""
-    if not _LOOSE.search(code):
+    if not _is_loose(code):
         placed = code
         for var, access in reversed(new):  # the last read's access may name earlier ones
             mark = f"{_HOIST_MARK}{var}{_HOIST_MARK}"

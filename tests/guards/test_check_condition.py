@@ -5,14 +5,19 @@ and reads a value before every use of its name."""
 
 from __future__ import annotations
 
+import dis
+import io
+import tokenize
+
 import pytest
 
 import guards.builder as builder_module
 from guards import AttrSource, GlobalsDictSource, Guard, ItemSource, LocalSource
 from guards import GuardKind as K
-from guards.guard import FactsSpec, GlobalStateSpec
+from guards.guard import FactsSpec, GlobalStateSpec, TensorSpec
 from guards.sources import GlobalStateSource
-from tests.guards.helpers import compile_guards, guard
+from tests.guards.helpers import compile_guards, guard, make_tensor
+from tests.guards.test_builder import _sample_of_every_kind
 
 
 class RaisingBool:
@@ -184,3 +189,35 @@ def test_a_hoisted_read_its_guard_does_not_name_is_a_statement(
     assert "        ___v0 = L['n']\n" in compiled.source
     assert compiled.check({"x": 1, "n": 5}) is True
     assert compiled.check({"x": 1}) is False
+
+
+def test_every_kinds_text_writes_its_loose_keywords_between_spaces() -> None:
+    """`_is_loose` finds `or`, `if`, `lambda`, `for` by their spaces: hold every guard kind's
+    text (and a string constant's) to that, token by token."""
+    samples = [*_sample_of_every_kind(), guard(K.EQUALS_MATCH, "s", "x if y else z or w")]
+    builder = builder_module.GuardBuilder()
+    for g in samples:
+        code = builder.code_for(g, "___v")
+        tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+        keywords = {t.string for t in tokens if t.type == tokenize.NAME} & _LOOSE_KEYWORDS
+        if keywords:
+            assert builder_module._is_loose(code), code
+    assert builder_module._is_loose("'x if y else z or w'")  # a false alarm: only parentheses
+
+
+_LOOSE_KEYWORDS = {"or", "if", "else", "lambda", "for"}
+
+
+def test_a_long_check_is_conditions_whose_jumps_need_no_extended_arg() -> None:
+    """Every failed guard jumps to the `return False` after its condition; conditions are cut
+    short enough that no jump needs an EXTENDED_ARG (it would run on every call)."""
+    guards = [guard(K.TENSOR_MATCH, f"x{i}", TensorSpec.of(make_tensor((2, i)))) for i in range(30)]
+    guards += [guard(K.EQUALS_MATCH, f"n{i}", i) for i in range(30)]
+    compiled = compile_guards(guards)
+    assert compiled.source.count("        if not (\n") > 5
+    opnames = [i.opname for i in dis.get_instructions(compiled.check)]
+    assert "EXTENDED_ARG" not in opnames
+    values = {f"x{i}": make_tensor((2, i)) for i in range(30)} | {f"n{i}": i for i in range(30)}
+    assert compiled.check(values) is True
+    for key in ["x0", "x29", "n0", "n29"]:
+        assert compiled.check({**values, key: None}) is False
