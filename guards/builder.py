@@ -348,12 +348,12 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
         if _is_loose(code):
             code = f"({code})"  # so that its `or` cannot take in the guards around it
         condition = segments[-1]
-        if isinstance(condition, list) and condition and length + len(code) > _CONDITION_CHARS:
-            segments.append([])  # a failed guard's jump to `return False` stays short
-        condition = segments[-1]
-        assert isinstance(condition, list)
+        assert isinstance(condition, list)  # `_place_reads` ends its statements with one
         if not condition:
             length = 0
+        elif length + len(code) > _CONDITION_CHARS:  # a failed guard's jump stays short
+            condition, length = [], 0
+            segments.append(condition)
         length += len(code)
         condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
     return _condition_lines(segments)
