@@ -339,13 +339,14 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             code = " and ".join(f"{v} {op} {read(other)}" for other in others)
         else:
             code = builder.code_for(guard, v)
+        loose = _is_loose(code)
         if new:
-            code = _place_reads(code, new, segments)
+            code = _place_reads(code, new, segments, loose)
             for source, (var, _) in zip(new_sources, new, strict=True):
                 local_of[source] = var
             new.clear()
             new_sources.clear()
-        if _is_loose(code):
+        if loose:
             code = f"({code})"  # so that its `or` cannot take in the guards around it
         condition = segments[-1]
         assert isinstance(condition, list)  # `_place_reads` ends its statements with one
@@ -359,12 +360,14 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     return _condition_lines(segments)
 
 
-def _place_reads(code: str, new: list[tuple[str, str]], segments: list[list[str] | str]) -> str:
+def _place_reads(
+    code: str, new: list[tuple[str, str]], segments: list[list[str] | str], loose: bool
+) -> str:
     """`code` with each hoisted read of `new` (in read order: a base before what is read from
     it) written as a walrus at its left-most use, the first evaluated; or, where that is not
-    sure to be evaluated first (see `_is_loose`), the reads as statements appended to
-    `segments`, each before a new condition."""
-    if not _is_loose(code):
+    sure to be evaluated first (`loose`: see `_is_loose`), the reads as statements appended
+    to `segments`, each before a new condition."""
+    if not loose:
         placed = code
         for var, access in reversed(new):  # the last read's access may name earlier ones
             mark = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
