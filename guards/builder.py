@@ -294,12 +294,13 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     surely be evaluated first (the guard's text holds `or`, `if`, a lambda or a comprehension,
     or does not name the value), the read is a statement before the guard, which then ends one
     condition and starts the next; so does a condition's length (`_CONDITION_CHARS`)."""
-    segments: list[list[str] | str] = [[]]  # conditions (one guard per item) and statements
+    condition: list[str] = []  # the guards of the condition being written, one per line
+    conditions: list[tuple[list[str], list[str]]] = [([], condition)]  # statements before it
+    # and the guards of each condition
     local_of: dict[Source, str] = {}
     reads = _read_counts(ordered)
     hoisted = 0
-    new: list[tuple[str, str]] = []  # this guard's hoisted reads: (name, access)
-    new_sources: list[Source] = []
+    new: list[tuple[str, str, Source]] = []  # this guard's hoisted reads: (name, access, source)
     length = 0  # characters of guard text in the last condition
 
     def read(source: Source) -> str:
@@ -322,8 +323,7 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1
-                new.append((var, access))
-                new_sources.append(step)
+                new.append((var, access, step))
                 local_of[step] = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
                 continue
             local_of[step] = var
@@ -341,73 +341,59 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             code = builder.code_for(guard, v)
         loose = _is_loose(code)
         if new:
-            code = _place_reads(code, new, segments, loose)
-            for source, (var, _) in zip(new_sources, new, strict=True):
-                local_of[source] = var
+            placed = None if loose else _place_reads(code, new)
+            if placed is None:  # the reads as statements, then a new condition
+                statements = [f"{var} = {_unmark(access)}" for var, access, _ in new]
+                condition, length = [], 0
+                conditions.append((statements, condition))
+                placed = _unmark(code)
+            code = placed
+            local_of.update({source: var for var, _, source in new})
             new.clear()
-            new_sources.clear()
         if loose:
             code = f"({code})"  # so that its `or` cannot take in the guards around it
-        condition = segments[-1]
-        assert isinstance(condition, list)  # `_place_reads` ends its statements with one
-        if not condition:
-            length = 0
-        elif length + len(code) > _CONDITION_CHARS:  # a failed guard's jump stays short
-            condition, length = [], 0
-            segments.append(condition)
+        if condition and length + len(code) > _CONDITION_CHARS:  # a failed guard's jump
+            condition, length = [], 0  # to its `return False` stays short
+            conditions.append(([], condition))
         length += len(code)
         condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
-    return _condition_lines(segments)
+    return _condition_lines(conditions)
 
 
-def _place_reads(
-    code: str, new: list[tuple[str, str]], segments: list[list[str] | str], loose: bool
-) -> str:
+def _place_reads(code: str, new: list[tuple[str, str, Source]]) -> str | None:
     """`code` with each hoisted read of `new` (in read order: a base before what is read from
-    it) written as a walrus at its left-most use, the first evaluated; or, where that is not
-    sure to be evaluated first (`loose`: see `_is_loose`), the reads as statements appended
-    to `segments`, each before a new condition."""
-    if not loose:
-        placed = code
-        for var, access in reversed(new):  # the last read's access may name earlier ones
-            mark = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
-            at = placed.find(mark)
-            if at < 0:
-                break  # the guard does not name this value (`___mode_stack_len() == 0`)
-            head, rest = placed[:at], placed[at + len(mark) :]
-            walrus = f"{var} := {access}"
-            if not (head.endswith("(") and rest.startswith(")")):  # `type(___v0 := L['x'])`
-                walrus = f"({walrus})"
-            placed = f"{head}{walrus}{rest.replace(mark, var)}"
+    it) written as a walrus at its left-most use, the first evaluated (`code` is not loose:
+    see `_is_loose`); None when `code` does not name one of them."""
+    for var, access, _ in reversed(new):  # the last read's access may name earlier ones
+        head, mark, rest = code.partition(f"{_HOIST_MARK}{var}{_HOIST_MARK}")
+        if not mark:
+            return None  # the guard does not name this value (`___mode_stack_len() == 0`)
+        if head[-1:] == "(" and rest[:1] == ")":  # `type(___v0 := L['x'])`
+            code = f"{head}{var} := {access}{rest.replace(mark, var)}"
         else:
-            return placed
-    for var, access in new:
-        segments.append(f"{var} = {_unmark(access)}")
-    segments.append([])
-    return _unmark(code)
+            code = f"{head}({var} := {access}){rest.replace(mark, var)}"
+    return code
 
 
 def _unmark(text: str) -> str:
     return text.replace(_HOIST_MARK, "")
 
 
-def _condition_lines(segments: list[list[str] | str]) -> list[str]:
-    """The check's body: `if not (<condition>): return False` for each condition but the last,
-    the statements between them, then `if (<condition>): return True` and `return False`. The
-    truth test of every guard, the last one's included, runs inside the check's `try`, and
-    the check returns exactly True or False."""
+def _condition_lines(conditions: list[tuple[list[str], list[str]]]) -> list[str]:
+    """The check's body: for each condition its statements, then `if not (<condition>): return
+    False`, for the last one `if (<condition>): return True` and `return False`. The truth test
+    of every guard, the last one's included, runs inside the check's `try`, and the check
+    returns exactly True or False."""
     lines: list[str] = []
-    for i, segment in enumerate(segments):
-        if isinstance(segment, str):
-            lines.append(segment)
-        elif i + 1 < len(segments):
-            if segment:
-                lines += ["if not (", *_chain(segment), "):", "    return False"]
-        elif not segment:
-            lines.append("return True")
-        else:
-            lines += ["if (", *_chain(segment), "):", "    return True", "return False"]
-    return lines
+    for statements, guards in conditions[:-1]:
+        lines += statements
+        if guards:
+            lines += ["if not (", *_chain(guards), "):", "    return False"]
+    statements, guards = conditions[-1]
+    lines += statements
+    if guards:
+        return [*lines, "if (", *_chain(guards), "):", "    return True", "return False"]
+    return [*lines, "return True"]
 
 
 def _chain(guards: list[str]) -> list[str]:
