@@ -5,18 +5,20 @@ This is the one place a guard kind becomes Python source: the check of a cache e
 
 `GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
 expression over the source's value. `build_check` lays those out in the plan's order
-(guards.tree) as one condition, reading each source once: into a local written as a walrus at
-its first use (`type(___v3 := ___v1.scale) is float`) when the check reads the value more than
-once, else inside the one guard or access that reads it (`B['len'] is ___c0_len`). It wraps the
-condition in one `try` so an exception (a key or attribute gone from a changed object) is a
-failed guard, never a crash. No guard calls user code: types are compared with `type(v) is T`,
-constants are compared only after their exact type, containers are measured only after a
-TYPE_MATCH to a builtin type, tensors are read through their slots.
+(guards.tree) as a condition `<guard> and <guard> ...`, reading each source once: into a local
+written as a walrus at its first use (`type(___v3 := ___v1.scale) is float`) when the check
+reads the value more than once, else inside the one guard or access that reads it
+(`B['len'] is ___c0_len`). It wraps the body in one `try` so an exception (a key or attribute
+gone from a changed object) is a failed guard, never a crash. No guard calls user code: types
+are compared with `type(v) is T`, constants are compared only after their exact type,
+containers are measured only after a TYPE_MATCH to a builtin type, tensors are read through
+their slots.
 
-NOTE [one guard a line, one condition]: the check is `if (<guard> and <guard> ...): return
-True`, each guard on a line of its own that ends with its kind and source in a comment, so a
-traceback or a debugger points at the failing guard's own line. It is one condition rather than
-a statement per guard because `compile()`, which every first call pays for, parses and
+NOTE [one guard a line, few conditions]: the check is `if (<guard> and <guard> ...): return
+True`, a long one first cut into `if not (...): return False` conditions (`_CONDITION_CHARS`),
+each guard on a line of its own that ends with its kind and source in a comment, so a
+traceback or a debugger points at the failing guard's own line. It is conditions rather than a
+statement per guard because `compile()`, which every first call pays for, parses and
 assembles each statement at about the cost of its expression again; the bytecode is the same
 jumps either way.
 """
@@ -295,8 +297,8 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     or does not name the value), the read is a statement before the guard, which then ends one
     condition and starts the next; so does a condition's length (`_CONDITION_CHARS`)."""
     condition: list[str] = []  # the guards of the condition being written, one per line
-    conditions: list[tuple[list[str], list[str]]] = [([], condition)]  # statements before it
-    # and the guards of each condition
+    # each condition: the statements before it (reads a walrus cannot make) and its guards
+    conditions: list[tuple[list[str], list[str]]] = [([], condition)]
     local_of: dict[Source, str] = {}
     reads = _read_counts(ordered)
     hoisted = 0
