@@ -5,17 +5,22 @@ This is the one place a guard kind becomes Python source: the check of a cache e
 
 `GuardBuilder` has one method per GuardKind (named after it) that turns a guard into a Python
 expression over the source's value. `build_check` lays those out in the plan's order
-(guards.tree), reading each source once: into a local (`___v3 = ___v1.scale`) right before its
-first guard when the check reads the value more than once, else inside the one guard or access
-that reads it (`B['len'] is ___c0_len`). It wraps the body in one `try` so an exception (a
-key or attribute gone from a changed object) is a failed guard, never a crash. No guard calls
-user code: types are compared with `type(v) is T`, constants are compared only after their
-exact type, containers are measured only after a TYPE_MATCH to a builtin type, tensors are read
-through their slots.
+(guards.tree) as a condition `<guard> and <guard> ...`, reading each source once: into a local
+written as a walrus at its first use (`type(___v3 := ___v1.scale) is float`) when the check
+reads the value more than once, else inside the one guard or access that reads it
+(`B['len'] is ___c0_len`). It wraps the body in one `try` so an exception (a key or attribute
+gone from a changed object) is a failed guard, never a crash. No guard calls user code: types
+are compared with `type(v) is T`, constants are compared only after their exact type,
+containers are measured only after a TYPE_MATCH to a builtin type, tensors are read through
+their slots.
 
-NOTE [one `if` per guard]: each guard is `if not (<expr>): return False`, a statement of its
-own, so a traceback or a debugger points at the failing guard's own line, which carries its
-kind and source in a trailing comment.
+NOTE [one guard a line, few conditions]: the check is `if (<guard> and <guard> ...): return
+True`, a long one first cut into `if not (...): return False` conditions (`_CONDITION_CHARS`),
+each guard on a line of its own that ends with its kind and source in a comment, so a
+traceback or a debugger points at the failing guard's own line. It is conditions rather than a
+statement per guard because `compile()`, which every first call pays for, parses and
+assembles each statement at about the cost of its expression again; the bytecode is the same
+jumps either way.
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, ModeStackListSource
 from guards.tree import plan_guards
 
 _NON_WORD = re.compile(r"\W")
+
+_HOIST_MARK = "\x00"
+"""Brackets a hoisted read's name while its first guard is rendered (`\\x00___v3\\x00`): no
+`repr`, bound name or source access contains a NUL, so the first use found in the guard's
+text is a real use, never part of a string constant."""
 
 ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
 """Globals the caller binds besides `bindings`: globals, builtins, closure, the mode stack's
@@ -145,7 +155,7 @@ class GuardBuilder:
         keys: tuple[object, ...] = guard.expected
         if not keys:
             return f"len({v}) == 0"
-        k = f"{v}_keys"
+        k = f"{v.strip(_HOIST_MARK)}_keys"  # a local of this guard alone: `___v0_keys`
         if all(type(key) in _KEY_TYPES_EXACT_EQ for key in keys):
             types = [
                 f"{k}[{i}] is {key!r}" if key is None or type(key) is bool
@@ -256,21 +266,50 @@ def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     return counts
 
 
+def _is_loose(code: str) -> bool:
+    """Whether guard text holds a construct that binds more loosely than `and` or evaluates a
+    part of an expression conditionally, out of its left-to-right order or in a scope of its
+    own (`or`, a conditional expression, a lambda, a comprehension). Every GuardBuilder method
+    writes such a keyword between spaces (a test tokenizes each kind's text to hold them to
+    it). Text holding one, anywhere, even inside a string constant (a false alarm only costs
+    what follows), is put in parentheses in the chain and reads a hoisted value with a
+    statement instead of a walrus."""
+    return " or " in code or " if " in code or "lambda" in code or " for " in code
+
+
+_CONDITION_CHARS = 350
+"""At most this many characters of guard text in one condition (a longer guard alone): every
+failed guard jumps to the `return False` after its condition, and CPython prefixes a jump of
+more than 255 code units with an EXTENDED_ARG instruction, which runs on every call. Guard
+text compiles to about 0.6 code units a character (3.11 to 3.13), so a condition of 350
+characters keeps every jump within one byte, with a margin."""
+
+
 def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
-    """The statements that run `ordered` (already planned) one guard per line, `return False`
-    when a guard is false. A source's value that the check reads more than once is read once
-    into a hoisted local right before its first guard (`___v3 = ___v1.scale`); a value read
-    once is read where it is used (`if not (B['len'] is ___c0_len)`). Roots are read with
-    their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`)."""
-    body: list[str] = []
+    """The body that runs `ordered` (already planned) as conditions `<guard> and <guard> ...`,
+    one guard a line (a guard with `or`, `if` or a lambda in its text in parentheses, so
+    that nothing in it binds with the chain's `and`). A source's value that the check reads
+    more than once is read once into a hoisted local, written as a walrus at its first use
+    (`type(___v3 := ___v1.scale) is float and ___v3 == 0.5`), so later guards read `___v3`; a
+    value read once is read where it is used (`B['len'] is ___c0_len`). Roots are read with
+    their own expression (`L['x']`, `G['k']`, `C[0].cell_contents`). Where a walrus would not
+    surely be evaluated first (the guard's text holds `or`, `if`, a lambda or a comprehension,
+    or does not name the value), the read is a statement before the guard, which then ends one
+    condition and starts the next; so does a condition's length (`_CONDITION_CHARS`)."""
+    condition: list[str] = []  # the guards of the condition being written, one per line
+    # each condition: the statements before it (reads a walrus cannot make) and its guards
+    conditions: list[tuple[list[str], list[str]]] = [([], condition)]
     local_of: dict[Source, str] = {}
     reads = _read_counts(ordered)
     hoisted = 0
+    new: list[tuple[str, str, Source]] = []  # this guard's hoisted reads: (name, access, source)
+    length = 0  # characters of guard text in the last condition
 
     def read(source: Source) -> str:
         """The expression for `source`'s value, reading first whatever of its chain that is
-        read more than once and not read yet, root first. A loop, not recursion: a closure
-        that calls itself is a reference cycle, left for the garbage collector after every
+        read more than once and not read yet, root first (as a marked name, made a walrus or
+        a statement once the guard's text is known). A loop, not recursion: a closure that
+        calls itself is a reference cycle, left for the garbage collector after every
         compile."""
         nonlocal hoisted
         known = local_of.get(source)
@@ -286,7 +325,9 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1
-                body.append(f"{var} = {access}")
+                new.append((var, access, step))
+                local_of[step] = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
+                continue
             local_of[step] = var
         return local_of[source]
 
@@ -300,8 +341,65 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             code = " and ".join(f"{v} {op} {read(other)}" for other in others)
         else:
             code = builder.code_for(guard, v)
-        body.append(f"if not ({code}): return False  # {guard.kind.name} {guard.source.name}")
-    return body
+        loose = _is_loose(code)
+        if new:
+            placed = None if loose else _place_reads(code, new)
+            if placed is None:  # the reads as statements, then a new condition
+                statements = [f"{var} = {_unmark(access)}" for var, access, _ in new]
+                condition, length = [], 0
+                conditions.append((statements, condition))
+                placed = _unmark(code)
+            code = placed
+            local_of.update({source: var for var, _, source in new})
+            new.clear()
+        if loose:
+            code = f"({code})"  # so that its `or` cannot take in the guards around it
+        if condition and length + len(code) > _CONDITION_CHARS:  # a failed guard's jump
+            condition, length = [], 0  # to its `return False` stays short
+            conditions.append(([], condition))
+        length += len(code)
+        condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
+    return _condition_lines(conditions)
+
+
+def _place_reads(code: str, new: list[tuple[str, str, Source]]) -> str | None:
+    """`code` with each hoisted read of `new` (in read order: a base before what is read from
+    it) written as a walrus at its left-most use, the first evaluated (`code` is not loose:
+    see `_is_loose`); None when `code` does not name one of them."""
+    for var, access, _ in reversed(new):  # the last read's access may name earlier ones
+        head, mark, rest = code.partition(f"{_HOIST_MARK}{var}{_HOIST_MARK}")
+        if not mark:
+            return None  # the guard does not name this value (`___mode_stack_len() == 0`)
+        if head[-1:] == "(" and rest[:1] == ")":  # `type(___v0 := L['x'])`
+            code = f"{head}{var} := {access}{rest.replace(mark, var)}"
+        else:
+            code = f"{head}({var} := {access}){rest.replace(mark, var)}"
+    return code
+
+
+def _unmark(text: str) -> str:
+    return text.replace(_HOIST_MARK, "")
+
+
+def _condition_lines(conditions: list[tuple[list[str], list[str]]]) -> list[str]:
+    """The check's body: for each condition its statements, then `if not (<condition>): return
+    False`, for the last one `if (<condition>): return True` and `return False`. The truth test
+    of every guard, the last one's included, runs inside the check's `try`, and the check
+    returns exactly True or False."""
+    lines: list[str] = []
+    for statements, guards in conditions[:-1]:
+        lines += statements
+        if guards:
+            lines += ["if not (", *_chain(guards), "):", "    return False"]
+    statements, guards = conditions[-1]
+    lines += statements
+    if guards:
+        return [*lines, "if (", *_chain(guards), "):", "    return True", "return False"]
+    return [*lines, "return True"]
+
+
+def _chain(guards: list[str]) -> list[str]:
+    return [f"    {guards[0]}", *[f"    and {line}" for line in guards[1:]]]
 
 
 def build_check(
@@ -321,7 +419,6 @@ def render_check(ordered: list[Guard], *, name: str = "___check_0") -> CheckFunc
         f'    """{len(ordered)} guards, generated by guards.builder."""',
         "    try:",
         *[f"        {line}" for line in body],
-        "        return True",
         "    except Exception:",
         "        return False",
     ]

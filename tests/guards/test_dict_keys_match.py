@@ -48,7 +48,7 @@ def test_simple_keys_are_one_tuple_comparison_after_their_types() -> None:
     assert (
         "type(___v0_keys[2]) is bytes and ___v0_keys[3] is None and ___v0_keys[4] is True" in line
     )
-    assert line.split("  #")[0].endswith("___v0_keys == ('a', 2, b'c', None, True)): return False")
+    assert line.split("  #")[0].endswith("___v0_keys == ('a', 2, b'c', None, True)")
     assert compiled.check({"d": {"a": 0, 2: 0, b"c": 0, None: 0, True: 0}})
 
 

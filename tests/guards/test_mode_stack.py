@@ -50,7 +50,7 @@ def test_mode_stack_entries_are_read_after_the_stack_guard() -> None:
     guards.append(Guard(GuardKind.TYPE_MATCH, ModeStackSource(0), LoggingMode))
     compiled = compile_guards(guards, mode_stack=stack)
     lines = compiled.source.splitlines()
-    assert lines[4].strip().startswith("if not (len(___v0) == 1")
+    assert lines[4].strip().startswith("len(___v0 := ___mode_stack()) == 1")
     assert not compiled.check({})
     assert compiled.failure_reason({}) == "mode stack: expected [LoggingMode] (actual [])"
     stack.append(LoggingMode())
@@ -80,7 +80,7 @@ def test_the_empty_stack_guard_reads_only_the_length_accessor() -> None:
         mode_stack_fn=lambda: stack,
         mode_stack_len_fn=length,
     )
-    assert "if not (___mode_stack_len() == 0): return False" in compiled.source
+    assert "            ___mode_stack_len() == 0  # MODE_STACK" in compiled.source
     assert compiled.check({})
     assert counted == [0]
     stack.append(LoggingMode())
