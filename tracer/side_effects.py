@@ -28,6 +28,7 @@ from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable, is_constant_value
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
@@ -42,7 +43,7 @@ from variables.structured import (
     is_namedtuple_class,
 )
 from variables.tensor import TensorVariable, TorchOpVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen

@@ -28,6 +28,7 @@ from variables.bytearrays import (
     iterable_object,
     make_bytearray,
 )
+from variables.class_lookup import lookup_class_attr
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -72,7 +73,6 @@ from variables.user_defined import (
     UserDefinedObjectVariable,
     hash_result,
     len_result,
-    lookup_class_attr,
 )
 from variables.value_objects import check_format
 

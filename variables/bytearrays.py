@@ -137,8 +137,8 @@ def _operand(vt: VariableTracker, owner: BytearrayVariable, method: str) -> Any:
 def iterable_object(vt: VariableTracker) -> bool:
     """An iterator, or a user object whose class defines `__iter__` and neither `__bytes__`
     nor `__index__`: `bytes(vt)` and `bytearray.extend(vt)` take its items one at a time."""
+    from variables.class_lookup import lookup_class_attr
     from variables.iterators import IteratorVariable, user_iterator_class
-    from variables.user_defined import lookup_class_attr
 
     vt = vt.realize()
     if isinstance(vt, IteratorVariable):

@@ -300,7 +300,8 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
 
 def user_iterator_class(vt: VariableTracker) -> type | None:
     """The class of a user object that defines `__iter__` (looked up on the type)."""
-    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+    from variables.class_lookup import lookup_class_attr
+    from variables.user_defined import UserDefinedObjectVariable
 
     if isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, "__iter__")[1]:
         return vt.cls
@@ -308,7 +309,8 @@ def user_iterator_class(vt: VariableTracker) -> type | None:
 
 
 def defines_next(vt: VariableTracker) -> bool:
-    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+    from variables.class_lookup import lookup_class_attr
+    from variables.user_defined import UserDefinedObjectVariable
 
     return (
         isinstance(vt, UserDefinedObjectVariable)

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import Unsupported, unimplemented
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.iterators import IteratorVariable, UserIteratorVariable, iterate
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase

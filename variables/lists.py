@@ -364,7 +364,8 @@ class _ByIdentity:
 
 
 def _compared_by_identity(vt: VariableTracker) -> bool:
-    from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+    from variables.class_lookup import lookup_class_attr
+    from variables.user_defined import UserDefinedObjectVariable
 
     return (
         isinstance(vt, UserDefinedObjectVariable)

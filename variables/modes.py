@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.lists import ListVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source

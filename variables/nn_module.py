@@ -26,12 +26,9 @@ from typing import TYPE_CHECKING
 from guards.sources import AttrSource, TypeSource
 from tracer.runtime.nn.module import Module
 from variables.base import VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.dicts import ConstDictVariable
-from variables.user_defined import (
-    UserDefinedObjectVariable,
-    lookup_class_attr,
-    wrap_class_member,
-)
+from variables.user_defined import UserDefinedObjectVariable, wrap_class_member
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase

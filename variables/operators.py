@@ -13,9 +13,10 @@ from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.tensor import TensorVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase

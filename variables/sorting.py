@@ -22,10 +22,11 @@ from tracer.bytecode_versions import SORT_DESCENDING_RUNS_HOLD_EQUAL_KEYS
 from tracer.exc import unimplemented
 from variables import polyfills
 from variables.base import VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
 from variables.lists import ListVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.functions import bind_with_signature
@@ -27,7 +28,6 @@ from variables.tensor import TensorVariable
 from variables.user_defined import (
     UserDefinedClassVariable,
     UserDefinedObjectVariable,
-    lookup_class_attr,
     wrap_class_member,
 )
 

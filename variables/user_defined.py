@@ -28,6 +28,14 @@ from variables import (
     value_subclass,
 )
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import (
+    ABSENT,
+    IMMUTABLE_TYPE,
+    custom_getattribute_reason,
+    guard_not_in_classes,
+    lookup_class_attr,
+    stored_class_attr,
+)
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import ObjectInitVariable, PartialVariable
@@ -38,14 +46,8 @@ if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
 
-_ABSENT: Any = object()
-
 
 _TYPE_READS_OWN_DICT = frozenset({"__doc__", "__module__"})
-
-
-_IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: the type's attributes cannot be set or deleted."""
 
 
 def _is_data_descriptor(member: Any) -> bool:
@@ -68,57 +70,6 @@ class _DeletedAttr(VariableTracker):
 DELETED_ATTR = _DeletedAttr()
 
 
-def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
-    """`(value, owner)` for `name` found on `cls`'s MRO, without invoking descriptors."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name], klass
-    return _ABSENT, None
-
-
-_IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`)."""
-
-
-def guard_not_in_classes(
-    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
-) -> None:
-    """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
-    `Module.__getattr__` asked): guard each class dict on the MRO to still lack it, since a
-    class attribute set later is what the ordinary lookup would find. A class whose attributes
-    cannot change (`object`) is not guarded. Each class's dict is reached through the first
-    source the trace used for it (`OutputGraph.class_dict_sources`): the class source here is
-    pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
-    reaches the same dict. Without a class source (a class made in the frame) nothing outside
-    can have changed it since."""
-    if cls_source is None or (cls, name) in tx.output.class_names_absent:
-        return
-    tx.output.class_names_absent.add((cls, name))
-    class_dicts = tx.output.class_dict_sources
-    mro_source = AttrSource(cls_source, "__mro__")
-    for index, klass in enumerate(cls.__mro__):
-        if klass.__flags__ & _IMMUTABLE_TYPE:
-            continue
-        dict_source = class_dicts.get(klass)
-        if dict_source is None:
-            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
-            class_dicts[klass] = dict_source
-        tx.output.guard_name_absent(dict_source, name)
-
-
-def custom_getattribute_reason(cls: type) -> str | None:
-    """Why attribute reads of `cls`'s instances are not modeled, or None when they are: a
-    class on the MRO other than `object` holds its own `__getattribute__`. Every C type holds
-    one (a slot wrapper, generic or not), so a class built on one is named as such."""
-    attr, owner = lookup_class_attr(cls, "__getattribute__")
-    if attr is object.__dict__["__getattribute__"] or owner is None:
-        return None
-    if isinstance(attr, types.WrapperDescriptorType):
-        built_on = "" if owner is cls else f" (built on C type {owner.__qualname__})"
-        return f"attributes of {cls.__name__} objects{built_on} are not modeled"
-    return f"{owner.__name__} defines __getattribute__"
-
-
 def is_slot(member: Any, owner: type | None) -> bool:
     """A `__slots__` member of a user class (a member descriptor its class made)."""
     return (
@@ -139,24 +90,6 @@ def property_error(tx: TranslatorBase, prop: property, cls: type, action: str) -
     else:
         tx.run_user_operation(prop.__delete__, stand_in)
     raise AssertionError(f"property {action} without a function did not raise")
-
-
-def stored_class_attr(
-    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
-) -> VariableTracker | None:
-    """The value this trace assigned to `name` on `cls` or a base, if a read finds it; a base's
-    value holds only while the classes before it in the MRO still lack `name` (guarded)."""
-    found = tx.output.side_effects.stored_class_attr(cls, name)
-    if found is None:
-        return None
-    value, index = found
-    if index:
-        if cls_source is None:
-            unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
-        mro_source = AttrSource(cls_source, "__mro__")
-        for i in range(index):
-            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
-    return value
 
 
 def wrap_class_member(
@@ -232,7 +165,7 @@ class UserDefinedClassVariable(VariableTracker):
         if stored is not None:
             return stored
         member, owner = lookup_class_attr(self.value, name)
-        if member is not _ABSENT:
+        if member is not ABSENT:
             if isinstance(member, property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
             getter = lookup_class_attr(type(member), "__get__")[0]
@@ -262,7 +195,7 @@ class UserDefinedClassVariable(VariableTracker):
         what = f"setting class attribute {cls.__name__}.{name}"
         if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
             unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
-        if cls.__flags__ & _IMMUTABLE_TYPE:  # a C type (array.array): CPython's TypeError
+        if cls.__flags__ & IMMUTABLE_TYPE:  # a C type (array.array): CPython's TypeError
             tx.run_user_operation(type.__setattr__, cls, name, None)
         meta_member, meta_owner = lookup_class_attr(meta, name)
         if meta_owner is not None and _is_data_descriptor(meta_member):
@@ -422,7 +355,7 @@ class UserDefinedObjectVariable(VariableTracker):
             own = self._instance_attr(tx, name)
             return own if own is not None else stored
         member, owner = lookup_class_attr(self.cls, name)
-        is_data_descriptor = member is not _ABSENT and _is_data_descriptor(member)
+        is_data_descriptor = member is not ABSENT and _is_data_descriptor(member)
         if isinstance(member, property):
             try:
                 if member.fget is None:
@@ -448,7 +381,7 @@ class UserDefinedObjectVariable(VariableTracker):
         own = self._instance_attr(tx, name)
         if own is not None:
             return own
-        if member is _ABSENT:
+        if member is ABSENT:
             guard_not_in_classes(tx, self.cls, cls_source, name)
             return self.missing_attr(tx, name)
         if hasattr(type(member), "__get__") and not isinstance(
@@ -462,7 +395,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def _no_getattr_fallback(self, name: str) -> None:
         """A descriptor's AttributeError (a property's, an empty slot's) makes CPython call
         the class's `__getattr__`, which is not traced here: break when the class has one."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
+        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
             unimplemented(
                 "getattr",
                 f"{self.cls.__name__}.{name} raised AttributeError and "
@@ -472,7 +405,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
         traced here; a subclass may model one), else raise AttributeError."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not _ABSENT:
+        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
             unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
         tx.raise_user_error(
             AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
@@ -574,13 +507,9 @@ class UserDefinedObjectVariable(VariableTracker):
             )
             setter.call_function(tx, [self, value], {})
             return
-        if (
-            member is not _ABSENT
-            and hasattr(type(member), "__set__")
-            and not is_slot(member, owner)
-        ):
+        if member is not ABSENT and hasattr(type(member), "__set__") and not is_slot(member, owner):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
-        if member is _ABSENT:  # a data descriptor set on a class later would take the store
+        if member is ABSENT:  # a data descriptor set on a class later would take the store
             guard_not_in_classes(tx, self.cls, self._cls_source(), name)
         if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
             what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
@@ -626,7 +555,7 @@ class UserDefinedObjectVariable(VariableTracker):
                 tx.output.side_effects.delete_attr(tx, self, name, existed)
             self.attrs[name] = DELETED_ATTR
             return
-        if member is not _ABSENT and _is_data_descriptor(member):
+        if member is not ABSENT and _is_data_descriptor(member):
             unimplemented("delattr", f"deleting descriptor {self.cls.__name__}.{name}")
         if self._instance_attr(tx, name) is None:
             tx.raise_user_error(

@@ -27,12 +27,9 @@ from guards.guard import FactsSpec, Guard, GuardKind
 from guards.sources import AttrSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
+from variables.class_lookup import guard_not_in_classes, lookup_class_attr
 from variables.dicts import ConstDictVariable
-from variables.user_defined import (
-    UserDefinedObjectVariable,
-    guard_not_in_classes,
-    lookup_class_attr,
-)
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from guards.sources import Source

@@ -12,6 +12,7 @@ from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
+from variables.class_lookup import lookup_class_attr
 from variables.dicts import ConstDictVariable
 from variables.functions import (
     BaseUserFunctionVariable,
@@ -22,7 +23,7 @@ from variables.functions import (
 from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.misc import CellVariable, NullVariable
-from variables.user_defined import UserDefinedObjectVariable, lookup_class_attr
+from variables.user_defined import UserDefinedObjectVariable
 
 
 def function_str(fn: VariableTracker) -> str | None:

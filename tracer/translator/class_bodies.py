@@ -27,6 +27,7 @@ from tracer.translator.calls import Calls
 from tracer.translator.instructions import Instruction
 from tracer.translator.names import Names
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable, UserFunctionVariable
 from variables.misc import CellVariable
@@ -39,7 +40,6 @@ from variables.new_classes import (
     dataclass_call,
     template_namespace,
 )
-from variables.user_defined import lookup_class_attr
 
 
 class ClassBodies(Names, Calls):

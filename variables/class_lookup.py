@@ -1,0 +1,94 @@
+"""What a class holds: `name` looked up along the MRO as the ordinary attribute lookup does
+(without calling descriptors), and the guards that keep what the lookup found, or did not
+find, true on later calls.
+
+Used by every tracker of objects and classes (variables/user_defined.py, the runtime's and
+torch's nn.Modules, operators, iteration): a trace reads class dicts at trace time, and a class
+attribute set afterwards (on the class or a base) must make the cached trace miss.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+from guards.sources import AttrSource, ItemSource
+from tracer.exc import unimplemented
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.translator.base import TranslatorBase
+    from variables.base import VariableTracker
+
+ABSENT: Any = object()
+"""What `lookup_class_attr` finds when no class on the MRO holds the name."""
+
+
+def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
+    """`(value, owner)` for `name` found on `cls`'s MRO, without invoking descriptors."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name], klass
+    return ABSENT, None
+
+
+IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`,
+`array.array`)."""
+
+
+def guard_not_in_classes(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+) -> None:
+    """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
+    `Module.__getattr__` asked): guard each class dict on the MRO to still lack it, since a
+    class attribute set later is what the ordinary lookup would find. A class whose attributes
+    cannot change (`object`) is not guarded. Each class's dict is reached through the first
+    source the trace used for it (`OutputGraph.class_dict_sources`): the class source here is
+    pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
+    reaches the same dict. Without a class source (a class made in the frame) nothing outside
+    can have changed it since."""
+    if cls_source is None or (cls, name) in tx.output.class_names_absent:
+        return
+    tx.output.class_names_absent.add((cls, name))
+    class_dicts = tx.output.class_dict_sources
+    mro_source = AttrSource(cls_source, "__mro__")
+    for index, klass in enumerate(cls.__mro__):
+        if klass.__flags__ & IMMUTABLE_TYPE:
+            continue
+        dict_source = class_dicts.get(klass)
+        if dict_source is None:
+            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
+            class_dicts[klass] = dict_source
+        tx.output.guard_name_absent(dict_source, name)
+
+
+def custom_getattribute_reason(cls: type) -> str | None:
+    """Why attribute reads of `cls`'s instances are not modeled, or None when they are: a
+    class on the MRO other than `object` holds its own `__getattribute__`. Every C type holds
+    one (a slot wrapper, generic or not), so a class built on one is named as such."""
+    attr, owner = lookup_class_attr(cls, "__getattribute__")
+    if attr is object.__dict__["__getattribute__"] or owner is None:
+        return None
+    if isinstance(attr, types.WrapperDescriptorType):
+        built_on = "" if owner is cls else f" (built on C type {owner.__qualname__})"
+        return f"attributes of {cls.__name__} objects{built_on} are not modeled"
+    return f"{owner.__name__} defines __getattribute__"
+
+
+def stored_class_attr(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+) -> VariableTracker | None:
+    """The value this trace assigned to `name` on `cls` or a base, if a read finds it; a base's
+    value holds only while the classes before it in the MRO still lack `name` (guarded)."""
+    found = tx.output.side_effects.stored_class_attr(cls, name)
+    if found is None:
+        return None
+    value, index = found
+    if index:
+        if cls_source is None:
+            unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
+        mro_source = AttrSource(cls_source, "__mro__")
+        for i in range(index):
+            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+    return value
