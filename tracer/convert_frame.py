@@ -35,6 +35,7 @@ from tracer.cache.resume import (
     with_contexts,
 )
 from tracer.codegen import assemble
+from tracer.codegen.pycodegen import parameter_count
 from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
 from tracer.config import CompileOptions
 from tracer.exc import BreakReason, BreakRequested, InternalError, Unsupported, UserLocation
@@ -278,9 +279,17 @@ def _compile_partial(
                 )
                 # a break inside the function this call inlined: it runs as its own frame
                 callees = callee_frames(options, policy) if e.in_callee else None
+                # the parameters the trace deleted: the original frame holds them no more
+                unbound = [
+                    name
+                    for name in fn.__code__.co_varnames[: parameter_count(fn.__code__)]
+                    if name not in tx.symbolic_locals
+                    and not name.startswith(STACK_PREFIX)
+                    and name not in fn.__code__.co_cellvars  # its cell: passed by value above
+                ]
                 new_code, instructions = break_code(
                     fn.__code__, index, kw_names, graph_fn, graph_inputs, graph_outputs,
-                    stack, local_values, resumes[0], replay, callees, with_blocks,
+                    stack, local_values, resumes[0], replay, callees, with_blocks, unbound,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None

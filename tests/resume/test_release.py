@@ -56,3 +56,24 @@ def test_the_eager_call_still_sees_the_frames_locals() -> None:
     """test_scope's testClassAndGlobal: `exec(src)` at a break reads the frame's locals."""
     assert_same_behavior(eval_reads_the_frame, torch.ones(2))
     assert tracer.explain(eval_reads_the_frame)(torch.ones(2)).graph_break_count == 1
+
+
+class Looped:
+    """An object in a reference cycle: only the garbage collector frees it."""
+
+
+def deleted_then_collected() -> Any:
+    o = Looped()
+    o.me = o  # type: ignore[attr-defined]
+    wr = weakref.ref(o)  # the break: `o` is handed to the resume function
+    del o
+    gc.collect()  # a break: the resume function's frame no longer holds `o` while it runs
+    return wr() is None
+
+
+def test_a_local_deleted_before_a_break_is_let_go_before_the_eager_call() -> None:
+    """CPython's test_memoryview `test_picklebuffer_reference_loop` (3.12+): the compiled
+    frame held a parameter the trace had deleted until after the breaking call, so the
+    collection there could not free its object."""
+    assert deleted_then_collected() is True
+    assert_same_behavior(deleted_then_collected)

@@ -197,7 +197,7 @@ class PyCodegen:
         `exec(src)` or `locals()` there reads the frame's locals.)
         """
         made = [f"___tmp_{i}" for i in range(1, self._temp_count + 1)]
-        parameters = template.co_varnames[: _parameter_count(template)]
+        parameters = template.co_varnames[: parameter_count(template)]
         for name in [*parameters, *made, *self.graph_outputs.values()]:
             if name not in keep and (not only or name in only):
                 self.emit(Instr("DELETE_FAST", name))
@@ -408,7 +408,7 @@ class PyCodegen:
         bc.argcount = template.co_argcount
         bc.posonlyargcount = template.co_posonlyargcount
         bc.kwonlyargcount = template.co_kwonlyargcount
-        bc.argnames = list(template.co_varnames[: _parameter_count(template)])
+        bc.argnames = list(template.co_varnames[: parameter_count(template)])
         bc.name = template.co_name
         bc.qualname = template.co_qualname
         bc.filename = template.co_filename
@@ -449,7 +449,7 @@ def _interned_by_code(value: Any) -> bool:
     return False
 
 
-def _parameter_count(code: types.CodeType) -> int:
+def parameter_count(code: types.CodeType) -> int:
     """How many of `code`'s locals are parameters (`*args` and `**kwargs` included)."""
     flags = code.co_flags
     count = code.co_argcount + code.co_kwonlyargcount

@@ -357,13 +357,17 @@ def break_code(
     replay: Callable[[PyCodegen], None],
     callee: Callable[[Any], Any] | None = None,
     with_blocks: WithBlocks = (),
+    unbound: Sequence[str] = (),
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
     the values of the resume function's local parameters, in order. When the break happened
     inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
     turns the callable into its compiled stand-in first: the callee runs as its own frame.
-    Inside `with_blocks` the eager call runs inside the blocks (`_push_held`)."""
+    Inside `with_blocks` the eager call runs inside the blocks (`_push_held`). `unbound` are
+    the parameters of `original` the trace deleted (`del o`) before the break: the original
+    frame no longer holds them while the eager call runs, so neither does this one (an object
+    only they held dies before the call, as a `gc.collect()` there would find)."""
     call, location = _breaking_instruction(original, index)
     argc = call.arg
     assert call.opname in CALL_OPNAMES and isinstance(argc, int), call
@@ -386,6 +390,8 @@ def break_code(
         else:
             cg(vt)
     replay(cg)  # the eager call sees the state the traced code left
+    for name in unbound:
+        cg.emit(Instr("DELETE_FAST", name))
     handlers = [Label() for _ in with_blocks]
     inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:  # the eager call runs inside the innermost block
@@ -399,7 +405,7 @@ def break_code(
     result = cg.store_temp()
     for _ in range(held):
         cg.pop_top()
-    _call_resume(cg, original, resume, [*kept, result, *temps])
+    _call_resume(cg, original, resume, [*kept, result, *temps], released=unbound)
     if with_blocks:
         _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
@@ -448,16 +454,23 @@ def _place(cg: PyCodegen, item: Label | TryBegin | TryEnd) -> None:
     cg.instructions.append(item)  # type: ignore[arg-type]
 
 
-def _call_resume(cg: PyCodegen, original: types.CodeType, resume: Any, args: list[str]) -> None:
+def _call_resume(
+    cg: PyCodegen,
+    original: types.CodeType,
+    resume: Any,
+    args: list[str],
+    released: Sequence[str] = (),
+) -> None:
     """`return resume(*args)`, where `resume` is the resume function's CompiledFunction: its
     `target` chooses (or compiles) what runs, then that is called with the arguments, after
     this frame lets go of its locals, so that only the resume function holds what it is
     handed, as the original frame would. What it does not hand on is let go before `target`
     checks the guards: an object dropped there dies first, and its finalizer or a weak
-    reference's callback may change what the guards read (test_weakref's callback count)."""
+    reference's callback may change what the guards read (test_weakref's callback count).
+    `released`: locals deleted already (before the eager call, `break_code`)."""
     cg.null_before_callable()  # of the second call, whose callable the first call returns
     cg.load_function(resume.target)
-    cg.release_locals(original, keep=args)
+    cg.release_locals(original, keep=[*args, *released])
     for name in args:
         cg.load_fast(name)
     cg.call(len(args))
