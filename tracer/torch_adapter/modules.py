@@ -68,7 +68,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         instance dict or a class on the MRO holds `name`. The entry holds while the places
         looked in first still lack `name` (NOTE [module attribute guards])."""
         own = object.__getattribute__(self.value, "__dict__")
-        cls = type(self.value)
+        cls = self.cls
         if name in own or lookup_class_attr(cls, name)[1] is not None:
             return None  # the ordinary lookup finds it
         looked_in: list[tuple[str, dict[str, Any]]] = []
