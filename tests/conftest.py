@@ -1,4 +1,5 @@
-"""Test-wide settings: hypothesis profiles (small in CI, larger locally), and the debug checks.
+"""Test-wide settings: hypothesis profiles (small in CI, larger locally), the debug checks, and
+no test leaving torch._dynamo's frame-evaluation hook installed.
 
 Tests run the step loop as users run it, with `config.debug_checks` off (unless the environment
 sets MODETRACE_DEBUG_CHECKS=1 for the whole run). The modules in DEBUG_CHECKED run with the debug
@@ -7,6 +8,7 @@ handler that leaves the stack wrong fails them.
 """
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,3 +83,29 @@ def _graph_cache_in_a_temporary_directory(
     directory = tmp_path_factory.mktemp("graph-cache")
     with config.patch(cache_dir=str(directory), remote_cache=""):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _no_frame_evaluation_hook_left_behind() -> Iterator[None]:
+    """A test that runs torch._dynamo must not leave its PEP 523 hook installed (a
+    torch.compile call that raised does: tracer/torch_adapter/frame_hook.py). Under it CPython
+    stops inlining Python calls, so an object a resume function drops stays alive and tests
+    run later in the process (tests/resume/test_release.py) fail far from the cause; this
+    fails the test that left it."""
+    inlined = _calls_are_inlined()
+    yield
+    if inlined and not _calls_are_inlined():
+        pytest.fail(
+            "this test left torch._dynamo's frame-evaluation hook installed: run the Dynamo "
+            "call under tracer.torch_adapter.frame_hook.restoring_frame_evaluation()"
+        )
+
+
+def _calls_are_inlined() -> bool:
+    """Only torch._dynamo installs the hook here: without it imported, nothing is probed (and
+    torch is not imported for it)."""
+    if "torch._dynamo" not in sys.modules:
+        return True
+    from tracer.torch_adapter.frame_hook import calls_are_inlined
+
+    return calls_are_inlined()

@@ -5,7 +5,8 @@ already imported and the call involves it (a real tensor among the arguments, a 
 stack, or a global of the function from torch), else None (the runtime's world). It never
 imports torch itself, so modetrace works, and `import tracer` stays light, without torch.
 `compare.py` runs modetrace and torch._dynamo side by side (`tracer.compare`, `python -m tracer
-compare`). See notes/torch-adapter.md.
+compare`); `frame_hook.py` removes the frame-evaluation hook a Dynamo compile that raised leaves
+installed. See notes/torch-adapter.md.
 """
 
 from __future__ import annotations

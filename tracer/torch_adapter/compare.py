@@ -22,6 +22,7 @@ import torch._dynamo
 from tracer.exc import InternalError
 from tracer.explain import explain as modetrace_explain
 from tracer.graph.resolve import OPERATOR_DUNDERS
+from tracer.torch_adapter.frame_hook import restoring_frame_evaluation
 from tracer.torch_adapter.world import _probe, live_mode_stack
 
 _CALLS = ("call_function", "call_method")
@@ -220,7 +221,8 @@ def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
     torch._dynamo.reset()
     f, a, k = fresh()
     try:
-        out = torch._dynamo.explain(f)(*a, **k)
+        with restoring_frame_evaluation():  # Dynamo's hook, if a raise left it installed
+            out = torch._dynamo.explain(f)(*a, **k)
     except Exception as e:  # noqa: BLE001 - Dynamo raised (its own error, or the function's)
         out = None
         failure = f"dynamo's explain raised {type(e).__name__}: {_first_line(str(e))}"
@@ -228,7 +230,8 @@ def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
     torch._dynamo.reset()
     f, a, k = fresh()
     compiled = torch.compile(f, backend="eager")
-    result = _outcome(lambda: compiled(*a, **k))
+    with restoring_frame_evaluation():
+        result = _outcome(lambda: compiled(*a, **k))
     stack = _stack_text()
     grad_after = _grad_mode_then(grad_at_call)
     torch._dynamo.reset()
