@@ -137,7 +137,9 @@ class GuardBuilder:
         return f"len({v}) == {guard.expected!r}"
 
     def DICT_NOT_CONTAINS(self, guard: Guard, v: str) -> str:
-        return f"{guard.expected!r} not in {v}"
+        """`'a' not in v and 'b' not in v`: for the few keys of a dict's guard a chain of `in`
+        tests runs faster than `v.keys().isdisjoint(...)` (a method call and a view)."""
+        return " and ".join(f"{key!r} not in {v}" for key in guard.expected)
 
     def HASATTR(self, guard: Guard, v: str) -> str:
         return f"___has_attr({v}, {guard.expected!r})"
@@ -223,6 +225,8 @@ def reads_value_once(guard: Guard) -> bool:
         return True
     if kind is GuardKind.EQUALS_MATCH or kind is GuardKind.CLOSURE_MATCH:
         return expected is None or type(expected) is bool or not is_constant(expected)
+    if kind is GuardKind.DICT_NOT_CONTAINS:
+        return len(expected) == 1
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
         return not expected  # `len(v) == 0`, `___mode_stack_len() == 0`
     if kind is GuardKind.TENSOR_MATCH:
@@ -235,7 +239,6 @@ _ONE_READ_KINDS = frozenset(
         GuardKind.TYPE_MATCH,
         GuardKind.ID_MATCH,
         GuardKind.LENGTH_CHECK,
-        GuardKind.DICT_NOT_CONTAINS,
         GuardKind.HASATTR,
         GuardKind.NO_HASATTR,
         GuardKind.FACTS_MATCH,

@@ -39,7 +39,8 @@ class GuardKind(enum.Enum):
     LENGTH_CHECK = 5
     """`len(v) == n`; needs a TYPE_MATCH to a builtin container on the same source."""
     DICT_NOT_CONTAINS = 6
-    """`key not in v` (v a dict, e.g. "the global `len` is not shadowed")."""
+    """`key not in v` for each of a tuple of keys (v a dict, e.g. "the global `len` is not
+    shadowed"); the plan makes the guards on one dict one guard (guards.tree)."""
     HASATTR = 7
     """the instance has attribute `name` (instance `__dict__` or a filled slot)."""
     NO_HASATTR = 8
@@ -310,9 +311,11 @@ def _length_key(expected: Any) -> Hashable:
 
 
 def _absent_key(expected: Any) -> Hashable:
-    if is_constant(expected):
+    if type(expected) is tuple and expected and is_constant(expected):
         return constant_key(expected)
-    raise TypeError(f"DICT_NOT_CONTAINS expects a constant key, got {safe_label(expected)}")
+    raise TypeError(
+        f"DICT_NOT_CONTAINS expects a non-empty tuple of constant keys, got {safe_label(expected)}"
+    )
 
 
 def _hasattr_key(expected: Any) -> Hashable:
@@ -429,7 +432,7 @@ _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.EQUALS_MATCH: repr,
     GuardKind.CLOSURE_MATCH: safe_label,
     GuardKind.LENGTH_CHECK: repr,
-    GuardKind.DICT_NOT_CONTAINS: lambda key: f"{key!r} absent",
+    GuardKind.DICT_NOT_CONTAINS: lambda keys: ", ".join(map(repr, keys)) + " absent",
     GuardKind.HASATTR: lambda attr: f"has .{attr}",
     GuardKind.NO_HASATTR: lambda attr: f"no .{attr}",
     GuardKind.DICT_KEYS_MATCH: _keys_text,
@@ -462,7 +465,9 @@ _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     GuardKind.EQUALS_MATCH: lambda name, value: f"{name} == {value!r}",
     GuardKind.CLOSURE_MATCH: _closure_describe,
     GuardKind.LENGTH_CHECK: lambda name, n: f"len({name}) == {n}",
-    GuardKind.DICT_NOT_CONTAINS: lambda name, key: f"{key!r} not in {name}",
+    GuardKind.DICT_NOT_CONTAINS: lambda name, keys: " and ".join(
+        f"{key!r} not in {name}" for key in keys
+    ),
     GuardKind.HASATTR: lambda name, attr: f"hasattr({name}, {attr!r})",
     GuardKind.NO_HASATTR: lambda name, attr: f"not hasattr({name}, {attr!r})",
     GuardKind.DICT_KEYS_MATCH: lambda name, keys: f"list({name}) == {_keys_text(keys)}",

@@ -262,8 +262,20 @@ def _explain_keys(guard: Guard, value: Any) -> Explained:
     return _actual(guard, "[" + ", ".join(safe_label(k) for k in value) + "]")
 
 
-def _explain_not_contains(guard: Guard, value: object) -> Explained:
-    return _actual(guard, f"{ItemSource(guard.source, guard.expected).name} is present")
+def _explain_not_contains(guard: Guard, value: Any) -> Explained:
+    """The first of the guard's keys found in the dict, alone: `'bias' not in <dict> (actual
+    <dict>['bias'] is present)`."""
+    present = next((key for key in guard.expected if _holds(value, key)), guard.expected[0])
+    found = f"{ItemSource(guard.source, present).name} is present"
+    return _claim(f"{present!r} not in {guard.source.name}", found)
+
+
+def _holds(value: Any, key: object) -> bool:
+    """`key in value` as the check tests it, an exception counting as held (a failed guard)."""
+    try:
+        return key in value
+    except Exception:  # noqa: BLE001 - as in the check: an error is a failure
+        return True
 
 
 def _explain_tensor(guard: Guard, value: Any) -> Explained:

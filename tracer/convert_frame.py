@@ -566,7 +566,7 @@ def _build_guards(
         found = fn.__globals__.get("__builtins__", builtins)
         builtins_dict = found if isinstance(found, dict) else vars(found)
         guards = CompiledGuards(
-            output.guards.values(),
+            output.all_guards(),
             f_globals=fn.__globals__,
             builtins=builtins_dict,
             closure=fn.__closure__,
@@ -574,7 +574,7 @@ def _build_guards(
             mode_stack_len_fn=output.world.mode_stack_len,
             name=f"___check_{compile_id.frame_id}_{compile_id.frame_compile_id}",
             tensor_type=tracer.runtime.Tensor,
-            distinct=True,  # `output.guards` is keyed by guard: one per key already
+            distinct=True,  # keyed by guard, and one DICT_NOT_CONTAINS per dict: one per key
         )
     return guards
 

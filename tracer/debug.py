@@ -93,7 +93,7 @@ def breakpoint_context(tx: TranslatorBase) -> BreakpointContext:
         instruction=instruction,
         stack=[describe(vt) for vt in tx.stack],
         locals={name: describe(vt) for name, vt in tx.symbolic_locals.items()},
-        guards=[guard.describe() for guard in tx.output.guards.values()],
+        guards=[guard.describe() for guard in tx.output.all_guards()],
         frames=frames,
     )
 

@@ -32,6 +32,7 @@ from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, retu
 
 if TYPE_CHECKING:
     from guards.sources import Source
+    from tracer.exc import UserLocation
     from tracer.translator.base import TranslatorBase
 
 
@@ -67,8 +68,9 @@ class OutputGraph:
         self.side_effects = SideEffects(self)
         self.root_globals = f_globals
         self.guards: dict[Guard, Guard] = {}
-        self._absent_names: set[tuple[Source, str]] = set()
-        """(dict source, name) pairs guard_name_absent has guarded."""
+        self._absent_names: dict[Source, tuple[UserLocation | None, set[str]]] = {}
+        """The names `guard_name_absent` guarded missing from each dict, with the user line
+        of the first: `all_guards` makes them one DICT_NOT_CONTAINS per dict."""
         self.class_dict_sources: dict[type, Source] = {}
         """The source through which this trace guards each class's `__dict__`, the first one
         it used: one reached through an instance pinned to its class by TYPE_MATCH reaches
@@ -267,12 +269,27 @@ class OutputGraph:
 
     def guard_name_absent(self, dict_source: Source, name: str) -> None:
         """Guard `name not in <dict_source>` (a builtin not shadowed by a global, a class
-        attribute not shadowed in the instance dict) once per trace, though the trace looks the
-        name up again and again (`len` in a loop, a mode's `__torch_function__` for every op):
-        no Guard, validation or user location is built for the repeats."""
-        if (dict_source, name) not in self._absent_names:
-            self._absent_names.add((dict_source, name))
-            self.add_guard(GuardKind.DICT_NOT_CONTAINS, dict_source, name)
+        attribute not shadowed in the instance dict). The names of one dict become one guard
+        (`all_guards`): a module's instance dict lacks `weight`, `bias` and `forward`, which
+        `Module.__getattr__` and `__call__` looked for, and one guard testing the three plans,
+        renders and compiles once. A trace looks a name up again and again (`len` in a loop, a
+        mode's `__torch_function__` for every op): a repeat only finds the name in a set."""
+        recorded = self._absent_names.get(dict_source)
+        if recorded is None:
+            location = self.current_tx.location() if self.current_tx is not None else None
+            self._absent_names[dict_source] = (location, {name})
+        else:
+            recorded[1].add(name)
+
+    def all_guards(self) -> list[Guard]:
+        """Every guard of the trace: `guards`, then one DICT_NOT_CONTAINS per dict of the names
+        `guard_name_absent` recorded there, sorted (the text does not depend on the order the
+        trace met them), with the user line of the first."""
+        absent = [
+            Guard(GuardKind.DICT_NOT_CONTAINS, source, tuple(sorted(names)), location)
+            for source, (location, names) in self._absent_names.items()
+        ]
+        return [*self.guards.values(), *absent]
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""

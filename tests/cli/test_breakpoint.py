@@ -58,7 +58,7 @@ def _fake_tx() -> Any:
         current_inst=inst,
         stack=["NullVariable()", "BreakpointFn"],
         symbolic_locals={"n": "ConstantVariable(int: 3)"},
-        output=types.SimpleNamespace(guards={guard: guard}),
+        output=types.SimpleNamespace(all_guards=lambda: [guard]),
         location=lambda: "user.py:3 in f",
     )
 

@@ -135,7 +135,7 @@ def test_HASATTR_sees_filled_slots_only() -> None:
 
 def test_DICT_NOT_CONTAINS_and_GlobalSource() -> None:
     guards = [
-        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "len"),
+        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), ("len",)),
         guard(K.EQUALS_MATCH, GlobalSource("scale"), 2),
     ]
     f_globals: dict[str, object] = {"scale": 2}
@@ -285,7 +285,7 @@ guard_lists = st.lists(
             guard(K.TYPE_MATCH, "cfg", Hostile),
             guard(K.HASATTR, "cfg", "k"),
             guard(K.EQUALS_MATCH, AttrSource(LocalSource("cfg"), "k"), "v"),
-            guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "len"),
+            guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), ("len",)),
             guard(K.EQUALS_MATCH, "n", 3),
             guard(K.EQUALS_MATCH, "n", 3, line=9),
         ]
@@ -364,7 +364,7 @@ def _sample_of_every_kind() -> list[Guard]:
         guard(K.CLOSURE_MATCH, "c", 3),
         guard(K.CLOSURE_MATCH, "c", Hostile),
         guard(K.LENGTH_CHECK, "a", 2),
-        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "len"),
+        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), ("len",)),
         guard(K.HASATTR, "cfg", "k"),
         guard(K.NO_HASATTR, "cfg", "k"),
         guard(K.DICT_KEYS_MATCH, "d", ()),

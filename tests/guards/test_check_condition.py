@@ -131,7 +131,7 @@ def test_strings_that_look_like_names_or_keywords_stay_strings() -> None:
     guards = [
         guard(K.EQUALS_MATCH, "n", "___v0"),
         guard(K.EQUALS_MATCH, "k", "a if b else c or d"),
-        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "x or y"),
+        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), ("x or y",)),
     ]
     compiled = compile_guards(guards, f_globals={"x": 1})
     assert "        ___v0 = L['k']\n" in compiled.source

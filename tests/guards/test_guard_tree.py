@@ -39,7 +39,7 @@ def demo_guards() -> list[Guard]:
         guard(K.TYPE_MATCH, "xs", list),
         guard(K.LENGTH_CHECK, "xs", 3, line=8),
         guard(K.EQUALS_MATCH, GlobalSource("flag"), True),
-        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), "len"),
+        guard(K.DICT_NOT_CONTAINS, GlobalsDictSource(), ("len",)),
     ]
 
 

@@ -63,7 +63,12 @@ guard_sets = st.lists(
         ),
         st.builds(Guard, st.just(K.HASATTR), sources(), st.sampled_from(["x", "y"])),
         st.builds(Guard, st.just(K.NO_HASATTR), sources(), st.sampled_from(["z"])),
-        st.builds(Guard, st.just(K.DICT_NOT_CONTAINS), sources(), st.sampled_from(["k"])),
+        st.builds(
+            Guard,
+            st.just(K.DICT_NOT_CONTAINS),
+            sources(),
+            st.sampled_from([("k",), ("j",), ("j", "k")]),
+        ),
     ),
     max_size=12,
     unique=True,
@@ -89,7 +94,7 @@ def test_a_child_waits_for_a_costlier_guard_on_its_base() -> None:
 def test_rank_order_is_kept_when_nothing_waits() -> None:
     base = LocalSource("a")
     guards = [
-        Guard(K.DICT_NOT_CONTAINS, LocalSource("b"), "k"),
+        Guard(K.DICT_NOT_CONTAINS, LocalSource("b"), ("k",)),
         Guard(K.ID_MATCH, AttrSource(base, "x"), None),
         Guard(K.ID_MATCH, base, len),
     ]
