@@ -28,7 +28,6 @@ from variables.bytearrays import (
     iterable_object,
     make_bytearray,
 )
-from variables.class_lookup import lookup_class_attr
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -203,7 +202,7 @@ class BuiltinVariable(KnownObjectVariable):
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
         if isinstance(obj, UserDefinedObjectVariable):
-            if lookup_class_attr(obj.cls, "__len__")[1] is None:  # looked up on the type
+            if obj.special_method(tx, "__len__")[1] is None:  # looked up on the type
                 tx.raise_user_error(TypeError(f"object of type '{obj.cls.__name__}' has no len()"))
             return len_result(tx, obj.call_method(tx, "__len__", [], {}))
         kind = obj.python_type()
@@ -394,7 +393,7 @@ class BuiltinVariable(KnownObjectVariable):
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
         target = obj.realize()
         if isinstance(target, UserDefinedObjectVariable):
-            if getattr(target.cls, "__hash__", None) is None:
+            if target.special_method(tx, "__hash__")[0] is None:
                 tx.raise_user_error(TypeError(f"unhashable type: '{target.cls.__name__}'"))
             return hash_result(tx, target.call_method(tx, "__hash__", [], {}))
         if isinstance(target, TensorVariable):
@@ -767,7 +766,7 @@ def getitem(tx: TranslatorBase, obj: VariableTracker, index: VariableTracker) ->
         return obj.getitem(tx, index)
     if obj.is_python_constant():
         return fold(tx, operator.getitem, [obj, index], {})
-    if lacks_special_method(obj, "__getitem__"):
+    if lacks_special_method(tx, obj, "__getitem__"):
         raise_on_stand_ins(tx, operator.getitem, obj, index)
     return obj.call_method(tx, "__getitem__", [index], {})
 
@@ -778,9 +777,9 @@ def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker)
         return contains(tx, container.items, item)
     if isinstance(container, IteratorVariable):
         return iterator_contains(tx, container, item)
-    if lacks_special_method(container, "__contains__"):
-        if lacks_special_method(container, "__iter__") and lacks_special_method(
-            container, "__getitem__"
+    if lacks_special_method(tx, container, "__contains__"):
+        if lacks_special_method(tx, container, "__iter__") and lacks_special_method(
+            tx, container, "__getitem__"
         ):
             raise_on_stand_ins(tx, operator.contains, container, item)  # not iterable
         unimplemented("operator", f"`in` on {container!r}, which has no __contains__")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 
@@ -38,29 +39,63 @@ IMMUTABLE_TYPE = 1 << 8
 
 
 def guard_not_in_classes(
-    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+    tx: TranslatorBase,
+    cls: type,
+    cls_source: Source | None,
+    name: str,
+    before: type | None = None,
 ) -> None:
     """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
-    `Module.__getattr__` asked): guard each class dict on the MRO to still lack it, since a
-    class attribute set later is what the ordinary lookup would find. A class whose attributes
-    cannot change (`object`) is not guarded. Each class's dict is reached through the first
-    source the trace used for it (`OutputGraph.class_dict_sources`): the class source here is
-    pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
-    reaches the same dict. Without a class source (a class made in the frame) nothing outside
-    can have changed it since."""
+    `Module.__getattr__` asked), or found it first on `before`: guard each class dict on the
+    MRO (up to `before`) to still lack it, since a class attribute set later is what the
+    ordinary lookup would find. A class whose attributes cannot change (`object`) is not
+    guarded. Each class's dict is reached through the first source the trace used for it
+    (`OutputGraph.class_dict_sources`): the class source here is pinned (a TYPE_MATCH on the
+    object, an ID_MATCH on the class), so every way to that class reaches the same dict.
+    Without a class source (a class made in the frame) nothing outside can have changed it
+    since."""
     if cls_source is None or (cls, name) in tx.output.class_names_absent:
         return
     tx.output.class_names_absent.add((cls, name))
-    class_dicts = tx.output.class_dict_sources
-    mro_source = AttrSource(cls_source, "__mro__")
     for index, klass in enumerate(cls.__mro__):
-        if klass.__flags__ & IMMUTABLE_TYPE:
-            continue
-        dict_source = class_dicts.get(klass)
-        if dict_source is None:
-            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
-            class_dicts[klass] = dict_source
-        tx.output.guard_name_absent(dict_source, name)
+        if klass is before:
+            break
+        if not klass.__flags__ & IMMUTABLE_TYPE:
+            tx.output.guard_name_absent(_class_dict_source(tx, cls, cls_source, index), name)
+
+
+def _class_dict_source(tx: TranslatorBase, cls: type, cls_source: Source, index: int) -> Source:
+    """Where the trace reads the dict of `cls.__mro__[index]`: the first source it used for
+    that class (`OutputGraph.class_dict_sources`), else `<cls_source>.__mro__[index].__dict__`."""
+    klass = cls.__mro__[index]
+    class_dicts = tx.output.class_dict_sources
+    dict_source = class_dicts.get(klass)
+    if dict_source is None:
+        dict_source = AttrSource(ItemSource(AttrSource(cls_source, "__mro__"), index), "__dict__")
+        class_dicts[klass] = dict_source
+    return dict_source
+
+
+def lookup_special(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str, *, pin: bool = False
+) -> tuple[Any, type | None]:
+    """`lookup_class_attr` for a protocol CPython runs by looking special method `name` up on
+    the type (`len(obj)`, `obj + 1`, `bool(obj)`, `==`'s identity fallback), with what the
+    trace decided from it guarded. Not found, or found only on a class whose attributes
+    cannot change (`object.__eq__`, `object.__hash__`): every class before it still lacks the
+    name, as a method set there later is what CPython would call. Found on a class that can
+    change, the caller usually reads the method through the class (`type(L['o']).__len__`),
+    and that read's guard follows the live MRO; where it decides from the member itself
+    (`pin`: `_overrides` compares two; a `__hash__` of None), the member is pinned where it
+    was found: the classes before its owner lack the name, the owner's dict entry is it."""
+    member, owner = lookup_class_attr(cls, name)
+    if owner is None or owner.__flags__ & IMMUTABLE_TYPE:
+        guard_not_in_classes(tx, cls, cls_source, name, owner)
+    elif (pin or member is None) and cls_source is not None:
+        guard_not_in_classes(tx, cls, cls_source, name, owner)
+        owner_dict = _class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
+        tx.output.add_guard(GuardKind.ID_MATCH, ItemSource(owner_dict, name), member)
+    return member, owner
 
 
 def custom_getattribute_reason(cls: type) -> str | None:

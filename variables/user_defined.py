@@ -34,6 +34,7 @@ from variables.class_lookup import (
     custom_getattribute_reason,
     guard_not_in_classes,
     lookup_class_attr,
+    lookup_special,
     stored_class_attr,
 )
 from variables.constant import ConstantVariable
@@ -342,7 +343,7 @@ class UserDefinedObjectVariable(VariableTracker):
         reason = custom_getattribute_reason(self.cls)
         if reason is not None:
             unimplemented("getattr", reason)
-        cls_source = self._cls_source()
+        cls_source = self.class_source()
         if name == "__class__" and lookup_class_attr(self.cls, name)[1] is object:
             # found where the object's class is (its type is guarded); a class may define a
             # `__class__` of its own (test_super), found like any other attribute below
@@ -370,11 +371,11 @@ class UserDefinedObjectVariable(VariableTracker):
                 return getter.call_function(tx, [self], {})
             except Unsupported as e:
                 if isinstance(e.user_exception, AttributeError):
-                    self._no_getattr_fallback(name)
+                    self._no_getattr_fallback(tx, name)
                 raise
         if is_slot(member, owner):
             if not self._slot_filled(tx, name, member):
-                self._no_getattr_fallback(name)
+                self._no_getattr_fallback(tx, name)
             return self._slot_value(tx, name, member)
         if is_data_descriptor:
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
@@ -392,10 +393,15 @@ class UserDefinedObjectVariable(VariableTracker):
 
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
-    def _no_getattr_fallback(self, name: str) -> None:
+    def special_method(self, tx: TranslatorBase, name: str) -> tuple[Any, type | None]:
+        """`(method, owner)` of special method `name` as CPython finds it, on the class, with
+        what was found guarded (`class_lookup.lookup_special`)."""
+        return lookup_special(tx, self.cls, self.class_source(), name)
+
+    def _no_getattr_fallback(self, tx: TranslatorBase, name: str) -> None:
         """A descriptor's AttributeError (a property's, an empty slot's) makes CPython call
         the class's `__getattr__`, which is not traced here: break when the class has one."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
+        if self.special_method(tx, "__getattr__")[0] is not ABSENT:
             unimplemented(
                 "getattr",
                 f"{self.cls.__name__}.{name} raised AttributeError and "
@@ -405,7 +411,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
         traced here; a subclass may model one), else raise AttributeError."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
+        if self.special_method(tx, "__getattr__")[0] is not ABSENT:
             unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
         tx.raise_user_error(
             AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
@@ -476,18 +482,16 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
-        setattr_fn, owner = lookup_class_attr(self.cls, "__setattr__")
+        setattr_fn, _owner = self.special_method(tx, "__setattr__")
         if setattr_fn is not object.__dict__["__setattr__"]:
             if not isinstance(setattr_fn, types.FunctionType):
                 unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
 
             self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
             return
-        if owner is object:  # no class before `object` defines one: guarded, as a read would be
-            guard_not_in_classes(tx, self.cls, self._cls_source(), "__setattr__")
         self.object_setattr(tx, name, value)
 
-    def _cls_source(self) -> Source | None:
+    def class_source(self) -> Source | None:
         """Where the object's class is read from: `type(<source>)`, or the class's own source
         for an object made in the frame."""
         return TypeSource(self.source) if self.source is not None else self.cls_source
@@ -510,7 +514,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if member is not ABSENT and hasattr(type(member), "__set__") and not is_slot(member, owner):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
         if member is ABSENT:  # a data descriptor set on a class later would take the store
-            guard_not_in_classes(tx, self.cls, self._cls_source(), name)
+            guard_not_in_classes(tx, self.cls, self.class_source(), name)
         if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
             what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
             store = lambda bare: object.__setattr__(bare, name, None)  # noqa: E731
@@ -520,7 +524,7 @@ class UserDefinedObjectVariable(VariableTracker):
         self.attrs[name] = value
 
     def delete_attr(self, tx: TranslatorBase, name: str) -> None:
-        delattr_fn, _owner = lookup_class_attr(self.cls, "__delattr__")
+        delattr_fn, _owner = self.special_method(tx, "__delattr__")
         if delattr_fn is not object.__dict__["__delattr__"]:
             if not isinstance(delattr_fn, types.FunctionType):
                 unimplemented("delattr", f"{self.cls.__name__} defines a C __delattr__")
@@ -581,16 +585,16 @@ class UserDefinedObjectVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if lookup_class_attr(self.cls, "__call__")[1] is None:
+        if self.special_method(tx, "__call__")[1] is None:
             tx.raise_user_error(TypeError(f"'{self.cls.__name__}' object is not callable"))
         return self.call_method(tx, "__call__", args, kwargs)
 
     def truthy(self, tx: TranslatorBase) -> bool:
-        if lookup_class_attr(self.cls, "__bool__")[1] is not None:
+        if self.special_method(tx, "__bool__")[1] is not None:
             return bool(
                 protocol_result(tx, bool, _Truthy, self.call_method(tx, "__bool__", [], {}))
             )
-        if lookup_class_attr(self.cls, "__len__")[1] is not None:
+        if self.special_method(tx, "__len__")[1] is not None:
             return bool(protocol_result(tx, bool, _Sized, self.call_method(tx, "__len__", [], {})))
         return True
 
