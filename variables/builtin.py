@@ -42,7 +42,7 @@ from variables.dicts import (
     set_binary_op,
     set_operation,
 )
-from variables.instance_checks import instance_of
+from variables.instance_checks import object_instance_of, pin_class_mro
 from variables.iterators import (
     IteratorVariable,
     iterate,
@@ -214,7 +214,13 @@ class BuiltinVariable(KnownObjectVariable):
         self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
         spec = classes.realize().as_python_constant()
-        return ConstantVariable(instance_of(tx, obj.realize().python_type(), spec))
+        return ConstantVariable(object_instance_of(tx, obj, spec))
+
+    def call_issubclass(
+        self, tx: TranslatorBase, cls: VariableTracker, classes: VariableTracker, /
+    ) -> VariableTracker:
+        pin_class_mro(tx, cls)
+        return fold(tx, issubclass, [cls, classes], {})
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         bounds = [a.realize().as_python_constant() for a in args]

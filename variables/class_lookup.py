@@ -54,9 +54,10 @@ def guard_not_in_classes(
     object, an ID_MATCH on the class), so every way to that class reaches the same dict.
     Without a class source (a class made in the frame) nothing outside can have changed it
     since."""
-    if cls_source is None or (cls, name) in tx.output.class_names_absent:
+    if cls_source is None or (cls, name, before) in tx.output.class_names_absent:
         return
-    tx.output.class_names_absent.add((cls, name))
+    tx.output.class_names_absent.add((cls, name, before))
+    mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
     for index, klass in enumerate(cls.__mro__):
         if klass is before:
             break
@@ -66,14 +67,32 @@ def guard_not_in_classes(
 
 def _class_dict_source(tx: TranslatorBase, cls: type, cls_source: Source, index: int) -> Source:
     """Where the trace reads the dict of `cls.__mro__[index]`: the first source it used for
-    that class (`OutputGraph.class_dict_sources`), else `<cls_source>.__mro__[index].__dict__`."""
+    that class (`OutputGraph.class_dict_sources`), else `<cls_source>.__dict__` for the class
+    itself (pinned at its source, whatever its bases) and `<cls_source>.__mro__[index].__dict__`
+    for a base (through the pinned MRO)."""
     klass = cls.__mro__[index]
     class_dicts = tx.output.class_dict_sources
     dict_source = class_dicts.get(klass)
     if dict_source is None:
-        dict_source = AttrSource(ItemSource(AttrSource(cls_source, "__mro__"), index), "__dict__")
-        class_dicts[klass] = dict_source
+        holder = cls_source if index == 0 else ItemSource(mro_source(tx, cls, cls_source), index)
+        dict_source = class_dicts[klass] = AttrSource(holder, "__dict__")
     return dict_source
+
+
+def mro_source(tx: TranslatorBase, cls: type, cls_source: Source) -> Source:
+    """Where the trace reads `cls.__mro__` to reach a class at a fixed position
+    (`type(L['o']).__mro__[1]`): the first source it used for that class's MRO
+    (`OutputGraph.class_mro_sources`), pinned there by an ID_MATCH on the tuple when the class
+    can change. Assigning `__bases__` (the class's, or a base's) gives the class a new MRO
+    tuple, in which the positions may hold other classes, and the guard holds the old tuple,
+    so its id is not reused. Also what an answer decided from the MRO (`isinstance`) pins."""
+    sources = tx.output.class_mro_sources
+    source = sources.get(cls)
+    if source is None:
+        source = sources[cls] = AttrSource(cls_source, "__mro__")
+        if not cls.__flags__ & IMMUTABLE_TYPE:
+            tx.output.add_guard(GuardKind.ID_MATCH, source, cls.__mro__)
+    return source
 
 
 def lookup_special(
@@ -123,7 +142,5 @@ def stored_class_attr(
     if index:
         if cls_source is None:
             unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
-        mro_source = AttrSource(cls_source, "__mro__")
-        for i in range(index):
-            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+        guard_not_in_classes(tx, cls, cls_source, name, cls.__mro__[index])
     return value

@@ -35,6 +35,7 @@ from variables.class_lookup import (
     guard_not_in_classes,
     lookup_class_attr,
     lookup_special,
+    mro_source,
     stored_class_attr,
 )
 from variables.constant import ConstantVariable
@@ -220,7 +221,9 @@ class UserDefinedClassVariable(VariableTracker):
             unimplemented("getattr", f"descriptor {self.value.__name__}.{name} of a new class")
         index = self.value.__mro__.index(owner)
         holder = (
-            self.source if index == 0 else ItemSource(AttrSource(self.source, "__mro__"), index)
+            self.source
+            if index == 0
+            else ItemSource(mro_source(tx, self.value, self.source), index)
         )
         raw = ItemSource(AttrSource(holder, "__dict__"), name)
         descriptor = tx.output.builder.lazy(member, raw).realize()
@@ -236,11 +239,7 @@ class UserDefinedClassVariable(VariableTracker):
 
     def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
         """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""
-        if self.source is None:
-            return
-        mro_source = AttrSource(self.source, "__mro__")
-        for i in range(len(self.value.__mro__)):
-            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+        guard_not_in_classes(tx, self.value, self.source, name)
 
     def _metaclass_property(self, tx: TranslatorBase, prop: property, name: str) -> VariableTracker:
         """A property of the metaclass read on the class: its getter called with the class."""
@@ -641,13 +640,10 @@ class SuperVariable(VariableTracker):
             tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
         if member is object.__dict__.get(name) and name == "__init__":
             return ObjectInitVariable()
-        if obj.source is not None:
-            mro_src: Source | None = AttrSource(TypeSource(obj.source), "__mro__")
-        elif obj.cls_source is not None:
-            mro_src = AttrSource(obj.cls_source, "__mro__")
-        else:
-            mro_src = None
-        source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
+        cls_source = obj.class_source()
+        source = None
+        if cls_source is not None:  # the MRO pinned: `k` stays where the lookup started
+            source = AttrSource(ItemSource(mro_source(tx, obj.cls, cls_source), k), name)
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
 
     @staticmethod
@@ -676,7 +672,7 @@ class SuperVariable(VariableTracker):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
         source = None
         if cls_vt.source is not None:
-            source = AttrSource(ItemSource(AttrSource(cls_vt.source, "__mro__"), k), name)
+            source = AttrSource(ItemSource(mro_source(tx, cls_vt.value, cls_vt.source), k), name)
         return wrap_class_member(tx, member, source, None, cls_vt)
 
     def __repr__(self) -> str:
