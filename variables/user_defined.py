@@ -149,9 +149,9 @@ class UserDefinedClassVariable(VariableTracker):
             found = value_objects.class_attribute(self.value, name)
             if found is not None:
                 return found
-        if lookup_class_attr(meta, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
+        if self.meta_special(tx, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
-        meta_member, meta_owner = lookup_class_attr(meta, name)
+        meta_member, meta_owner = self.meta_special(tx, name)
         from_type = meta_owner is type or meta_owner is object
         source = AttrSource(self.source, name) if self.source is not None else None
         if meta_owner is not None and _is_data_descriptor(meta_member):
@@ -180,7 +180,7 @@ class UserDefinedClassVariable(VariableTracker):
             self._guard_not_in_mro(tx, name)
             meta_source = AttrSource(TypeSource(self.source), name) if self.source else None
             return wrap_class_member(tx, meta_member, meta_source, self, wrap_class(meta))
-        if lookup_class_attr(meta, "__getattr__")[1] is not None:
+        if self.meta_special(tx, "__getattr__")[1] is not None:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattr__")
         self._guard_not_in_mro(tx, name)  # set on the class later, it is found
         tx.raise_user_error(
@@ -195,7 +195,7 @@ class UserDefinedClassVariable(VariableTracker):
         cls = self.value
         meta = type(cls)
         what = f"setting class attribute {cls.__name__}.{name}"
-        if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
+        if self.meta_special(tx, "__setattr__")[0] is not type.__dict__["__setattr__"]:
             unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
         if cls.__flags__ & IMMUTABLE_TYPE:  # a C type (array.array): CPython's TypeError
             tx.run_user_operation(type.__setattr__, cls, name, None)
@@ -266,10 +266,17 @@ class UserDefinedClassVariable(VariableTracker):
             return super().call_method(tx, name, args, kwargs)
         return method.call_function(tx, args, kwargs)
 
+    def meta_special(self, tx: TranslatorBase, name: str) -> tuple[Any, type | None]:
+        """`(member, owner)` of `name` on the metaclass's MRO, where CPython looks a class's
+        special methods (and then its attributes) up, with what was found guarded
+        (`class_lookup.lookup_special`)."""
+        source = TypeSource(self.source) if self.source is not None else None
+        return lookup_special(tx, type(self.value), source, name)
+
     def metaclass_special(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
         """The metaclass's Python function `name` bound to the class, or None."""
         meta = type(self.value)
-        member, owner = lookup_class_attr(meta, name)
+        member, owner = self.meta_special(tx, name)
         if owner is None or owner is type or not isinstance(member, types.FunctionType):
             return None
         source = AttrSource(TypeSource(self.source), name) if self.source is not None else None

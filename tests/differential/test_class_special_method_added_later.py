@@ -225,3 +225,69 @@ def test_a_constructor_hook_set_on_the_class_later_runs(name: str) -> None:
     assert compiled(Made) == make_one(Made)
     gc.collect()  # the call that compiles lets its frame go only to the collector
     assert ran == [name.strip("_")] * 2
+
+
+def read_x(obj: Any) -> Any:
+    return obj.x, obj.method()
+
+
+def make_and_read_x(cls: type) -> Any:
+    return read_x(cls())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap (notes/guards.md): `object.__getattribute__` found is not guarded; the "
+    "guard would cost every trace that reads an attribute of a user object",
+)
+def test_a_getattribute_set_on_the_class_later_takes_every_read() -> None:
+    """A `__getattribute__` that logs and delegates: the compiled reads must run it too, for
+    an object from outside and for one the function makes. (The call that recompiles logs
+    the reads tracing makes of the object as well; the calls after it are compared.)"""
+
+    class Logged:
+        def __init__(self) -> None:
+            self.x = 1
+
+        def method(self) -> str:
+            return "method"
+
+    log: list[str] = []
+
+    def logging_getattribute(self: Any, name: str) -> Any:
+        log.append(name)
+        return object.__getattribute__(self, name)
+
+    compiled_read, compiled_make = tracer.compile(read_x), tracer.compile(make_and_read_x)
+    assert compiled_read(Logged()) == compiled_make(Logged) == (1, "method")
+    Logged.__getattribute__ = logging_getattribute  # type: ignore[method-assign]
+    assert compiled_read(Logged()) == compiled_make(Logged) == (1, "method")
+    log.clear()
+    assert compiled_read(Logged()) == read_x(Logged()) == (1, "method")
+    assert compiled_make(Logged) == make_and_read_x(Logged)
+    assert log == ["x", "method"] * 4
+
+
+class Meta(type):
+    pass
+
+
+def test_a_metaclass_that_gains_an_attribute_or_getattr_later_is_used() -> None:
+    class WithMeta(metaclass=Meta):
+        pass
+
+    def missing(cls: Any) -> Any:
+        return getattr(cls, "absent", "default")
+
+    compiled = tracer.compile(missing)
+    assert compiled(WithMeta) == missing(WithMeta) == "default"
+    try:
+        Meta.absent = "on the metaclass"  # type: ignore[attr-defined]
+        assert compiled(WithMeta) == missing(WithMeta) == "on the metaclass"
+        del Meta.absent  # type: ignore[attr-defined]
+        Meta.__getattr__ = lambda cls, name: "from __getattr__"  # type: ignore[attr-defined]
+        assert compiled(WithMeta) == missing(WithMeta) == "from __getattr__"
+    finally:
+        for name in ("absent", "__getattr__"):
+            if name in vars(Meta):
+                delattr(Meta, name)
