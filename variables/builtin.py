@@ -439,7 +439,7 @@ class BuiltinVariable(KnownObjectVariable):
     ) -> VariableTracker:
         """`bytes(x)` of an iterator or a user iterable: its items (after its length hint, as
         CPython's bytes() asks it); anything else is folded on constants."""
-        if len(args) == 1 and not kwargs and iterable_object(args[0]):
+        if len(args) == 1 and not kwargs and iterable_object(tx, args[0]):
             return ConstantVariable(bytes(byte_values(tx, args[0], bytes, hint=True)))
         return fold(tx, bytes, args, kwargs)
 

@@ -50,7 +50,8 @@ class NNModuleVariable(UserDefinedObjectVariable):
         """`Module.__getattr__`: the parameter, buffer or submodule registered as `name`,
         looked up in the tables of the instance dict (each guarded on its keys), else the
         runtime's AttributeError. A class with its own `__getattr__` is not modeled."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not Module.__dict__["__getattr__"]:
+        getattr_fn = self.special_method(tx, "__getattr__", pin=True)[0]
+        if getattr_fn is not Module.__dict__["__getattr__"]:
             return super().missing_attr(tx, name)
         for table in MODULE_TABLES:
             found = self._instance_attr(tx, table)

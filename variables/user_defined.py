@@ -399,10 +399,12 @@ class UserDefinedObjectVariable(VariableTracker):
 
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
-    def special_method(self, tx: TranslatorBase, name: str) -> tuple[Any, type | None]:
+    def special_method(
+        self, tx: TranslatorBase, name: str, *, pin: bool = False
+    ) -> tuple[Any, type | None]:
         """`(method, owner)` of special method `name` as CPython finds it, on the class, with
         what was found guarded (`class_lookup.lookup_special`)."""
-        return lookup_special(tx, self.cls, self.class_source(), name)
+        return lookup_special(tx, self.cls, self.class_source(), name, pin=pin)
 
     def _no_getattr_fallback(self, tx: TranslatorBase, name: str) -> None:
         """A descriptor's AttributeError (a property's, an empty slot's) makes CPython call

@@ -291,3 +291,68 @@ def test_a_metaclass_that_gains_an_attribute_or_getattr_later_is_used() -> None:
         for name in ("absent", "__getattr__"):
             if name in vars(Meta):
                 delattr(Meta, name)
+
+
+def test_bytes_of_an_iterable_whose_class_gains_bytes_later() -> None:
+    class Items:
+        def __iter__(self) -> Any:
+            return iter([1, 2])
+
+    compiled = tracer.compile(lambda obj: bytes(obj))
+    assert compiled(Items()) == bytes(Items()) == b"\x01\x02"
+    Items.__bytes__ = lambda self: b"own"  # type: ignore[attr-defined]
+    assert compiled(Items()) == bytes(Items()) == b"own"
+
+
+def test_a_module_class_that_gains_getattr_later_is_asked() -> None:
+    """A submodule is found by `Module.__getattr__`; a subclass's own `__getattr__` set after
+    the compile is what Python asks instead."""
+    import tracer.runtime as torch
+    from tracer.runtime import nn
+
+    class Wrapper(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = nn.Linear(2, 2)
+
+    def call_inner(module: Any, x: Any) -> Any:
+        try:
+            return module.inner(x).tolist()
+        except TypeError as e:
+            return str(e)
+
+    module, x = Wrapper(), torch.ones(2)
+    compiled = tracer.compile(call_inner)
+    assert compiled(module, x) == call_inner(module, x)
+    Wrapper.__getattr__ = lambda self, name: "hooked"  # type: ignore[assignment,method-assign]
+    assert compiled(module, x) == call_inner(module, x) == "'str' object is not callable"
+
+
+def test_a_mode_class_that_gains_enter_later_is_entered_through_it() -> None:
+    """`with mode:` pushed the mode itself while its class kept the base `__enter__`; an
+    `__enter__` set on the class afterwards is what Python runs."""
+    import tracer.runtime as torch
+    from tracer.runtime.overrides import TorchFunctionMode
+
+    class Passing(TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return func(*args, **(kwargs or {}))
+
+    entered: list[str] = []
+
+    def own_enter(self: Any) -> Any:
+        entered.append("entered")
+        return TorchFunctionMode.__enter__(self)
+
+    def under_mode(mode: Any, x: Any) -> Any:
+        with mode:
+            return torch.sin(x).tolist()
+
+    x = torch.ones(2)
+    compiled = tracer.compile(under_mode)
+    assert compiled(Passing(), x) == under_mode(Passing(), x)
+    Passing.__enter__ = own_enter  # type: ignore[method-assign]
+    assert compiled(Passing(), x) == under_mode(Passing(), x)
+    assert entered == ["entered", "entered"]
