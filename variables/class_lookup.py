@@ -4,7 +4,9 @@ find, true on later calls.
 
 Used by every tracker of objects and classes (variables/user_defined.py, the runtime's and
 torch's nn.Modules, operators, iteration): a trace reads class dicts at trace time, and a class
-attribute set afterwards (on the class or a base) must make the cached trace miss.
+attribute set afterwards (on the class or a base), a special method a protocol found missing
+set later, or `__bases__` reassigned (a new MRO) must make the cached trace miss
+(notes/guards.md "What a class holds, guarded").
 """
 
 from __future__ import annotations
