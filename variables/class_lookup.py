@@ -56,8 +56,8 @@ def guard_not_in_classes(
     object, an ID_MATCH on the class), so every way to that class reaches the same dict.
     Without a class source (a class made in the frame) nothing outside can have changed it
     since."""
-    if cls_source is None or (cls, name, before) in tx.output.class_names_absent:
-        return
+    if cls_source is None or before is cls or (cls, name, before) in tx.output.class_names_absent:
+        return  # (found on `cls` itself: no class comes before it)
     tx.output.class_names_absent.add((cls, name, before))
     mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
     for index, klass in enumerate(cls.__mro__):
