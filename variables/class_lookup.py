@@ -46,24 +46,26 @@ def guard_not_in_classes(
     cls_source: Source | None,
     name: str,
     before: type | None = None,
+    start: int = 0,
 ) -> None:
     """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
     `Module.__getattr__` asked), or found it first on `before`: guard each class dict on the
-    MRO (up to `before`) to still lack it, since a class attribute set later is what the
-    ordinary lookup would find. A class whose attributes cannot change (`object`) is not
-    guarded. Each class's dict is reached through the first source the trace used for it
-    (`OutputGraph.class_dict_sources`): the class source here is pinned (a TYPE_MATCH on the
-    object, an ID_MATCH on the class), so every way to that class reaches the same dict.
-    Without a class source (a class made in the frame) nothing outside can have changed it
-    since."""
-    if cls_source is None or before is cls or (cls, name, before) in tx.output.class_names_absent:
+    MRO (from `start`, where `super()` starts looking, up to `before`) to still lack it, since
+    a class attribute set later is what the ordinary lookup would find. A class whose
+    attributes cannot change (`object`) is not guarded. Each class's dict is reached through
+    the first source the trace used for it (`OutputGraph.class_dict_sources`): the class
+    source here is pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every
+    way to that class reaches the same dict. Without a class source (a class made in the
+    frame) nothing outside can have changed it since."""
+    key = (cls, name, before, start)
+    if cls_source is None or before is cls or key in tx.output.class_names_absent:
         return  # (found on `cls` itself: no class comes before it)
-    tx.output.class_names_absent.add((cls, name, before))
+    tx.output.class_names_absent.add(key)
     mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
     for index, klass in enumerate(cls.__mro__):
         if klass is before:
             break
-        if not klass.__flags__ & IMMUTABLE_TYPE:
+        if index >= start and not klass.__flags__ & IMMUTABLE_TYPE:
             tx.output.guard_name_absent(_class_dict_source(tx, cls, cls_source, index), name)
 
 

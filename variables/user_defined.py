@@ -638,22 +638,30 @@ class SuperVariable(VariableTracker):
             return obj.super_getattr(tx, self.cls, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
-        self._no_stored_attr(tx, name)
-        mro = obj.cls.__mro__
-        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
-        for k in range(start, len(mro)):
-            if name in mro[k].__dict__:
-                member = mro[k].__dict__[name]
-                break
-        else:
-            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        member, source = self._find(tx, obj.cls, obj.class_source(), name)
         if member is object.__dict__.get(name) and name == "__init__":
             return ObjectInitVariable()
-        cls_source = obj.class_source()
-        source = None
-        if cls_source is not None:  # the MRO pinned: `k` stays where the lookup started
-            source = AttrSource(ItemSource(mro_source(tx, obj.cls, cls_source), k), name)
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
+
+    def _find(
+        self, tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+    ) -> tuple[Any, Source | None]:
+        """`name` found on `cls`'s MRO after `self.cls`, and where it is read: at its fixed
+        position in the pinned MRO (`type(L['o']).__mro__[2].name`), the classes from where the
+        lookup starts to it guarded to still lack `name` (one that gains it later is found)."""
+        self._no_stored_attr(tx, name)
+        mro = cls.__mro__
+        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
+        owner = next((klass for klass in mro[start:] if name in klass.__dict__), None)
+        guard_not_in_classes(tx, cls, cls_source, name, owner, start)
+        if owner is None:
+            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        k = mro.index(owner)
+        if cls_source is None:
+            return owner.__dict__[name], None
+        return owner.__dict__[name], AttrSource(
+            ItemSource(mro_source(tx, cls, cls_source), k), name
+        )
 
     @staticmethod
     def _no_stored_attr(tx: TranslatorBase, name: str) -> None:
@@ -665,23 +673,13 @@ class SuperVariable(VariableTracker):
     ) -> VariableTracker:
         """`super(C, cls).name` (a classmethod's `super()`): found after C in cls's MRO; a
         classmethod binds to cls, a plain function stays unbound."""
-        self._no_stored_attr(tx, name)
-        mro = cls_vt.value.__mro__
-        if self.cls not in mro:
+        if self.cls not in cls_vt.value.__mro__:
             unimplemented("super", f"super({self.cls.__name__}, {cls_vt.value.__name__})")
-        for k in range(mro.index(self.cls) + 1, len(mro)):
-            if name in mro[k].__dict__:
-                member = mro[k].__dict__[name]
-                break
-        else:
-            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        member, source = self._find(tx, cls_vt.value, cls_vt.source, name)
         if member is object.__dict__["__new__"]:
             return ObjectNewVariable()
         if not isinstance(member, types.FunctionType | staticmethod | classmethod):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
-        source = None
-        if cls_vt.source is not None:
-            source = AttrSource(ItemSource(mro_source(tx, cls_vt.value, cls_vt.source), k), name)
         return wrap_class_member(tx, member, source, None, cls_vt)
 
     def __repr__(self) -> str:

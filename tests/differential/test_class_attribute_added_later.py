@@ -164,3 +164,36 @@ def test_a_property_or_setattr_set_on_the_class_later_takes_the_store() -> None:
     finally:
         del Holder.__setattr__
     assert compiled(Holder()) == (3, 4)
+
+
+def test_super_skips_no_class_that_gains_the_method_later() -> None:
+    """`super().m()` found `m` two classes up; a class in between that gains `m` after the
+    compile is what `super()` finds first."""
+
+    class Base:
+        def m(self) -> str:
+            return "Base"
+
+        @classmethod
+        def c(cls) -> str:
+            return "Base"
+
+    class Between:
+        pass
+
+    class Derived(Between, Base):
+        def m(self) -> str:
+            return "Derived+" + super().m()
+
+        @classmethod
+        def c(cls) -> str:
+            return "Derived+" + super().c()
+
+    def call(obj: Any) -> Any:
+        return obj.m(), type(obj).c()
+
+    compiled = tracer.compile(call)
+    assert compiled(Derived()) == call(Derived()) == ("Derived+Base", "Derived+Base")
+    Between.m = lambda self: "Between"  # type: ignore[attr-defined]
+    Between.c = classmethod(lambda cls: "Between")  # type: ignore[attr-defined]
+    assert compiled(Derived()) == call(Derived()) == ("Derived+Between", "Derived+Between")
