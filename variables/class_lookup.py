@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.translator.base import TranslatorBase
     from variables.base import VariableTracker
+    from variables.new_classes import NewClassVariable
 
 ABSENT: Any = object()
 """What `lookup_class_attr` finds when no class on the MRO holds the name."""
@@ -55,32 +56,87 @@ def guard_not_in_classes(
     attributes cannot change (`object`) is not guarded. Each class's dict is reached through
     the first source the trace used for it (`OutputGraph.class_dict_sources`): the class
     source here is pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every
-    way to that class reaches the same dict. Without a class source (a class made in the
-    frame) nothing outside can have changed it since."""
+    way to that class reaches the same dict. A class made in the frame has a new dict on
+    every call, and the classes it got from its bases are guarded through them (`class_at`);
+    another class with no source is not guarded."""
     key = (cls, name, before, start)
-    if cls_source is None or before is cls or key in tx.output.class_names_absent:
+    if before is cls or key in tx.output.class_names_absent:
         return  # (found on `cls` itself: no class comes before it)
+    if cls_source is None and made_class(cls) is None:
+        return
     tx.output.class_names_absent.add(key)
-    mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
+    if cls_source is not None:
+        mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
     for index, klass in enumerate(cls.__mro__):
         if klass is before:
             break
-        if index >= start and not klass.__flags__ & IMMUTABLE_TYPE:
-            tx.output.guard_name_absent(_class_dict_source(tx, cls, cls_source, index), name)
+        if index < start or klass.__flags__ & IMMUTABLE_TYPE:
+            continue
+        dict_source = _class_dict_source(tx, cls, cls_source, index)
+        if dict_source is not None:  # (None: made in the frame, its dict new on every call)
+            tx.output.guard_name_absent(dict_source, name)
 
 
-def _class_dict_source(tx: TranslatorBase, cls: type, cls_source: Source, index: int) -> Source:
+def _class_dict_source(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, index: int
+) -> Source | None:
     """Where the trace reads the dict of `cls.__mro__[index]`: the first source it used for
-    that class (`OutputGraph.class_dict_sources`), else `<cls_source>.__dict__` for the class
-    itself (pinned at its source, whatever its bases) and `<cls_source>.__mro__[index].__dict__`
-    for a base (through the pinned MRO)."""
+    that class (`OutputGraph.class_dict_sources`), else `<class_at>.__dict__`."""
     klass = cls.__mro__[index]
-    class_dicts = tx.output.class_dict_sources
-    dict_source = class_dicts.get(klass)
+    dict_source = tx.output.class_dict_sources.get(klass)
     if dict_source is None:
-        holder = cls_source if index == 0 else ItemSource(mro_source(tx, cls, cls_source), index)
-        dict_source = class_dicts[klass] = AttrSource(holder, "__dict__")
+        holder = class_at(tx, cls, cls_source, index)
+        if holder is None:
+            return None
+        dict_source = tx.output.class_dict_sources[klass] = AttrSource(holder, "__dict__")
     return dict_source
+
+
+def class_at(tx: TranslatorBase, cls: type, cls_source: Source | None, index: int) -> Source | None:
+    """Where the trace reads `cls.__mro__[index]`: `cls_source` itself for the class (pinned
+    there, whatever its bases), `<cls_source>.__mro__[index]` for a base (in the pinned MRO).
+    For a class made in the frame (no source, a new class on every call), a class that comes
+    from one of its bases is read through the first base from outside whose MRO holds it
+    (`G['Base'].__mro__[1]`), and every base from outside has its MRO pinned, since the made
+    class's MRO is made from theirs; None for a class made in the frame itself."""
+    if cls_source is not None:
+        return cls_source if index == 0 else ItemSource(mro_source(tx, cls, cls_source), index)
+    made = made_class(cls)
+    if made is None or index == 0:
+        return None
+    klass, found = cls.__mro__[index], None
+    for base_vt in made.bases:
+        base = base_vt.as_python_constant()
+        holder = (
+            class_at(tx, base, base_vt.source, base.__mro__.index(klass))
+            if klass in base.__mro__
+            else None
+        )
+        if base_vt.source is not None:
+            mro_source(tx, base, base_vt.source)
+        if found is None:
+            found = holder
+    return found
+
+
+def made_class(cls: type) -> NewClassVariable | None:
+    """The tracker of `cls` when this trace's frame made it (a class statement), else None."""
+    from variables.new_classes import made_in_frame
+
+    made = made_in_frame(cls)
+    return made if made is not None and made.value is cls else None
+
+
+def made_class_member_source(tx: TranslatorBase, cls: type, name: str) -> Source | None:
+    """Where the trace reads `name`, found on a class that a class made in the frame got from
+    a base from outside (`G['Base'].m`), with the classes before it guarded to still lack the
+    name; None when the frame made the class holding it too (or no class)."""
+    owner = lookup_class_attr(cls, name)[1]
+    if owner is None:
+        return None
+    guard_not_in_classes(tx, cls, None, name, owner)
+    holder = class_at(tx, cls, None, cls.__mro__.index(owner))
+    return None if holder is None else AttrSource(holder, name)
 
 
 def mro_source(tx: TranslatorBase, cls: type, cls_source: Source) -> Source:
@@ -114,10 +170,11 @@ def lookup_special(
     member, owner = lookup_class_attr(cls, name)
     if owner is None or owner.__flags__ & IMMUTABLE_TYPE:
         guard_not_in_classes(tx, cls, cls_source, name, owner)
-    elif (pin or member is None) and cls_source is not None:
+    elif pin or member is None:
         guard_not_in_classes(tx, cls, cls_source, name, owner)
         owner_dict = _class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
-        tx.output.add_guard(GuardKind.ID_MATCH, ItemSource(owner_dict, name), member)
+        if owner_dict is not None:
+            tx.output.add_guard(GuardKind.ID_MATCH, ItemSource(owner_dict, name), member)
     return member, owner
 
 

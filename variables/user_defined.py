@@ -31,10 +31,12 @@ from variables.base import NotConstantError, VariableTracker
 from variables.class_lookup import (
     ABSENT,
     IMMUTABLE_TYPE,
+    class_at,
     custom_getattribute_reason,
     guard_not_in_classes,
     lookup_class_attr,
     lookup_special,
+    made_class_member_source,
     mro_source,
     stored_class_attr,
 )
@@ -153,7 +155,7 @@ class UserDefinedClassVariable(VariableTracker):
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
         meta_member, meta_owner = self.meta_special(tx, name)
         from_type = meta_owner is type or meta_owner is object
-        source = AttrSource(self.source, name) if self.source is not None else None
+        source: Source | None = None if self.source is None else AttrSource(self.source, name)
         if meta_owner is not None and _is_data_descriptor(meta_member):
             if from_type:
                 # type's `__doc__` and `__module__` read the class's own dict entry
@@ -168,6 +170,8 @@ class UserDefinedClassVariable(VariableTracker):
             return stored
         member, owner = lookup_class_attr(self.value, name)
         if member is not ABSENT:
+            if source is None:  # a class made in the frame, `name` from its base
+                source = made_class_member_source(tx, self.value, name)
             if isinstance(member, property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
             getter = lookup_class_attr(type(member), "__get__")[0]
@@ -396,7 +400,8 @@ class UserDefinedObjectVariable(VariableTracker):
         ):
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
         source = self._class_source(AttrSource, TypeSource, name)
-
+        if source is None:  # an object of a class made in the frame, `name` from its base
+            source = made_class_member_source(tx, self.cls, name)
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
     def special_method(
@@ -656,12 +661,8 @@ class SuperVariable(VariableTracker):
         guard_not_in_classes(tx, cls, cls_source, name, owner, start)
         if owner is None:
             tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
-        k = mro.index(owner)
-        if cls_source is None:
-            return owner.__dict__[name], None
-        return owner.__dict__[name], AttrSource(
-            ItemSource(mro_source(tx, cls, cls_source), k), name
-        )
+        holder = class_at(tx, cls, cls_source, mro.index(owner))
+        return owner.__dict__[name], None if holder is None else AttrSource(holder, name)
 
     @staticmethod
     def _no_stored_attr(tx: TranslatorBase, name: str) -> None:

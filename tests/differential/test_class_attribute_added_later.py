@@ -197,3 +197,36 @@ def test_super_skips_no_class_that_gains_the_method_later() -> None:
     Between.m = lambda self: "Between"  # type: ignore[attr-defined]
     Between.c = classmethod(lambda cls: "Between")  # type: ignore[attr-defined]
     assert compiled(Derived()) == call(Derived()) == ("Derived+Between", "Derived+Between")
+
+
+def make_local_subclass(base: Any) -> Any:
+    class Local(base):  # type: ignore[misc,valid-type]
+        def own(self) -> Any:
+            return "Local+" + super().method()
+
+    obj = Local()
+    return getattr(obj, "later", 5), getattr(Local, "later", 5), obj.method(), obj.own()
+
+
+def test_a_class_made_in_the_frame_sees_its_base_change() -> None:
+    """A class statement in the compiled function makes a new class on every call, but what
+    it inherits lives on its base from outside: an attribute the base gains, or a method
+    replaced there, after the compile is what eager reads, through the object, the class and
+    `super()`; an `__init_subclass__` set on the base later runs."""
+
+    class Outside:
+        def method(self) -> str:
+            return "Outside"
+
+    made: list[str] = []
+    compiled = tracer.compile(make_local_subclass)
+    expected = (5, 5, "Outside", "Local+Outside")
+    assert compiled(Outside) == make_local_subclass(Outside) == expected
+    Outside.later = 9  # type: ignore[attr-defined]
+    Outside.method = lambda self: "replaced"  # type: ignore[method-assign]
+    Outside.__init_subclass__ = classmethod(  # type: ignore[assignment]
+        lambda cls: made.append(cls.__name__)
+    )
+    expected = (9, 9, "replaced", "Local+replaced")
+    assert compiled(Outside) == make_local_subclass(Outside) == expected
+    assert made == ["Local", "Local"]
