@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from guards.sources import AttrSource, TypeSource
 from tracer.runtime.nn.module import Module
 from variables.base import VariableTracker
 from variables.class_lookup import lookup_class_attr
@@ -78,9 +77,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if call is not Module.__dict__["__call__"]:
             return super().call_function(tx, args, kwargs)
         # read (and so guarded) where Python finds it: `type(module).__call__`
-        wrap_class_member(
-            tx, call, self._class_source(AttrSource, TypeSource, "__call__"), None, None
-        )
+        wrap_class_member(tx, call, self._class_source(tx, "__call__"), None, None)
         return self.call_method(tx, "forward", args, kwargs)
 
     def __repr__(self) -> str:

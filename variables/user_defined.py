@@ -374,7 +374,7 @@ class UserDefinedObjectVariable(VariableTracker):
                 getter = wrap_class_member(
                     tx,
                     member.fget,
-                    self._class_source(AttrSource, TypeSource, name, "fget"),
+                    self._class_source(tx, name, "fget"),
                     None,
                     None,
                 )
@@ -399,9 +399,7 @@ class UserDefinedObjectVariable(VariableTracker):
             member, types.FunctionType | staticmethod | classmethod
         ):
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
-        source = self._class_source(AttrSource, TypeSource, name)
-        if source is None:  # an object of a class made in the frame, `name` from its base
-            source = made_class_member_source(tx, self.cls, name)
+        source = self._class_source(tx, name)
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
     def special_method(
@@ -430,16 +428,18 @@ class UserDefinedObjectVariable(VariableTracker):
             AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
         )
 
-    def _class_source(self, attr_src: Any, type_src: Any, name: str, *more: str) -> Source | None:
-        if self.source is not None:
-            source = attr_src(type_src(self.source), name)
-        elif self.cls_source is not None:
-            source = attr_src(self.cls_source, name)
+    def _class_source(self, tx: TranslatorBase, name: str, *more: str) -> Source | None:
+        """Where the class attribute `name` (and `more` below it: a property's `fget`) is
+        read: `type(L['o']).name`, the class's own source's, or, for a class made in the
+        frame, its base's from outside (`made_class_member_source`)."""
+        cls_source = self.class_source()
+        if cls_source is not None:
+            source: Source | None = AttrSource(cls_source, name)
         else:
-            return None
+            source = made_class_member_source(tx, self.cls, name)
         for part in more:
-            source = attr_src(source, part)
-        return source  # type: ignore[no-any-return]
+            source = None if source is None else AttrSource(source, part)
+        return source
 
     def _instance_attr(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
         """The instance-dict entry for `name`, guarding its presence or absence at the source."""
@@ -518,7 +518,7 @@ class UserDefinedObjectVariable(VariableTracker):
             setter = wrap_class_member(
                 tx,
                 member.fset,
-                self._class_source(AttrSource, TypeSource, name, "fset"),
+                self._class_source(tx, name, "fset"),
                 None,
                 None,
             )
@@ -555,7 +555,7 @@ class UserDefinedObjectVariable(VariableTracker):
             deleter = wrap_class_member(
                 tx,
                 member.fdel,
-                self._class_source(AttrSource, TypeSource, name, "fdel"),
+                self._class_source(tx, name, "fdel"),
                 None,
                 None,
             )

@@ -202,31 +202,57 @@ def test_super_skips_no_class_that_gains_the_method_later() -> None:
 def make_local_subclass(base: Any) -> Any:
     class Local(base):  # type: ignore[misc,valid-type]
         def own(self) -> Any:
-            return "Local+" + super().method()
+            return "Local+" + super().through_super()
 
     obj = Local()
-    return getattr(obj, "later", 5), getattr(Local, "later", 5), obj.method(), obj.own()
+    return getattr(obj, "later", 5), getattr(Local, "later_on_class", 5), obj.method(), obj.own()
 
 
 def test_a_class_made_in_the_frame_sees_its_base_change() -> None:
     """A class statement in the compiled function makes a new class on every call, but what
-    it inherits lives on its base from outside: an attribute the base gains, or a method
-    replaced there, after the compile is what eager reads, through the object, the class and
-    `super()`; an `__init_subclass__` set on the base later runs."""
+    it inherits lives on its base from outside: an attribute the base gains (read through an
+    object or the class), a method replaced there (called, or reached by `super()`), or an
+    `__init_subclass__` set on it after the compile is what eager uses. One change at a time,
+    each after the cache holds a trace of the state before it."""
 
     class Outside:
         def method(self) -> str:
             return "Outside"
 
+        def through_super(self) -> str:
+            return "Outside"
+
     made: list[str] = []
+    changes: list[tuple[str, Any]] = [
+        ("later", 9),
+        ("later_on_class", 8),
+        ("method", lambda self: "replaced"),
+        ("through_super", lambda self: "replaced"),
+        ("__init_subclass__", classmethod(lambda cls: made.append(cls.__name__))),
+    ]
     compiled = tracer.compile(make_local_subclass)
-    expected = (5, 5, "Outside", "Local+Outside")
-    assert compiled(Outside) == make_local_subclass(Outside) == expected
-    Outside.later = 9  # type: ignore[attr-defined]
-    Outside.method = lambda self: "replaced"  # type: ignore[method-assign]
-    Outside.__init_subclass__ = classmethod(  # type: ignore[assignment]
-        lambda cls: made.append(cls.__name__)
-    )
-    expected = (9, 9, "replaced", "Local+replaced")
-    assert compiled(Outside) == make_local_subclass(Outside) == expected
-    assert made == ["Local", "Local"]
+    assert compiled(Outside) == make_local_subclass(Outside) == (5, 5, "Outside", "Local+Outside")
+    for name, value in changes:
+        setattr(Outside, name, value)
+        assert compiled(Outside) == make_local_subclass(Outside), name
+    assert compiled(Outside) == (9, 8, "replaced", "Local+replaced")
+    assert made == ["Local"] * 3
+
+
+def read_local_property(base: Any) -> Any:
+    class Local(base):  # type: ignore[misc,valid-type]
+        pass
+
+    return Local().prop
+
+
+def test_a_property_a_class_made_in_the_frame_inherits_is_read_where_it_lives() -> None:
+    class Outside:
+        @property
+        def prop(self) -> str:
+            return "property"
+
+    compiled = tracer.compile(read_local_property)
+    assert compiled(Outside) == read_local_property(Outside) == "property"
+    Outside.prop = property(lambda self: "replaced")  # type: ignore[method-assign,assignment]
+    assert compiled(Outside) == read_local_property(Outside) == "replaced"
