@@ -151,9 +151,9 @@ class UserDefinedClassVariable(VariableTracker):
             found = value_objects.class_attribute(self.value, name)
             if found is not None:
                 return found
-        if self.meta_special(tx, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
+        if lookup_class_attr(meta, "__getattribute__")[0] is not type.__dict__["__getattribute__"]:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
-        meta_member, meta_owner = self.meta_special(tx, name)
+        meta_member, meta_owner = lookup_class_attr(meta, name)
         from_type = meta_owner is type or meta_owner is object
         source: Source | None = None if self.source is None else AttrSource(self.source, name)
         if meta_owner is not None and _is_data_descriptor(meta_member):
@@ -186,6 +186,10 @@ class UserDefinedClassVariable(VariableTracker):
             return wrap_class_member(tx, meta_member, meta_source, self, wrap_class(meta))
         if self.meta_special(tx, "__getattr__")[1] is not None:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattr__")
+        # found nowhere: what decided it is guarded (a name found is read through the class
+        # at its source, a live lookup, and needs none of these)
+        self.meta_special(tx, name)
+        self.meta_special(tx, "__getattribute__")
         self._guard_not_in_mro(tx, name)  # set on the class later, it is found
         tx.raise_user_error(
             AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
