@@ -75,10 +75,14 @@ class OutputGraph:
         """The source through which this trace guards each class's `__dict__`, the first one
         it used: one reached through an instance pinned to its class by TYPE_MATCH reaches
         the same dict for every instance of that class (tracer/torch_adapter/modules.py)."""
-        self.class_names_absent: set[tuple[type, str]] = set()
-        """(class, name) pairs whose absence from every class dict of the class's MRO this
-        trace guarded (`variables.user_defined.guard_not_in_classes`): a store or read of the
-        same name on objects of that class in a loop walks the MRO once."""
+        self.class_names_absent: set[tuple[type, str, type | None, int]] = set()
+        """(class, name, owner, start) whose absence from the class dicts of the class's MRO
+        from position `start` to `owner` (to the end for None) this trace guarded
+        (`variables.class_lookup.guard_not_in_classes`): a store or read of the same name on
+        objects of that class in a loop walks the MRO once."""
+        self.class_mro_sources: dict[type, Source] = {}
+        """The source through which this trace reads each class's `__mro__` at fixed
+        positions, pinned by ID_MATCH (`variables.class_lookup.mro_source`)."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0

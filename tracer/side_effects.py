@@ -28,7 +28,7 @@ from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
-from variables.class_lookup import lookup_class_attr
+from variables.class_lookup import lookup_class_attr, lookup_special
 from variables.constant import ConstantVariable, is_constant_value
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable
@@ -316,7 +316,8 @@ class SideEffects:
         cls = cls_vt.value
         if issubclass(cls, BaseException):
             plain = all(
-                getattr(lookup_class_attr(cls, name)[1], "__module__", None) == "builtins"
+                getattr(lookup_special(tx, cls, cls_vt.source, name)[1], "__module__", None)
+                == "builtins"
                 for name in ("__init__", "__new__", "__str__")
             )
             if not plain:
@@ -325,7 +326,7 @@ class SideEffects:
 
         if is_namedtuple_class(cls):
             return construct_namedtuple(tx, cls, args, kwargs)
-        if lookup_class_attr(cls, "__del__")[1] is not None:
+        if lookup_special(tx, cls, cls_vt.source, "__del__")[1] is not None:
             # the object is made only if the compiled code rebuilds it, so its finalizer
             # would not run where it runs in plain Python (or at all)
             unimplemented("new-object", f"creating {cls.__name__}, which defines __del__")
@@ -335,7 +336,7 @@ class SideEffects:
             # without them gives CPython's own TypeError
             tx.run_user_operation(cls)
             unimplemented("new-object", f"creating {cls.__name__}, which refuses instances")
-        new = lookup_class_attr(cls, "__new__")[0]
+        new = lookup_special(tx, cls, cls_vt.source, "__new__")[0]
         python_new = isinstance(new, staticmethod) and type(new.__func__) is types.FunctionType
         if type(cls) is type and python_new:
             return self._new_through_python_new(tx, cls_vt, args, kwargs)
@@ -368,7 +369,10 @@ class SideEffects:
         made = made.realize()
         if not issubclass(made.python_type(), cls):
             return made
-        init = lookup_class_attr(made.python_type(), "__init__")[0]
+        if isinstance(made, UserDefinedObjectVariable):
+            init = made.special_method(tx, "__init__")[0]
+        else:
+            init = lookup_class_attr(made.python_type(), "__init__")[0]
         if init is object.__init__:
             return made
         if not isinstance(made, UserDefinedObjectVariable):
@@ -383,7 +387,7 @@ class SideEffects:
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         """Run (inline) `__init__` on a new object, as `type.__call__` would."""
-        init, _owner = lookup_class_attr(obj.cls, "__init__")
+        init, _owner = obj.special_method(tx, "__init__")
         if init is object.__init__:
             if args or kwargs:
                 tx.raise_user_error(TypeError(f"{obj.cls.__name__}() takes no arguments"))

@@ -28,7 +28,6 @@ from variables.bytearrays import (
     iterable_object,
     make_bytearray,
 )
-from variables.class_lookup import lookup_class_attr
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -43,7 +42,7 @@ from variables.dicts import (
     set_binary_op,
     set_operation,
 )
-from variables.instance_checks import instance_of
+from variables.instance_checks import object_instance_of, pin_class_mro
 from variables.iterators import (
     IteratorVariable,
     iterate,
@@ -203,7 +202,7 @@ class BuiltinVariable(KnownObjectVariable):
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
         if isinstance(obj, UserDefinedObjectVariable):
-            if lookup_class_attr(obj.cls, "__len__")[1] is None:  # looked up on the type
+            if obj.special_method(tx, "__len__")[1] is None:  # looked up on the type
                 tx.raise_user_error(TypeError(f"object of type '{obj.cls.__name__}' has no len()"))
             return len_result(tx, obj.call_method(tx, "__len__", [], {}))
         kind = obj.python_type()
@@ -215,7 +214,13 @@ class BuiltinVariable(KnownObjectVariable):
         self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
         spec = classes.realize().as_python_constant()
-        return ConstantVariable(instance_of(tx, obj.realize().python_type(), spec))
+        return ConstantVariable(object_instance_of(tx, obj, spec))
+
+    def call_issubclass(
+        self, tx: TranslatorBase, cls: VariableTracker, classes: VariableTracker, /
+    ) -> VariableTracker:
+        pin_class_mro(tx, cls)
+        return fold(tx, issubclass, [cls, classes], {})
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         bounds = [a.realize().as_python_constant() for a in args]
@@ -394,7 +399,7 @@ class BuiltinVariable(KnownObjectVariable):
     def call_hash(self, tx: TranslatorBase, obj: VariableTracker, /) -> VariableTracker:
         target = obj.realize()
         if isinstance(target, UserDefinedObjectVariable):
-            if getattr(target.cls, "__hash__", None) is None:
+            if target.special_method(tx, "__hash__")[0] is None:
                 tx.raise_user_error(TypeError(f"unhashable type: '{target.cls.__name__}'"))
             return hash_result(tx, target.call_method(tx, "__hash__", [], {}))
         if isinstance(target, TensorVariable):
@@ -434,7 +439,7 @@ class BuiltinVariable(KnownObjectVariable):
     ) -> VariableTracker:
         """`bytes(x)` of an iterator or a user iterable: its items (after its length hint, as
         CPython's bytes() asks it); anything else is folded on constants."""
-        if len(args) == 1 and not kwargs and iterable_object(args[0]):
+        if len(args) == 1 and not kwargs and iterable_object(tx, args[0]):
             return ConstantVariable(bytes(byte_values(tx, args[0], bytes, hint=True)))
         return fold(tx, bytes, args, kwargs)
 
@@ -767,7 +772,7 @@ def getitem(tx: TranslatorBase, obj: VariableTracker, index: VariableTracker) ->
         return obj.getitem(tx, index)
     if obj.is_python_constant():
         return fold(tx, operator.getitem, [obj, index], {})
-    if lacks_special_method(obj, "__getitem__"):
+    if lacks_special_method(tx, obj, "__getitem__"):
         raise_on_stand_ins(tx, operator.getitem, obj, index)
     return obj.call_method(tx, "__getitem__", [index], {})
 
@@ -778,9 +783,9 @@ def in_op(tx: TranslatorBase, item: VariableTracker, container: VariableTracker)
         return contains(tx, container.items, item)
     if isinstance(container, IteratorVariable):
         return iterator_contains(tx, container, item)
-    if lacks_special_method(container, "__contains__"):
-        if lacks_special_method(container, "__iter__") and lacks_special_method(
-            container, "__getitem__"
+    if lacks_special_method(tx, container, "__contains__"):
+        if lacks_special_method(tx, container, "__iter__") and lacks_special_method(
+            tx, container, "__getitem__"
         ):
             raise_on_stand_ins(tx, operator.contains, container, item)  # not iterable
         unimplemented("operator", f"`in` on {container!r}, which has no __contains__")

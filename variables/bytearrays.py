@@ -75,7 +75,7 @@ class BytearrayVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if name == "extend" and len(args) == 1 and not kwargs and iterable_object(args[0]):
+        if name == "extend" and len(args) == 1 and not kwargs and iterable_object(tx, args[0]):
             # its items, asked after its length hint and checked one at a time
             args = [ConstantVariable(bytes(byte_values(tx, args[0], bytearray, hint=True)))]
         real_args = [_operand(a, self, name) for a in args]
@@ -134,19 +134,19 @@ def _operand(vt: VariableTracker, owner: BytearrayVariable, method: str) -> Any:
         unimplemented("bytearray", f"bytearray.{method} with {vt!r}, which is not a constant")
 
 
-def iterable_object(vt: VariableTracker) -> bool:
+def iterable_object(tx: TranslatorBase, vt: VariableTracker) -> bool:
     """An iterator, or a user object whose class defines `__iter__` and neither `__bytes__`
-    nor `__index__`: `bytes(vt)` and `bytearray.extend(vt)` take its items one at a time."""
-    from variables.class_lookup import lookup_class_attr
+    nor `__index__` (guarded): `bytes(vt)` and `bytearray.extend(vt)` take its items one at a
+    time."""
     from variables.iterators import IteratorVariable, user_iterator_class
+    from variables.user_defined import UserDefinedObjectVariable
 
     vt = vt.realize()
     if isinstance(vt, IteratorVariable):
         return True
-    cls = user_iterator_class(vt)
-    return cls is not None and not any(
-        lookup_class_attr(cls, name)[1] for name in ("__bytes__", "__index__")
-    )
+    if user_iterator_class(vt) is None or not isinstance(vt, UserDefinedObjectVariable):
+        return False
+    return not any(vt.special_method(tx, name)[1] for name in ("__bytes__", "__index__"))
 
 
 def byte_values(

@@ -4,7 +4,9 @@ find, true on later calls.
 
 Used by every tracker of objects and classes (variables/user_defined.py, the runtime's and
 torch's nn.Modules, operators, iteration): a trace reads class dicts at trace time, and a class
-attribute set afterwards (on the class or a base) must make the cached trace miss.
+attribute set afterwards (on the class or a base), a special method a protocol found missing
+set later, or `__bases__` reassigned (a new MRO) must make the cached trace miss
+(notes/guards.md "What a class holds, guarded").
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 
@@ -19,6 +22,7 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.translator.base import TranslatorBase
     from variables.base import VariableTracker
+    from variables.new_classes import NewClassVariable
 
 ABSENT: Any = object()
 """What `lookup_class_attr` finds when no class on the MRO holds the name."""
@@ -38,29 +42,140 @@ IMMUTABLE_TYPE = 1 << 8
 
 
 def guard_not_in_classes(
-    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+    tx: TranslatorBase,
+    cls: type,
+    cls_source: Source | None,
+    name: str,
+    before: type | None = None,
+    start: int = 0,
 ) -> None:
     """The trace found no `name` on `cls`'s MRO (an AttributeError, a `getattr` default,
-    `Module.__getattr__` asked): guard each class dict on the MRO to still lack it, since a
-    class attribute set later is what the ordinary lookup would find. A class whose attributes
-    cannot change (`object`) is not guarded. Each class's dict is reached through the first
-    source the trace used for it (`OutputGraph.class_dict_sources`): the class source here is
-    pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every way to that class
-    reaches the same dict. Without a class source (a class made in the frame) nothing outside
-    can have changed it since."""
-    if cls_source is None or (cls, name) in tx.output.class_names_absent:
+    `Module.__getattr__` asked), or found it first on `before`: guard each class dict on the
+    MRO (from `start`, where `super()` starts looking, up to `before`) to still lack it, since
+    a class attribute set later is what the ordinary lookup would find. A class whose
+    attributes cannot change (`object`) is not guarded. Each class's dict is reached through
+    the first source the trace used for it (`OutputGraph.class_dict_sources`): the class
+    source here is pinned (a TYPE_MATCH on the object, an ID_MATCH on the class), so every
+    way to that class reaches the same dict. A class made in the frame has a new dict on
+    every call, and the classes it got from its bases are guarded through them (`class_at`);
+    another class with no source is not guarded."""
+    key = (cls, name, before, start)
+    if before is cls or key in tx.output.class_names_absent:
+        return  # (found on `cls` itself: no class comes before it)
+    if cls_source is None and made_class(cls) is None:
         return
-    tx.output.class_names_absent.add((cls, name))
-    class_dicts = tx.output.class_dict_sources
-    mro_source = AttrSource(cls_source, "__mro__")
+    tx.output.class_names_absent.add(key)
+    if cls_source is not None:
+        mro_source(tx, cls, cls_source)  # which classes come before `before` is the MRO's say
     for index, klass in enumerate(cls.__mro__):
-        if klass.__flags__ & IMMUTABLE_TYPE:
+        if klass is before:
+            break
+        if index < start or klass.__flags__ & IMMUTABLE_TYPE:
             continue
-        dict_source = class_dicts.get(klass)
-        if dict_source is None:
-            dict_source = AttrSource(ItemSource(mro_source, index), "__dict__")
-            class_dicts[klass] = dict_source
-        tx.output.guard_name_absent(dict_source, name)
+        dict_source = _class_dict_source(tx, cls, cls_source, index)
+        if dict_source is not None:  # (None: made in the frame, its dict new on every call)
+            tx.output.guard_name_absent(dict_source, name)
+
+
+def _class_dict_source(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, index: int
+) -> Source | None:
+    """Where the trace reads the dict of `cls.__mro__[index]`: the first source it used for
+    that class (`OutputGraph.class_dict_sources`), else `<class_at>.__dict__`."""
+    klass = cls.__mro__[index]
+    dict_source = tx.output.class_dict_sources.get(klass)
+    if dict_source is None:
+        holder = class_at(tx, cls, cls_source, index)
+        if holder is None:
+            return None
+        dict_source = tx.output.class_dict_sources[klass] = AttrSource(holder, "__dict__")
+    return dict_source
+
+
+def class_at(tx: TranslatorBase, cls: type, cls_source: Source | None, index: int) -> Source | None:
+    """Where the trace reads `cls.__mro__[index]`: `cls_source` itself for the class (pinned
+    there, whatever its bases), `<cls_source>.__mro__[index]` for a base (in the pinned MRO).
+    For a class made in the frame (no source, a new class on every call), a class that comes
+    from one of its bases is read through the first base from outside whose MRO holds it
+    (`G['Base'].__mro__[1]`), and every base from outside has its MRO pinned, since the made
+    class's MRO is made from theirs; None for a class made in the frame itself."""
+    if cls_source is not None:
+        return cls_source if index == 0 else ItemSource(mro_source(tx, cls, cls_source), index)
+    made = made_class(cls)
+    if made is None or index == 0:
+        return None
+    klass, found = cls.__mro__[index], None
+    for base_vt in made.bases:
+        base = base_vt.as_python_constant()
+        holder = (
+            class_at(tx, base, base_vt.source, base.__mro__.index(klass))
+            if klass in base.__mro__
+            else None
+        )
+        if base_vt.source is not None:
+            mro_source(tx, base, base_vt.source)
+        if found is None:
+            found = holder
+    return found
+
+
+def made_class(cls: type) -> NewClassVariable | None:
+    """The tracker of `cls` when this trace's frame made it (a class statement), else None."""
+    from variables.new_classes import made_in_frame
+
+    made = made_in_frame(cls)
+    return made if made is not None and made.value is cls else None
+
+
+def made_class_member_source(tx: TranslatorBase, cls: type, name: str) -> Source | None:
+    """Where the trace reads `name`, found on a class that a class made in the frame got from
+    a base from outside (`G['Base'].m`), with the classes before it guarded to still lack the
+    name; None when the frame made the class holding it too (or no class)."""
+    owner = lookup_class_attr(cls, name)[1]
+    if owner is None:
+        return None
+    guard_not_in_classes(tx, cls, None, name, owner)
+    holder = class_at(tx, cls, None, cls.__mro__.index(owner))
+    return None if holder is None else AttrSource(holder, name)
+
+
+def mro_source(tx: TranslatorBase, cls: type, cls_source: Source) -> Source:
+    """Where the trace reads `cls.__mro__` to reach a class at a fixed position
+    (`type(L['o']).__mro__[1]`): the first source it used for that class's MRO
+    (`OutputGraph.class_mro_sources`), pinned there by an ID_MATCH on the tuple when the class
+    can change. Assigning `__bases__` (the class's, or a base's) gives the class a new MRO
+    tuple, in which the positions may hold other classes, and the guard holds the old tuple,
+    so its id is not reused. Also what an answer decided from the MRO (`isinstance`) pins."""
+    sources = tx.output.class_mro_sources
+    source = sources.get(cls)
+    if source is None:
+        source = sources[cls] = AttrSource(cls_source, "__mro__")
+        if not cls.__flags__ & IMMUTABLE_TYPE:
+            tx.output.add_guard(GuardKind.ID_MATCH, source, cls.__mro__)
+    return source
+
+
+def lookup_special(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, name: str, *, pin: bool = False
+) -> tuple[Any, type | None]:
+    """`lookup_class_attr` for a protocol CPython runs by looking special method `name` up on
+    the type (`len(obj)`, `obj + 1`, `bool(obj)`, `==`'s identity fallback), with what the
+    trace decided from it guarded. Not found, or found only on a class whose attributes
+    cannot change (`object.__eq__`, `object.__hash__`): every class before it still lacks the
+    name, as a method set there later is what CPython would call. Found on a class that can
+    change, the caller usually reads the method through the class (`type(L['o']).__len__`),
+    and that read's guard follows the live MRO; where it decides from the member itself
+    (`pin`: `_overrides` compares two; a `__hash__` of None), the member is pinned where it
+    was found: the classes before its owner lack the name, the owner's dict entry is it."""
+    member, owner = lookup_class_attr(cls, name)
+    if owner is None or owner.__flags__ & IMMUTABLE_TYPE:
+        guard_not_in_classes(tx, cls, cls_source, name, owner)
+    elif pin or member is None:
+        guard_not_in_classes(tx, cls, cls_source, name, owner)
+        owner_dict = _class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
+        if owner_dict is not None:
+            tx.output.add_guard(GuardKind.ID_MATCH, ItemSource(owner_dict, name), member)
+    return member, owner
 
 
 def custom_getattribute_reason(cls: type) -> str | None:
@@ -88,7 +203,5 @@ def stored_class_attr(
     if index:
         if cls_source is None:
             unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
-        mro_source = AttrSource(cls_source, "__mro__")
-        for i in range(index):
-            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+        guard_not_in_classes(tx, cls, cls_source, name, cls.__mro__[index])
     return value

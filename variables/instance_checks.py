@@ -8,9 +8,11 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
+from variables.class_lookup import mro_source
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
+    from variables.base import VariableTracker
 
 _BY_TYPE = (type.__instancecheck__, abc.ABCMeta.__instancecheck__)
 """The `__instancecheck__` of metaclasses that decide from the object's class alone."""
@@ -32,3 +34,28 @@ def instance_of(tx: TranslatorBase, kind: type, spec: Any) -> bool:
             "isinstance", f"isinstance() with {spec!r}: {meta.__name__} defines __instancecheck__"
         )
     return bool(tx.run_user_operation(issubclass, kind, spec))
+
+
+def object_instance_of(tx: TranslatorBase, obj: VariableTracker, spec: Any) -> bool:
+    """`isinstance(obj, spec)`: `instance_of` on the object's type. For a user object from
+    outside, the answer holds while its class's MRO does, which assigning `__bases__`
+    replaces: pinned (`class_lookup.mro_source`). Tensors, modules and builtin values are not
+    pinned."""
+    from variables.user_defined import UserDefinedObjectVariable
+
+    obj = obj.realize()
+    if isinstance(obj, UserDefinedObjectVariable):
+        source = obj.class_source()
+        if source is not None:
+            mro_source(tx, obj.cls, source)
+    return instance_of(tx, obj.python_type(), spec)
+
+
+def pin_class_mro(tx: TranslatorBase, cls: VariableTracker) -> None:
+    """`issubclass(cls, ...)` of a user class from outside holds while its MRO does: pinned,
+    as for `isinstance`."""
+    from variables.user_defined import UserDefinedClassVariable
+
+    cls = cls.realize()
+    if isinstance(cls, UserDefinedClassVariable) and cls.source is not None:
+        mro_source(tx, cls.value, cls.source)

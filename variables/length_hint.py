@@ -72,7 +72,7 @@ def length_hint(tx: TranslatorBase, vt: VariableTracker) -> int | None:
         obj = obj.obj.realize()
     if not isinstance(obj, UserDefinedObjectVariable):
         return None
-    owner = lookup_class_attr(obj.cls, "__len__")[1]
+    owner = obj.special_method(tx, "__len__")[1]
     if owner is not None and owner.__module__ != "builtins":  # (a builtin's: no user code)
         try:
             return _checked(tx, obj.call_method(tx, "__len__", [], {}), len, _Sized)
@@ -81,7 +81,7 @@ def length_hint(tx: TranslatorBase, vt: VariableTracker) -> int | None:
                 raise
     elif owner is not None:
         return None
-    if lookup_class_attr(obj.cls, "__length_hint__")[1] is None:
+    if obj.special_method(tx, "__length_hint__")[1] is None:
         return None
     try:
         result = obj.call_method(tx, "__length_hint__", [], {})

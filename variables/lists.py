@@ -108,7 +108,7 @@ class BaseListVariable(VariableTracker):
         if len(bounds) > 2:
             return self.refused_call(tx, "index", [item, *bounds], {})
         window = search_window(tx, self.python_cls, len(self.items), bounds)
-        target = search_key(item)
+        target = search_key(tx, item)
         for i in window:
             if matches(tx, self.items[i], target):
                 return ConstantVariable(i)
@@ -119,7 +119,7 @@ class BaseListVariable(VariableTracker):
         raise AssertionError("unreachable: an empty sequence holds nothing")
 
     def method_count(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
-        target = search_key(item)
+        target = search_key(tx, item)
         return ConstantVariable(sum(matches(tx, c, target) for c in self.items))
 
     def reconstruct_items(self, cg: PyCodegen) -> None:
@@ -200,7 +200,7 @@ class ListVariable(BaseListVariable):
 
     def method_remove(self, tx: TranslatorBase, item: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "remove")
-        target = search_key(item)
+        target = search_key(tx, item)
         for i, candidate in enumerate(self.items):
             if matches(tx, candidate, target):
                 del self.items[i]
@@ -348,7 +348,7 @@ def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: Variabl
     for candidate in items:
         if candidate is item or candidate.realize() is realized:
             return True
-    target = search_key(realized)
+    target = search_key(tx, realized)
     return any(matches(tx, candidate, target) for candidate in items)
 
 
@@ -363,20 +363,19 @@ class _ByIdentity:
         self.vt = vt
 
 
-def _compared_by_identity(vt: VariableTracker) -> bool:
-    from variables.class_lookup import lookup_class_attr
+def _compared_by_identity(tx: TranslatorBase, vt: VariableTracker) -> bool:
     from variables.user_defined import UserDefinedObjectVariable
 
     return (
         isinstance(vt, UserDefinedObjectVariable)
-        and lookup_class_attr(vt.cls, "__eq__")[0] is object.__eq__
+        and vt.special_method(tx, "__eq__")[0] is object.__eq__
     )
 
 
-def search_key(item: VariableTracker) -> object:
+def search_key(tx: TranslatorBase, item: VariableTracker) -> object:
     """`search_target`, or, for a user object compared by identity, a key that finds it."""
     realized = item.realize()
-    if _compared_by_identity(realized):
+    if _compared_by_identity(tx, realized):
         return _ByIdentity(realized)
     return search_target(realized)
 
@@ -390,7 +389,7 @@ def matches(tx: TranslatorBase, vt: VariableTracker, key: object) -> bool:
         return True
     if type(candidate) is ConstantVariable and type(candidate.value) in CONSTANT_TYPES:
         return False  # an int's, a str's `__eq__` answer NotImplemented too
-    if _compared_by_identity(candidate):
+    if _compared_by_identity(tx, candidate):
         from variables.operators import identical
 
         return identical(candidate, key.vt, tx)

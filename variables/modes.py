@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
-from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.lists import ListVariable
 from variables.user_defined import UserDefinedObjectVariable
@@ -37,7 +36,7 @@ class TorchFunctionModeVariable(UserDefinedObjectVariable):
 
     def enter_context(self, tx: TranslatorBase) -> tuple[VariableTracker, VariableTracker]:
         base = tx.output.world.mode_base
-        if lookup_class_attr(self.cls, "__enter__")[0] is base.__dict__["__enter__"]:
+        if self.special_method(tx, "__enter__", pin=True)[0] is base.__dict__["__enter__"]:
             tx.output.push_mode(tx, self)
             entered: VariableTracker = self
         else:

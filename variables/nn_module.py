@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from guards.sources import AttrSource, TypeSource
 from tracer.runtime.nn.module import Module
 from variables.base import VariableTracker
 from variables.class_lookup import lookup_class_attr
@@ -50,7 +49,8 @@ class NNModuleVariable(UserDefinedObjectVariable):
         """`Module.__getattr__`: the parameter, buffer or submodule registered as `name`,
         looked up in the tables of the instance dict (each guarded on its keys), else the
         runtime's AttributeError. A class with its own `__getattr__` is not modeled."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not Module.__dict__["__getattr__"]:
+        getattr_fn = self.special_method(tx, "__getattr__", pin=True)[0]
+        if getattr_fn is not Module.__dict__["__getattr__"]:
             return super().missing_attr(tx, name)
         for table in MODULE_TABLES:
             found = self._instance_attr(tx, table)
@@ -77,9 +77,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if call is not Module.__dict__["__call__"]:
             return super().call_function(tx, args, kwargs)
         # read (and so guarded) where Python finds it: `type(module).__call__`
-        wrap_class_member(
-            tx, call, self._class_source(AttrSource, TypeSource, "__call__"), None, None
-        )
+        wrap_class_member(tx, call, self._class_source(tx, "__call__"), None, None)
         return self.call_method(tx, "forward", args, kwargs)
 
     def __repr__(self) -> str:

@@ -13,7 +13,7 @@ from guards.guard import GuardKind
 from tracer.exc import unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables.base import NotConstantError, VariableTracker
-from variables.class_lookup import lookup_class_attr
+from variables.class_lookup import lookup_special
 from variables.constant import ConstantVariable
 from variables.tensor import TensorVariable
 from variables.user_defined import UserDefinedObjectVariable
@@ -128,7 +128,7 @@ def _arithmetic(
 ) -> VariableTracker | None:
     left, right = a.python_type(), b.python_type()
     reflected_tried = False
-    if left is not right and issubclass(right, left) and _overrides(right, left, reflected):
+    if left is not right and issubclass(right, left) and _overrides(tx, b, a, reflected):
         result = _call_operator_method(tx, b, reflected, a)
         if result is not None:
             return result
@@ -156,11 +156,13 @@ def _rich_compare(
     return _call_operator_method(tx, b, swapped, a)
 
 
-def _overrides(right: type, left: type, name: str) -> bool:
-    """Does `right` define `name` otherwise than `left` (CPython asks before trying a
+def _overrides(
+    tx: TranslatorBase, right: VariableTracker, left: VariableTracker, name: str
+) -> bool:
+    """Does `right`'s type define `name` otherwise than `left`'s (CPython asks before trying a
     subclass's reflected method first)?"""
-    right_method, right_owner = lookup_class_attr(right, name)
-    left_method, left_owner = lookup_class_attr(left, name)
+    right_method, right_owner = _special(tx, right, name)
+    left_method, left_owner = _special(tx, left, name)
     if right_owner is None:
         return False
     return left_owner is None or left_method is not right_method
@@ -182,7 +184,7 @@ def _call_operator_method(
             f"{name} of {receiver.type_name()} with a user object: the builtin's own method "
             "may use the object's protocol",
         )
-    _method, owner = lookup_class_attr(receiver.cls, name)
+    _method, owner = receiver.special_method(tx, name)
     if owner is None:
         return None
     if owner is object:
@@ -208,7 +210,7 @@ def raise_operator_error(
     """No operand handled `fn`: CPython's own TypeError, computed by running `fn` on stand-ins
     (a user object becomes an object of an empty class of the same name)."""
     repeats = fn in (operator.mul, operator.imul)
-    if repeats and any(_defines(vt, "__index__") for vt in (a, b)):
+    if repeats and any(_defines(tx, vt, "__index__") for vt in (a, b)):
         unimplemented("operator", f"{fn.__name__} of a sequence by an object with __index__")
     raise_on_stand_ins(tx, fn, a, b)
 
@@ -225,19 +227,27 @@ def raise_on_stand_ins(
     unimplemented("operator", f"{fn.__name__} on stand-ins of {args!r} did not raise")
 
 
-def lacks_special_method(vt: VariableTracker, name: str) -> bool:
-    """A user object whose class (where CPython looks special methods up) has no `name`."""
+def lacks_special_method(tx: TranslatorBase, vt: VariableTracker, name: str) -> bool:
+    """A user object whose class (where CPython looks special methods up) has no `name`
+    (guarded either way)."""
     vt = vt.realize()
-    return isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, name)[1] is None
+    return isinstance(vt, UserDefinedObjectVariable) and vt.special_method(tx, name)[1] is None
 
 
-def _defines(vt: VariableTracker, name: str) -> bool:
+def _defines(tx: TranslatorBase, vt: VariableTracker, name: str) -> bool:
     vt = vt.realize()
     if isinstance(vt, TensorVariable):  # Tensor.__index__ decides on the tensor's data
         return hasattr(vt.python_type(), name)
-    return (
-        isinstance(vt, UserDefinedObjectVariable) and lookup_class_attr(vt.cls, name)[1] is not None
-    )
+    return isinstance(vt, UserDefinedObjectVariable) and vt.special_method(tx, name)[1] is not None
+
+
+def _special(tx: TranslatorBase, vt: VariableTracker, name: str) -> tuple[Any, type | None]:
+    """Special method `name` of `vt`'s type, pinned for a user object (the caller compares
+    it, reading it nowhere else)."""
+    vt = vt.realize()
+    if isinstance(vt, UserDefinedObjectVariable):
+        return lookup_special(tx, vt.cls, vt.class_source(), name, pin=True)
+    return lookup_special(tx, vt.python_type(), None, name)
 
 
 def _stand_in(vt: VariableTracker, stand_ins: dict[type, Any]) -> Any:

@@ -31,9 +31,13 @@ from variables.base import NotConstantError, VariableTracker
 from variables.class_lookup import (
     ABSENT,
     IMMUTABLE_TYPE,
+    class_at,
     custom_getattribute_reason,
     guard_not_in_classes,
     lookup_class_attr,
+    lookup_special,
+    made_class_member_source,
+    mro_source,
     stored_class_attr,
 )
 from variables.constant import ConstantVariable
@@ -151,7 +155,7 @@ class UserDefinedClassVariable(VariableTracker):
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattribute__")
         meta_member, meta_owner = lookup_class_attr(meta, name)
         from_type = meta_owner is type or meta_owner is object
-        source = AttrSource(self.source, name) if self.source is not None else None
+        source: Source | None = None if self.source is None else AttrSource(self.source, name)
         if meta_owner is not None and _is_data_descriptor(meta_member):
             if from_type:
                 # type's `__doc__` and `__module__` read the class's own dict entry
@@ -166,6 +170,8 @@ class UserDefinedClassVariable(VariableTracker):
             return stored
         member, owner = lookup_class_attr(self.value, name)
         if member is not ABSENT:
+            if source is None:  # a class made in the frame, `name` from its base
+                source = made_class_member_source(tx, self.value, name)
             if isinstance(member, property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
             getter = lookup_class_attr(type(member), "__get__")[0]
@@ -178,8 +184,12 @@ class UserDefinedClassVariable(VariableTracker):
             self._guard_not_in_mro(tx, name)
             meta_source = AttrSource(TypeSource(self.source), name) if self.source else None
             return wrap_class_member(tx, meta_member, meta_source, self, wrap_class(meta))
-        if lookup_class_attr(meta, "__getattr__")[1] is not None:
+        if self.meta_special(tx, "__getattr__")[1] is not None:
             unimplemented("metaclass", f"metaclass {meta.__name__} defines __getattr__")
+        # found nowhere: what decided it is guarded (a name found is read through the class
+        # at its source, a live lookup, and needs none of these)
+        self.meta_special(tx, name)
+        self.meta_special(tx, "__getattribute__")
         self._guard_not_in_mro(tx, name)  # set on the class later, it is found
         tx.raise_user_error(
             AttributeError(f"type object '{self.value.__name__}' has no attribute '{name}'")
@@ -193,7 +203,7 @@ class UserDefinedClassVariable(VariableTracker):
         cls = self.value
         meta = type(cls)
         what = f"setting class attribute {cls.__name__}.{name}"
-        if lookup_class_attr(meta, "__setattr__")[0] is not type.__dict__["__setattr__"]:
+        if self.meta_special(tx, "__setattr__")[0] is not type.__dict__["__setattr__"]:
             unimplemented("setattr", f"{what}: metaclass {meta.__name__} defines __setattr__")
         if cls.__flags__ & IMMUTABLE_TYPE:  # a C type (array.array): CPython's TypeError
             tx.run_user_operation(type.__setattr__, cls, name, None)
@@ -219,7 +229,9 @@ class UserDefinedClassVariable(VariableTracker):
             unimplemented("getattr", f"descriptor {self.value.__name__}.{name} of a new class")
         index = self.value.__mro__.index(owner)
         holder = (
-            self.source if index == 0 else ItemSource(AttrSource(self.source, "__mro__"), index)
+            self.source
+            if index == 0
+            else ItemSource(mro_source(tx, self.value, self.source), index)
         )
         raw = ItemSource(AttrSource(holder, "__dict__"), name)
         descriptor = tx.output.builder.lazy(member, raw).realize()
@@ -235,11 +247,7 @@ class UserDefinedClassVariable(VariableTracker):
 
     def _guard_not_in_mro(self, tx: TranslatorBase, name: str) -> None:
         """The class's MRO still lacks `name` (else it would hide the metaclass's attribute)."""
-        if self.source is None:
-            return
-        mro_source = AttrSource(self.source, "__mro__")
-        for i in range(len(self.value.__mro__)):
-            tx.output.guard_name_absent(AttrSource(ItemSource(mro_source, i), "__dict__"), name)
+        guard_not_in_classes(tx, self.value, self.source, name)
 
     def _metaclass_property(self, tx: TranslatorBase, prop: property, name: str) -> VariableTracker:
         """A property of the metaclass read on the class: its getter called with the class."""
@@ -266,10 +274,17 @@ class UserDefinedClassVariable(VariableTracker):
             return super().call_method(tx, name, args, kwargs)
         return method.call_function(tx, args, kwargs)
 
+    def meta_special(self, tx: TranslatorBase, name: str) -> tuple[Any, type | None]:
+        """`(member, owner)` of `name` on the metaclass's MRO, where CPython looks a class's
+        special methods (and then its attributes) up, with what was found guarded
+        (`class_lookup.lookup_special`)."""
+        source = TypeSource(self.source) if self.source is not None else None
+        return lookup_special(tx, type(self.value), source, name)
+
     def metaclass_special(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
         """The metaclass's Python function `name` bound to the class, or None."""
         meta = type(self.value)
-        member, owner = lookup_class_attr(meta, name)
+        member, owner = self.meta_special(tx, name)
         if owner is None or owner is type or not isinstance(member, types.FunctionType):
             return None
         source = AttrSource(TypeSource(self.source), name) if self.source is not None else None
@@ -342,7 +357,7 @@ class UserDefinedObjectVariable(VariableTracker):
         reason = custom_getattribute_reason(self.cls)
         if reason is not None:
             unimplemented("getattr", reason)
-        cls_source = self._cls_source()
+        cls_source = self.class_source()
         if name == "__class__" and lookup_class_attr(self.cls, name)[1] is object:
             # found where the object's class is (its type is guarded); a class may define a
             # `__class__` of its own (test_super), found like any other attribute below
@@ -363,18 +378,18 @@ class UserDefinedObjectVariable(VariableTracker):
                 getter = wrap_class_member(
                     tx,
                     member.fget,
-                    self._class_source(AttrSource, TypeSource, name, "fget"),
+                    self._class_source(tx, name, "fget"),
                     None,
                     None,
                 )
                 return getter.call_function(tx, [self], {})
             except Unsupported as e:
                 if isinstance(e.user_exception, AttributeError):
-                    self._no_getattr_fallback(name)
+                    self._no_getattr_fallback(tx, name)
                 raise
         if is_slot(member, owner):
             if not self._slot_filled(tx, name, member):
-                self._no_getattr_fallback(name)
+                self._no_getattr_fallback(tx, name)
             return self._slot_value(tx, name, member)
         if is_data_descriptor:
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
@@ -388,14 +403,20 @@ class UserDefinedObjectVariable(VariableTracker):
             member, types.FunctionType | staticmethod | classmethod
         ):
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
-        source = self._class_source(AttrSource, TypeSource, name)
-
+        source = self._class_source(tx, name)
         return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
-    def _no_getattr_fallback(self, name: str) -> None:
+    def special_method(
+        self, tx: TranslatorBase, name: str, *, pin: bool = False
+    ) -> tuple[Any, type | None]:
+        """`(method, owner)` of special method `name` as CPython finds it, on the class, with
+        what was found guarded (`class_lookup.lookup_special`)."""
+        return lookup_special(tx, self.cls, self.class_source(), name, pin=pin)
+
+    def _no_getattr_fallback(self, tx: TranslatorBase, name: str) -> None:
         """A descriptor's AttributeError (a property's, an empty slot's) makes CPython call
         the class's `__getattr__`, which is not traced here: break when the class has one."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
+        if self.special_method(tx, "__getattr__")[0] is not ABSENT:
             unimplemented(
                 "getattr",
                 f"{self.cls.__name__}.{name} raised AttributeError and "
@@ -405,22 +426,24 @@ class UserDefinedObjectVariable(VariableTracker):
     def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
         traced here; a subclass may model one), else raise AttributeError."""
-        if lookup_class_attr(self.cls, "__getattr__")[0] is not ABSENT:
+        if self.special_method(tx, "__getattr__")[0] is not ABSENT:
             unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
         tx.raise_user_error(
             AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
         )
 
-    def _class_source(self, attr_src: Any, type_src: Any, name: str, *more: str) -> Source | None:
-        if self.source is not None:
-            source = attr_src(type_src(self.source), name)
-        elif self.cls_source is not None:
-            source = attr_src(self.cls_source, name)
+    def _class_source(self, tx: TranslatorBase, name: str, *more: str) -> Source | None:
+        """Where the class attribute `name` (and `more` below it: a property's `fget`) is
+        read: `type(L['o']).name`, the class's own source's, or, for a class made in the
+        frame, its base's from outside (`made_class_member_source`)."""
+        cls_source = self.class_source()
+        if cls_source is not None:
+            source: Source | None = AttrSource(cls_source, name)
         else:
-            return None
+            source = made_class_member_source(tx, self.cls, name)
         for part in more:
-            source = attr_src(source, part)
-        return source  # type: ignore[no-any-return]
+            source = None if source is None else AttrSource(source, part)
+        return source
 
     def _instance_attr(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
         """The instance-dict entry for `name`, guarding its presence or absence at the source."""
@@ -476,18 +499,16 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
-        setattr_fn, owner = lookup_class_attr(self.cls, "__setattr__")
+        setattr_fn, _owner = self.special_method(tx, "__setattr__")
         if setattr_fn is not object.__dict__["__setattr__"]:
             if not isinstance(setattr_fn, types.FunctionType):
                 unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
 
             self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
             return
-        if owner is object:  # no class before `object` defines one: guarded, as a read would be
-            guard_not_in_classes(tx, self.cls, self._cls_source(), "__setattr__")
         self.object_setattr(tx, name, value)
 
-    def _cls_source(self) -> Source | None:
+    def class_source(self) -> Source | None:
         """Where the object's class is read from: `type(<source>)`, or the class's own source
         for an object made in the frame."""
         return TypeSource(self.source) if self.source is not None else self.cls_source
@@ -501,7 +522,7 @@ class UserDefinedObjectVariable(VariableTracker):
             setter = wrap_class_member(
                 tx,
                 member.fset,
-                self._class_source(AttrSource, TypeSource, name, "fset"),
+                self._class_source(tx, name, "fset"),
                 None,
                 None,
             )
@@ -510,7 +531,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if member is not ABSENT and hasattr(type(member), "__set__") and not is_slot(member, owner):
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
         if member is ABSENT:  # a data descriptor set on a class later would take the store
-            guard_not_in_classes(tx, self.cls, self._cls_source(), name)
+            guard_not_in_classes(tx, self.cls, self.class_source(), name)
         if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
             what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
             store = lambda bare: object.__setattr__(bare, name, None)  # noqa: E731
@@ -520,7 +541,7 @@ class UserDefinedObjectVariable(VariableTracker):
         self.attrs[name] = value
 
     def delete_attr(self, tx: TranslatorBase, name: str) -> None:
-        delattr_fn, _owner = lookup_class_attr(self.cls, "__delattr__")
+        delattr_fn, _owner = self.special_method(tx, "__delattr__")
         if delattr_fn is not object.__dict__["__delattr__"]:
             if not isinstance(delattr_fn, types.FunctionType):
                 unimplemented("delattr", f"{self.cls.__name__} defines a C __delattr__")
@@ -538,7 +559,7 @@ class UserDefinedObjectVariable(VariableTracker):
             deleter = wrap_class_member(
                 tx,
                 member.fdel,
-                self._class_source(AttrSource, TypeSource, name, "fdel"),
+                self._class_source(tx, name, "fdel"),
                 None,
                 None,
             )
@@ -581,16 +602,16 @@ class UserDefinedObjectVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if lookup_class_attr(self.cls, "__call__")[1] is None:
+        if self.special_method(tx, "__call__")[1] is None:
             tx.raise_user_error(TypeError(f"'{self.cls.__name__}' object is not callable"))
         return self.call_method(tx, "__call__", args, kwargs)
 
     def truthy(self, tx: TranslatorBase) -> bool:
-        if lookup_class_attr(self.cls, "__bool__")[1] is not None:
+        if self.special_method(tx, "__bool__")[1] is not None:
             return bool(
                 protocol_result(tx, bool, _Truthy, self.call_method(tx, "__bool__", [], {}))
             )
-        if lookup_class_attr(self.cls, "__len__")[1] is not None:
+        if self.special_method(tx, "__len__")[1] is not None:
             return bool(protocol_result(tx, bool, _Sized, self.call_method(tx, "__len__", [], {})))
         return True
 
@@ -626,25 +647,26 @@ class SuperVariable(VariableTracker):
             return obj.super_getattr(tx, self.cls, name)
         if not isinstance(obj, UserDefinedObjectVariable):
             unimplemented("super", f"super() on {obj!r}")
-        self._no_stored_attr(tx, name)
-        mro = obj.cls.__mro__
-        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
-        for k in range(start, len(mro)):
-            if name in mro[k].__dict__:
-                member = mro[k].__dict__[name]
-                break
-        else:
-            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        member, source = self._find(tx, obj.cls, obj.class_source(), name)
         if member is object.__dict__.get(name) and name == "__init__":
             return ObjectInitVariable()
-        if obj.source is not None:
-            mro_src: Source | None = AttrSource(TypeSource(obj.source), "__mro__")
-        elif obj.cls_source is not None:
-            mro_src = AttrSource(obj.cls_source, "__mro__")
-        else:
-            mro_src = None
-        source = AttrSource(ItemSource(mro_src, k), name) if mro_src is not None else None
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
+
+    def _find(
+        self, tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
+    ) -> tuple[Any, Source | None]:
+        """`name` found on `cls`'s MRO after `self.cls`, and where it is read: at its fixed
+        position in the pinned MRO (`type(L['o']).__mro__[2].name`), the classes from where the
+        lookup starts to it guarded to still lack `name` (one that gains it later is found)."""
+        self._no_stored_attr(tx, name)
+        mro = cls.__mro__
+        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
+        owner = next((klass for klass in mro[start:] if name in klass.__dict__), None)
+        guard_not_in_classes(tx, cls, cls_source, name, owner, start)
+        if owner is None:
+            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        holder = class_at(tx, cls, cls_source, mro.index(owner))
+        return owner.__dict__[name], None if holder is None else AttrSource(holder, name)
 
     @staticmethod
     def _no_stored_attr(tx: TranslatorBase, name: str) -> None:
@@ -656,23 +678,13 @@ class SuperVariable(VariableTracker):
     ) -> VariableTracker:
         """`super(C, cls).name` (a classmethod's `super()`): found after C in cls's MRO; a
         classmethod binds to cls, a plain function stays unbound."""
-        self._no_stored_attr(tx, name)
-        mro = cls_vt.value.__mro__
-        if self.cls not in mro:
+        if self.cls not in cls_vt.value.__mro__:
             unimplemented("super", f"super({self.cls.__name__}, {cls_vt.value.__name__})")
-        for k in range(mro.index(self.cls) + 1, len(mro)):
-            if name in mro[k].__dict__:
-                member = mro[k].__dict__[name]
-                break
-        else:
-            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+        member, source = self._find(tx, cls_vt.value, cls_vt.source, name)
         if member is object.__dict__["__new__"]:
             return ObjectNewVariable()
         if not isinstance(member, types.FunctionType | staticmethod | classmethod):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
-        source = None
-        if cls_vt.source is not None:
-            source = AttrSource(ItemSource(AttrSource(cls_vt.source, "__mro__"), k), name)
         return wrap_class_member(tx, member, source, None, cls_vt)
 
     def __repr__(self) -> str:

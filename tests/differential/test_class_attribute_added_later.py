@@ -164,3 +164,95 @@ def test_a_property_or_setattr_set_on_the_class_later_takes_the_store() -> None:
     finally:
         del Holder.__setattr__
     assert compiled(Holder()) == (3, 4)
+
+
+def test_super_skips_no_class_that_gains_the_method_later() -> None:
+    """`super().m()` found `m` two classes up; a class in between that gains `m` after the
+    compile is what `super()` finds first."""
+
+    class Base:
+        def m(self) -> str:
+            return "Base"
+
+        @classmethod
+        def c(cls) -> str:
+            return "Base"
+
+    class Between:
+        pass
+
+    class Derived(Between, Base):
+        def m(self) -> str:
+            return "Derived+" + super().m()
+
+        @classmethod
+        def c(cls) -> str:
+            return "Derived+" + super().c()
+
+    def call(obj: Any) -> Any:
+        return obj.m(), type(obj).c()
+
+    compiled = tracer.compile(call)
+    assert compiled(Derived()) == call(Derived()) == ("Derived+Base", "Derived+Base")
+    Between.m = lambda self: "Between"  # type: ignore[attr-defined]
+    Between.c = classmethod(lambda cls: "Between")  # type: ignore[attr-defined]
+    assert compiled(Derived()) == call(Derived()) == ("Derived+Between", "Derived+Between")
+
+
+def make_local_subclass(base: Any) -> Any:
+    class Local(base):  # type: ignore[misc,valid-type]
+        def own(self) -> Any:
+            return "Local+" + super().through_super()
+
+    obj = Local()
+    return getattr(obj, "later", 5), getattr(Local, "later_on_class", 5), obj.method(), obj.own()
+
+
+def test_a_class_made_in_the_frame_sees_its_base_change() -> None:
+    """A class statement in the compiled function makes a new class on every call, but what
+    it inherits lives on its base from outside: an attribute the base gains (read through an
+    object or the class), a method replaced there (called, or reached by `super()`), or an
+    `__init_subclass__` set on it after the compile is what eager uses. One change at a time,
+    each after the cache holds a trace of the state before it."""
+
+    class Outside:
+        def method(self) -> str:
+            return "Outside"
+
+        def through_super(self) -> str:
+            return "Outside"
+
+    made: list[str] = []
+    changes: list[tuple[str, Any]] = [
+        ("later", 9),
+        ("later_on_class", 8),
+        ("method", lambda self: "replaced"),
+        ("through_super", lambda self: "replaced"),
+        ("__init_subclass__", classmethod(lambda cls: made.append(cls.__name__))),
+    ]
+    compiled = tracer.compile(make_local_subclass)
+    assert compiled(Outside) == make_local_subclass(Outside) == (5, 5, "Outside", "Local+Outside")
+    for name, value in changes:
+        setattr(Outside, name, value)
+        assert compiled(Outside) == make_local_subclass(Outside), name
+    assert compiled(Outside) == (9, 8, "replaced", "Local+replaced")
+    assert made == ["Local"] * 3
+
+
+def read_local_property(base: Any) -> Any:
+    class Local(base):  # type: ignore[misc,valid-type]
+        pass
+
+    return Local().prop
+
+
+def test_a_property_a_class_made_in_the_frame_inherits_is_read_where_it_lives() -> None:
+    class Outside:
+        @property
+        def prop(self) -> str:
+            return "property"
+
+    compiled = tracer.compile(read_local_property)
+    assert compiled(Outside) == read_local_property(Outside) == "property"
+    Outside.prop = property(lambda self: "replaced")  # type: ignore[method-assign,assignment]
+    assert compiled(Outside) == read_local_property(Outside) == "replaced"

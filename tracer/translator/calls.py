@@ -12,7 +12,6 @@ from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
-from variables.class_lookup import lookup_class_attr
 from variables.dicts import ConstDictVariable
 from variables.functions import (
     BaseUserFunctionVariable,
@@ -180,7 +179,7 @@ class Calls(TranslatorBase):
             return
         if not isinstance(ctx, UserDefinedObjectVariable):
             unimplemented("with", f"`with` on {ctx!r} is not supported")
-        if lookup_class_attr(ctx.cls, "__exit__")[1] is None:
+        if ctx.special_method(self, "__exit__")[1] is None:
             self.raise_user_error(
                 TypeError(
                     f"'{ctx.cls.__name__}' object does not support the context manager protocol"

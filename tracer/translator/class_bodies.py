@@ -27,7 +27,7 @@ from tracer.translator.calls import Calls
 from tracer.translator.instructions import Instruction
 from tracer.translator.names import Names
 from variables.base import NotConstantError, VariableTracker
-from variables.class_lookup import lookup_class_attr
+from variables.class_lookup import lookup_special
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable, UserFunctionVariable
 from variables.misc import CellVariable
@@ -158,8 +158,8 @@ def build_class(
     if keywords:
         unimplemented("class-definition", f"class {name} with keywords {', '.join(keywords)}")
     _check_metaclass(name, bases, meta_vt)
-    for base in bases:
-        owner = lookup_class_attr(base, "__init_subclass__")[1]
+    for base, base_vt in zip(bases, base_vts, strict=True):
+        owner = lookup_special(tx, base, base_vt.source, "__init_subclass__")[1]
         if owner is not object:
             assert owner is not None
             unimplemented(

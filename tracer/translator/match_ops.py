@@ -18,7 +18,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
 from variables.dicts import key_of
-from variables.instance_checks import instance_of
+from variables.instance_checks import object_instance_of
 from variables.lists import TupleVariable
 
 
@@ -64,7 +64,7 @@ class MatchOps(TranslatorBase):
         subject = self.pop().realize()
         if not isinstance(cls, type):
             self.raise_user_error(TypeError(_NOT_A_CLASS_MESSAGE))
-        if not instance_of(self, subject.python_type(), cls):
+        if not object_instance_of(self, subject, cls):
             self.push(ConstantVariable(None))
             return
         wanted = [*self._positional_names(cls, inst.arg), *names]

@@ -86,13 +86,13 @@ class Operators(TranslatorBase):
         key = self.pop()
         container = self.pop().realize()
         value = self.pop()
-        if lacks_special_method(container, "__setitem__"):
+        if lacks_special_method(self, container, "__setitem__"):
             raise_on_stand_ins(self, operator.setitem, container, key, value)
         container.call_method(self, "__setitem__", [key, value], {})
 
     def DELETE_SUBSCR(self, inst: Instruction) -> None:
         key = self.pop()
         container = self.pop().realize()
-        if lacks_special_method(container, "__delitem__"):
+        if lacks_special_method(self, container, "__delitem__"):
             raise_on_stand_ins(self, operator.delitem, container, key)
         container.call_method(self, "__delitem__", [key], {})
