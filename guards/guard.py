@@ -244,6 +244,11 @@ def generic_attribute_class(cls: type) -> bool:
     return False
 
 
+_PINS_A_CLASS = frozenset({GuardKind.TYPE_MATCH, GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
+"""The kinds whose expected class may be one whose objects' attribute reads a check tests
+(`Guard.pins_generic_reads`): a CLOSURE_MATCH of a class renders as an ID_MATCH."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class Guard:
     """One check on one source.
@@ -264,11 +269,11 @@ class Guard:
     `expected_key`, worked out once in `__post_init__`."""
     _hash: int = dataclasses.field(init=False, repr=False)
     pins_generic_reads: bool = dataclasses.field(init=False, repr=False)
-    """A TYPE_MATCH of, or ID_MATCH on, a class whose objects read attributes generically
-    when the guard was made (`generic_attribute_class`): its check also tests that they still
-    do (NOTE [generic attribute reads] in guards.builder). Decided here, at trace time, since
-    the check and a miss's explanation are rendered later, from a class that may have
-    changed."""
+    """A TYPE_MATCH of, or ID_MATCH (CLOSURE_MATCH) on, a class whose objects read
+    attributes generically when the guard was made (`generic_attribute_class`): its check
+    also tests that they still do (NOTE [generic attribute reads] in guards.builder).
+    Decided here, at trace time, since the check and a miss's explanation are rendered
+    later, from a class that may have changed."""
 
     def __post_init__(self) -> None:
         """Check `expected`, then work out the key and its hash once (all fields are frozen)."""
@@ -276,7 +281,7 @@ class Guard:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "_hash", hash(key))
         pins = (
-            (self.kind is GuardKind.TYPE_MATCH or self.kind is GuardKind.ID_MATCH)
+            self.kind in _PINS_A_CLASS
             and issubclass(type(self.expected), type)  # (no `__class__` of a hostile object)
             and generic_attribute_class(self.expected)
         )
