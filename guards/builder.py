@@ -49,6 +49,10 @@ ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
 accessor and its length's."""
 
 
+_OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
+_TYPE_GETATTRIBUTE = type.__dict__["__getattribute__"]
+
+
 def has_instance_attr(obj: object, name: str) -> bool:
     """Whether `obj` itself holds attribute `name`, without `__getattr__`, `__getattribute__`
     overrides or properties: look in the instance `__dict__` (fetched with object's own
@@ -113,12 +117,35 @@ class GuardBuilder:
 
     def TYPE_MATCH(self, guard: Guard, v: str) -> str:
         kind: type = guard.expected
-        return f"type({v}) is {self.bind(kind, type_label(kind))}"
+        name = self.bind(kind, type_label(kind))
+        return f"type({v}) is {name}{self._still_generic(guard, name)}"
 
     def ID_MATCH(self, guard: Guard, v: str) -> str:
         if guard.expected is None:
             return f"{v} is None"
-        return f"{v} is {self.bind(guard.expected, _hint(guard.expected))}"
+        name = self.bind(guard.expected, _hint(guard.expected))
+        return f"{v} is {name}{self._still_generic(guard, name)}"
+
+    def _still_generic(self, guard: Guard, name: str) -> str:
+        """NOTE [generic attribute reads]: what a trace read from an object of a class (pinned
+        by a TYPE_MATCH on the object, or by an ID_MATCH on the class for one made in the
+        frame) it read as `object.__getattribute__` finds it. A `__getattribute__` set later
+        on the class or a base takes every read, so the pin also checks that the class still
+        finds `object`'s: `and <cls>.__getattribute__ is <object's>`, one attribute read the
+        type's lookup cache answers, in the guard that pins the class anyway (a guard of its
+        own would cost every trace that reads an attribute a guard to plan, render and
+        compile). Added when the class read attributes generically and could change as the
+        guard was made (`Guard.pins_generic_reads`), whether or not this trace read one: a
+        class gaining the hook without it only misses. Through a metaclass other than
+        `type`, read with `type.__getattribute__`, which runs no `__getattribute__` of the
+        metaclass's; empty for any other guard."""
+        if not guard.pins_generic_reads:
+            return ""
+        hook = self.bind(_OBJECT_GETATTRIBUTE, "object_getattribute")
+        if type(guard.expected) is type:
+            return f" and {name}.__getattribute__ is {hook}"
+        lookup = self.bind(_TYPE_GETATTRIBUTE, "type_getattribute")
+        return f" and {lookup}({name}, '__getattribute__') is {hook}"
 
     def FUNCTION_MATCH(self, guard: Guard, v: str) -> str:
         spec: FunctionSpec = guard.expected

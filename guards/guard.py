@@ -226,6 +226,29 @@ def dtype_label(dtype: object) -> str:
     return dtype if isinstance(dtype, str) else repr(dtype)
 
 
+_OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
+IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`,
+`array.array`)."""
+
+
+def generic_attribute_class(cls: type) -> bool:
+    """Whether attribute reads of `cls`'s objects are `object.__getattribute__`'s (the first
+    `__getattribute__` on its MRO is `object`'s) and a class on that MRO can still gain one
+    of its own (`cls` is not immutable; an immutable class has only immutable bases)."""
+    if cls.__flags__ & IMMUTABLE_TYPE:
+        return False
+    for klass in cls.__mro__:
+        if "__getattribute__" in klass.__dict__:
+            return klass.__dict__["__getattribute__"] is _OBJECT_GETATTRIBUTE
+    return False
+
+
+_PINS_A_CLASS = frozenset({GuardKind.TYPE_MATCH, GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
+"""The kinds whose expected class may be one whose objects' attribute reads a check tests
+(`Guard.pins_generic_reads`): a CLOSURE_MATCH of a class renders as an ID_MATCH."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class Guard:
     """One check on one source.
@@ -245,12 +268,24 @@ class Guard:
     """What makes two guards the same check (the user line does not): kind, source and
     `expected_key`, worked out once in `__post_init__`."""
     _hash: int = dataclasses.field(init=False, repr=False)
+    pins_generic_reads: bool = dataclasses.field(init=False, repr=False)
+    """A TYPE_MATCH of, or ID_MATCH (CLOSURE_MATCH) on, a class whose objects read
+    attributes generically when the guard was made (`generic_attribute_class`): its check
+    also tests that they still do (NOTE [generic attribute reads] in guards.builder).
+    Decided here, at trace time, since the check and a miss's explanation are rendered
+    later, from a class that may have changed."""
 
     def __post_init__(self) -> None:
         """Check `expected`, then work out the key and its hash once (all fields are frozen)."""
         key = (self.kind, self.source, _KEY_OF[self.kind](self.expected))  # TypeError if bad
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "_hash", hash(key))
+        pins = (
+            self.kind in _PINS_A_CLASS
+            and issubclass(type(self.expected), type)  # (no `__class__` of a hostile object)
+            and generic_attribute_class(self.expected)
+        )
+        object.__setattr__(self, "pins_generic_reads", pins)
 
     @property
     def expected_key(self) -> Hashable:

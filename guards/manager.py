@@ -243,6 +243,20 @@ def _actual(guard: Guard, actual: str) -> Explained:
     return _claim(guard.describe(), actual)
 
 
+def _hooked(cls: type) -> str:
+    """Why a pin of class `cls` failed on `cls` itself: its objects' attribute reads are no
+    longer `object.__getattribute__`'s (NOTE [generic attribute reads] in guards.builder)."""
+    return f"{type_label(cls)}, whose objects' attributes a __getattribute__ of its own reads"
+
+
+def _pinned_class(guard: Guard, value: Any) -> str:
+    """What an ID_MATCH (CLOSURE_MATCH) found: the class it pins, whose objects' attribute
+    reads changed, or another object."""
+    if guard.pins_generic_reads and value is guard.expected:
+        return _hooked(value)
+    return safe_label(value)
+
+
 def _explain_function(guard: Guard, value: Any) -> Explained:
     spec: FunctionSpec = guard.expected
     if value is not spec.fn:
@@ -327,11 +341,13 @@ def _explain_mode_stack(guard: Guard, value: Any) -> Explained:
 
 
 _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], Explained]] = {
-    GuardKind.TYPE_MATCH: lambda g, v: _actual(g, type_label(type(v))),
-    GuardKind.ID_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.TYPE_MATCH: lambda g, v: _actual(
+        g, _hooked(g.expected) if type(v) is g.expected else type_label(type(v))
+    ),
+    GuardKind.ID_MATCH: lambda g, v: _actual(g, _pinned_class(g, v)),
     GuardKind.FUNCTION_MATCH: lambda g, v: _explain_function(g, v),
     GuardKind.EQUALS_MATCH: lambda g, v: _actual(g, safe_label(v)),
-    GuardKind.CLOSURE_MATCH: lambda g, v: _actual(g, safe_label(v)),
+    GuardKind.CLOSURE_MATCH: lambda g, v: _actual(g, _pinned_class(g, v)),
     GuardKind.LENGTH_CHECK: _explain_length,
     GuardKind.DICT_NOT_CONTAINS: _explain_not_contains,
     GuardKind.NO_HASATTR: lambda g, v: (

@@ -42,7 +42,7 @@ from variables.dicts import (
     set_binary_op,
     set_operation,
 )
-from variables.instance_checks import object_instance_of, pin_class_mro
+from variables.instance_checks import guard_issubclass, object_instance_of
 from variables.iterators import (
     IteratorVariable,
     iterate,
@@ -219,7 +219,7 @@ class BuiltinVariable(KnownObjectVariable):
     def call_issubclass(
         self, tx: TranslatorBase, cls: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
-        pin_class_mro(tx, cls)
+        guard_issubclass(tx, cls, classes)
         return fold(tx, issubclass, [cls, classes], {})
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:

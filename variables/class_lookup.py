@@ -14,7 +14,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import GuardKind
+from guards.guard import IMMUTABLE_TYPE, GuardKind
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 
@@ -34,11 +34,6 @@ def lookup_class_attr(cls: type, name: str) -> tuple[Any, type | None]:
         if name in klass.__dict__:
             return klass.__dict__[name], klass
     return ABSENT, None
-
-
-IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`,
-`array.array`)."""
 
 
 def guard_not_in_classes(

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.builder import has_instance_attr
-from guards.guard import GuardKind
+from guards.guard import IMMUTABLE_TYPE, GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import Unsupported, unimplemented
 from variables import (
@@ -30,7 +30,6 @@ from variables import (
 from variables.base import NotConstantError, VariableTracker
 from variables.class_lookup import (
     ABSENT,
-    IMMUTABLE_TYPE,
     class_at,
     custom_getattribute_reason,
     guard_not_in_classes,
