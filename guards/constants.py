@@ -29,7 +29,7 @@ def is_constant(value: Any) -> bool:
     if kind in SCALAR_TYPES:
         return True
     if kind is tuple or kind is frozenset:
-        return all(is_constant(item) for item in value)
+        return all(map(is_constant, value))
     return False
 
 
@@ -47,9 +47,9 @@ def constant_key(value: Any) -> Hashable:
     if kind is complex:
         return ("complex", value.real.hex(), value.imag.hex())
     if kind is tuple:
-        return ("tuple", tuple(constant_key(item) for item in value))
+        return ("tuple", tuple(map(constant_key, value)))
     if kind is frozenset:
-        return ("frozenset", frozenset(constant_key(item) for item in value))
+        return ("frozenset", frozenset(map(constant_key, value)))
     if kind in SCALAR_TYPES:
         return (kind.__name__, value)
     raise TypeError(f"not a guardable constant: {safe_label(value)}")
