@@ -252,18 +252,16 @@ def _order(guards: list[Guard]) -> list[Guard]:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
     The rank is (kind, source depth, source name, repr of the expected key, user line), ties
-    kept in input order. Usually rank order already runs every guard after the guards on its
-    source's ancestors (those are shallower and mostly of cheaper kinds), and is the answer.
-
-    One scan in rank order: a guard whose ancestors have no guard left runs when reached,
-    one whose ancestors do is held back until their last guard ran, then released into a
-    heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
-    ranks before the scan's position, so taking released guards first, smallest first, and
-    the scan's next guard otherwise always takes the first ready guard in rank order.
+    kept in input order. Usually a guard on a source ranks after the guards on its ancestors
+    (those are shallower and mostly of cheaper kinds), but not always: a TYPE_MATCH on
+    `L['m']._modules['fc']` ranks before the DICT_KEYS_MATCH on `L['m']._modules`.
 
     A guard need only wait for the guards on its source's nearest guarded ancestor: the last
-    of those ran only once every guard further up had. Sources are numbered once, and the scan
-    counts, per source, the guards left on it.
+    of those ran only once every guard further up had. So guards wait per source: the guards
+    whose source has no guarded ancestor are ready at once, the others wait in a list of
+    that ancestor's, and are ready once its last guard ran. Each step takes the ready guard of
+    the smallest position in rank order, from a heap (a guard, once ready, stays ready:
+    guards only ever leave). Sources are numbered once, and each counts the guards left on it.
     """
     pending = sorted(guards, key=_rank)
     numbers: dict[Source, int] = {}  # guarded source -> its number
@@ -272,25 +270,20 @@ def _order(guards: list[Guard]) -> list[Guard]:
     for slot in slot_of:
         remaining[slot] += 1
     parent_of = [_guarded_parent(source, numbers) for source in numbers]
-    held: dict[int, list[int]] = {}  # source -> positions of guards waiting for its guards
-    released: list[int] = []
+    waiting: list[list[int]] = [[] for _ in numbers]  # source -> positions waiting for it
+    ready: list[int] = []  # a heap of positions (in increasing order here: a heap already)
+    for position, slot in enumerate(slot_of):
+        parent = parent_of[slot]
+        (ready if parent is None else waiting[parent]).append(position)
     ordered: list[Guard] = []
-    at = 0
-    while released or at < len(pending):
-        if released:
-            position = heapq.heappop(released)
-        else:
-            position, at = at, at + 1
-            parent = parent_of[slot_of[position]]
-            if parent is not None and remaining[parent]:
-                held.setdefault(parent, []).append(position)
-                continue
+    while ready:
+        position = heapq.heappop(ready)
         ordered.append(pending[position])
         slot = slot_of[position]
         remaining[slot] -= 1
         if not remaining[slot]:
-            for waiting in held.pop(slot, ()):
-                heapq.heappush(released, waiting)
+            for waiter in waiting[slot]:
+                heapq.heappush(ready, waiter)
     return ordered
 
 

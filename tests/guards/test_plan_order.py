@@ -1,6 +1,6 @@
 """guards.tree orders guards by rank, holding a guard back until every guard on its source's
-ancestors ran. `_order` answers from rank order alone when that already holds and falls back to a
-waiting scheme otherwise; both must agree with the definition, written here as a plain scan."""
+ancestors ran. `_order` keeps the guards waiting for a source in a list of that source's and takes
+the ready ones from a heap; it must agree with the definition, written here as a plain scan."""
 
 from __future__ import annotations
 
