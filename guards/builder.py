@@ -251,6 +251,18 @@ _ONE_READ_KINDS = frozenset(
 )
 
 
+_ALIASING_KINDS = frozenset({GuardKind.OBJECT_ALIASING, GuardKind.NO_ALIASING})
+"""Relational kinds: their guards read other sources too (`_other_sources`)."""
+
+
+def _other_sources(guard: Guard) -> tuple[Source, ...]:
+    """The sources besides its own that a guard of an aliasing kind reads."""
+    if guard.kind is GuardKind.OBJECT_ALIASING:
+        return (guard.expected,)
+    others: tuple[Source, ...] = guard.expected  # NO_ALIASING's
+    return others
+
+
 def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     """How often the check reads each source's value: once per guard on it (twice for a guard
     that names it more than once), once per aliasing guard that names it, and once per source
@@ -259,9 +271,8 @@ def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     for guard in ordered:
         kind, source = guard.kind, guard.source
         counts[source] = counts.get(source, 0) + (1 if reads_value_once(guard) else 2)
-        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
-            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
-            for other in others:
+        if kind in _ALIASING_KINDS:
+            for other in _other_sources(guard):
                 counts[other] = counts.get(other, 0) + 1
     read = list(counts)  # every source read, each once: grows by the bases it reaches
     for step in read:
@@ -341,11 +352,10 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     for guard in ordered:
         v = read(guard.source)
         kind = guard.kind
-        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+        if kind in _ALIASING_KINDS:
             # the other sources are read (and hoisted) like any source
-            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
             op = "is" if kind is GuardKind.OBJECT_ALIASING else "is not"
-            code = " and ".join(f"{v} {op} {read(other)}" for other in others)
+            code = " and ".join(f"{v} {op} {read(other)}" for other in _other_sources(guard))
         else:
             code = builder.code_for(guard, v)
         loose = _is_loose(code)
