@@ -42,6 +42,8 @@ def constant_key(value: Any) -> Hashable:
     True
     """
     kind = type(value)
+    if kind in _BY_VALUE_TYPES:
+        return (kind.__name__, value)
     if kind is float:
         return ("float", value.hex())
     if kind is complex:
@@ -50,9 +52,12 @@ def constant_key(value: Any) -> Hashable:
         return ("tuple", tuple(map(constant_key, value)))
     if kind is frozenset:
         return ("frozenset", frozenset(map(constant_key, value)))
-    if kind in SCALAR_TYPES:
-        return (kind.__name__, value)
     raise TypeError(f"not a guardable constant: {safe_label(value)}")
+
+
+_BY_VALUE_TYPES = SCALAR_TYPES - {float, complex}
+"""Scalars two of which, of one exact type, are the same constant exactly when `==` says so
+(floats and complex numbers are compared by their bits instead: `-0.0`, nan)."""
 
 
 def constants_equal(actual: Any, expected: Any) -> bool:
