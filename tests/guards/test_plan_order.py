@@ -101,6 +101,28 @@ def test_rank_order_is_kept_when_nothing_waits() -> None:
     assert _order(guards) == [guards[2], guards[1], guards[0]]
 
 
+def test_the_expected_keys_repr_orders_only_ties(monkeypatch: Any) -> None:
+    # The repr of a key (a FACTS_MATCH's holds types, a TENSOR_MATCH's long strings) is the
+    # rank's costliest part; it only orders guards of one kind on one source, so it is
+    # worked out for those alone, and they still come in its order.
+    import guards.tree
+
+    seen: list[Any] = []
+
+    def counting_repr(obj: object) -> str:
+        seen.append(obj)
+        return repr(obj)
+
+    monkeypatch.setattr(guards.tree, "repr", counting_repr, raising=False)
+    a, b = LocalSource("a"), LocalSource("b")
+    untied = [Guard(K.HASATTR, a, "x"), Guard(K.ID_MATCH, b, None), Guard(K.ID_MATCH, a, len)]
+    assert _order(untied) == [untied[2], untied[1], untied[0]]
+    assert seen == []
+    tied = [Guard(K.HASATTR, a, "y"), Guard(K.ID_MATCH, b, None), Guard(K.HASATTR, a, "x")]
+    assert _order(tied) == [tied[1], tied[2], tied[0]]
+    assert sorted(seen) == ["x", "y"]
+
+
 def test_needs_mode_stack_finds_any_guard_rooted_at_the_stack() -> None:
     from guards import TypeSource
     from guards.builder import needs_mode_stack
