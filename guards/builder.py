@@ -111,7 +111,7 @@ class GuardBuilder:
         return name
 
     def code_for(self, guard: Guard, v: str) -> str:
-        method = getattr(self, guard.kind.name)
+        method = getattr(self, _KIND_NAME[guard.kind])
         code: str = method(guard, v)
         return code
 
@@ -231,6 +231,11 @@ class GuardBuilder:
         return " and ".join(f"{v} is not {other.expr()}" for other in others)
 
 
+_KIND_NAME = {kind: kind.name for kind in GuardKind}
+"""A kind's name, the name of its GuardBuilder method (read once: an enum's `name` is a
+property, a Python call each time it is read)."""
+
+
 _KEY_TYPES_EXACT_EQ = frozenset({str, int, bytes, bool, type(None)})
 """Key types whose `==` between two values of the exact type is exact equality (None and bool
 are tested by identity before it)."""
@@ -273,26 +278,37 @@ _ONE_READ_KINDS = frozenset(
 )
 
 
+_ALIASING_KINDS = frozenset({GuardKind.OBJECT_ALIASING, GuardKind.NO_ALIASING})
+"""Relational kinds: their guards read other sources too (`_other_sources`)."""
+
+
+def _other_sources(guard: Guard) -> tuple[Source, ...]:
+    """The sources besides its own that a guard of an aliasing kind reads."""
+    if guard.kind is GuardKind.OBJECT_ALIASING:
+        return (guard.expected,)
+    others: tuple[Source, ...] = guard.expected  # NO_ALIASING's
+    return others
+
+
 def _read_counts(ordered: list[Guard]) -> dict[Source, int]:
     """How often the check reads each source's value: once per guard on it (twice for a guard
-    that names it more than once), once per source read from it, once per aliasing guard."""
+    that names it more than once), once per aliasing guard that names it, and once per source
+    read from it (each source read, the ancestors of those read included, reads its base)."""
     counts: dict[Source, int] = {}
-    children: set[Source] = set()
     for guard in ordered:
-        kind = guard.kind
-        counts[guard.source] = counts.get(guard.source, 0) + (1 if reads_value_once(guard) else 2)
-        sources = [guard.source]
-        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
-            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
-            for other in others:
+        kind, source = guard.kind, guard.source
+        counts[source] = counts.get(source, 0) + (1 if reads_value_once(guard) else 2)
+        if kind in _ALIASING_KINDS:
+            for other in _other_sources(guard):
                 counts[other] = counts.get(other, 0) + 1
-            sources += others
-        for step in sources:  # up each chain, to the first source already counted
-            base = step.base
-            while base is not None and step not in children:
-                children.add(step)
-                counts[base] = counts.get(base, 0) + 1
-                step, base = base, base.base
+    read = list(counts)  # every source read, each once: grows by the bases it reaches
+    for step in read:
+        base = step.base
+        if base is not None:
+            count = counts.get(base)
+            if count is None:
+                read.append(base)
+            counts[base] = 1 if count is None else count + 1
     return counts
 
 
@@ -338,37 +354,35 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
     def read(source: Source) -> str:
         """The expression for `source`'s value, reading first whatever of its chain that is
         read more than once and not read yet, root first (as a marked name, made a walrus or
-        a statement once the guard's text is known). A loop, not recursion: a closure that
+        a statement once the guard's text is known). Loops, not recursion: a closure that
         calls itself is a reference cycle, left for the garbage collector after every
         compile."""
         nonlocal hoisted
-        known = local_of.get(source)
-        if known is not None:
-            return known
-        for step in source.chain():
-            if step in local_of:
-                continue
-            base = step.base
-            access = step.access(local_of[base] if base is not None else "")
+        unread: list[Source] = []  # `source` and its ancestors not read yet, nearest first
+        step: Source | None = source
+        while step is not None and step not in local_of:  # (a read source's base is read)
+            unread.append(step)
+            step = step.base
+        expr = "" if step is None else local_of[step]  # the nearest read one's, or none
+        for step in reversed(unread):
+            access = step.access(expr)
             if access.isidentifier() or reads.get(step, 0) <= 1:
-                var = access  # a name already (`G`), or read only here: nothing to hoist
+                expr = access  # a name already (`G`), or read only here: nothing to hoist
             else:
                 var = f"___v{hoisted}"
                 hoisted += 1
                 new.append((var, access, step))
-                local_of[step] = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
-                continue
-            local_of[step] = var
-        return local_of[source]
+                expr = f"{_HOIST_MARK}{var}{_HOIST_MARK}"
+            local_of[step] = expr
+        return expr
 
     for guard in ordered:
         v = read(guard.source)
         kind = guard.kind
-        if kind is GuardKind.OBJECT_ALIASING or kind is GuardKind.NO_ALIASING:
+        if kind in _ALIASING_KINDS:
             # the other sources are read (and hoisted) like any source
-            others = [guard.expected] if kind is GuardKind.OBJECT_ALIASING else guard.expected
             op = "is" if kind is GuardKind.OBJECT_ALIASING else "is not"
-            code = " and ".join(f"{v} {op} {read(other)}" for other in others)
+            code = " and ".join(f"{v} {op} {read(other)}" for other in _other_sources(guard))
         else:
             code = builder.code_for(guard, v)
         loose = _is_loose(code)
@@ -388,7 +402,7 @@ def guard_lines(ordered: list[Guard], builder: GuardBuilder) -> list[str]:
             condition, length = [], 0  # to its `return False` stays short
             conditions.append(([], condition))
         length += len(code)
-        condition.append(f"{code}  # {guard.kind.name} {guard.source.name}")
+        condition.append(f"{code}  # {_KIND_NAME[kind]} {guard.source.name}")
     return _condition_lines(conditions)
 
 
@@ -444,15 +458,19 @@ def render_check(ordered: list[Guard], *, name: str = "___check_0") -> CheckFunc
     calls it only when the check (or a failure reason) is first needed."""
     builder = GuardBuilder()
     body = guard_lines(ordered, builder)
-    lines = [
-        f"def {name}(L):",
-        f'    """{len(ordered)} guards, generated by guards.builder."""',
-        "    try:",
-        *[f"        {line}" for line in body],
-        "    except Exception:",
-        "        return False",
-    ]
-    return CheckFunction("\n".join(lines) + "\n", builder.bindings, ordered)
+    text = (
+        f"def {name}(L):\n"
+        f'    """{len(ordered)} guards, generated by guards.builder."""\n'
+        "    try:\n"
+        f"        {_BODY_LINE.join(body)}\n"
+        "    except Exception:\n"
+        "        return False\n"
+    )
+    return CheckFunction(text, builder.bindings, ordered)
+
+
+_BODY_LINE = "\n        "
+"""Between two lines of the body: each is indented inside the `try` of the function."""
 
 
 def render_predicates(ordered: list[Guard]) -> tuple[list[str], dict[str, object]]:
@@ -475,4 +493,4 @@ def build_check_source(
 def needs_mode_stack(guards: Iterable[Guard]) -> bool:
     """Whether the check reads the mode stack (then an accessor must be bound): whether some
     guard's source is read from it (the stack is a root source)."""
-    return any(type(guard.source.chain()[0]) is ModeStackListSource for guard in guards)
+    return any(type(guard.source.root()) is ModeStackListSource for guard in guards)

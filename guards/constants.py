@@ -29,7 +29,7 @@ def is_constant(value: Any) -> bool:
     if kind in SCALAR_TYPES:
         return True
     if kind is tuple or kind is frozenset:
-        return all(is_constant(item) for item in value)
+        return all(map(is_constant, value))
     return False
 
 
@@ -42,17 +42,22 @@ def constant_key(value: Any) -> Hashable:
     True
     """
     kind = type(value)
+    if kind in _BY_VALUE_TYPES:
+        return (kind.__name__, value)
     if kind is float:
         return ("float", value.hex())
     if kind is complex:
         return ("complex", value.real.hex(), value.imag.hex())
     if kind is tuple:
-        return ("tuple", tuple(constant_key(item) for item in value))
+        return ("tuple", tuple(map(constant_key, value)))
     if kind is frozenset:
-        return ("frozenset", frozenset(constant_key(item) for item in value))
-    if kind in SCALAR_TYPES:
-        return (kind.__name__, value)
+        return ("frozenset", frozenset(map(constant_key, value)))
     raise TypeError(f"not a guardable constant: {safe_label(value)}")
+
+
+_BY_VALUE_TYPES = SCALAR_TYPES - {float, complex}
+"""Scalars two of which, of one exact type, are the same constant exactly when `==` says so
+(floats and complex numbers are compared by their bits instead: `-0.0`, nan)."""
 
 
 def constants_equal(actual: Any, expected: Any) -> bool:

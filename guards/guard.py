@@ -346,8 +346,11 @@ def _length_key(expected: Any) -> Hashable:
 
 
 def _absent_key(expected: Any) -> Hashable:
-    if type(expected) is tuple and expected and is_constant(expected):
-        return constant_key(expected)
+    if type(expected) is tuple and expected:
+        try:
+            return constant_key(expected)
+        except TypeError:  # constant_key's answer for a non-constant
+            pass
     raise TypeError(
         f"DICT_NOT_CONTAINS expects a non-empty tuple of constant keys, got {safe_label(expected)}"
     )
@@ -366,8 +369,11 @@ def _no_hasattr_key(expected: Any) -> Hashable:
 
 
 def _keys_key(expected: Any) -> Hashable:
-    if type(expected) is tuple and is_constant(expected):
-        return constant_key(expected)
+    if type(expected) is tuple:
+        try:
+            return constant_key(expected)
+        except TypeError:  # constant_key's answer for a non-constant
+            pass
     raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {expected!r}")
 
 

@@ -78,6 +78,13 @@ class Source(abc.ABC):
         base = self.base
         return (self,) if base is None else (*base.chain(), self)
 
+    def root(self) -> Source:
+        """The root this source is read from (itself for a root)."""
+        source = self
+        while (base := source.base) is not None:
+            source = base
+        return source
+
     def get_value(
         self,
         L: Mapping[str, object],

@@ -12,8 +12,8 @@ import collections
 import dataclasses
 import heapq
 import importlib
+import itertools
 from collections.abc import Iterable
-from typing import Any
 
 from guards.constants import type_label
 from guards.guard import Guard, GuardKind, TensorSpec
@@ -252,45 +252,38 @@ def _order(guards: list[Guard]) -> list[Guard]:
     each step takes the first guard in rank order whose ancestors have no guard left.
 
     The rank is (kind, source depth, source name, repr of the expected key, user line), ties
-    kept in input order. Usually rank order already runs every guard after the guards on its
-    source's ancestors (those are shallower and mostly of cheaper kinds), and is the answer.
-
-    One scan in rank order: a guard whose ancestors have no guard left runs when reached,
-    one whose ancestors do is held back until their last guard ran, then released into a
-    heap. A guard, once ready, stays ready (guards only ever leave), and every released guard
-    ranks before the scan's position, so taking released guards first, smallest first, and
-    the scan's next guard otherwise always takes the first ready guard in rank order.
+    kept in input order. Usually a guard on a source ranks after the guards on its ancestors
+    (those are shallower and mostly of cheaper kinds), but not always: a TYPE_MATCH on
+    `L['m']._modules['fc']` ranks before the DICT_KEYS_MATCH on `L['m']._modules`.
 
     A guard need only wait for the guards on its source's nearest guarded ancestor: the last
-    of those ran only once every guard further up had. Sources are numbered once, and the scan
-    counts, per source, the guards left on it.
+    of those ran only once every guard further up had. So guards wait per source: the guards
+    whose source has no guarded ancestor are ready at once, the others wait in a list of
+    that ancestor's, and are ready once its last guard ran. Each step takes the ready guard of
+    the smallest position in rank order, from a heap (a guard, once ready, stays ready:
+    guards only ever leave). Sources are numbered once, and each counts the guards left on it.
     """
-    pending = sorted(guards, key=_rank)
+    pending = _by_rank(guards)
     numbers: dict[Source, int] = {}  # guarded source -> its number
     slot_of = [numbers.setdefault(g.source, len(numbers)) for g in pending]
     remaining = [0] * len(numbers)  # source -> its guards not yet ordered
     for slot in slot_of:
         remaining[slot] += 1
     parent_of = [_guarded_parent(source, numbers) for source in numbers]
-    held: dict[int, list[int]] = {}  # source -> positions of guards waiting for its guards
-    released: list[int] = []
+    waiting: list[list[int]] = [[] for _ in numbers]  # source -> positions waiting for it
+    ready: list[int] = []  # a heap of positions (in increasing order here: a heap already)
+    for position, slot in enumerate(slot_of):
+        parent = parent_of[slot]
+        (ready if parent is None else waiting[parent]).append(position)
     ordered: list[Guard] = []
-    at = 0
-    while released or at < len(pending):
-        if released:
-            position = heapq.heappop(released)
-        else:
-            position, at = at, at + 1
-            parent = parent_of[slot_of[position]]
-            if parent is not None and remaining[parent]:
-                held.setdefault(parent, []).append(position)
-                continue
+    while ready:
+        position = heapq.heappop(ready)
         ordered.append(pending[position])
         slot = slot_of[position]
         remaining[slot] -= 1
         if not remaining[slot]:
-            for waiting in held.pop(slot, ()):
-                heapq.heappush(released, waiting)
+            for waiter in waiting[slot]:
+                heapq.heappush(ready, waiter)
     return ordered
 
 
@@ -305,17 +298,29 @@ def _guarded_parent(source: Source, numbers: dict[Source, int]) -> int | None:
     return None
 
 
-def _rank(guard: Guard) -> tuple[Any, ...]:
-    """`_order`'s rank: (kind, source depth, source name, repr of the expected key, user line)."""
+def _by_rank(guards: list[Guard]) -> list[Guard]:
+    """`guards` in rank order: (kind, source depth, source name, repr of the expected key, user
+    line), ties kept in input order. The last two only order guards of one kind on sources of
+    one depth and name (two HASATTR on one object, say; none of a transformer block's 96), so
+    they are worked out for those alone: the repr of a FACTS_MATCH's or TENSOR_MATCH's key,
+    which holds types and long strings, costs more than the rest of the rank."""
+    ranked: list[Guard] = []
+    for _, tied in itertools.groupby(sorted(guards, key=_rank), key=_rank):
+        run = list(tied)
+        if len(run) > 1:
+            run.sort(key=_tie_rank)
+        ranked += run
+    return ranked
+
+
+def _rank(guard: Guard) -> tuple[int, int, str]:
     source = guard.source
+    return (_KIND_RANK[guard.kind], source.depth, source.name)
+
+
+def _tie_rank(guard: Guard) -> tuple[str, tuple[int, str, int]]:
     loc = guard.user_location
-    return (
-        _KIND_RANK[guard.kind],
-        source.depth,
-        source.name,
-        repr(guard.key[2]),
-        _NONE if loc is None else (0, loc.filename, loc.lineno),
-    )
+    return (repr(guard.key[2]), _NONE if loc is None else (0, loc.filename, loc.lineno))
 
 
 _KIND_RANK = {kind: kind.value for kind in GuardKind}

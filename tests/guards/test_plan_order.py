@@ -1,6 +1,6 @@
 """guards.tree orders guards by rank, holding a guard back until every guard on its source's
-ancestors ran. `_order` answers from rank order alone when that already holds and falls back to a
-waiting scheme otherwise; both must agree with the definition, written here as a plain scan."""
+ancestors ran. `_order` keeps the guards waiting for a source in a list of that source's and takes
+the ready ones from a heap; it must agree with the definition, written here as a plain scan."""
 
 from __future__ import annotations
 
@@ -99,6 +99,28 @@ def test_rank_order_is_kept_when_nothing_waits() -> None:
         Guard(K.ID_MATCH, base, len),
     ]
     assert _order(guards) == [guards[2], guards[1], guards[0]]
+
+
+def test_the_expected_keys_repr_orders_only_ties(monkeypatch: Any) -> None:
+    # The repr of a key (a FACTS_MATCH's holds types, a TENSOR_MATCH's long strings) is the
+    # rank's costliest part; it only orders guards of one kind on one source, so it is
+    # worked out for those alone, and they still come in its order.
+    import guards.tree
+
+    seen: list[Any] = []
+
+    def counting_repr(obj: object) -> str:
+        seen.append(obj)
+        return repr(obj)
+
+    monkeypatch.setattr(guards.tree, "repr", counting_repr, raising=False)
+    a, b = LocalSource("a"), LocalSource("b")
+    untied = [Guard(K.HASATTR, a, "x"), Guard(K.ID_MATCH, b, None), Guard(K.ID_MATCH, a, len)]
+    assert _order(untied) == [untied[2], untied[1], untied[0]]
+    assert seen == []
+    tied = [Guard(K.HASATTR, a, "y"), Guard(K.ID_MATCH, b, None), Guard(K.HASATTR, a, "x")]
+    assert _order(tied) == [tied[1], tied[2], tied[0]]
+    assert sorted(seen) == ["x", "y"]
 
 
 def test_needs_mode_stack_finds_any_guard_rooted_at_the_stack() -> None:
