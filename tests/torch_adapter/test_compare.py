@@ -4,12 +4,10 @@ explains side by side, one-line errors for bad input, a clear message without to
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import subprocess
 import sys
 import textwrap
-import weakref
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ import pytest
 import tracer
 from tests.cli.conftest import ROOT, run_cli
 from tests.real_torch import real_torch
+from tests.resume.test_release import deleted_then_collected
 from tracer import side_by_side
 from tracer.testing import assert_same_behavior
 
@@ -143,19 +142,6 @@ def test_compare_from_python_reports_a_difference() -> None:
     assert "results agree with eager: NO (modetrace yes, dynamo NO)" in str(comparison)
 
 
-class _Looped:
-    """An object in a reference cycle: only the garbage collector frees it."""
-
-
-def _deleted_then_collected() -> object:
-    o = _Looped()
-    o.me = o  # type: ignore[attr-defined]
-    wr = weakref.ref(o)  # a break: `o` is handed to the resume function
-    del o
-    gc.collect()  # a break, in the resume function, which alone held `o`
-    return wr() is None
-
-
 def test_compare_leaves_a_dynamo_compile_that_raised_without_after_effects() -> None:
     """torch.compile on a function that raises leaves Dynamo's PEP 523 frame-evaluation hook
     installed (torch 2.13), and with it CPython no longer inlines a call of one Python
@@ -169,4 +155,4 @@ def test_compare_leaves_a_dynamo_compile_that_raised_without_after_effects() -> 
         return torch.ones(2) + torch.ones(3)
 
     assert not tracer.compare(bad)(torch.ones(1)).dynamo_agrees
-    assert_same_behavior(_deleted_then_collected)
+    assert_same_behavior(deleted_then_collected)
