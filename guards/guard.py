@@ -40,7 +40,7 @@ class GuardKind(enum.Enum):
     """`len(v) == n`; needs a TYPE_MATCH to a builtin container on the same source."""
     DICT_NOT_CONTAINS = 6
     """`key not in v` for each of a tuple of keys (v a dict, e.g. "the global `len` is not
-    shadowed"); the plan makes the guards on one dict one guard (guards.tree)."""
+    shadowed"); a trace records one per dict (`OutputGraph.all_guards`)."""
     HASATTR = 7
     """the instance has attribute `name` (instance `__dict__` or a filled slot)."""
     NO_HASATTR = 8
@@ -374,7 +374,7 @@ def _keys_key(expected: Any) -> Hashable:
             return constant_key(expected)
         except TypeError:  # constant_key's answer for a non-constant
             pass
-    raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {expected!r}")
+    raise TypeError(f"DICT_KEYS_MATCH expects a tuple of constant keys, got {safe_label(expected)}")
 
 
 def _tensor_key(expected: Any) -> Hashable:

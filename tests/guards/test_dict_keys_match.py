@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from guards import GuardKind
-from tests.guards.helpers import compile_guards, guard
+from guards import Guard, GuardKind, LocalSource
+from tests.guards.helpers import Hostile, compile_guards, guard
 
 K = GuardKind
 
@@ -90,3 +90,10 @@ def test_float_keys_are_still_compared_one_by_one() -> None:
     assert "___copysign" in compiled.source
     assert compiled.check({"d": {"a": 0, -0.0: 0}})
     assert not compiled.check({"d": {"a": 0, 0.0: 0}})
+
+
+def test_a_key_that_is_no_constant_is_refused_without_its_repr() -> None:
+    Hostile.calls = 0
+    with pytest.raises(TypeError, match="DICT_KEYS_MATCH expects a tuple of constant keys"):
+        Guard(GuardKind.DICT_KEYS_MATCH, LocalSource("d"), ("a", Hostile()))
+    assert Hostile.calls == 0
