@@ -210,8 +210,17 @@ class GuardBuilder:
         )
 
     def GLOBAL_STATE(self, guard: Guard, v: str) -> str:
+        """One test per part: `is` for a part expected True, False or None, else `==` with
+        the value traced (bound, as a dtype has no literal)."""
         spec: GlobalStateSpec = guard.expected
-        return f"{self.bind(spec.reader, 'global_state')}() == {self.bind(spec.values, 'state')}"
+        tests = []
+        for value, reader in zip(spec.values, spec.readers, strict=True):
+            read = f"{self.bind(reader, _hint(reader))}()"
+            if value is None or type(value) is bool:
+                tests.append(f"{read} is {value!r}")
+            else:
+                tests.append(f"{read} == {self.bind(value, str(value))}")
+        return " and ".join(tests)
 
     def FACTS_MATCH(self, guard: Guard, v: str) -> str:
         spec: FactsSpec = guard.expected

@@ -141,23 +141,29 @@ class TensorSpec:
 @dataclasses.dataclass(frozen=True, slots=True)
 class GlobalStateSpec:
     """What a GLOBAL_STATE guard pins: named parts of a tensor library's global state and their
-    values when traced; `reader()` returns the live values in the same order.
+    values when traced; `readers[i]()` returns part i's live value. The check calls each
+    reader in its own test (`___c3_is_grad_enabled() is True and ...`), so a check of three
+    parts calls three functions and builds no tuple.
 
-    >>> str(GlobalStateSpec(("grad_enabled",), (True,), lambda: (True,)))
+    >>> str(GlobalStateSpec(("grad_enabled",), (True,), (lambda: True,)))
     'grad_enabled=True'
     """
 
     names: tuple[str, ...]
     values: tuple[object, ...]
-    reader: Callable[[], tuple[object, ...]] = dataclasses.field(compare=False)
+    readers: tuple[Callable[[], object], ...] = dataclasses.field(compare=False)
+
+    def __post_init__(self) -> None:
+        if not len(self.names) == len(self.values) == len(self.readers):
+            raise ValueError("GlobalStateSpec needs one value and one reader per name")
 
     def text(self, sep: str = ", ") -> str:
         return sep.join(f"{n}={v!r}" for n, v in zip(self.names, self.values, strict=True))
 
     def first_difference(self) -> tuple[str, object, object] | None:
         """(name, expected, actual) of the first part that differs now, or None."""
-        live = self.reader()
-        for name, want, got in zip(self.names, self.values, live, strict=True):
+        for name, want, read in zip(self.names, self.values, self.readers, strict=True):
+            got = read()
             if want != got:
                 return name, want, got
         return None

@@ -277,7 +277,7 @@ do; this one is built once)."""
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class GlobalStateSource(Source):
     """The tensor library's global state (grad mode, default dtype...): `___global_state`.
-    Nothing is read through it: the GLOBAL_STATE guard on it calls its spec's own reader, so
+    Nothing is read through it: the GLOBAL_STATE guard on it calls its spec's own readers, so
     it evaluates to None in the check."""
 
     def __post_init__(self) -> None:

@@ -30,12 +30,6 @@ _SUBCLASS_BY_TYPE = (type.__subclasscheck__, abc.ABCMeta.__subclasscheck__)
 `__instancecheck__` calls the metaclass's `__subclasscheck__`)."""
 
 
-def _abc_cache_token() -> tuple[object, ...]:
-    """The live part the ABC guard pins: `abc.get_cache_token()`, which every `register`
-    changes."""
-    return (abc.get_cache_token(),)
-
-
 def check_metaclass(tx: TranslatorBase, spec: type, what: str) -> None:
     """`isinstance`/`issubclass` (`what`) against class `spec` is decided from the class as
     `type` or ABCMeta decide it: a metaclass with an `__instancecheck__` or
@@ -47,7 +41,9 @@ def check_metaclass(tx: TranslatorBase, spec: type, what: str) -> None:
         if getattr(meta, name, None) not in known:
             unimplemented(what, f"{what}() with {spec!r}: {meta.__name__} defines {name}")
     if getattr(meta, "__subclasscheck__", None) is abc.ABCMeta.__subclasscheck__:
-        token = GlobalStateSpec(("abc_cache_token",), _abc_cache_token(), _abc_cache_token)
+        token = GlobalStateSpec(
+            ("abc_cache_token",), (abc.get_cache_token(),), (abc.get_cache_token,)
+        )
         tx.output.add_guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), token)
 
 

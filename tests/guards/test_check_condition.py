@@ -64,7 +64,8 @@ def test_a_raising_truth_test_of_the_last_guard_is_a_miss() -> None:
 
 
 def global_state(answer: object) -> Guard:
-    spec = GlobalStateSpec(("grad_enabled",), (True,), lambda: Answers(answer))  # type: ignore
+    # a part expected to be 3, not a bool: the check compares it with `==`, which answers
+    spec = GlobalStateSpec(("level",), (3,), (lambda: Answers(answer),))
     return Guard(K.GLOBAL_STATE, GlobalStateSource(), spec)
 
 

@@ -112,6 +112,44 @@ def test_grad_mode_recompiles_with_its_reason() -> None:
     assert torch.equal(result, _scale(x))
 
 
+@pytest.mark.parametrize(
+    ("part", "enter", "leave"),
+    [
+        (
+            "default_dtype == torch.float32",
+            lambda torch: torch.set_default_dtype(torch.float64),
+            lambda torch: torch.set_default_dtype(torch.float32),
+        ),
+        (
+            "deterministic_algorithms == False",
+            lambda torch: torch.use_deterministic_algorithms(True),
+            lambda torch: torch.use_deterministic_algorithms(False),
+        ),
+    ],
+)
+def test_each_part_of_the_global_state_recompiles_with_its_reason(
+    part: str, enter: Callable[[Any], None], leave: Callable[[Any], None]
+) -> None:
+    torch = real_torch()
+    compiled = tracer.compile(_scale)
+    x = torch.ones(2, 3)
+    with CompileCounter() as counter:
+        compiled(x)
+        enter(torch)
+        try:
+            result = compiled(x)
+        finally:
+            leave(torch)
+        compiled(x)  # the first entry passes again
+    assert counter.recompiles == 1
+    assert any(part in r for r in compiled.last_miss_reasons or [])
+    assert torch.equal(result, _scale(x))
+    # the check tests each part with its own reader, none built into a tuple
+    source = compiled.entries[-1].guard_manager.source
+    for reader in ("is_grad_enabled()", "get_default_dtype()", "_get_deterministic_algorithms()"):
+        assert reader in source
+
+
 def test_the_guard_printout_names_every_fact() -> None:
     torch = real_torch()
     guards = "\n".join(tracer.explain(_scale)(torch.ones(2, 3)).guards)

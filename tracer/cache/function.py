@@ -118,7 +118,7 @@ class CompiledFunction:
         ):
             with self._lock:
                 self._start_over()
-        frame_locals = self._bind(*args, **kwargs)
+        frame_locals = self._bind(*args, **kwargs) if kwargs else self._bind(*args)
         for entry in self.dispatch_plan.candidates(frame_locals):
             if entry.check(frame_locals):
                 return entry.run

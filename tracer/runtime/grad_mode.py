@@ -29,12 +29,9 @@ _STATE = _GradState()
 
 
 def is_grad_enabled() -> bool:
+    """Also the reader of the runtime's part of the global state a GLOBAL_STATE guard pins
+    (`grad_enabled`)."""
     return _STATE.enabled
-
-
-def grad_state() -> tuple[bool]:
-    """The runtime's part of the global state a GLOBAL_STATE guard pins: (grad_enabled,)."""
-    return (_STATE.enabled,)
 
 
 @function_op

@@ -98,17 +98,13 @@ sizes and strides as one list where the class takes a list per tensor.)"""
 
 
 GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms")
-
-
-def global_state() -> tuple[object, ...]:
-    """The global state a trace relies on, in the order of GLOBAL_STATE_NAMES (each read by
-    the C function behind torch's Python-level getter; every check calls this)."""
-    return (_is_grad_enabled(), _get_default_dtype(), _get_deterministic_algorithms())
-
-
-_is_grad_enabled = _C.is_grad_enabled
-_get_default_dtype = _C.get_default_dtype
-_get_deterministic_algorithms = _C._get_deterministic_algorithms
+GLOBAL_STATE_READERS = (
+    _C.is_grad_enabled,
+    _C.get_default_dtype,
+    _C._get_deterministic_algorithms,
+)
+"""The global state a trace relies on, one reader per name of GLOBAL_STATE_NAMES: the C
+function behind torch's Python-level getter, which every check calls."""
 
 
 def live_mode_stack() -> list[Any]:
@@ -255,7 +251,8 @@ class TorchWorld(TensorWorld):
 
     # -- global state -----------------------------------------------------------------------------
     def global_state_guards(self) -> list[Guard]:
-        spec = GlobalStateSpec(GLOBAL_STATE_NAMES, global_state(), global_state)
+        values = tuple(read() for read in GLOBAL_STATE_READERS)
+        spec = GlobalStateSpec(GLOBAL_STATE_NAMES, values, GLOBAL_STATE_READERS)
         return [Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)]
 
     def traces_subclass(self, cls: type) -> bool:

@@ -264,7 +264,7 @@ class RuntimeWorld(TensorWorld):
         info.impl(mode)
 
     def grad_mode_guard(self, enabled: bool) -> Guard | None:
-        spec = GlobalStateSpec(("grad_enabled",), (enabled,), self.rt.grad_mode.grad_state)
+        spec = GlobalStateSpec(("grad_enabled",), (enabled,), (self.rt.grad_mode.is_grad_enabled,))
         return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
 
     def overridable(self, fn: object) -> bool:
