@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import guard_class_operand
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class BaseListVariable(VariableTracker):
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
+        guard_class_operand(tx, index, ("__index__",), "an index")  # (a class: its `__index__`)
         try:
             found = self.items[key]
         except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
@@ -372,17 +374,22 @@ def _compared_by_identity(tx: TranslatorBase, vt: VariableTracker) -> bool:
     )
 
 
+_EQ = ("__eq__",)
+
+
 def search_key(tx: TranslatorBase, item: VariableTracker) -> object:
     """`search_target`, or, for a user object compared by identity, a key that finds it."""
     realized = item.realize()
     if _compared_by_identity(tx, realized):
         return _ByIdentity(realized)
+    guard_class_operand(tx, realized, _EQ, "a search")  # a class: its metaclass's `__eq__`
     return search_target(realized)
 
 
 def matches(tx: TranslatorBase, vt: VariableTracker, key: object) -> bool:
     """`vt == key` as a list's search asks it, for a key from `search_key`."""
     if not isinstance(key, _ByIdentity):
+        guard_class_operand(tx, vt, _EQ, "a search")
         return constant_equal(vt, key)
     candidate = vt.realize()
     if candidate is key.vt:
