@@ -17,8 +17,8 @@ itself, so it is pinned where it was found (an ID_MATCH on that dict entry) and 
 
 Used by `builtin.fold` (every C function folded on constants: `len`, `hash`, `str`, `repr`,
 the operators), a method of a constant (`"{}".format(C)`), f-strings, truth tests
-(`UserDefinedClassVariable.truthy`), a list's search (`in`, `count`, `index`), a sequence's
-index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`
+(`UserDefinedClassVariable.truthy`), a search (`lists.search_target`, `constant_equal`), a
+sequence's index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`
 (variables/instance_checks.py) (notes/guards.md "Protocols on a class itself"). `len(C)` of a
 user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`)."""
 
