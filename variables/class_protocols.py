@@ -195,6 +195,8 @@ def guard_folded_classes(
         return
     if names is None:
         names = CONSULTED.get(fn)
+    if names == ():  # (`type(C)`, `C is D`: nothing of the metaclass is asked)
+        return
     what = f"{getattr(fn, '__name__', fn)}()"
     for vt, value in zip(operands, values, strict=True):
         if isinstance(value, type):
@@ -206,7 +208,7 @@ def guard_folded_classes(
                         f" {type(value).__name__} can change",
                     )
                 guard_metaclass_specials(tx, value, vt.realize().source, names, what)
-        elif names != () and type(value) not in _SCALARS and _holds_changeable_class(value):
+        elif type(value) not in _SCALARS and _holds_changeable_class(value):
             unimplemented(
                 "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
             )
