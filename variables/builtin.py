@@ -17,9 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.sources import TypeSource
 from tracer.exc import Unsupported, unimplemented
-from variables import builder
 from variables.arguments import attribute_name, call_handler, super_class
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.bytearrays import (
@@ -28,6 +26,7 @@ from variables.bytearrays import (
     iterable_object,
     make_bytearray,
 )
+from variables.class_protocols import guard_class_operand, guard_folded_classes, type_of
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
@@ -199,6 +198,8 @@ class BuiltinVariable(KnownObjectVariable):
         obj = obj.realize()
         if isinstance(obj, TensorVariable):  # `Tensor.__len__`, which a mode sees
             return len_result(tx, tx.output.call_tensor_method(tx, "__len__", [obj], {}))
+        if isinstance(obj, UserDefinedClassVariable) and obj.metaclass_special(tx, "__len__"):
+            return len_result(tx, obj.call_method(tx, "__len__", [], {}))  # traced, not folded
         if getattr(obj, "method___len__", None) is None and obj.is_python_constant():
             return fold(tx, len, [obj], {})
         if isinstance(obj, UserDefinedObjectVariable):
@@ -214,7 +215,7 @@ class BuiltinVariable(KnownObjectVariable):
         self, tx: TranslatorBase, obj: VariableTracker, classes: VariableTracker, /
     ) -> VariableTracker:
         spec = classes.realize().as_python_constant()
-        return ConstantVariable(object_instance_of(tx, obj, spec))
+        return ConstantVariable(object_instance_of(tx, obj, spec, classes))
 
     def call_issubclass(
         self, tx: TranslatorBase, cls: VariableTracker, classes: VariableTracker, /
@@ -224,6 +225,7 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_range(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         bounds = [a.realize().as_python_constant() for a in args]
+        guard_folded_classes(tx, range, args, bounds)
         return RangeVariable(tx.run_user_operation(range, *bounds))
 
     # -- iterators (variables/iterators.py): lazy, over live objects --------------------------
@@ -461,13 +463,7 @@ class BuiltinVariable(KnownObjectVariable):
 
     def call_type(self, tx: TranslatorBase, *args: VariableTracker) -> VariableTracker:
         if len(args) == 1:
-            obj = args[0].realize()
-            cls_vt = builder.wrap_class(obj.python_type())
-            if isinstance(cls_vt, UserDefinedClassVariable) and isinstance(
-                obj, UserDefinedObjectVariable
-            ):  # found where the object's class is (its exact type is guarded already)
-                cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
-            return cls_vt
+            return type_of(tx, args[0].realize())
         if len(args) == 3:
             unimplemented("call", "type() with three arguments makes a new class on every call")
         return fold(tx, type, args, {})  # CPython's TypeError for the count
@@ -612,6 +608,8 @@ def fold(
             "non-constant-args",
             f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
         )
+    # a class's special methods live on its metaclass, which may gain one later
+    guard_folded_classes(tx, fn, (*args, *kwargs.values()), (*const_args, *const_kwargs.values()))
     return set_operation(tx, fn, tuple(const_args), const_kwargs)  # a set result keeps its making
 
 
@@ -680,6 +678,7 @@ def binary_op(
         assert isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable)
         return _plain_kind(a)(a.items + b.items)
     if isinstance(a, BaseListVariable) and plain is operator.mul and b.is_python_constant():
+        guard_class_operand(tx, b, ("__index__",), "a repeat")  # (the count's `__index__`)
         if fn is operator.imul and isinstance(a, ListVariable):
             a._check_mutable(tx, "*=")
             a.items[:] = tx.run_user_operation(operator.mul, a.items, b.as_python_constant())

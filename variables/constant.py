@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, VariableTracker
+from variables.class_protocols import CONSTANT_METHOD_NAMES, guard_folded_classes
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -127,6 +128,10 @@ class ConstantVariable(VariableTracker):
             unimplemented("call-method", f"{self.type_name()} has no method {name!r}")
         const_args = list(map(_AS_CONSTANT, args))
         const_kwargs = {k: v.as_python_constant() for k, v in kwargs.items()} if kwargs else {}
+        guard_folded_classes(  # a class among them: its metaclass may gain a method later
+            tx, method, (self, *args, *kwargs.values()),
+            (value, *const_args, *const_kwargs.values()), CONSTANT_METHOD_NAMES,
+        )  # fmt: skip
         if type(value) is str and (name == "format" or name == "format_map"):
             mapped = [v for a in const_args if type(a) is dict for v in a.values()]
             value_objects.check_str_format([*const_args, *const_kwargs.values(), *mapped])

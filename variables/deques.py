@@ -120,8 +120,8 @@ class DequeVariable(VariableTracker):
             return self.structural(tx, name, args, kwargs)
         if name in COMPARING:
             values = self.constant_values(name)
-            real_args = [search_target(a) for a in args]
-            real_kwargs = {k: search_target(v) for k, v in kwargs.items()}
+            real_args = [search_target(tx, a) for a in args]
+            real_kwargs = {k: search_target(tx, v) for k, v in kwargs.items()}
             result = tx.run_user_operation(
                 partial(getattr(values, name), *real_args, **real_kwargs)
             )
@@ -172,7 +172,7 @@ class DequeVariable(VariableTracker):
 
     def method_remove(self, tx: TranslatorBase, value: VariableTracker, /) -> VariableTracker:
         values = self.constant_values("remove")
-        target = search_target(value)
+        target = search_target(tx, value)
         position = tx.run_user_operation(_remove_position, values, target)
         self._check_mutable(tx, "remove")
         del self.items[position]

@@ -391,8 +391,8 @@ def iterator_contains(tx: TranslatorBase, it: IteratorVariable, item: VariableTr
         if candidate is item or candidate.realize() is realized:
             return True
         if target is _END:
-            target = search_target(realized)
-        if constant_equal(candidate, target):
+            target = search_target(tx, realized)
+        if constant_equal(tx, candidate, target):
             return True
     return False
 

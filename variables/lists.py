@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import guard_class_operand
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ class BaseListVariable(VariableTracker):
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
+        if isinstance(key, type):  # converted by its metaclass's `__index__`
+            guard_class_operand(tx, index, ("__index__",), "an index")
         try:
             found = self.items[key]
         except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
@@ -277,7 +280,7 @@ class RangeVariable(VariableTracker):
         return [ConstantVariable(i) for i in self.value]
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        return ConstantVariable(search_target(item) in self.value)
+        return ConstantVariable(search_target(tx, item) in self.value)
 
     def method___len__(self, tx: TranslatorBase, /) -> VariableTracker:
         # CPython's OverflowError for a range longer than sys.maxsize
@@ -321,25 +324,33 @@ def _probe_index(stand_in: Sequence[int], bounds: list[Any]) -> None:
         pass
 
 
-def constant_equal(vt: VariableTracker, target: object) -> bool:
+_EQ = ("__eq__",)
+
+
+def constant_equal(tx: TranslatorBase, vt: VariableTracker, target: object) -> bool:
     """`vt == target` for a constant tracker as a list's `index`, `count` and `remove` ask it:
     identity first, then `==` (so a NaN finds itself); anything else cannot be compared while
-    tracing."""
+    tracing. A class compares by its metaclass's `__eq__` (guarded: class_protocols)."""
     try:
         value = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"comparing {vt!r} with a constant needs its runtime value")
+    if isinstance(value, type):
+        guard_class_operand(tx, vt, _EQ, "a search")
     return value is target or bool(value == target)
 
 
-def search_target(item: VariableTracker) -> object:
+def search_target(tx: TranslatorBase, item: VariableTracker) -> object:
     """The constant that `in`, `index`, `count` and `remove` look for. Any other value (a user
     object with its own `__eq__`, say) is compared by code that runs only at runtime, so the
-    frame falls back."""
+    frame falls back. A class is compared by its metaclass's `__eq__` (guarded)."""
     try:
-        return item.realize().as_python_constant()
+        value = item.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"looking for {item!r} in a container needs its runtime value")
+    if isinstance(value, type):
+        guard_class_operand(tx, item, _EQ, "a search")
+    return value
 
 
 def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: VariableTracker) -> bool:
@@ -377,13 +388,13 @@ def search_key(tx: TranslatorBase, item: VariableTracker) -> object:
     realized = item.realize()
     if _compared_by_identity(tx, realized):
         return _ByIdentity(realized)
-    return search_target(realized)
+    return search_target(tx, realized)
 
 
 def matches(tx: TranslatorBase, vt: VariableTracker, key: object) -> bool:
     """`vt == key` as a list's search asks it, for a key from `search_key`."""
     if not isinstance(key, _ByIdentity):
-        return constant_equal(vt, key)
+        return constant_equal(tx, vt, key)
     candidate = vt.realize()
     if candidate is key.vt:
         return True

@@ -15,6 +15,7 @@ far as the sort got. Here:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from tracer.exc import unimplemented
 from variables import polyfills
 from variables.base import VariableTracker
 from variables.class_lookup import lookup_class_attr
+from variables.class_protocols import guard_folded_classes
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
 from variables.lists import ListVariable
@@ -51,6 +53,8 @@ def sort_list(
         keys = [key.call_function(tx, [item], {}) for item in items] if key and has_key else items
         _check_unchanged(target)
         constants = _constant_keys(keys)
+        if constants is not None:  # a class among them: compared by its metaclass's `<`
+            guard_folded_classes(tx, operator.lt, keys, constants)
         if constants is None and len(items) >= SMALL_SORT:
             unimplemented(
                 "sort",

@@ -39,6 +39,7 @@ from variables.class_lookup import (
     mro_source,
     stored_class_attr,
 )
+from variables.class_protocols import TRUTH_NAMES, guard_metaclass_specials
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import ObjectInitVariable, PartialVariable
@@ -138,6 +139,12 @@ class UserDefinedClassVariable(VariableTracker):
 
     def as_python_constant(self) -> Any:
         return self.value
+
+    def truthy(self, tx: TranslatorBase) -> bool:
+        """`bool(cls)`: the metaclass's `__bool__`, then its `__len__` (guarded, or the frame
+        breaks for a user metaclass's own: variables/class_protocols.py), else true."""
+        guard_metaclass_specials(tx, self.value, self.source, TRUTH_NAMES, "bool()")
+        return bool(self.value)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """`type.__getattribute__`: a data descriptor of a user metaclass first, then the

@@ -10,6 +10,7 @@ from tracer.translator.calls import function_str
 from tracer.translator.instructions import Instruction
 from tracer.translator.names import callable_under
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import guard_folded_classes
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.iterators import unpack_sequence
@@ -76,6 +77,7 @@ class Builders(TranslatorBase):
             )
         except NotConstantError:
             unimplemented("format", f"formatting {value!r} needs its runtime value")
+        guard_folded_classes(self, format, [value], [real])  # a class: its metaclass's methods
         convert = _CONVERSIONS[conversion]
         if convert is not None:
             real = self.run_user_operation(convert, real)

@@ -60,11 +60,12 @@ class MatchOps(TranslatorBase):
         of extracted attributes (count positional, then the keywords), or None if no match."""
         assert inst.arg is not None
         names = self.pop().realize().as_python_constant()
-        cls = self._constant(self.pop(), "the class of a class pattern")
+        cls_vt = self.pop()
+        cls = self._constant(cls_vt, "the class of a class pattern")
         subject = self.pop().realize()
         if not isinstance(cls, type):
             self.raise_user_error(TypeError(_NOT_A_CLASS_MESSAGE))
-        if not object_instance_of(self, subject, cls):
+        if not object_instance_of(self, subject, cls, cls_vt):
             self.push(ConstantVariable(None))
             return
         wanted = [*self._positional_names(cls, inst.arg), *names]

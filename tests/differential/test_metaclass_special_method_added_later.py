@@ -1,0 +1,273 @@
+"""A protocol operation on a class itself (the class is the value: `C == 5`, `bool(C)`,
+`hash(C)`, `str(C)`, `C | int`, `C in [1, 2]`, `isinstance(x, C)`) is answered by special
+methods CPython looks up on the class's metaclass at every call. A user metaclass
+(`class Meta(type)`) can gain one after a compile, so a trace that decided the operation
+while tracing holds only while the metaclass still lacks it. Each test compiles, calls,
+sets the method on the metaclass (or its base), and compares the same cached function with
+plain Python: value, or exception type and message. A class whose metaclass is `type`
+(which cannot change) costs no guard for any of this."""
+
+from __future__ import annotations
+
+import abc
+import enum
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import tracer
+
+
+def outcome(fn: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
+    try:
+        return ("returned", fn(*args))
+    except Exception as e:  # noqa: BLE001
+        return ("raised", type(e), str(e))
+
+
+def with_meta() -> tuple[type, type]:
+    """(the metaclass to change, a class made with it)."""
+
+    class Meta(type):
+        pass
+
+    class C(metaclass=Meta):
+        pass
+
+    return Meta, C
+
+
+def with_base_meta() -> tuple[type, type]:
+    """A metaclass whose base is the one changed."""
+
+    class BaseMeta(type):
+        pass
+
+    class Meta(BaseMeta):
+        pass
+
+    class C(metaclass=Meta):
+        pass
+
+    return BaseMeta, C
+
+
+def with_abc_meta() -> tuple[type, type]:
+    """A metaclass built on ABCMeta (whose own checks are pinned where found)."""
+
+    class Meta(abc.ABCMeta):
+        pass
+
+    class C(metaclass=Meta):
+        pass
+
+    return Meta, C
+
+
+def with_enum_meta() -> tuple[type, type]:
+    """An Enum whose metaclass is built on EnumType."""
+
+    class Meta(enum.EnumType):
+        pass
+
+    class E(enum.Enum, metaclass=Meta):
+        A = 1
+
+    return Meta, E
+
+
+def truth_branch(cls: Any) -> Any:
+    if cls:
+        return "true"
+    return "false"
+
+
+def formatted(cls: Any) -> Any:
+    return f"<{cls}>"
+
+
+# (function of the class, how to make (metaclass, class), special methods set on it later)
+CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict[str, Any]]] = {
+    "instancecheck": (
+        lambda c: isinstance(1, c),
+        with_meta,
+        {"__instancecheck__": lambda c, i: True},
+    ),
+    "subclasscheck": (
+        lambda c: issubclass(int, c),
+        with_meta,
+        {"__subclasscheck__": lambda c, s: True},
+    ),
+    "instancecheck_in_tuple": (
+        lambda c: isinstance(1, (str, c)),
+        with_meta,
+        {"__instancecheck__": lambda c, i: True},
+    ),
+    "hasattr_of_type": (lambda c: hasattr(type(c), "__len__"), with_meta, {"__len__": lambda c: 3}),
+    "len": (len, with_meta, {"__len__": lambda c: 3}),
+    "bool": (bool, with_meta, {"__bool__": lambda c: False}),
+    "bool_from_len": (bool, with_base_meta, {"__len__": lambda c: 0}),
+    "if": (truth_branch, with_meta, {"__bool__": lambda c: False}),
+    "not": (operator.not_, with_meta, {"__bool__": lambda c: False}),
+    "eq": (lambda c: c == 5, with_meta, {"__eq__": lambda c, o: True}),
+    "eq_reflected": (lambda c: 5 == c, with_meta, {"__eq__": lambda c, o: True}),
+    "ne": (lambda c: c != 5, with_meta, {"__ne__": lambda c, o: False}),
+    "ne_from_eq": (lambda c: c != 5, with_meta, {"__eq__": lambda c, o: True}),
+    "lt": (lambda c: c < 5, with_meta, {"__lt__": lambda c, o: True}),
+    "gt_reflected": (lambda c: 5 < c, with_meta, {"__gt__": lambda c, o: True}),
+    "hash": (lambda c: hash(c) == 7, with_meta, {"__hash__": lambda c: 7}),
+    "in_list": (lambda c: c in [1, 2], with_meta, {"__eq__": lambda c, o: True}),
+    "list_count": (lambda c: [1, 2].count(c), with_meta, {"__eq__": lambda c, o: True}),
+    "in_range": (lambda c: c in range(3), with_meta, {"__eq__": lambda c, o: True}),
+    "in_iterator": (lambda c: c in iter([1, 2]), with_meta, {"__eq__": lambda c, o: True}),
+    "found_in_list": (lambda c: 1 in [c], with_meta, {"__eq__": lambda c, o: True}),
+    "str": (str, with_meta, {"__str__": lambda c: "x"}),
+    "str_from_repr": (str, with_base_meta, {"__repr__": lambda c: "x"}),
+    "repr": (repr, with_meta, {"__repr__": lambda c: "x"}),
+    "format": (formatted, with_meta, {"__format__": lambda c, spec: "x"}),
+    "or": (lambda c: c | int, with_meta, {"__or__": lambda c, o: 5}),
+    "ror": (lambda c: 1 | c, with_meta, {"__ror__": lambda c, o: 5}),
+    "add": (lambda c: c + 1, with_meta, {"__add__": lambda c, o: 5}),
+    "neg": (operator.neg, with_meta, {"__neg__": lambda c: 5}),
+    "getitem": (lambda c: c[0], with_meta, {"__getitem__": lambda c, i: 5}),
+    "index_of_tuple": (lambda c: (1, 2)[c], with_meta, {"__index__": lambda c: 1}),
+    "index_of_list": (lambda c: [10, 20][c], with_meta, {"__index__": lambda c: 1}),
+    "sorted": (lambda c: sorted([c, c]) == [c, c], with_meta, {"__lt__": lambda c, o: True}),
+    "repeat": (lambda c: [1] * c, with_meta, {"__index__": lambda c: 2}),
+    "range": (lambda c: list(range(c)), with_meta, {"__index__": lambda c: 2}),
+    "int": (int, with_meta, {"__index__": lambda c: 2}),
+    "percent_format": (lambda c: "%s" % c, with_meta, {"__str__": lambda c: "x"}),  # noqa: UP031
+    "str_format": (lambda c: "{}".format(c), with_meta, {"__format__": lambda c, s: "x"}),  # noqa: UP032
+    "tuple_index": (lambda c: (1, 2).index(c), with_meta, {"__eq__": lambda c, o: True}),
+    "repr_in_tuple": (lambda c: str((c,)), with_meta, {"__repr__": lambda c: "x"}),
+    "abc_instancecheck": (
+        lambda c: isinstance(1, c),
+        with_abc_meta,
+        {"__instancecheck__": lambda c, i: True},
+    ),
+    "enum_eq": (lambda e: e == 5, with_enum_meta, {"__eq__": lambda c, o: True}),
+    "enum_bool": (bool, with_enum_meta, {"__bool__": lambda c: False}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_special_method_set_on_the_metaclass_later_is_used(case: str) -> None:
+    fn, make, methods = CASES[case]
+    meta, cls = make()
+    compiled = tracer.compile(lambda c: fn(c))  # a builtin is not compiled itself
+    assert outcome(compiled, cls) == outcome(fn, cls)
+    for name, method in methods.items():
+        setattr(meta, name, method)
+    assert outcome(compiled, cls) == outcome(fn, cls)
+    for name in methods:
+        delattr(meta, name)
+    assert outcome(compiled, cls) == outcome(fn, cls)
+
+
+def test_a_class_given_another_metaclass_later() -> None:
+    """Assigning a class's `__class__` swaps its metaclass (both heap types): what the trace
+    decided from the old one (`type(c) is Meta`, `isinstance(c, Meta)`) is guarded."""
+    meta, cls = with_meta()
+
+    class Other(type):
+        pass
+
+    def fn(c: Any) -> Any:
+        return type(c) is meta, isinstance(c, meta), c == 5
+
+    compiled = tracer.compile(fn)
+    assert compiled(cls) == fn(cls) == (True, True, False)
+    cls.__class__ = Other
+    assert compiled(cls) == fn(cls) == (False, False, False)
+
+
+GLOBAL_META, GLOBAL_CLASS = with_meta()
+
+
+def test_a_class_read_from_a_global_is_guarded_through_it() -> None:
+    compiled = tracer.compile(lambda: GLOBAL_CLASS == 5)
+    assert compiled() is False
+    GLOBAL_META.__eq__ = lambda c, o: True  # type: ignore[method-assign,assignment]
+    try:
+        assert compiled() is True
+    finally:
+        del GLOBAL_META.__eq__
+    assert compiled() is False
+
+
+def test_a_metaclass_with_its_own_method_is_not_run_while_tracing() -> None:
+    """A user metaclass's `__eq__` is user code: folding would run it while tracing and keep
+    whatever it answered, so the frame falls back and it runs on every call."""
+    calls: list[object] = []
+
+    class Meta(type):
+        def __eq__(cls, other: object) -> bool:
+            calls.append(other)
+            return len(calls) % 2 == 1
+
+        __hash__ = type.__hash__
+
+    class C(metaclass=Meta):
+        pass
+
+    compiled = tracer.compile(lambda c: c == 5)
+    assert [compiled(C), compiled(C), compiled(C)] == [True, False, True]
+    assert calls == [5, 5, 5]
+
+
+def every_protocol(c: Any, x: Any) -> Any:
+    return (
+        c == 5,
+        5 != c,
+        bool(c),
+        hash(c) == 0,
+        str(c),
+        repr(c),
+        f"{c}",
+        c | int,
+        c in [1, 2],
+        isinstance(x, c),
+        issubclass(int, c),
+        1 if c else 0,
+    )
+
+
+def test_a_class_whose_metaclass_is_type_costs_no_guard() -> None:
+    """The class is pinned (its ID_MATCH) and nothing else is read through it: `type`'s
+    special methods cannot change."""
+
+    class Plain:
+        pass
+
+    guards = tracer.explain(every_protocol)(Plain, 1).guards
+    assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
+    assert every_protocol(Plain, 1) == tracer.compile(every_protocol)(Plain, 1)
+
+
+def test_a_user_metaclass_is_guarded_through_the_class() -> None:
+    _meta, cls = with_meta()
+    guards = tracer.explain(every_protocol)(cls, 1).guards
+    assert any("type(L['c']).__dict__" in g for g in guards), guards
+
+
+class Shape(abc.ABC):
+    @abc.abstractmethod
+    def area(self) -> float: ...
+
+
+class Color(enum.Enum):
+    RED = 1
+
+
+def test_stdlib_metaclasses_fold_their_own_methods() -> None:
+    """ABCMeta and EnumType are heap types (their attributes can change), guarded like any
+    metaclass; their own methods (EnumType's `__len__`, `__repr__`, `__bool__`) still fold."""
+
+    def uses(shape: Any, color: Any, x: Any) -> Any:
+        return isinstance(x, shape), len(color), repr(color), bool(color), color == 1
+
+    compiled = tracer.compile(uses)
+    assert compiled(Shape, Color, 1) == uses(Shape, Color, 1)
+    assert tracer.explain(uses)(Shape, Color, 1).graph_break_count == 0

@@ -1,0 +1,248 @@
+"""Protocol operations on a class itself, decided while tracing (`C == 5`, `bool(C)`,
+`hash(C)`, `str(C)`, `C | int`, `C in [1, 2]`, `isinstance(x, C)`), with the special methods
+CPython consults for them guarded on the class's metaclass.
+
+CPython looks a special method up on the type of the value, and the type of a class is its
+metaclass: `C == 5` asks `type(C).__eq__`. A class whose metaclass is `type` (or any metaclass
+whose attributes cannot change) answers as `type` does on every call, so folding the operation
+on the class (`UserDefinedClassVariable.as_python_constant()` is the class) costs no guard. A
+metaclass that can change (`class Meta(type)`, `abc.ABCMeta`, `enum.EnumType`) can gain the
+method after a compile, so each name CPython would consult is looked up on the metaclass with
+`class_lookup.lookup_special` through `type(<the class's source>)`: found missing, or found
+on `type` or `object`, every mutable metaclass before it on the MRO is guarded to still lack
+it. Found on a user metaclass, it is user code that folding would run while tracing, whose
+answer may depend on anything: the frame breaks. Found on a stdlib metaclass (ABCMeta's
+`__instancecheck__`, EnumType's `__len__`, `__repr__`, `__bool__`), it answers from the class
+itself, so it is pinned where it was found (an ID_MATCH on that dict entry) and folded.
+
+Used by `builtin.fold` (every C function folded on constants: `len`, `hash`, `str`, `repr`,
+the operators), a method of a constant (`"{}".format(C)`), f-strings, truth tests
+(`UserDefinedClassVariable.truthy`), a search (`lists.search_target`, `constant_equal`), a
+sequence's index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`
+(variables/instance_checks.py) (notes/guards.md "Protocols on a class itself"). `len(C)` of a
+user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`)."""
+
+from __future__ import annotations
+
+import abc
+import builtins
+import enum
+import operator
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from guards.guard import IMMUTABLE_TYPE, GuardKind
+from guards.sources import TypeSource
+from tracer.exc import unimplemented
+from variables.class_lookup import lookup_class_attr, lookup_special
+
+if TYPE_CHECKING:
+    from guards.sources import Source
+    from tracer.translator.base import TranslatorBase
+    from variables.base import VariableTracker
+
+STDLIB_METACLASSES = frozenset({abc.ABCMeta, enum.EnumType})
+"""Metaclasses (heap types, so guarded) whose own special methods answer from the class and
+run no user code of their own: folded while tracing, with the method pinned."""
+
+TRUTH_NAMES = ("__bool__", "__len__")
+"""What `bool(C)` and a truth test consult on the metaclass, in order."""
+
+_BINARY = (
+    "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow",
+    "lshift", "rshift", "and", "or", "xor",
+)  # fmt: skip
+_FORMATTING = ("__format__", "__str__", "__repr__", "__int__", "__index__", "__float__")
+_REFLECTED_COMPARISON = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def _operator(name: str, prefix: str = "") -> Any:
+    """`operator.add`, `operator.iadd`, `operator.and_`."""
+    return getattr(operator, prefix + name, None) or getattr(operator, prefix + name + "_")
+
+
+def _consulted() -> dict[Any, tuple[str, ...]]:
+    """For each function folded on constants, the special methods CPython may consult on the
+    type of a class among its operands. Each operand gets every name of its function (the
+    reflected ones too), a few more than the one CPython asks in each position: the names
+    found missing from one dict are one guard (OutputGraph.guard_name_absent), so they cost
+    nothing more."""
+    names: dict[Any, tuple[str, ...]] = {}
+    for op in _BINARY:
+        both = (f"__{op}__", f"__r{op}__")
+        names[_operator(op)] = both
+        names[_operator(op, "i")] = (f"__i{op}__", *both)
+    # a sequence repeated (`[1] * C`) takes `__index__`, `"%s" % C` formats with `str`,
+    # `int`, `float`...
+    names[operator.mul] += ("__index__",)
+    names[operator.imul] += ("__index__",)
+    names[operator.mod] += _FORMATTING
+    names[operator.imod] += _FORMATTING
+    names[builtins.pow] = ("__pow__", "__rpow__")
+    names[builtins.divmod] = ("__divmod__", "__rdivmod__")
+    for op, reflected in _REFLECTED_COMPARISON.items():
+        # `!=` falls back to `__eq__` through object's `__ne__`
+        extra = ("__eq__",) if op == "ne" else ()
+        names[_operator(op)] = (f"__{op}__", f"__{reflected}__", *extra)
+    for op in ("neg", "pos", "invert", "abs", "index"):
+        names[_operator(op)] = (f"__{op}__",)
+    names.update({
+        builtins.abs: ("__abs__",),
+        builtins.len: ("__len__",),
+        builtins.hash: ("__hash__",),
+        builtins.repr: ("__repr__",),
+        builtins.ascii: ("__repr__",),
+        builtins.str: ("__str__", "__repr__"),  # object's `__str__` calls `repr`
+        builtins.format: _FORMATTING[:3],
+        builtins.bool: TRUTH_NAMES,
+        operator.truth: TRUTH_NAMES,
+        operator.not_: TRUTH_NAMES,
+        builtins.int: ("__int__", "__index__", "__trunc__"),
+        builtins.float: ("__float__", "__index__"),
+        builtins.complex: ("__complex__", "__float__", "__index__"),
+        builtins.round: ("__round__",),
+        operator.getitem: ("__getitem__", "__index__"),  # (`C[0]`, `(1, 2)[C]`)
+        builtins.range: ("__index__",),
+        # these consult no special method of a class's metaclass (`isinstance` and
+        # `issubclass` check the classes they are given: variables/instance_checks.py)
+        builtins.isinstance: (),
+        builtins.issubclass: (),
+        builtins.callable: (),
+        builtins.type: (),
+        builtins.id: (),
+        operator.is_: (),
+        operator.is_not: (),
+    })  # fmt: skip
+    return names
+
+
+CONSULTED = _consulted()
+"""Function folded on constants -> the special methods it may consult on a class operand's
+metaclass. A function not here, given a class whose metaclass can change, breaks the frame."""
+
+CONSTANT_METHOD_NAMES = ("__eq__", "__hash__", *_FORMATTING)
+"""What a method of a constant (`(1, 2).index(C)`, `"{}".format(C)`, `frozenset.__contains__`)
+may consult on a class argument's metaclass: comparing, hashing, formatting it."""
+
+_SCALARS = frozenset({int, float, str, bytes, bool, type(None), complex})
+
+
+def changeable_metaclass(cls: type) -> bool:
+    """Can `cls`'s metaclass gain a special method (a heap type: a user metaclass, ABCMeta)?"""
+    meta: type = type(cls)
+    return not meta.__flags__ & IMMUTABLE_TYPE
+
+
+def guard_metaclass_specials(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, names: Iterable[str], what: str
+) -> None:
+    """`what` (an operation on class `cls` itself) was decided from `names` as `cls`'s
+    metaclass has them: guarded (module docstring). Nothing for a metaclass that cannot
+    change; a class with no source (not an input: a class a fold returned) cannot be
+    guarded, so the frame breaks. (A class made in the frame has metaclass `type`:
+    tracer/translator/class_bodies.py makes no other.)"""
+    meta: type = type(cls)
+    if meta.__flags__ & IMMUTABLE_TYPE:
+        return
+    if cls_source is None:
+        unimplemented(
+            "metaclass",
+            f"{what} of class {cls.__name__}, whose metaclass {meta.__name__} can change,"
+            " with no source to guard it through",
+        )
+    meta_source = TypeSource(cls_source)
+    for name in names:
+        owner = lookup_class_attr(meta, name)[1]
+        user_code = owner is not None and not owner.__flags__ & IMMUTABLE_TYPE
+        if user_code and owner not in STDLIB_METACLASSES:
+            unimplemented(
+                "metaclass",
+                f"{what} of class {cls.__name__}: metaclass {meta.__name__} defines {name}",
+            )
+        lookup_special(tx, meta, meta_source, name, pin=True)
+
+
+def guard_class_operand(
+    tx: TranslatorBase, vt: VariableTracker, names: Iterable[str], what: str
+) -> None:
+    """`guard_metaclass_specials` for a tracker that may stand for a class (a no-op for any
+    other value, and for a class whose metaclass cannot change)."""
+    vt = vt.realize()
+    if not vt.is_python_constant():
+        return
+    value = vt.as_python_constant()
+    if isinstance(value, type) and changeable_metaclass(value):
+        guard_metaclass_specials(tx, value, vt.source, names, what)
+
+
+def guard_folded_classes(
+    tx: TranslatorBase,
+    fn: Any,
+    operands: Sequence[VariableTracker],
+    values: Sequence[Any],
+    names: tuple[str, ...] | None = None,
+) -> None:
+    """Before `fn` is called on the constants `values` (of the trackers `operands`): each
+    operand that is a class with a changeable metaclass has the names `fn` consults guarded
+    (`names`, else `CONSULTED`); a function not in the table breaks the frame for one. A
+    class inside a container operand (`str((C,))`, `sorted([C, D])`) has no source of its
+    own here: when its metaclass can change and `fn` consults any name, the frame breaks.
+    Operands that are all numbers or strings (most folds) cost one pass over their types."""
+    for value in values:
+        if type(value) not in _SCALARS:
+            break
+    else:
+        return
+    if names is None:
+        names = CONSULTED.get(fn)
+    if names == ():  # (`type(C)`, `C is D`: nothing of the metaclass is asked)
+        return
+    what = f"{getattr(fn, '__name__', fn)}()"
+    for vt, value in zip(operands, values, strict=True):
+        if isinstance(value, type):
+            if changeable_metaclass(value):
+                if names is None:
+                    unimplemented(
+                        "metaclass",
+                        f"{what} of class {value.__name__}, whose metaclass"
+                        f" {type(value).__name__} can change",
+                    )
+                guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+        elif type(value) not in _SCALARS and _holds_changeable_class(value):
+            unimplemented(
+                "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
+            )
+
+
+def _holds_changeable_class(value: Any) -> bool:
+    """Does a builtin container (nested ones too) hold a class with a changeable metaclass?"""
+    kind = type(value)
+    if kind is dict:
+        return _holds_changeable_class(tuple(value)) or _holds_changeable_class(
+            tuple(value.values())
+        )
+    if kind not in (tuple, list, set, frozenset):
+        return isinstance(value, type) and changeable_metaclass(value)
+    for item in value:
+        if type(item) not in _SCALARS and _holds_changeable_class(item):
+            return True
+    return False
+
+
+def type_of(tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
+    """`type(obj)`: the tracker of its class, at `type(<obj's source>)` for a user object (its
+    exact type is guarded already) or a user class from outside. A class's metaclass is
+    pinned there (an ID_MATCH) when it can change: assigning `__class__` swaps it."""
+    from variables import builder
+    from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
+
+    cls_vt = builder.wrap_class(obj.python_type())
+    if not isinstance(cls_vt, UserDefinedClassVariable):
+        return cls_vt
+    if isinstance(obj, UserDefinedObjectVariable):
+        cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
+    elif isinstance(obj, UserDefinedClassVariable) and obj.source is not None:
+        cls_vt.source = TypeSource(obj.source)
+        if changeable_metaclass(obj.value):
+            tx.output.add_guard(GuardKind.ID_MATCH, cls_vt.source, cls_vt.value)
+    return cls_vt
