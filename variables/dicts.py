@@ -15,6 +15,7 @@ from tracer.exc import BreakReason, Unsupported, unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
+from variables.class_protocols import changeable_metaclass, guard_class_operand
 from variables.constant import ConstantVariable, is_constant_value
 from variables.lists import TupleVariable, contains, each_item, folding
 
@@ -38,6 +39,17 @@ def key_of(vt: VariableTracker, tx: TranslatorBase | None = None) -> Any:
         key = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("dict-key", f"{vt!r} used as a dict key or set item is not a constant")
+    if isinstance(key, type) and changeable_metaclass(key):
+        # a dict or set hashes the class and compares it by its metaclass's `__hash__` and
+        # `__eq__`, which the metaclass may gain later: guarded (variables/class_protocols.py),
+        # or, with no translator to guard through, the frame breaks
+        if tx is None:
+            unimplemented(
+                "metaclass",
+                f"class {key.__name__}, whose metaclass {type(key).__name__} can change, as a"
+                " dict key or set item",
+            )
+        guard_class_operand(tx, vt, ("__hash__", "__eq__"), "a dict key or set item")
     try:
         hash(key)
     except TypeError as e:

@@ -138,6 +138,27 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict
     "repeat": (lambda c: [1] * c, with_meta, {"__index__": lambda c: 2}),
     "range": (lambda c: list(range(c)), with_meta, {"__index__": lambda c: 2}),
     "int": (int, with_meta, {"__index__": lambda c: 2}),
+    # a dict or set hashes and compares its keys: the class's metaclass's `__hash__`/`__eq__`
+    "dict_key_get": (
+        lambda c: {c: 1}.get(5),
+        with_meta,
+        {"__hash__": lambda c: 5, "__eq__": lambda c, o: True},
+    ),
+    "dict_key_in": (
+        lambda c: 5 in {c: 1},
+        with_meta,
+        {"__hash__": lambda c: 5, "__eq__": lambda c, o: True},
+    ),
+    "set_item_in": (
+        lambda c: 5 in {c},
+        with_meta,
+        {"__hash__": lambda c: 5, "__eq__": lambda c, o: True},
+    ),
+    "set_len": (
+        lambda c: len({c, 5}),
+        with_meta,
+        {"__hash__": lambda c: 5, "__eq__": lambda c, o: True},
+    ),
     "percent_format": (lambda c: "%s" % c, with_meta, {"__str__": lambda c: "x"}),  # noqa: UP031
     "str_format": (lambda c: "{}".format(c), with_meta, {"__format__": lambda c, s: "x"}),  # noqa: UP032
     "tuple_index": (lambda c: (1, 2).index(c), with_meta, {"__eq__": lambda c, o: True}),
