@@ -29,8 +29,8 @@ from guards.sources import (
 )
 from tracer import debug, worlds
 from tracer.exc import unimplemented
-from variables.base import VariableTracker
-from variables.builtin import PURE_FUNCTIONS, BuiltinVariable
+from variables.base import GetAttrVariable, VariableTracker
+from variables.builtin import BuiltinVariable
 from variables.bytearrays import BytearrayVariable
 from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
 from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
@@ -146,9 +146,7 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return TorchOpVariable(value)
     if isinstance(value, types.FunctionType):
         return UserFunctionVariable(value)
-    if isinstance(value, types.BuiltinFunctionType) or (
-        callable(value) and value in PURE_FUNCTIONS
-    ):
+    if isinstance(value, types.BuiltinFunctionType):
         return BuiltinVariable(value)
     unimplemented("wrap", f"a value of type {kind.__name__} produced while tracing")
 
@@ -286,8 +284,6 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)  # its exact class is guarded
         if world.is_constant(value) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
-        if is_runtime_callable(value):
-            return self._guarded_identity(TorchOpVariable(value, source), value, source)
         if isinstance(value, enum.Enum):
             return self._guarded_identity(EnumVariable(value, source), value, source)
         if is_grad_mode_class(value):
@@ -498,6 +494,9 @@ class VariableBuilder:
         return self._guarded_identity(ModuleVariable(value, source), value, source)
 
     def wrap_builtin(self, value: Any, source: Source) -> VariableTracker:
+        method = self._bound_container_method(value, source)
+        if method is not None:
+            return method
         return self._guarded_identity(BuiltinVariable(value, source), value, source)
 
     def wrap_namedtuple(self, value: Any, source: Source) -> VariableTracker:
@@ -539,9 +538,34 @@ class VariableBuilder:
             return UserMethodVariable(func, obj)
         return PartialVariable(func, [obj])
 
+    def _bound_container_method(self, value: Any, source: Source) -> VariableTracker | None:
+        """`out.append` read once and kept: a resume function gets it on its stack when a graph
+        break falls inside the call's arguments (`out.append(print(x) or y)`). It is the method
+        of the tracker of its object, read at `<source>.__self__` (one tracker per object, so a
+        list also reached as `L['out']` is the same tracker), and the call is traced as the
+        object's own; pinned by identity, as Dynamo pins a bound builtin method. None unless
+        the object's exact type is one `_METHOD_OWNERS` names and the method is the one its
+        class defines (not, say, `object.__sizeof__` bound to a list)."""
+        owner = value.__self__
+        owner_type = type(owner)
+        if owner_type not in _METHOD_OWNERS:
+            return None
+        defined = owner_type.__dict__.get(value.__name__)
+        if type(defined) is not types.MethodDescriptorType or defined.__get__(owner) != value:
+            return None  # (builtin methods compare their object by identity, then their C function)
+        obj = self.wrap(owner, AttrSource(source, "__self__"))
+        return self._guarded_identity(GetAttrVariable(obj, value.__name__, source), value, source)
+
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.ID_MATCH, source, value)
         return vt
+
+
+_METHOD_OWNERS = frozenset(
+    {list, dict, set, frozenset, tuple, str, bytes, bytearray, collections.deque}
+)
+"""Exact types whose bound builtin methods wrap as methods of their object's tracker
+(`_bound_container_method`): the containers and strings the builder wraps itself."""
 
 
 # (functions are handled in `_wrap` itself, which tests them for special functions and ops first)

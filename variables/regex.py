@@ -52,8 +52,10 @@ _BOUND_METHOD_TYPES = frozenset({types.BuiltinMethodType, type(re.compile("").ma
 def bound_method(value: Any) -> VariableTracker | None:
     """`pattern.match` read once and kept (`_m = STRINGCHUNK.match`, a default argument of
     json's scanner): the method of a RegexVariable; None for anything else."""
-    owner = getattr(value, "__self__", None)
-    if type(value) not in _BOUND_METHOD_TYPES or not is_regex_object(owner):
+    if type(value) not in _BOUND_METHOD_TYPES:  # (any other value's own code is not asked)
+        return None
+    owner = value.__self__
+    if not is_regex_object(owner):
         return None
     if value.__name__ not in METHODS[type(owner)]:
         return None

@@ -221,7 +221,7 @@ class UserDefinedClassVariable(VariableTracker):
         if self.source is None:
             unimplemented("setattr", f"{what}: a class with no known origin")
         value = value.realize()
-        if hasattr(value.python_type(), "__get__"):
+        if lookup_class_attr(value.python_type(), "__get__")[1] is not None:
             unimplemented("setattr", f"{what} to {value!r}, a descriptor")
         tx.output.side_effects.store_class_attr(self, name, value)
 

@@ -266,3 +266,32 @@ def test_cell_counts_match_dynamo(name: str) -> None:
         theirs.graph_count,
         theirs.graph_break_count,
     )
+
+
+def test_a_bound_method_on_the_stack_compiles_as_often_as_in_dynamo() -> None:
+    """`out.append(print(...) or y)`: the resume function gets the bound method `out.append`,
+    which both systems pin by identity, so each call compiles the resume function again; the
+    append itself is traced (tests/resume/test_bound_method_on_stack.py), so there is one
+    resume function, as in Dynamo, not a second one after a break at the append."""
+    torch = real_torch()
+
+    def appends_around_a_print(t: Any) -> Any:
+        out = []
+        out.append(print("p") or (t * 2).sum())
+        out.append(t + 1)
+        return out
+
+    torch._dynamo.reset()
+    tracer.reset()
+    compiled_theirs = torch.compile(appends_around_a_print, backend="eager")
+    compiled_ours = tracer.compile(appends_around_a_print)
+    theirs_before = len(torch._dynamo.utils.get_compilation_metrics())
+    ours_before = len(tracer.get_compilation_metrics())
+    theirs, ours = [], []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for _ in range(4):
+            compiled_theirs(torch.ones(3))
+            theirs.append(len(torch._dynamo.utils.get_compilation_metrics()) - theirs_before)
+            compiled_ours(torch.ones(3))
+            ours.append(len(tracer.get_compilation_metrics()) - ours_before)
+    assert ours == theirs == [2, 3, 4, 5]

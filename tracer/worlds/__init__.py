@@ -221,10 +221,13 @@ class RuntimeWorld(TensorWorld):
         return isinstance(value, self.rt.dtype | self.rt.device)
 
     def is_op(self, value: object) -> bool:
-        if hasattr(value, "__modetrace_op__"):
-            return True
-        module = getattr(value, "__module__", None)
-        return module == "tracer.runtime.factories" and callable(value)
+        """A runtime op or factory: a function (or a method of one) carrying the op marker or
+        defined in the factories module. Nothing else is asked for an attribute, so no
+        `__getattr__` of a user object runs while tracing."""
+        fn = value.__func__ if type(value) is types.MethodType else value
+        if type(fn) is not types.FunctionType:
+            return False
+        return "__modetrace_op__" in fn.__dict__ or fn.__module__ == "tracer.runtime.factories"
 
     def fake_of(self, value: Any) -> Any:
         return self.rt.FakeTensor.from_tensor(value)
