@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import tracer
 import tracer.runtime
 from tracer.api import CompiledFunction
+from tracer.cache.targets import function_of
 from tracer.exc import BreakRequested, InternalError, UserError
 from tracer.observability import logs
 from tracer.observability.metrics import get_compilation_metrics
@@ -183,7 +184,9 @@ def new_records(before: Sequence[CompilationMetrics]) -> list[CompilationMetrics
 
 # -- explain FILE.py:FUNC -------------------------------------------------------------------------
 def load_function(target: str) -> tuple[types.ModuleType, Any]:
-    """`path/to/file.py:func` (or `:Class.method`) -> (module, function)."""
+    """`path/to/file.py:func` (or `:Class.method`, `:model`) -> (module, what it names): a
+    Python function, or anything else `tracer.compile` takes (a bound method, an nn.Module, an
+    object whose class defines `__call__` in Python)."""
     path_text, sep, qualname = target.rpartition(":")
     if not sep or not path_text or not qualname:
         raise CliError(f"expected FILE.py:FUNC, got {target!r}")
@@ -211,18 +214,23 @@ def load_function(target: str) -> tuple[types.ModuleType, Any]:
 
     if isinstance(fn, CompiledFunction):
         fn = fn.fn
-    if not isinstance(fn, types.FunctionType):
-        kind = type(fn).__name__
-        raise CliError(f"{path_text}: {qualname!r} is a {kind}, not a Python function")
+    try:
+        function_of(fn)
+    except UserError:
+        raise CliError(
+            f"{path_text}: {qualname!r} is a {type(fn).__name__}, not a Python function, bound "
+            "method, nn.Module or object whose class defines __call__ in Python"
+        ) from None
     return module, fn
 
 
 def evaluate(
     flag: str, expression: str, module: types.ModuleType, torch: Any = tracer.runtime
 ) -> Any:
-    """The user's expression, in their module's namespace with `torch` bound to `torch` (the
+    """The user's expression, in their module's namespace, where `torch` is the module's own
+    `torch` if it binds one (real torch or the runtime, as its code uses), else `torch` (the
     runtime, or real torch for `compare`)."""
-    namespace = {**vars(module), "torch": torch}
+    namespace = {"torch": torch, **vars(module)}
     try:
         return eval(expression, namespace)  # the user's own expression
     except SyntaxError as e:
@@ -255,7 +263,8 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
         topics = logs.parse_topics(os.environ.get(logs.ENV_VAR, ""))
         logs.set_logs(*topics, "trace_bytecode")
     before = get_compilation_metrics()
-    path = Path(args.target.rpartition(":")[0])
+    path_text, _, qualname = args.target.rpartition(":")
+    path = Path(path_text)
     # With --json, stdout carries one JSON object: what the function prints goes to stderr.
     own_output = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
     try:
@@ -266,7 +275,7 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
     except (tracer.InternalError, tracer.UserError, BreakRequested):
         raise  # MODETRACE_BREAK: its traceback is the point (python -m pdb stops there)
     except Exception as e:  # noqa: BLE001 - the user's function raised
-        raise CliError(f"{fn.__qualname__} raised {_describe(e, path)}", EXIT_USER_CODE) from None
+        raise CliError(f"{qualname} raised {_describe(e, path)}", EXIT_USER_CODE) from None
     entries = explanation.entries
     records = records_for(entries, new_records(before))
     if args.json:
@@ -274,7 +283,7 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")
         return 0
     style = Style.for_stream(out)
-    title = f"== {path.name}:{fn.__qualname__} "
+    title = f"== {path.name}:{qualname} "
     print(style.title(title + "=" * max(0, WIDTH - len(title))), file=out)
     for entry, record in zip(reversed(entries), reversed(records), strict=True):
         print("\n".join(entry_lines(entry, record, style)), file=out)

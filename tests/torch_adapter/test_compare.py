@@ -27,6 +27,22 @@ USER_FILE = textwrap.dedent(
         y = torch.sin(x) * n
         print("midway")
         return y.relu() + 1
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.fc(x).relu()
+
+    class Scaler:
+        def scale(self, x):
+            return x * 3
+
+    torch.manual_seed(0)
+    net = Net()
+    scaler = Scaler()
     """
 )
 
@@ -52,9 +68,34 @@ def test_compare_prints_both_explains_side_by_side(user_file: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("target", "ops"), [("net", "linear, relu"), ("scaler.scale", "mul")], ids=["module", "method"]
+)
+def test_compare_takes_what_tracer_compile_takes(user_file: Path, target: str, ops: str) -> None:
+    """An nn.Module instance or a bound method named in the file, as `tracer.compile` takes
+    them (the module's forward compiled with `self` an input)."""
+    real_torch()
+    done = run_cli("compare", f"{user_file}:{target}", "--args", "torch.ones(3)")
+    assert done.returncode == 0, done.stderr
+    assert f"ops, graph 1     {ops}" in done.stdout
+    assert "same graphs: yes" in done.stdout
+    assert "results agree with eager: yes" in done.stdout
+
+
+def test_explain_evaluates_args_with_the_files_own_torch(user_file: Path) -> None:
+    """`explain` binds `torch` to the runtime only where the file binds none: this file's
+    module is real torch's, so `torch.ones(3)` must be a real tensor for it."""
+    real_torch()
+    done = run_cli("explain", f"{user_file}:net", "--args", "torch.ones(3)")
+    assert done.returncode == 0, done.stderr
+    assert "linear" in done.stdout and "relu" in done.stdout
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("{file}:g", "--args", "1"), "no function 'g' in this file"),
+        (("{file}:Net", "--args", "1"), "'Net' is a type, not a Python function"),
+        (("{file}:torch", "--args", "1"), "'torch' is a module, not a Python function"),
         (("{file}:f", "--args", "torch.ones(3"), "is not an expression"),
         (("{dir}/nope.py:f",), "nope.py: no such file"),
         (("{file}",), "expected FILE.py:FUNC"),

@@ -19,7 +19,8 @@ from typing import Any
 import torch
 import torch._dynamo
 
-from tracer.exc import InternalError
+from tracer.cache.targets import function_of
+from tracer.exc import InternalError, UserError
 from tracer.explain import explain as modetrace_explain
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.torch_adapter.frame_hook import restoring_frame_evaluation
@@ -151,13 +152,16 @@ Fresh = Callable[[], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
 
 
 def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]:
-    """`compare(fn)(*args, **kwargs)`: see the module docstring. `fn` is a Python function or
-    an `nn.Module` (`tracer.compile(model)` against `torch.compile(model)`; each run gets its
-    own copy of the module too). `options` go to modetrace."""
-    if not isinstance(fn, types.FunctionType | torch.nn.Module):
-        raise TypeError(f"compare expects a Python function or an nn.Module, got {fn!r}")
+    """`compare(fn)(*args, **kwargs)`: see the module docstring. `fn` is what `tracer.compile`
+    takes: a Python function, a bound method, an `nn.Module` (`tracer.compile(model)` against
+    `torch.compile(model)`) or an object whose class defines `__call__` in Python; each run
+    gets its own copy of the module, object or method's object. `options` go to modetrace."""
+    try:
+        function_of(fn)
+    except UserError as e:
+        raise TypeError(f"compare expects {str(e).partition(' expects ')[2]}") from None
     name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
-    copied = isinstance(fn, torch.nn.Module)
+    copied = not isinstance(fn, types.FunctionType)
 
     def run(*args: Any, **kwargs: Any) -> Comparison:
         def fresh() -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]:
