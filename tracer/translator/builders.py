@@ -4,6 +4,8 @@ updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.calls import function_str
@@ -18,6 +20,8 @@ from variables.length_hint import sized_iterate
 from variables.lists import ListVariable, TupleVariable
 from variables.misc import ExceptionVariable
 from variables.value_objects import check_format
+
+T = TypeVar("T", ListVariable, SetVariable, ConstDictVariable)
 
 _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
@@ -85,37 +89,44 @@ class Builders(TranslatorBase):
         return ConstantVariable(self.run_user_operation(format, real, spec))
 
     # -- comprehension and display helpers ----------------------------------------------------
+    def _display(self, depth: int, kind: type[T], what: str) -> T:
+        """The list, set or dict being built `depth` down the stack. Made in the frame it is
+        new; a resume function gets one that a graph break inside the display left on the stack
+        (`{**d, 'z': t.item()}`) as an input, an existing object whose changes are recorded and
+        replayed like any other's."""
+        target = self.peek(depth).realize()
+        assert isinstance(target, kind)
+        if not target.is_new and not isinstance(target, SetVariable):  # (a set logs each change)
+            self.output.side_effects.mutate_existing(self, target, what)
+        return target
+
     def LIST_APPEND(self, inst: Instruction) -> None:
         assert inst.arg is not None
         item = self.pop()
-        target = self.peek(inst.arg)
-        assert isinstance(target, ListVariable)
+        target = self._display(inst.arg, ListVariable, "append")
         target.items.append(item)
 
     def LIST_EXTEND(self, inst: Instruction) -> None:
         assert inst.arg is not None
         iterable = self.pop().realize()
-        target = self.peek(inst.arg)
-        assert isinstance(target, ListVariable)
+        target = self._display(inst.arg, ListVariable, "extend")
         target.items.extend(sized_iterate(self, iterable).unpack(self))
 
     def LIST_TO_TUPLE(self, inst: Instruction) -> None:
-        lst = self.pop()
+        lst = self.pop().realize()
         assert isinstance(lst, ListVariable)
         self.push(TupleVariable(lst.items))
 
     def SET_ADD(self, inst: Instruction) -> None:
         assert inst.arg is not None
         item = self.pop()
-        target = self.peek(inst.arg)
-        assert isinstance(target, SetVariable)
+        target = self._display(inst.arg, SetVariable, "add")
         target.mutate(self, set.add, (key_of(item),))
 
     def SET_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None
         iterable = self.pop().realize()
-        target = self.peek(inst.arg)
-        assert isinstance(target, SetVariable)
+        target = self._display(inst.arg, SetVariable, "update")
         # set.update, as CPython's SET_UPDATE: a set or dict is merged, not added item by item
         target.mutate(self, set.update, (real_operand(self, iterable, target, any_iterable=True),))
 
@@ -123,15 +134,13 @@ class Builders(TranslatorBase):
         assert inst.arg is not None
         value = self.pop()
         key = self.pop()
-        target = self.peek(inst.arg)
-        assert isinstance(target, ConstDictVariable)
-        target.items[target.store_key(self, key)] = value
+        target = self._display(inst.arg, ConstDictVariable, "item assignment")
+        target.method___setitem__(self, key, value)  # (logged for replay when not new)
 
     def DICT_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None
         other = self.pop()
-        target = self.peek(inst.arg)
-        assert isinstance(target, ConstDictVariable)
+        target = self._display(inst.arg, ConstDictVariable, "update")
         target.items.update(pairs_of(self, other))
 
     def DICT_MERGE(self, inst: Instruction) -> None:
@@ -140,8 +149,7 @@ class Builders(TranslatorBase):
         is merged here; another mapping's `keys()` is the frame's fallback)."""
         assert inst.arg is not None
         update = self.pop().realize()
-        target = self.peek(inst.arg)
-        assert isinstance(target, ConstDictVariable)
+        target = self._display(inst.arg, ConstDictVariable, "update")
         callee = callable_under(self, inst.arg + 1)  # under the arguments tuple
         if not isinstance(update, ConstDictVariable):
             kind = update.python_type()
