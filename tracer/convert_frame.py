@@ -535,7 +535,10 @@ def _compile_graph(
     output: OutputGraph, graph_outputs: list[Node], options: CompileOptions
 ) -> tuple[GraphModule | None, list[Any], Callable[..., Any] | None]:
     graph = output.graph
-    if not graph_outputs:
+    # As Dynamo: a graph is compiled and called when it calls anything, even when nothing it
+    # computes is needed afterwards (`torch.cat(xs).shape`): its ops run, and the call's empty
+    # result is dropped. A graph of placeholders alone is not made.
+    if not graph_outputs and not any(node.op in _CALL_OPS for node in graph.nodes):
         return None, [], None
     graph.output(tuple(graph_outputs))
     unused = [node for node in graph.placeholders if not node.users]
@@ -577,6 +580,9 @@ def _build_guards(
             distinct=True,  # keyed by guard, and one DICT_NOT_CONTAINS per dict: one per key
         )
     return guards
+
+
+_CALL_OPS = frozenset({"call_function", "call_method"})
 
 
 def _op_count(gm: GraphModule | None) -> int:

@@ -170,6 +170,11 @@ def programs(torch: Any) -> list[Program]:
     def metadata(x: Any) -> Any:
         return x.dtype, x.device, x.size(0), x.dim(), x.numel(), x.requires_grad
 
+    def shape_only(x: Any) -> Any:
+        # nothing the graph computes is needed afterwards, only metadata: the graph still
+        # runs, as Dynamo's does (it calls something)
+        return torch.cat([x, x * 2]).shape, x.view(x.size(0), -1).size()
+
     ones3 = lambda: (torch.arange(3.0),)  # noqa: E731
     return [
         Program("small MLP", mlp, lambda: (torch.ones(2, 3), torch.ones(3, 4) * 0.5,
@@ -199,4 +204,5 @@ def programs(torch: Any) -> list[Program]:
         Program("cat and stack", cat_stack, lambda: ([torch.ones(2), torch.arange(2.0)],)),
         Program("in-place ops", in_place, ones3),
         Program("metadata reads", metadata, lambda: (torch.ones(2, 3),)),
+        Program("only the shape of a result", shape_only, lambda: (torch.ones(2, 3),)),
     ]  # fmt: skip

@@ -545,7 +545,7 @@ def assemble(
     if original.co_freevars:
         cg.emit(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     cg.emit(Instr("RESUME", 0))
-    if graph_fn is not None and graph_outputs:
+    if graph_fn is not None:  # (a graph with no outputs returns (): nothing unpacked)
         cg.load_function(graph_fn)
         cg.load_sources(graph_inputs)
         cg.call(len(graph_inputs))
