@@ -521,12 +521,15 @@ class VariableBuilder:
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_method(self, value: Any, source: Source) -> VariableTracker:
-        """A bound method of a torch-function mode: the `__exit__` a `with` block of the mode
-        pushed, handed to a resume function that continues inside the block
-        (notes/resume-functions.md). Its function and object are wrapped at their own sources,
-        so the object is the same tracker as the mode on the mode stack."""
-        if not isinstance(value.__self__, worlds.current().mode_base):
-            unimplemented("wrap", f"value of type method at {source.name} is not supported")
+        """A bound method of a Python function: the `__exit__` a `with` block of a mode pushed,
+        handed to a resume function that continues inside the block
+        (notes/resume-functions.md), or `obj.method` / `t.add` kept on a resume function's
+        stack by a graph break inside the call's arguments. Its function and object are
+        wrapped at their own sources (a method's `__func__` and `__self__` cannot change), so
+        the object is the same tracker however else the trace reaches it (the mode on the
+        mode stack, `L['t']`), and a runtime op bound to a tensor is called with the tensor."""
+        if type(value.__func__) is not types.FunctionType:
+            unimplemented("wrap", f"a method of {type(value.__func__).__name__} at {source.name}")
         from guards.sources import AttrSource
         from variables.functions import UserMethodVariable
         from variables.misc import PartialVariable

@@ -221,13 +221,15 @@ class RuntimeWorld(TensorWorld):
         return isinstance(value, self.rt.dtype | self.rt.device)
 
     def is_op(self, value: object) -> bool:
-        """A runtime op or factory: a function (or a method of one) carrying the op marker or
-        defined in the factories module. Nothing else is asked for an attribute, so no
-        `__getattr__` of a user object runs while tracing."""
-        fn = value.__func__ if type(value) is types.MethodType else value
-        if type(fn) is not types.FunctionType:
+        """A runtime op or factory: a function carrying the op marker or defined in the
+        factories module. Nothing else is asked for an attribute, so no `__getattr__` of a
+        user object runs while tracing. A method bound to a tensor (`t.add`, kept on a resume
+        function's stack) is not one itself: the builder wraps it as its op with the tensor
+        as the first argument (`VariableBuilder.wrap_method`)."""
+        if type(value) is not types.FunctionType:
             return False
-        return "__modetrace_op__" in fn.__dict__ or fn.__module__ == "tracer.runtime.factories"
+        marked = "__modetrace_op__" in value.__dict__
+        return marked or value.__module__ == "tracer.runtime.factories"
 
     def fake_of(self, value: Any) -> Any:
         return self.rt.FakeTensor.from_tensor(value)
