@@ -48,6 +48,11 @@ run no user code of their own: folded while tracing, with the method pinned."""
 TRUTH_NAMES = ("__bool__", "__len__")
 """What `bool(C)` and a truth test consult on the metaclass, in order."""
 
+INDEX_NAMES = ("__index__",)
+"""What converting a class to an integer consults on its metaclass: a position or a count
+(`lst[C]`, `lst.pop(C)`, `lst.insert(C, x)`, `dq.rotate(C)`, `enumerate(it, C)`), a slice
+bound (`lst[C:]`, `slice(C)`, `seq.index(x, C)`)."""
+
 _BINARY = (
     "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow",
     "lshift", "rshift", "and", "or", "xor",
@@ -100,9 +105,10 @@ def _consulted() -> dict[Any, tuple[str, ...]]:
         builtins.int: ("__int__", "__index__", "__trunc__"),
         builtins.float: ("__float__", "__index__"),
         builtins.complex: ("__complex__", "__float__", "__index__"),
-        builtins.round: ("__round__",),
+        builtins.round: ("__round__", "__index__"),  # (`round(1.5, C)`: the digits)
         operator.getitem: ("__getitem__", "__index__"),  # (`C[0]`, `(1, 2)[C]`)
         builtins.range: ("__index__",),
+        builtins.slice: ("__index__",),  # (a slice's bounds, converted when it is used)
         # these consult no special method of a class's metaclass (`isinstance` and
         # `issubclass` check the classes they are given: variables/instance_checks.py)
         builtins.isinstance: (),
@@ -175,6 +181,18 @@ def guard_class_operand(
         guard_metaclass_specials(tx, value, vt.source, names, what)
 
 
+def guard_index_operands(
+    tx: TranslatorBase, operands: Iterable[VariableTracker | None], what: str
+) -> None:
+    """Each of `operands` (None for one not given) is converted with `__index__` when the
+    operation runs (`INDEX_NAMES`): a class among them has that guarded on its metaclass. A
+    slice's bounds are guarded when it is built (BUILD_SLICE, `slice()`), since the slice
+    constant keeps no source of its own."""
+    for vt in operands:
+        if vt is not None:
+            guard_class_operand(tx, vt, INDEX_NAMES, what)
+
+
 def guard_folded_classes(
     tx: TranslatorBase,
     fn: Any,
@@ -186,8 +204,10 @@ def guard_folded_classes(
     operand that is a class with a changeable metaclass has the names `fn` consults guarded
     (`names`, else `CONSULTED`); a function not in the table breaks the frame for one. A
     class inside a container operand (`str((C,))`, `sorted([C, D])`) has no source of its
-    own here: when its metaclass can change and `fn` consults any name, the frame breaks.
-    Operands that are all numbers or strings (most folds) cost one pass over their types."""
+    own here: when its metaclass can change and `fn` consults any name, the frame breaks,
+    unless it is a slice's bound and `fn` only indexes with it (`"abc"[C:]`): those were
+    guarded when the slice was built (`guard_index_operands`). Operands that are all numbers
+    or strings (most folds) cost one pass over their types."""
     for value in values:
         if type(value) not in _SCALARS:
             break
@@ -208,6 +228,8 @@ def guard_folded_classes(
                         f" {type(value).__name__} can change",
                     )
                 guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+        elif type(value) is slice and fn is operator.getitem:
+            continue
         elif type(value) not in _SCALARS and _holds_changeable_class(value):
             unimplemented(
                 "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
@@ -217,6 +239,8 @@ def guard_folded_classes(
 def _holds_changeable_class(value: Any) -> bool:
     """Does a builtin container (nested ones too) hold a class with a changeable metaclass?"""
     kind = type(value)
+    if kind is slice:  # (`slice(C) == slice(D)` compares the bounds)
+        return _holds_changeable_class((value.start, value.stop, value.step))
     if kind is dict:
         return _holds_changeable_class(tuple(value)) or _holds_changeable_class(
             tuple(value.values())

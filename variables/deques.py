@@ -26,6 +26,7 @@ from tracer.exc import unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import guard_index_operands
 from variables.constant import ConstantVariable
 from variables.lists import each_item, folding, search_target
 
@@ -120,6 +121,8 @@ class DequeVariable(VariableTracker):
             return self.structural(tx, name, args, kwargs)
         if name in COMPARING:
             values = self.constant_values(name)
+            if name == "index":  # (its start and stop bounds)
+                guard_index_operands(tx, args[1:], "a bound of index()")
             real_args = [search_target(tx, a) for a in args]
             real_kwargs = {k: search_target(tx, v) for k, v in kwargs.items()}
             result = tx.run_user_operation(
@@ -139,6 +142,8 @@ class DequeVariable(VariableTracker):
         constants; an element argument is passed as its tracker, which the deque only holds."""
         takes_element = {"append": 0, "appendleft": 0, "insert": 1, "__setitem__": 1}
         position = takes_element.get(name)
+        # every other argument is a position or a count
+        guard_index_operands(tx, [a for i, a in enumerate(args) if i != position], "a position")
         real_args = [a if i == position else _constant(a, name) for i, a in enumerate(args)]
         real_kwargs = {k: _constant(v, name) for k, v in kwargs.items()}
         if name in CHANGING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
-from variables.class_protocols import guard_class_operand
+from variables.class_protocols import guard_class_operand, guard_index_operands
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
@@ -64,9 +64,8 @@ class BaseListVariable(VariableTracker):
         return bool(self.items)
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
+        guard_index_operands(tx, [index], "an index")  # (a class: its metaclass's `__index__`)
         key = index.realize().as_python_constant()
-        if isinstance(key, type):  # converted by its metaclass's `__index__`
-            guard_class_operand(tx, index, ("__index__",), "an index")
         try:
             found = self.items[key]
         except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
@@ -190,6 +189,7 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker, item: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "insert")
+        guard_index_operands(tx, [index], "a position")
         tx.run_user_operation(self.items.insert, index.realize().as_python_constant(), item)
         return ConstantVariable(None)
 
@@ -197,6 +197,7 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
+        guard_index_operands(tx, [index], "a position")
         position = -1 if index is None else index.realize().as_python_constant()
         popped: VariableTracker = tx.run_user_operation(self.items.pop, position)
         return popped
@@ -241,6 +242,7 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
+        guard_index_operands(tx, [index], "an index")
         key = index.realize().as_python_constant()
         new = value.unpack(tx) if isinstance(key, slice) else value
         tx.run_user_operation(operator.setitem, self.items, key, new)
@@ -248,6 +250,7 @@ class ListVariable(BaseListVariable):
 
     def method___delitem__(self, tx: TranslatorBase, index: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
+        guard_index_operands(tx, [index], "an index")
         tx.run_user_operation(operator.delitem, self.items, index.realize().as_python_constant())
         return ConstantVariable(None)
 
@@ -310,6 +313,7 @@ def search_window(
     """The positions `seq.index(x, *bounds)` looks at, in order. CPython checks the bounds'
     types first, on a stand-in of the same length (where its ValueError only means the probe
     is absent); then the window is the slice the bounds make, clamped as `index` clamps it."""
+    guard_index_operands(tx, bounds, "a bound of index()")
     values = [b.realize().as_python_constant() for b in bounds]
     stand_in = python_cls(range(length))
     tx.run_user_operation(_probe_index, stand_in, values)

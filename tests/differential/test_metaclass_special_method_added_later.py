@@ -10,6 +10,7 @@ plain Python: value, or exception type and message. A class whose metaclass is `
 from __future__ import annotations
 
 import abc
+import collections
 import enum
 import operator
 from collections.abc import Callable
@@ -88,6 +89,48 @@ def formatted(cls: Any) -> Any:
     return f"<{cls}>"
 
 
+def list_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    """`lst.<method>(c, *args)` on a new list: its result and the list afterwards."""
+
+    def run(c: Any) -> Any:
+        lst = [10, 20, 30]
+        return getattr(lst, method)(c, *args), lst
+
+    return run
+
+
+def deque_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    def run(c: Any) -> Any:
+        dq = collections.deque([10, 20, 30])
+        return getattr(dq, method)(c, *args), dq
+
+    return run
+
+
+def bytearray_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    def run(c: Any) -> Any:
+        b = bytearray(b"ab")
+        return getattr(b, method)(c, *args), b
+
+    return run
+
+
+def set_item(c: Any) -> Any:
+    lst = [10, 20, 30]
+    lst[c] = 5
+    return lst
+
+
+def del_item(c: Any) -> Any:
+    lst = [10, 20, 30]
+    del lst[c]
+    return lst
+
+
+_INDEX = {"__index__": lambda c: 1}
+_INDEX_OR_ITER = {"__index__": lambda c: 1, "__iter__": lambda c: iter([65])}
+
+
 # (function of the class, how to make (metaclass, class), special methods set on it later)
 CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict[str, Any]]] = {
     "instancecheck": (
@@ -138,6 +181,34 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict
     "repeat": (lambda c: [1] * c, with_meta, {"__index__": lambda c: 2}),
     "range": (lambda c: list(range(c)), with_meta, {"__index__": lambda c: 2}),
     "int": (int, with_meta, {"__index__": lambda c: 2}),
+    # a class used as a position, a count or a slice bound is converted with `__index__`
+    "list_pop": (list_after("pop"), with_meta, _INDEX),
+    "list_insert": (list_after("insert", 5), with_meta, _INDEX),
+    "list_setitem": (set_item, with_meta, _INDEX),
+    "list_delitem": (del_item, with_base_meta, _INDEX),
+    "list_index_start": (lambda c: [1, 2, 3].index(3, c), with_meta, _INDEX),
+    "list_index_stop": (lambda c: [1, 2, 3].index(1, 0, c), with_meta, _INDEX),
+    "slice_start_of_list": (lambda c: [1, 2, 3][c:], with_meta, _INDEX),
+    "slice_stop_of_tuple": (lambda c: (1, 2, 3)[:c], with_meta, _INDEX),
+    "slice_step_of_str": (lambda c: "abcd"[::c], with_meta, _INDEX),
+    "slice_of_bytes": (lambda c: b"abc"[c:], with_meta, _INDEX),
+    "slice_of_range": (lambda c: list(range(10)[c:5]), with_meta, _INDEX),
+    "slice_call": (lambda c: [1, 2, 3][slice(c, None)], with_meta, _INDEX),
+    "slice_compared": (
+        lambda c: slice(c) == slice(c, None),
+        with_meta,
+        {"__eq__": lambda c, o: False},
+    ),
+    "round_digits": (lambda c: round(1.25, c), with_meta, _INDEX),
+    "enumerate_start": (lambda c: list(enumerate("ab", c)), with_meta, _INDEX),
+    "deque_rotate": (deque_after("rotate"), with_meta, _INDEX),
+    "deque_insert": (deque_after("insert", 9), with_meta, _INDEX),
+    "deque_delitem": (deque_after("__delitem__"), with_meta, _INDEX),
+    "deque_index_start": (lambda c: collections.deque([1, 2, 3]).index(3, c), with_meta, _INDEX),
+    "bytearray_of_class": (bytearray, with_meta, _INDEX_OR_ITER),
+    "bytearray_append": (bytearray_after("append"), with_meta, _INDEX),
+    "bytearray_extend": (bytearray_after("extend"), with_meta, _INDEX_OR_ITER),
+    "bytearray_pop": (bytearray_after("pop"), with_meta, _INDEX),
     # a dict or set hashes and compares its keys: the class's metaclass's `__hash__`/`__eq__`
     "dict_key_get": (
         lambda c: {c: 1}.get(5),
@@ -265,6 +336,36 @@ def test_a_class_whose_metaclass_is_type_costs_no_guard() -> None:
     guards = tracer.explain(every_protocol)(Plain, 1).guards
     assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
     assert every_protocol(Plain, 1) == tracer.compile(every_protocol)(Plain, 1)
+
+
+def every_index(c: Any) -> Any:
+    """`c` as a position, a slice bound, a count: each raises for a class of metaclass `type`
+    (which has no `__index__`), caught."""
+    lst, dq, found = [1, 2, 3], collections.deque([1, 2]), []
+    for use in (
+        lambda: lst.pop(c),
+        lambda: lst.insert(c, 0),
+        lambda: lst[c:],
+        lambda: "abc"[:c],
+        lambda: lst.index(1, c),
+        lambda: dq.rotate(c),
+        lambda: round(1.5, c),
+        lambda: list(enumerate(lst, c)),
+    ):
+        try:
+            found.append(use())
+        except TypeError as e:
+            found.append(str(e))
+    return found, lst, dq
+
+
+def test_a_class_whose_metaclass_is_type_costs_no_guard_as_an_index() -> None:
+    class Plain:
+        pass
+
+    guards = tracer.explain(every_index)(Plain).guards
+    assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
+    assert every_index(Plain) == tracer.compile(every_index)(Plain)
 
 
 def test_a_user_metaclass_is_guarded_through_the_class() -> None:
