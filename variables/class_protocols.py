@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import abc
 import builtins
+import collections
 import enum
 import operator
 from collections.abc import Iterable, Sequence
@@ -193,6 +194,36 @@ def guard_index_operands(
             guard_class_operand(tx, vt, INDEX_NAMES, what)
 
 
+def guard_class_value(
+    tx: TranslatorBase,
+    vt: VariableTracker,
+    value: Any,
+    names: tuple[str, ...] | None,
+    what: str,
+) -> None:
+    """`value` (the constant of `vt`) is read by an operation run on it while tracing: a fold's
+    operand, a search's target or candidate (`in`, `count`, `index`, `remove`), an item of a
+    deque compared with another. A class has `names` guarded on its metaclass (None: not
+    known, so a class with a changeable metaclass breaks the frame). A container holding
+    such a class (`str((C,))`, `(C,) in lst`: the tuples compare their items) breaks the
+    frame, since its items have no source here."""
+    if type(value) in _SCALARS:
+        return
+    if isinstance(value, type):
+        if changeable_metaclass(value):
+            if names is None:
+                unimplemented(
+                    "metaclass",
+                    f"{what} of class {value.__name__}, whose metaclass"
+                    f" {type(value).__name__} can change",
+                )
+            guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+    elif _holds_changeable_class(value):
+        unimplemented(
+            "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
+        )
+
+
 def guard_folded_classes(
     tx: TranslatorBase,
     fn: Any,
@@ -219,21 +250,8 @@ def guard_folded_classes(
         return
     what = f"{getattr(fn, '__name__', fn)}()"
     for vt, value in zip(operands, values, strict=True):
-        if isinstance(value, type):
-            if changeable_metaclass(value):
-                if names is None:
-                    unimplemented(
-                        "metaclass",
-                        f"{what} of class {value.__name__}, whose metaclass"
-                        f" {type(value).__name__} can change",
-                    )
-                guard_metaclass_specials(tx, value, vt.realize().source, names, what)
-        elif type(value) is slice and fn is operator.getitem:
-            continue
-        elif type(value) not in _SCALARS and _holds_changeable_class(value):
-            unimplemented(
-                "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
-            )
+        if type(value) is not slice or fn is not operator.getitem:
+            guard_class_value(tx, vt, value, names, what)
 
 
 def _holds_changeable_class(value: Any) -> bool:
@@ -245,7 +263,7 @@ def _holds_changeable_class(value: Any) -> bool:
         return _holds_changeable_class(tuple(value)) or _holds_changeable_class(
             tuple(value.values())
         )
-    if kind not in (tuple, list, set, frozenset):
+    if kind not in (tuple, list, set, frozenset, collections.deque):
         return isinstance(value, type) and changeable_metaclass(value)
     for item in value:
         if type(item) not in _SCALARS and _holds_changeable_class(item):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
-from variables.class_protocols import guard_class_operand, guard_index_operands
+from variables.class_protocols import guard_class_value, guard_index_operands
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
@@ -334,13 +334,13 @@ _EQ = ("__eq__",)
 def constant_equal(tx: TranslatorBase, vt: VariableTracker, target: object) -> bool:
     """`vt == target` for a constant tracker as a list's `index`, `count` and `remove` ask it:
     identity first, then `==` (so a NaN finds itself); anything else cannot be compared while
-    tracing. A class compares by its metaclass's `__eq__` (guarded: class_protocols)."""
+    tracing. A class compares by its metaclass's `__eq__` (guarded: class_protocols), as do
+    those inside a tuple (the frame breaks)."""
     try:
         value = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"comparing {vt!r} with a constant needs its runtime value")
-    if isinstance(value, type):
-        guard_class_operand(tx, vt, _EQ, "a search")
+    guard_class_value(tx, vt, value, _EQ, "a search")
     return value is target or bool(value == target)
 
 
@@ -352,8 +352,7 @@ def search_target(tx: TranslatorBase, item: VariableTracker) -> object:
         value = item.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"looking for {item!r} in a container needs its runtime value")
-    if isinstance(value, type):
-        guard_class_operand(tx, item, _EQ, "a search")
+    guard_class_value(tx, item, value, _EQ, "a search")
     return value
 
 

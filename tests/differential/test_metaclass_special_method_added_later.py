@@ -127,7 +127,16 @@ def del_item(c: Any) -> Any:
     return lst
 
 
+def removed(seq: Any, x: Any) -> list[bool]:
+    """`seq.remove(x)`, then which items left are the class (equal-looking ones all compare
+    equal once its metaclass has an `__eq__`)."""
+    seq.remove(x)
+    return [type(item) is not int for item in seq]
+
+
 _INDEX = {"__index__": lambda c: 1}
+_EQ = {"__eq__": lambda c, o: True}
+_ORDER = {"__eq__": lambda c, o: False, "__lt__": lambda c, o: True}
 _INDEX_OR_ITER = {"__index__": lambda c: 1, "__iter__": lambda c: iter([65])}
 
 
@@ -209,6 +218,33 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict
     "bytearray_append": (bytearray_after("append"), with_meta, _INDEX),
     "bytearray_extend": (bytearray_after("extend"), with_meta, _INDEX_OR_ITER),
     "bytearray_pop": (bytearray_after("pop"), with_meta, _INDEX),
+    # a class among a container's items is compared by its metaclass's `__eq__` (a deque's
+    # searches and comparisons run in C on the items' values)
+    "deque_item_in": (lambda c: 5 in collections.deque([1, c]), with_meta, _EQ),
+    "deque_item_count": (lambda c: collections.deque([c, 1]).count(5), with_meta, _EQ),
+    "deque_item_index": (lambda c: collections.deque([c, 5]).index(5), with_meta, _EQ),
+    "deque_item_remove": (lambda c: removed(collections.deque([c, 5]), 5), with_meta, _EQ),
+    "deque_item_contains": (lambda c: collections.deque([c]).__contains__(5), with_base_meta, _EQ),
+    "deque_eq": (lambda c: collections.deque([c]) == collections.deque([5]), with_meta, _EQ),
+    "deque_lt": (lambda c: collections.deque([c]) < collections.deque([5]), with_meta, _ORDER),
+    "deque_eq_class": (lambda c: collections.deque([1]) == c, with_meta, _EQ),
+    "tuple_in_deque": (lambda c: (5,) in collections.deque([(c,)]), with_meta, _EQ),
+    "tuple_in_list": (lambda c: (5,) in [(c,)], with_meta, _EQ),
+    "tuple_count_of_list": (lambda c: [(c,)].count((5,)), with_meta, _EQ),
+    "tuple_index_of_list": (lambda c: [(c,), (5,)].index((5,)), with_meta, _EQ),
+    "tuple_in_tuple": (lambda c: (5,) in ((c,),), with_meta, _EQ),
+    "list_in_deque": (lambda c: [5] in collections.deque([[c]]), with_meta, _EQ),
+    "list_item_in": (lambda c: 5 in [c, 1], with_meta, _EQ),
+    "list_item_index": (lambda c: [c, 5].index(5), with_meta, _EQ),
+    "list_item_remove": (lambda c: removed([c, 5], 5), with_meta, _EQ),
+    "tuple_item_count": (lambda c: (c,).count(5), with_meta, _EQ),
+    "tuples_eq": (lambda c: (c,) == (5,), with_meta, _EQ),
+    "tuples_lt": (lambda c: (c, 1) < (5, 2), with_meta, _ORDER),
+    "lists_ge": (
+        lambda c: [c] >= [5],
+        with_meta,
+        {"__eq__": lambda c, o: False, "__ge__": lambda c, o: True},
+    ),
     # a dict or set hashes and compares its keys: the class's metaclass's `__hash__`/`__eq__`
     "dict_key_get": (
         lambda c: {c: 1}.get(5),
@@ -338,9 +374,9 @@ def test_a_class_whose_metaclass_is_type_costs_no_guard() -> None:
     assert every_protocol(Plain, 1) == tracer.compile(every_protocol)(Plain, 1)
 
 
-def every_index(c: Any) -> Any:
-    """`c` as a position, a slice bound, a count: each raises for a class of metaclass `type`
-    (which has no `__index__`), caught."""
+def every_index_or_item(c: Any) -> Any:
+    """`c` as a position, a slice bound, a count (each raises for a class of metaclass `type`,
+    which has no `__index__`: caught), and as an item compared in a deque or a tuple."""
     lst, dq, found = [1, 2, 3], collections.deque([1, 2]), []
     for use in (
         lambda: lst.pop(c),
@@ -356,16 +392,20 @@ def every_index(c: Any) -> Any:
             found.append(use())
         except TypeError as e:
             found.append(str(e))
-    return found, lst, dq
+    items = collections.deque([c, 1])
+    compared = (5 in items, items.count(5), items == collections.deque([5, 1]), (5,) in [(c,)])
+    return found, lst, dq, compared
 
 
-def test_a_class_whose_metaclass_is_type_costs_no_guard_as_an_index() -> None:
+def test_a_class_whose_metaclass_is_type_costs_no_guard_as_an_index_or_item() -> None:
     class Plain:
         pass
 
-    guards = tracer.explain(every_index)(Plain).guards
+    explained = tracer.explain(every_index_or_item)(Plain)
+    assert explained.graph_break_count == 0
+    guards = explained.guards
     assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
-    assert every_index(Plain) == tracer.compile(every_index)(Plain)
+    assert every_index_or_item(Plain) == tracer.compile(every_index_or_item)(Plain)
 
 
 def test_a_user_metaclass_is_guarded_through_the_class() -> None:
