@@ -29,13 +29,15 @@ import builtins
 import collections
 import enum
 import operator
+import types
+import typing
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import IMMUTABLE_TYPE, GuardKind
 from guards.sources import TypeSource
 from tracer.exc import unimplemented
-from variables.class_lookup import lookup_class_attr, lookup_special
+from variables.class_lookup import lookup_class_attr, lookup_special, made_class
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -132,6 +134,14 @@ CONSTANT_METHOD_NAMES = ("__eq__", "__hash__", *_FORMATTING)
 may consult on a class argument's metaclass: comparing, hashing, formatting it."""
 
 _SCALARS = frozenset({int, float, str, bytes, bool, type(None), complex})
+
+_CLASS_GETITEM_LOOKUP = ("__class_getitem__", "__getattr__", "__getattribute__")
+"""What `C[x]` reads on the metaclass when it has no `__getitem__`: CPython gets the
+attribute `C.__class_getitem__` through the metaclass's attribute lookup (its hooks, and a
+`__class_getitem__` of the metaclass itself when the class's MRO has none)."""
+
+_TYPING_CLASS_GETITEM = typing.Generic.__dict__["__class_getitem__"]
+"""typing's `Generic[T]`, `SomeGeneric[int]`: makes an alias (cached), runs no user code."""
 
 
 def changeable_metaclass(cls: type) -> bool:
@@ -252,6 +262,44 @@ def guard_folded_classes(
     for vt, value in zip(operands, values, strict=True):
         if type(value) is not slice or fn is not operator.getitem:
             guard_class_value(tx, vt, value, names, what)
+    if fn is operator.getitem and isinstance(values[0], type):  # (`C[x]`)
+        guard_class_getitem(tx, values[0], operands[0].realize().source)
+
+
+def guard_class_getitem(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
+    """`C[x]` folded on class `cls` (after its metaclass's `__getitem__` was guarded): with no
+    `__getitem__` on the metaclass, CPython calls `C.__class_getitem__(x)`. Found missing,
+    each class dict on the MRO is guarded to still lack it (and so is the metaclass, when it
+    can change, with its attribute hooks): one set later is what CPython would call. Found,
+    it is pinned where it was found when it is a known pure one (a C method such as
+    `list.__class_getitem__`, `classmethod(types.GenericAlias)` as `collections.abc` and the
+    stdlib spell it, typing's `Generic`); any other is user code that folding would run
+    while tracing, and the frame breaks. A class whose attributes cannot change (`list`,
+    `dict`) costs nothing."""
+    meta: type = type(cls)
+    if lookup_class_attr(meta, "__getitem__")[1] not in (None, type, object):
+        return  # (the metaclass's `__getitem__` answers: guarded by the caller)
+    if changeable_metaclass(cls):
+        guard_metaclass_specials(tx, cls, cls_source, _CLASS_GETITEM_LOOKUP, f"{cls.__name__}[]")
+    if cls.__flags__ & IMMUTABLE_TYPE:
+        return
+    if cls_source is None and made_class(cls) is None:
+        unimplemented("class-getitem", f"{cls.__name__}[] of a class with no source to guard")
+    member, owner = lookup_special(tx, cls, cls_source, "__class_getitem__", pin=True)
+    if owner is None or _pure_class_getitem(member):
+        return
+    unimplemented(
+        "class-getitem",
+        f"{cls.__name__}[]: {owner.__qualname__} defines __class_getitem__, user code that"
+        " subscripting the class runs",
+    )
+
+
+def _pure_class_getitem(member: Any) -> bool:
+    """Is `member` (a class dict's `__class_getitem__`) one that only makes an alias?"""
+    if type(member) is types.ClassMethodDescriptorType or member is _TYPING_CLASS_GETITEM:
+        return True
+    return type(member) is classmethod and member.__func__ is types.GenericAlias
 
 
 def _holds_changeable_class(value: Any) -> bool:

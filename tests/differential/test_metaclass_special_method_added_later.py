@@ -433,3 +433,96 @@ def test_stdlib_metaclasses_fold_their_own_methods() -> None:
     compiled = tracer.compile(uses)
     assert compiled(Shape, Color, 1) == uses(Shape, Color, 1)
     assert tracer.explain(uses)(Shape, Color, 1).graph_break_count == 0
+
+
+def subscripted(c: Any) -> Any:
+    try:
+        return c[int]
+    except TypeError as e:
+        return str(e)
+
+
+def with_plain_base() -> tuple[type, type]:
+    """(a base whose metaclass is `type`, a class built on it): `C[x]` asks the class's MRO."""
+
+    class Base:
+        pass
+
+    class C(Base):
+        pass
+
+    return Base, C
+
+
+def with_meta_base() -> tuple[type, type]:
+    """(a class with a changeable metaclass, the same class)."""
+    _meta, cls = with_meta()
+    return cls, cls
+
+
+@pytest.mark.parametrize("make", [with_plain_base, with_meta_base])
+def test_a_class_getitem_set_on_the_class_later_is_used(make: Callable[[], Any]) -> None:
+    """`C[x]` with no `__getitem__` on the metaclass calls `C.__class_getitem__(x)`: one set on
+    the class or a base after the compile answers, whatever the metaclass."""
+    holder, cls = make()
+    compiled = tracer.compile(subscripted)
+    assert compiled(cls) == subscripted(cls) == f"type '{cls.__name__}' is not subscriptable"
+    holder.__class_getitem__ = classmethod(lambda c, item: ("alias of", c, item))
+    assert compiled(cls) == subscripted(cls) == ("alias of", cls, int)
+    del holder.__class_getitem__
+    assert compiled(cls) == subscripted(cls)
+
+
+@pytest.mark.parametrize(
+    "methods",
+    [{"__class_getitem__": lambda c, item: 5}, {"__getattr__": lambda c, name: lambda item: 7}],
+    ids=["class_getitem", "getattr"],
+)
+def test_a_metaclass_attribute_set_later_answers_class_getitem(methods: dict[str, Any]) -> None:
+    """`C.__class_getitem__` is read through the metaclass's attribute lookup: the metaclass's
+    own attribute (when the class's MRO has none), or its `__getattr__`."""
+    meta, cls = with_meta()
+    compiled = tracer.compile(subscripted)
+    assert compiled(cls) == subscripted(cls)
+    for name, method in methods.items():
+        setattr(meta, name, method)
+    assert outcome(compiled, cls) == outcome(subscripted, cls)
+    for name in methods:
+        delattr(meta, name)
+    assert compiled(cls) == subscripted(cls)
+
+
+def test_a_user_class_getitem_is_not_run_while_tracing() -> None:
+    calls: list[object] = []
+
+    class Own:
+        def __class_getitem__(cls, item: object) -> int:
+            calls.append(item)
+            return len(calls)
+
+    compiled = tracer.compile(subscripted)
+    assert [compiled(Own), compiled(Own), compiled(Own)] == [1, 2, 3]
+    assert calls == [int, int, int]
+
+
+class SubList(list[int]):
+    pass
+
+
+def test_builtin_and_stdlib_generic_aliases_fold() -> None:
+    """`list[int]`, `dict[str, int]` fold with no guard of their own (the builtin classes
+    cannot change); a user class built on one, or an ABC of collections.abc
+    (`classmethod(GenericAlias)`), folds with its `__class_getitem__` pinned where found."""
+
+    def aliases(sub: Any) -> Any:
+        return list[int], dict[str, int], sub[str], collections.abc.Iterable[int]
+
+    explained = tracer.explain(aliases)(SubList)
+    assert explained.graph_break_count == 0
+    assert explained.result == aliases(SubList)
+    assert not [g for g in explained.guards if "'list'" in g and "__" in g], explained.guards
+    assert [g for g in explained.guards if "L['sub']" in g] == [
+        "L['sub'] is SubList",
+        "L['sub'].__mro__ is <tuple object>",
+        "'__class_getitem__' not in L['sub'].__dict__",
+    ], explained.guards
