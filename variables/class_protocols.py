@@ -193,14 +193,14 @@ def guard_class_operand(
 
 
 def guard_index_operands(
-    tx: TranslatorBase, operands: Iterable[VariableTracker | None], what: str
+    tx: TranslatorBase, operands: Sequence[VariableTracker], values: Sequence[Any], what: str
 ) -> None:
-    """Each of `operands` (None for one not given) is converted with `__index__` when the
-    operation runs (`INDEX_NAMES`): a class among them has that guarded on its metaclass. A
-    slice's bounds are guarded when it is built (BUILD_SLICE, `slice()`), since the slice
-    constant keeps no source of its own."""
-    for vt in operands:
-        if vt is not None:
+    """Each of `operands` (whose constants are `values`) is converted with `__index__` when
+    the operation runs (`INDEX_NAMES`): a class among them has that guarded on its metaclass.
+    A slice's bounds are guarded when it is built (BUILD_SLICE, `slice()`), since the slice
+    constant keeps no source of its own. (Given the values: most are ints, one test each.)"""
+    for vt, value in zip(operands, values, strict=True):
+        if isinstance(value, type):
             guard_class_operand(tx, vt, INDEX_NAMES, what)
 
 

@@ -129,9 +129,9 @@ class DequeVariable(VariableTracker):
             return self.structural(tx, name, args, kwargs)
         if name in COMPARING:
             values = self.constant_values(tx, name)
-            if name == "index":  # (its start and stop bounds)
-                guard_index_operands(tx, args[1:], "a bound of index()")
             real_args = [search_target(tx, a) for a in args]
+            if name == "index":  # (its start and stop bounds)
+                guard_index_operands(tx, args[1:], real_args[1:], "a bound of index()")
             real_kwargs = {k: search_target(tx, v) for k, v in kwargs.items()}
             result = tx.run_user_operation(
                 partial(getattr(values, name), *real_args, **real_kwargs)
@@ -150,9 +150,9 @@ class DequeVariable(VariableTracker):
         constants; an element argument is passed as its tracker, which the deque only holds."""
         takes_element = {"append": 0, "appendleft": 0, "insert": 1, "__setitem__": 1}
         position = takes_element.get(name)
-        # every other argument is a position or a count
-        guard_index_operands(tx, [a for i, a in enumerate(args) if i != position], "a position")
         real_args = [a if i == position else _constant(a, name) for i, a in enumerate(args)]
+        # every other argument is a position or a count
+        guard_index_operands(tx, args, real_args, "a position")
         real_kwargs = {k: _constant(v, name) for k, v in kwargs.items()}
         if name in CHANGING:
             self._check_mutable(tx, name)

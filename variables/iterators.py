@@ -643,7 +643,7 @@ def make_enumerate(
         except NotConstantError:
             unimplemented("call", f"enumerate() with a start of {start!r}")
         # CPython checks the start (an integer, through __index__) before the iterable
-        guard_index_operands(tx, [start], "enumerate()'s start")
+        guard_index_operands(tx, [start], [value], "enumerate()'s start")
         tx.run_user_operation(enumerate, (), value)
         count = int(operator.index(value))
     return EnumerateVariable(iterate(tx, iterable), count)

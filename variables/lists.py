@@ -64,8 +64,9 @@ class BaseListVariable(VariableTracker):
         return bool(self.items)
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
-        guard_index_operands(tx, [index], "an index")  # (a class: its metaclass's `__index__`)
         key = index.realize().as_python_constant()
+        if isinstance(key, type):  # converted by its metaclass's `__index__` (tested first:
+            guard_index_operands(tx, [index], [key], "an index")  # most indexes are ints)
         try:
             found = self.items[key]
         except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
@@ -189,16 +190,18 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker, item: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "insert")
-        guard_index_operands(tx, [index], "a position")
-        tx.run_user_operation(self.items.insert, index.realize().as_python_constant(), item)
+        position = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [position], "a position")
+        tx.run_user_operation(self.items.insert, position, item)
         return ConstantVariable(None)
 
     def method_pop(
         self, tx: TranslatorBase, index: VariableTracker | None = None, /
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
-        guard_index_operands(tx, [index], "a position")
         position = -1 if index is None else index.realize().as_python_constant()
+        if index is not None:
+            guard_index_operands(tx, [index], [position], "a position")
         popped: VariableTracker = tx.run_user_operation(self.items.pop, position)
         return popped
 
@@ -242,16 +245,17 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker, value: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
-        guard_index_operands(tx, [index], "an index")
         key = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [key], "an index")
         new = value.unpack(tx) if isinstance(key, slice) else value
         tx.run_user_operation(operator.setitem, self.items, key, new)
         return ConstantVariable(None)
 
     def method___delitem__(self, tx: TranslatorBase, index: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
-        guard_index_operands(tx, [index], "an index")
-        tx.run_user_operation(operator.delitem, self.items, index.realize().as_python_constant())
+        key = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [key], "an index")
+        tx.run_user_operation(operator.delitem, self.items, key)
         return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -313,8 +317,8 @@ def search_window(
     """The positions `seq.index(x, *bounds)` looks at, in order. CPython checks the bounds'
     types first, on a stand-in of the same length (where its ValueError only means the probe
     is absent); then the window is the slice the bounds make, clamped as `index` clamps it."""
-    guard_index_operands(tx, bounds, "a bound of index()")
     values = [b.realize().as_python_constant() for b in bounds]
+    guard_index_operands(tx, bounds, values, "a bound of index()")
     stand_in = python_cls(range(length))
     tx.run_user_operation(_probe_index, stand_in, values)
     start, stop = [*values, None, None][:2]

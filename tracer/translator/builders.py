@@ -54,8 +54,8 @@ class Builders(TranslatorBase):
         bounds = self.popn(inst.arg)
         # the slice constant keeps no sources: a class bound is guarded now for the
         # `__index__` that indexing with the slice converts it by
-        guard_index_operands(self, bounds, "a slice bound")
         parts = [vt.realize().as_python_constant() for vt in bounds]
+        guard_index_operands(self, bounds, parts, "a slice bound")
         self.push(ConstantVariable(slice(*parts)))
 
     def BUILD_STRING(self, inst: Instruction) -> None:
