@@ -228,7 +228,7 @@ def guard_class_value(
                     f" {type(value).__name__} can change",
                 )
             guard_metaclass_specials(tx, value, vt.realize().source, names, what)
-    elif _holds_changeable_class(value):
+    elif holds_changeable_class(value):
         unimplemented(
             "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
         )
@@ -302,19 +302,22 @@ def _pure_class_getitem(member: Any) -> bool:
     return type(member) is classmethod and member.__func__ is types.GenericAlias
 
 
-def _holds_changeable_class(value: Any) -> bool:
+_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
+
+
+def holds_changeable_class(value: Any) -> bool:
     """Does a builtin container (nested ones too) hold a class with a changeable metaclass?"""
     kind = type(value)
     if kind is slice:  # (`slice(C) == slice(D)` compares the bounds)
-        return _holds_changeable_class((value.start, value.stop, value.step))
-    if kind is dict:
-        return _holds_changeable_class(tuple(value)) or _holds_changeable_class(
-            tuple(value.values())
+        return holds_changeable_class((value.start, value.stop, value.step))
+    if kind in _DICTS:  # (an OrderedDict's or a Counter's `==` compares the values too)
+        return holds_changeable_class(tuple(dict.keys(value))) or holds_changeable_class(
+            tuple(dict.values(value))
         )
     if kind not in (tuple, list, set, frozenset, collections.deque):
         return isinstance(value, type) and changeable_metaclass(value)
     for item in value:
-        if type(item) not in _SCALARS and _holds_changeable_class(item):
+        if type(item) not in _SCALARS and holds_changeable_class(item):
             return True
     return False
 

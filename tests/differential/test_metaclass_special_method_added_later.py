@@ -234,6 +234,17 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict
     "tuple_index_of_list": (lambda c: [(c,), (5,)].index((5,)), with_meta, _EQ),
     "tuple_in_tuple": (lambda c: (5,) in ((c,),), with_meta, _EQ),
     "list_in_deque": (lambda c: [5] in collections.deque([[c]]), with_meta, _EQ),
+    "ordered_dict_eq": (
+        lambda c: collections.OrderedDict([(1, c)]) == collections.OrderedDict([(1, 5)]),
+        with_meta,
+        _EQ,
+    ),
+    "counter_eq_dict": (lambda c: collections.Counter({1: 2}) == {1: c}, with_meta, _EQ),
+    "counter_most_common": (
+        lambda c: [n for n, _ in collections.Counter({1: c, 2: 5}).most_common()],
+        with_meta,
+        {"__lt__": lambda c, o: True, "__gt__": lambda c, o: True},
+    ),
     "list_item_in": (lambda c: 5 in [c, 1], with_meta, _EQ),
     "list_item_index": (lambda c: [c, 5].index(5), with_meta, _EQ),
     "list_item_remove": (lambda c: removed([c, 5], 5), with_meta, _EQ),
