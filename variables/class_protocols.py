@@ -20,7 +20,10 @@ the operators), a method of a constant (`"{}".format(C)`), f-strings, truth test
 (`UserDefinedClassVariable.truthy`), a search (`lists.search_target`, `constant_equal`), a
 sequence's index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`
 (variables/instance_checks.py) (notes/guards.md "Protocols on a class itself"). `len(C)` of a
-user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`)."""
+user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`). Also: a class
+used as an integer (`guard_index_operands`: a list's or a deque's positions, slice bounds at
+BUILD_SLICE), a class among a deque's items (`guard_class_value`), and `C[x]`'s
+`__class_getitem__` on the class itself (`guard_class_getitem`)."""
 
 from __future__ import annotations
 
