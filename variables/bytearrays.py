@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
+from variables.class_protocols import guard_folded_classes
 from variables.constant import ConstantVariable
 
 if TYPE_CHECKING:
@@ -81,6 +82,11 @@ class BytearrayVariable(VariableTracker):
         real_args = [_operand(a, self, name) for a in args]
         real_kwargs = {k: _operand(v, self, name) for k, v in kwargs.items()}
         method = tx.run_user_operation(getattr, self.value, name)
+        # a class argument may be converted (`__index__`), iterated, compared or read as a
+        # buffer by the method: with a changeable metaclass the frame breaks (not in CONSULTED)
+        guard_folded_classes(
+            tx, method, [*args, *kwargs.values()], [*real_args, *real_kwargs.values()]
+        )
         if name in CHANGING:
             if not self.is_new:
                 tx.output.side_effects.mutate_existing(tx, self, name)
@@ -202,4 +208,8 @@ def make_bytearray(
     real_kwargs = {
         k: _operand(v, BytearrayVariable(bytearray()), "__init__") for k, v in kwargs.items()
     }
+    # (`bytearray(C)` converts, iterates or reads a buffer of a class: see call_method)
+    guard_folded_classes(
+        tx, bytearray, [*args, *kwargs.values()], [*real_args, *real_kwargs.values()]
+    )
     return BytearrayVariable(tx.run_user_operation(partial(bytearray, *real_args, **real_kwargs)))

@@ -20,21 +20,27 @@ the operators), a method of a constant (`"{}".format(C)`), f-strings, truth test
 (`UserDefinedClassVariable.truthy`), a search (`lists.search_target`, `constant_equal`), a
 sequence's index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`
 (variables/instance_checks.py) (notes/guards.md "Protocols on a class itself"). `len(C)` of a
-user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`)."""
+user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`). Also: a class
+used as an integer (`guard_index_operands`: a list's or a deque's positions, slice bounds at
+BUILD_SLICE), a class among a deque's items (`guard_class_value`), and `C[x]`'s
+`__class_getitem__` on the class itself (`guard_class_getitem`)."""
 
 from __future__ import annotations
 
 import abc
 import builtins
+import collections
 import enum
 import operator
+import types
+import typing
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import IMMUTABLE_TYPE, GuardKind
 from guards.sources import TypeSource
 from tracer.exc import unimplemented
-from variables.class_lookup import lookup_class_attr, lookup_special
+from variables.class_lookup import lookup_class_attr, lookup_special, made_class
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -47,6 +53,11 @@ run no user code of their own: folded while tracing, with the method pinned."""
 
 TRUTH_NAMES = ("__bool__", "__len__")
 """What `bool(C)` and a truth test consult on the metaclass, in order."""
+
+INDEX_NAMES = ("__index__",)
+"""What converting a class to an integer consults on its metaclass: a position or a count
+(`lst[C]`, `lst.pop(C)`, `lst.insert(C, x)`, `dq.rotate(C)`, `enumerate(it, C)`), a slice
+bound (`lst[C:]`, `slice(C)`, `seq.index(x, C)`)."""
 
 _BINARY = (
     "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow",
@@ -100,9 +111,10 @@ def _consulted() -> dict[Any, tuple[str, ...]]:
         builtins.int: ("__int__", "__index__", "__trunc__"),
         builtins.float: ("__float__", "__index__"),
         builtins.complex: ("__complex__", "__float__", "__index__"),
-        builtins.round: ("__round__",),
+        builtins.round: ("__round__", "__index__"),  # (`round(1.5, C)`: the digits)
         operator.getitem: ("__getitem__", "__index__"),  # (`C[0]`, `(1, 2)[C]`)
         builtins.range: ("__index__",),
+        builtins.slice: ("__index__",),  # (a slice's bounds, converted when it is used)
         # these consult no special method of a class's metaclass (`isinstance` and
         # `issubclass` check the classes they are given: variables/instance_checks.py)
         builtins.isinstance: (),
@@ -125,6 +137,14 @@ CONSTANT_METHOD_NAMES = ("__eq__", "__hash__", *_FORMATTING)
 may consult on a class argument's metaclass: comparing, hashing, formatting it."""
 
 _SCALARS = frozenset({int, float, str, bytes, bool, type(None), complex})
+
+_CLASS_GETITEM_LOOKUP = ("__class_getitem__", "__getattr__", "__getattribute__")
+"""What `C[x]` reads on the metaclass when it has no `__getitem__`: CPython gets the
+attribute `C.__class_getitem__` through the metaclass's attribute lookup (its hooks, and a
+`__class_getitem__` of the metaclass itself when the class's MRO has none)."""
+
+_TYPING_CLASS_GETITEM = typing.Generic.__dict__["__class_getitem__"]
+"""typing's `Generic[T]`, `SomeGeneric[int]`: makes an alias (cached), runs no user code."""
 
 
 def changeable_metaclass(cls: type) -> bool:
@@ -175,6 +195,48 @@ def guard_class_operand(
         guard_metaclass_specials(tx, value, vt.source, names, what)
 
 
+def guard_index_operands(
+    tx: TranslatorBase, operands: Sequence[VariableTracker], values: Sequence[Any], what: str
+) -> None:
+    """Each of `operands` (whose constants are `values`) is converted with `__index__` when
+    the operation runs (`INDEX_NAMES`): a class among them has that guarded on its metaclass.
+    A slice's bounds are guarded when it is built (BUILD_SLICE, `slice()`), since the slice
+    constant keeps no source of its own. (Given the values: most are ints, one test each.)"""
+    for vt, value in zip(operands, values, strict=True):
+        if isinstance(value, type):
+            guard_class_operand(tx, vt, INDEX_NAMES, what)
+
+
+def guard_class_value(
+    tx: TranslatorBase,
+    vt: VariableTracker,
+    value: Any,
+    names: tuple[str, ...] | None,
+    what: str,
+) -> None:
+    """`value` (the constant of `vt`) is read by an operation run on it while tracing: a fold's
+    operand, a search's target or candidate (`in`, `count`, `index`, `remove`), an item of a
+    deque compared with another. A class has `names` guarded on its metaclass (None: not
+    known, so a class with a changeable metaclass breaks the frame). A container holding
+    such a class (`str((C,))`, `(C,) in lst`: the tuples compare their items) breaks the
+    frame, since its items have no source here."""
+    if type(value) in _SCALARS:
+        return
+    if isinstance(value, type):
+        if changeable_metaclass(value):
+            if names is None:
+                unimplemented(
+                    "metaclass",
+                    f"{what} of class {value.__name__}, whose metaclass"
+                    f" {type(value).__name__} can change",
+                )
+            guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+    elif holds_changeable_class(value):
+        unimplemented(
+            "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
+        )
+
+
 def guard_folded_classes(
     tx: TranslatorBase,
     fn: Any,
@@ -186,8 +248,10 @@ def guard_folded_classes(
     operand that is a class with a changeable metaclass has the names `fn` consults guarded
     (`names`, else `CONSULTED`); a function not in the table breaks the frame for one. A
     class inside a container operand (`str((C,))`, `sorted([C, D])`) has no source of its
-    own here: when its metaclass can change and `fn` consults any name, the frame breaks.
-    Operands that are all numbers or strings (most folds) cost one pass over their types."""
+    own here: when its metaclass can change and `fn` consults any name, the frame breaks,
+    unless it is a slice's bound and `fn` only indexes with it (`"abc"[C:]`): those were
+    guarded when the slice was built (`guard_index_operands`). Operands that are all numbers
+    or strings (most folds) cost one pass over their types."""
     for value in values:
         if type(value) not in _SCALARS:
             break
@@ -199,32 +263,64 @@ def guard_folded_classes(
         return
     what = f"{getattr(fn, '__name__', fn)}()"
     for vt, value in zip(operands, values, strict=True):
-        if isinstance(value, type):
-            if changeable_metaclass(value):
-                if names is None:
-                    unimplemented(
-                        "metaclass",
-                        f"{what} of class {value.__name__}, whose metaclass"
-                        f" {type(value).__name__} can change",
-                    )
-                guard_metaclass_specials(tx, value, vt.realize().source, names, what)
-        elif type(value) not in _SCALARS and _holds_changeable_class(value):
-            unimplemented(
-                "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
-            )
+        if type(value) is not slice or fn is not operator.getitem:
+            guard_class_value(tx, vt, value, names, what)
+    if fn is operator.getitem and isinstance(values[0], type):  # (`C[x]`)
+        guard_class_getitem(tx, values[0], operands[0].realize().source)
 
 
-def _holds_changeable_class(value: Any) -> bool:
+def guard_class_getitem(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
+    """`C[x]` folded on class `cls` (after its metaclass's `__getitem__` was guarded): with no
+    `__getitem__` on the metaclass, CPython calls `C.__class_getitem__(x)`. Found missing,
+    each class dict on the MRO is guarded to still lack it (and so is the metaclass, when it
+    can change, with its attribute hooks): one set later is what CPython would call. Found,
+    it is pinned where it was found when it is a known pure one (a C method such as
+    `list.__class_getitem__`, `classmethod(types.GenericAlias)` as `collections.abc` and the
+    stdlib spell it, typing's `Generic`); any other is user code that folding would run
+    while tracing, and the frame breaks. A class whose attributes cannot change (`list`,
+    `dict`) costs nothing."""
+    meta: type = type(cls)
+    if lookup_class_attr(meta, "__getitem__")[1] not in (None, type, object):
+        return  # (the metaclass's `__getitem__` answers: guarded by the caller)
+    if changeable_metaclass(cls):
+        guard_metaclass_specials(tx, cls, cls_source, _CLASS_GETITEM_LOOKUP, f"{cls.__name__}[]")
+    if cls.__flags__ & IMMUTABLE_TYPE:
+        return
+    if cls_source is None and made_class(cls) is None:
+        unimplemented("class-getitem", f"{cls.__name__}[] of a class with no source to guard")
+    member, owner = lookup_special(tx, cls, cls_source, "__class_getitem__", pin=True)
+    if owner is None or _pure_class_getitem(member):
+        return
+    unimplemented(
+        "class-getitem",
+        f"{cls.__name__}[]: {owner.__qualname__} defines __class_getitem__, user code that"
+        " subscripting the class runs",
+    )
+
+
+def _pure_class_getitem(member: Any) -> bool:
+    """Is `member` (a class dict's `__class_getitem__`) one that only makes an alias?"""
+    if type(member) is types.ClassMethodDescriptorType or member is _TYPING_CLASS_GETITEM:
+        return True
+    return type(member) is classmethod and member.__func__ is types.GenericAlias
+
+
+_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
+
+
+def holds_changeable_class(value: Any) -> bool:
     """Does a builtin container (nested ones too) hold a class with a changeable metaclass?"""
     kind = type(value)
-    if kind is dict:
-        return _holds_changeable_class(tuple(value)) or _holds_changeable_class(
-            tuple(value.values())
+    if kind is slice:  # (`slice(C) == slice(D)` compares the bounds)
+        return holds_changeable_class((value.start, value.stop, value.step))
+    if kind in _DICTS:  # (an OrderedDict's or a Counter's `==` compares the values too)
+        return holds_changeable_class(tuple(dict.keys(value))) or holds_changeable_class(
+            tuple(dict.values(value))
         )
-    if kind not in (tuple, list, set, frozenset):
+    if kind not in (tuple, list, set, frozenset, collections.deque):
         return isinstance(value, type) and changeable_metaclass(value)
     for item in value:
-        if type(item) not in _SCALARS and _holds_changeable_class(item):
+        if type(item) not in _SCALARS and holds_changeable_class(item):
             return True
     return False
 

@@ -29,6 +29,7 @@ from tracer.exc import unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
+from variables.class_protocols import guard_folded_classes, holds_changeable_class
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, key_of, key_tracker, pairs_of
 from variables.lists import ListVariable, TupleVariable, folding
@@ -219,10 +220,16 @@ class CounterVariable(ConstDictVariable):
         return counts
 
     def real_or_break(self) -> collections.Counter[Any]:
+        """The real Counter that an operation runs on; every operation adds, compares, sorts or
+        converts the counts, so a count that is a class whose metaclass can change (whose
+        special methods those consult, unguarded here) breaks the frame."""
         try:
-            return self.real()
+            counts = self.real()
         except NotConstantError:
             unimplemented("counter", f"a Counter whose counts are not all constants: {self!r}")
+        if holds_changeable_class(tuple(counts.values())):
+            unimplemented("metaclass", f"a Counter whose count is a class: {self!r}")
+        return counts
 
     def take(self, counts: collections.Counter[Any]) -> None:
         """This Counter now holds what the real `counts` holds (same object, new contents)."""
@@ -411,6 +418,7 @@ def counter_binary_op(
         return a.run_real(tx, fn, [b], {}, changes=True)
     left = a.real_or_break() if isinstance(a, CounterVariable) else constant_or_break(a)
     right = b.real_or_break() if isinstance(b, CounterVariable) else constant_or_break(b)
+    guard_folded_classes(tx, fn, [a, b], [left, right])  # (the other operand: `c == {1: C}`)
     return fresh_result(tx.run_user_operation(fn, left, right))
 
 

@@ -26,6 +26,7 @@ from tracer.exc import unimplemented
 from variables import builder
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import CONSULTED, guard_class_value, guard_index_operands
 from variables.constant import ConstantVariable
 from variables.lists import each_item, folding, search_target
 
@@ -80,11 +81,19 @@ class DequeVariable(VariableTracker):
             lambda: collections.deque((v.as_python_constant() for v in self.items), self.maxlen),
         )
 
-    def constant_values(self, what: str) -> collections.deque[Any]:
+    def constant_values(
+        self, tx: TranslatorBase, what: str, names: tuple[str, ...] | None = ("__eq__",)
+    ) -> collections.deque[Any]:
+        """The elements' values, for a real deque method that compares them in C (`in`,
+        `count`, `index`, `remove`, `==`, `<`): a class among them has the special methods
+        `names` guarded on its metaclass (class_protocols.guard_class_value)."""
         try:
-            return self.as_python_constant()  # type: ignore[no-any-return]
+            values: collections.deque[Any] = self.as_python_constant()
         except NotConstantError:
             unimplemented("deque", f"{what} on {self!r}: an element is not a constant")
+        for vt, value in zip(self.items, values, strict=True):
+            guard_class_value(tx, vt, value, names, f"deque.{what}")
+        return values
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
         return list(self.items)
@@ -119,8 +128,10 @@ class DequeVariable(VariableTracker):
         if name in STRUCTURAL:
             return self.structural(tx, name, args, kwargs)
         if name in COMPARING:
-            values = self.constant_values(name)
+            values = self.constant_values(tx, name)
             real_args = [search_target(tx, a) for a in args]
+            if name == "index":  # (its start and stop bounds)
+                guard_index_operands(tx, args[1:], real_args[1:], "a bound of index()")
             real_kwargs = {k: search_target(tx, v) for k, v in kwargs.items()}
             result = tx.run_user_operation(
                 partial(getattr(values, name), *real_args, **real_kwargs)
@@ -140,6 +151,8 @@ class DequeVariable(VariableTracker):
         takes_element = {"append": 0, "appendleft": 0, "insert": 1, "__setitem__": 1}
         position = takes_element.get(name)
         real_args = [a if i == position else _constant(a, name) for i, a in enumerate(args)]
+        # every other argument is a position or a count
+        guard_index_operands(tx, args, real_args, "a position")
         real_kwargs = {k: _constant(v, name) for k, v in kwargs.items()}
         if name in CHANGING:
             self._check_mutable(tx, name)
@@ -171,7 +184,7 @@ class DequeVariable(VariableTracker):
         return ConstantVariable(None)
 
     def method_remove(self, tx: TranslatorBase, value: VariableTracker, /) -> VariableTracker:
-        values = self.constant_values("remove")
+        values = self.constant_values(tx, "remove")
         target = search_target(tx, value)
         position = tx.run_user_operation(_remove_position, values, target)
         self._check_mutable(tx, "remove")
@@ -274,8 +287,18 @@ def deque_binary_op(
             a.items.extend(result)
             return a
         return DequeVariable(result)
-    left = a.constant_values("compare") if isinstance(a, DequeVariable) else _constant(a, "op")
-    right = b.constant_values("compare") if isinstance(b, DequeVariable) else _constant(b, "op")
+    # a comparison: a deque compares items with `==` until two differ, then those with `fn`;
+    # a deque compared with anything else answers NotImplemented, the other side decides
+    names = CONSULTED.get(fn)
+    names = None if names is None else (*names, "__eq__")
+    values = []
+    for side in (a, b):
+        if isinstance(side, DequeVariable):
+            values.append(side.constant_values(tx, "compare", names))
+        else:
+            values.append(_constant(side, "op"))
+            guard_class_value(tx, side, values[-1], names, "a deque's comparison")
+    left, right = values
     return builder.wrap_constant_result(tx.run_user_operation(fn, left, right))
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import Unsupported, unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
+from variables.class_protocols import guard_index_operands
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
@@ -642,6 +643,7 @@ def make_enumerate(
         except NotConstantError:
             unimplemented("call", f"enumerate() with a start of {start!r}")
         # CPython checks the start (an integer, through __index__) before the iterable
+        guard_index_operands(tx, [start], [value], "enumerate()'s start")
         tx.run_user_operation(enumerate, (), value)
         count = int(operator.index(value))
     return EnumerateVariable(iterate(tx, iterable), count)

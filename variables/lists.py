@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tracer.exc import unimplemented
 from variables.arguments import refused_method_call
 from variables.base import NotConstantError, VariableTracker
-from variables.class_protocols import guard_class_operand
+from variables.class_protocols import guard_class_value, guard_index_operands
 from variables.constant import CONSTANT_TYPES, ConstantVariable
 
 if TYPE_CHECKING:
@@ -65,8 +65,8 @@ class BaseListVariable(VariableTracker):
 
     def getitem(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
         key = index.realize().as_python_constant()
-        if isinstance(key, type):  # converted by its metaclass's `__index__`
-            guard_class_operand(tx, index, ("__index__",), "an index")
+        if isinstance(key, type):  # converted by its metaclass's `__index__` (tested first:
+            guard_index_operands(tx, [index], [key], "an index")  # most indexes are ints)
         try:
             found = self.items[key]
         except Exception:  # noqa: BLE001 - raised below by the stand-in, in its type's words
@@ -190,7 +190,9 @@ class ListVariable(BaseListVariable):
         self, tx: TranslatorBase, index: VariableTracker, item: VariableTracker, /
     ) -> VariableTracker:
         self._check_mutable(tx, "insert")
-        tx.run_user_operation(self.items.insert, index.realize().as_python_constant(), item)
+        position = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [position], "a position")
+        tx.run_user_operation(self.items.insert, position, item)
         return ConstantVariable(None)
 
     def method_pop(
@@ -198,6 +200,8 @@ class ListVariable(BaseListVariable):
     ) -> VariableTracker:
         self._check_mutable(tx, "pop")
         position = -1 if index is None else index.realize().as_python_constant()
+        if index is not None:
+            guard_index_operands(tx, [index], [position], "a position")
         popped: VariableTracker = tx.run_user_operation(self.items.pop, position)
         return popped
 
@@ -242,13 +246,16 @@ class ListVariable(BaseListVariable):
     ) -> VariableTracker:
         self._check_mutable(tx, "item assignment")
         key = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [key], "an index")
         new = value.unpack(tx) if isinstance(key, slice) else value
         tx.run_user_operation(operator.setitem, self.items, key, new)
         return ConstantVariable(None)
 
     def method___delitem__(self, tx: TranslatorBase, index: VariableTracker, /) -> VariableTracker:
         self._check_mutable(tx, "item deletion")
-        tx.run_user_operation(operator.delitem, self.items, index.realize().as_python_constant())
+        key = index.realize().as_python_constant()
+        guard_index_operands(tx, [index], [key], "an index")
+        tx.run_user_operation(operator.delitem, self.items, key)
         return ConstantVariable(None)
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -311,6 +318,7 @@ def search_window(
     types first, on a stand-in of the same length (where its ValueError only means the probe
     is absent); then the window is the slice the bounds make, clamped as `index` clamps it."""
     values = [b.realize().as_python_constant() for b in bounds]
+    guard_index_operands(tx, bounds, values, "a bound of index()")
     stand_in = python_cls(range(length))
     tx.run_user_operation(_probe_index, stand_in, values)
     start, stop = [*values, None, None][:2]
@@ -330,13 +338,13 @@ _EQ = ("__eq__",)
 def constant_equal(tx: TranslatorBase, vt: VariableTracker, target: object) -> bool:
     """`vt == target` for a constant tracker as a list's `index`, `count` and `remove` ask it:
     identity first, then `==` (so a NaN finds itself); anything else cannot be compared while
-    tracing. A class compares by its metaclass's `__eq__` (guarded: class_protocols)."""
+    tracing. A class compares by its metaclass's `__eq__` (guarded: class_protocols), as do
+    those inside a tuple (the frame breaks)."""
     try:
         value = vt.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"comparing {vt!r} with a constant needs its runtime value")
-    if isinstance(value, type):
-        guard_class_operand(tx, vt, _EQ, "a search")
+    guard_class_value(tx, vt, value, _EQ, "a search")
     return value is target or bool(value == target)
 
 
@@ -348,8 +356,7 @@ def search_target(tx: TranslatorBase, item: VariableTracker) -> object:
         value = item.realize().as_python_constant()
     except NotConstantError:
         unimplemented("compare", f"looking for {item!r} in a container needs its runtime value")
-    if isinstance(value, type):
-        guard_class_operand(tx, item, _EQ, "a search")
+    guard_class_value(tx, item, value, _EQ, "a search")
     return value
 
 

@@ -10,6 +10,7 @@ plain Python: value, or exception type and message. A class whose metaclass is `
 from __future__ import annotations
 
 import abc
+import collections
 import enum
 import operator
 from collections.abc import Callable
@@ -88,6 +89,57 @@ def formatted(cls: Any) -> Any:
     return f"<{cls}>"
 
 
+def list_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    """`lst.<method>(c, *args)` on a new list: its result and the list afterwards."""
+
+    def run(c: Any) -> Any:
+        lst = [10, 20, 30]
+        return getattr(lst, method)(c, *args), lst
+
+    return run
+
+
+def deque_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    def run(c: Any) -> Any:
+        dq = collections.deque([10, 20, 30])
+        return getattr(dq, method)(c, *args), dq
+
+    return run
+
+
+def bytearray_after(method: str, *args: Any) -> Callable[[Any], Any]:
+    def run(c: Any) -> Any:
+        b = bytearray(b"ab")
+        return getattr(b, method)(c, *args), b
+
+    return run
+
+
+def set_item(c: Any) -> Any:
+    lst = [10, 20, 30]
+    lst[c] = 5
+    return lst
+
+
+def del_item(c: Any) -> Any:
+    lst = [10, 20, 30]
+    del lst[c]
+    return lst
+
+
+def removed(seq: Any, x: Any) -> list[bool]:
+    """`seq.remove(x)`, then which items left are the class (equal-looking ones all compare
+    equal once its metaclass has an `__eq__`)."""
+    seq.remove(x)
+    return [type(item) is not int for item in seq]
+
+
+_INDEX = {"__index__": lambda c: 1}
+_EQ = {"__eq__": lambda c, o: True}
+_ORDER = {"__eq__": lambda c, o: False, "__lt__": lambda c, o: True}
+_INDEX_OR_ITER = {"__index__": lambda c: 1, "__iter__": lambda c: iter([65])}
+
+
 # (function of the class, how to make (metaclass, class), special methods set on it later)
 CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict[str, Any]]] = {
     "instancecheck": (
@@ -138,6 +190,72 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[type, type]], dict
     "repeat": (lambda c: [1] * c, with_meta, {"__index__": lambda c: 2}),
     "range": (lambda c: list(range(c)), with_meta, {"__index__": lambda c: 2}),
     "int": (int, with_meta, {"__index__": lambda c: 2}),
+    # a class used as a position, a count or a slice bound is converted with `__index__`
+    "list_pop": (list_after("pop"), with_meta, _INDEX),
+    "list_insert": (list_after("insert", 5), with_meta, _INDEX),
+    "list_setitem": (set_item, with_meta, _INDEX),
+    "list_delitem": (del_item, with_base_meta, _INDEX),
+    "list_index_start": (lambda c: [1, 2, 3].index(3, c), with_meta, _INDEX),
+    "list_index_stop": (lambda c: [1, 2, 3].index(1, 0, c), with_meta, _INDEX),
+    "slice_start_of_list": (lambda c: [1, 2, 3][c:], with_meta, _INDEX),
+    "slice_stop_of_tuple": (lambda c: (1, 2, 3)[:c], with_meta, _INDEX),
+    "slice_step_of_str": (lambda c: "abcd"[::c], with_meta, _INDEX),
+    "slice_of_bytes": (lambda c: b"abc"[c:], with_meta, _INDEX),
+    "slice_of_range": (lambda c: list(range(10)[c:5]), with_meta, _INDEX),
+    "slice_call": (lambda c: [1, 2, 3][slice(c, None)], with_meta, _INDEX),
+    "slice_compared": (
+        lambda c: slice(c) == slice(c, None),
+        with_meta,
+        {"__eq__": lambda c, o: False},
+    ),
+    "round_digits": (lambda c: round(1.25, c), with_meta, _INDEX),
+    "enumerate_start": (lambda c: list(enumerate("ab", c)), with_meta, _INDEX),
+    "deque_rotate": (deque_after("rotate"), with_meta, _INDEX),
+    "deque_insert": (deque_after("insert", 9), with_meta, _INDEX),
+    "deque_delitem": (deque_after("__delitem__"), with_meta, _INDEX),
+    "deque_index_start": (lambda c: collections.deque([1, 2, 3]).index(3, c), with_meta, _INDEX),
+    "bytearray_of_class": (bytearray, with_meta, _INDEX_OR_ITER),
+    "bytearray_append": (bytearray_after("append"), with_meta, _INDEX),
+    "bytearray_extend": (bytearray_after("extend"), with_meta, _INDEX_OR_ITER),
+    "bytearray_pop": (bytearray_after("pop"), with_meta, _INDEX),
+    # a class among a container's items is compared by its metaclass's `__eq__` (a deque's
+    # searches and comparisons run in C on the items' values)
+    "deque_item_in": (lambda c: 5 in collections.deque([1, c]), with_meta, _EQ),
+    "deque_item_count": (lambda c: collections.deque([c, 1]).count(5), with_meta, _EQ),
+    "deque_item_index": (lambda c: collections.deque([c, 5]).index(5), with_meta, _EQ),
+    "deque_item_remove": (lambda c: removed(collections.deque([c, 5]), 5), with_meta, _EQ),
+    "deque_item_contains": (lambda c: collections.deque([c]).__contains__(5), with_base_meta, _EQ),
+    "deque_eq": (lambda c: collections.deque([c]) == collections.deque([5]), with_meta, _EQ),
+    "deque_lt": (lambda c: collections.deque([c]) < collections.deque([5]), with_meta, _ORDER),
+    "deque_eq_class": (lambda c: collections.deque([1]) == c, with_meta, _EQ),
+    "tuple_in_deque": (lambda c: (5,) in collections.deque([(c,)]), with_meta, _EQ),
+    "tuple_in_list": (lambda c: (5,) in [(c,)], with_meta, _EQ),
+    "tuple_count_of_list": (lambda c: [(c,)].count((5,)), with_meta, _EQ),
+    "tuple_index_of_list": (lambda c: [(c,), (5,)].index((5,)), with_meta, _EQ),
+    "tuple_in_tuple": (lambda c: (5,) in ((c,),), with_meta, _EQ),
+    "list_in_deque": (lambda c: [5] in collections.deque([[c]]), with_meta, _EQ),
+    "ordered_dict_eq": (
+        lambda c: collections.OrderedDict([(1, c)]) == collections.OrderedDict([(1, 5)]),
+        with_meta,
+        _EQ,
+    ),
+    "counter_eq_dict": (lambda c: collections.Counter({1: 2}) == {1: c}, with_meta, _EQ),
+    "counter_most_common": (
+        lambda c: [n for n, _ in collections.Counter({1: c, 2: 5}).most_common()],
+        with_meta,
+        {"__lt__": lambda c, o: True, "__gt__": lambda c, o: True},
+    ),
+    "list_item_in": (lambda c: 5 in [c, 1], with_meta, _EQ),
+    "list_item_index": (lambda c: [c, 5].index(5), with_meta, _EQ),
+    "list_item_remove": (lambda c: removed([c, 5], 5), with_meta, _EQ),
+    "tuple_item_count": (lambda c: (c,).count(5), with_meta, _EQ),
+    "tuples_eq": (lambda c: (c,) == (5,), with_meta, _EQ),
+    "tuples_lt": (lambda c: (c, 1) < (5, 2), with_meta, _ORDER),
+    "lists_ge": (
+        lambda c: [c] >= [5],
+        with_meta,
+        {"__eq__": lambda c, o: False, "__ge__": lambda c, o: True},
+    ),
     # a dict or set hashes and compares its keys: the class's metaclass's `__hash__`/`__eq__`
     "dict_key_get": (
         lambda c: {c: 1}.get(5),
@@ -267,6 +385,40 @@ def test_a_class_whose_metaclass_is_type_costs_no_guard() -> None:
     assert every_protocol(Plain, 1) == tracer.compile(every_protocol)(Plain, 1)
 
 
+def every_index_or_item(c: Any) -> Any:
+    """`c` as a position, a slice bound, a count (each raises for a class of metaclass `type`,
+    which has no `__index__`: caught), and as an item compared in a deque or a tuple."""
+    lst, dq, found = [1, 2, 3], collections.deque([1, 2]), []
+    for use in (
+        lambda: lst.pop(c),
+        lambda: lst.insert(c, 0),
+        lambda: lst[c:],
+        lambda: "abc"[:c],
+        lambda: lst.index(1, c),
+        lambda: dq.rotate(c),
+        lambda: round(1.5, c),
+        lambda: list(enumerate(lst, c)),
+    ):
+        try:
+            found.append(use())
+        except TypeError as e:
+            found.append(str(e))
+    items = collections.deque([c, 1])
+    compared = (5 in items, items.count(5), items == collections.deque([5, 1]), (5,) in [(c,)])
+    return found, lst, dq, compared
+
+
+def test_a_class_whose_metaclass_is_type_costs_no_guard_as_an_index_or_item() -> None:
+    class Plain:
+        pass
+
+    explained = tracer.explain(every_index_or_item)(Plain)
+    assert explained.graph_break_count == 0
+    guards = explained.guards
+    assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
+    assert every_index_or_item(Plain) == tracer.compile(every_index_or_item)(Plain)
+
+
 def test_a_user_metaclass_is_guarded_through_the_class() -> None:
     _meta, cls = with_meta()
     guards = tracer.explain(every_protocol)(cls, 1).guards
@@ -292,3 +444,96 @@ def test_stdlib_metaclasses_fold_their_own_methods() -> None:
     compiled = tracer.compile(uses)
     assert compiled(Shape, Color, 1) == uses(Shape, Color, 1)
     assert tracer.explain(uses)(Shape, Color, 1).graph_break_count == 0
+
+
+def subscripted(c: Any) -> Any:
+    try:
+        return c[int]
+    except TypeError as e:
+        return str(e)
+
+
+def with_plain_base() -> tuple[type, type]:
+    """(a base whose metaclass is `type`, a class built on it): `C[x]` asks the class's MRO."""
+
+    class Base:
+        pass
+
+    class C(Base):
+        pass
+
+    return Base, C
+
+
+def with_meta_base() -> tuple[type, type]:
+    """(a class with a changeable metaclass, the same class)."""
+    _meta, cls = with_meta()
+    return cls, cls
+
+
+@pytest.mark.parametrize("make", [with_plain_base, with_meta_base])
+def test_a_class_getitem_set_on_the_class_later_is_used(make: Callable[[], Any]) -> None:
+    """`C[x]` with no `__getitem__` on the metaclass calls `C.__class_getitem__(x)`: one set on
+    the class or a base after the compile answers, whatever the metaclass."""
+    holder, cls = make()
+    compiled = tracer.compile(subscripted)
+    assert compiled(cls) == subscripted(cls) == f"type '{cls.__name__}' is not subscriptable"
+    holder.__class_getitem__ = classmethod(lambda c, item: ("alias of", c, item))
+    assert compiled(cls) == subscripted(cls) == ("alias of", cls, int)
+    del holder.__class_getitem__
+    assert compiled(cls) == subscripted(cls)
+
+
+@pytest.mark.parametrize(
+    "methods",
+    [{"__class_getitem__": lambda c, item: 5}, {"__getattr__": lambda c, name: lambda item: 7}],
+    ids=["class_getitem", "getattr"],
+)
+def test_a_metaclass_attribute_set_later_answers_class_getitem(methods: dict[str, Any]) -> None:
+    """`C.__class_getitem__` is read through the metaclass's attribute lookup: the metaclass's
+    own attribute (when the class's MRO has none), or its `__getattr__`."""
+    meta, cls = with_meta()
+    compiled = tracer.compile(subscripted)
+    assert compiled(cls) == subscripted(cls)
+    for name, method in methods.items():
+        setattr(meta, name, method)
+    assert outcome(compiled, cls) == outcome(subscripted, cls)
+    for name in methods:
+        delattr(meta, name)
+    assert compiled(cls) == subscripted(cls)
+
+
+def test_a_user_class_getitem_is_not_run_while_tracing() -> None:
+    calls: list[object] = []
+
+    class Own:
+        def __class_getitem__(cls, item: object) -> int:
+            calls.append(item)
+            return len(calls)
+
+    compiled = tracer.compile(subscripted)
+    assert [compiled(Own), compiled(Own), compiled(Own)] == [1, 2, 3]
+    assert calls == [int, int, int]
+
+
+class SubList(list[int]):
+    pass
+
+
+def test_builtin_and_stdlib_generic_aliases_fold() -> None:
+    """`list[int]`, `dict[str, int]` fold with no guard of their own (the builtin classes
+    cannot change); a user class built on one, or an ABC of collections.abc
+    (`classmethod(GenericAlias)`), folds with its `__class_getitem__` pinned where found."""
+
+    def aliases(sub: Any) -> Any:
+        return list[int], dict[str, int], sub[str], collections.abc.Iterable[int]
+
+    explained = tracer.explain(aliases)(SubList)
+    assert explained.graph_break_count == 0
+    assert explained.result == aliases(SubList)
+    assert not [g for g in explained.guards if "'list'" in g and "__" in g], explained.guards
+    assert [g for g in explained.guards if "L['sub']" in g] == [
+        "L['sub'] is SubList",
+        "L['sub'].__mro__ is <tuple object>",
+        "'__class_getitem__' not in L['sub'].__dict__",
+    ], explained.guards

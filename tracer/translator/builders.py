@@ -12,7 +12,7 @@ from tracer.translator.calls import function_str
 from tracer.translator.instructions import Instruction
 from tracer.translator.names import callable_under
 from variables.base import NotConstantError, VariableTracker
-from variables.class_protocols import guard_folded_classes
+from variables.class_protocols import guard_folded_classes, guard_index_operands
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
 from variables.iterators import unpack_sequence
@@ -55,7 +55,11 @@ class Builders(TranslatorBase):
 
     def BUILD_SLICE(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        parts = [vt.realize().as_python_constant() for vt in self.popn(inst.arg)]
+        bounds = self.popn(inst.arg)
+        # the slice constant keeps no sources: a class bound is guarded now for the
+        # `__index__` that indexing with the slice converts it by
+        parts = [vt.realize().as_python_constant() for vt in bounds]
+        guard_index_operands(self, bounds, parts, "a slice bound")
         self.push(ConstantVariable(slice(*parts)))
 
     def BUILD_STRING(self, inst: Instruction) -> None:
