@@ -430,13 +430,29 @@ class UserDefinedObjectVariable(VariableTracker):
             )
 
     def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        """Normal lookup found nothing: CPython would call the class's `__getattr__` (not
-        traced here; a subclass may model one), else raise AttributeError."""
-        if self.special_method(tx, "__getattr__")[0] is not ABSENT:
-            unimplemented("getattr", f"{self.cls.__name__} defines __getattr__")
-        tx.raise_user_error(
-            AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+        """Normal lookup found nothing (its places guarded to still lack `name`): CPython calls
+        the class's `__getattr__`, `type(obj).__getattr__(obj, name)`, traced like any method
+        (pinned where it was found); without one, it raises AttributeError. A special name
+        is not asked of `__getattr__` (the tracer looks those up for CPython's implicit
+        lookups, which skip it), nor is a `__getattr__` that is not a Python function: both
+        break the frame. (A subclass may model its own, as nn.Module's does.)"""
+        member, _owner = self.special_method(tx, "__getattr__", pin=True)
+        if member is ABSENT:
+            tx.raise_user_error(
+                AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+            )
+        if type(member) is not types.FunctionType or (
+            name.startswith("__") and name.endswith("__")
+        ):
+            unimplemented("getattr", f"{self.cls.__name__} defines __getattr__ ({name})")
+        getattr_vt = wrap_class_member(
+            tx,
+            member,
+            self._class_source(tx, "__getattr__"),
+            self,
+            builder.wrap_class(self.cls),
         )
+        return getattr_vt.call_function(tx, [ConstantVariable(name)], {})
 
     def _class_source(self, tx: TranslatorBase, name: str, *more: str) -> Source | None:
         """Where the class attribute `name` (and `more` below it: a property's `fget`) is

@@ -54,7 +54,9 @@ def method_call(o: Recorder) -> Any:
     return o.log
 
 
-@pytest.mark.parametrize("fn", [passes_through, method_call], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "fn", [passes_through, method_call, reads_a_missing_attribute], ids=lambda f: f.__name__
+)
 def test_an_object_with_getattr_is_not_asked_while_tracing(fn: Any) -> None:
     check(fn, Recorder())
 
@@ -63,7 +65,7 @@ def test_an_object_with_getattr_next_to_a_tensor() -> None:
     check(stores_and_returns, Recorder(), torch.ones(2))
 
 
-def test_getattr_not_asked_when_the_frame_falls_back() -> None:
-    """A read that `__getattr__` answers breaks the frame (`__getattr__` is not traced); up to
-    the break the object is asked nothing, so plain Python's run records the same."""
-    assert_same_behavior(reads_a_missing_attribute, Recorder(), compile_options={})
+def test_getattr_asked_once_per_read_across_calls() -> None:
+    """`reads_a_missing_attribute` is traced (`__getattr__` inlined: its record is replayed
+    once per read), on the first call and on the cached entry's."""
+    assert_same_behavior(reads_a_missing_attribute, Recorder(), compile_options={}, calls=3)
