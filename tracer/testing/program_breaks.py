@@ -125,6 +125,7 @@ class BreakingWriter(ProgramWriter):
             lambda: f"out.append(not {b(LIST, 1)})",
             lambda: f"out.append({e(STR, 1)}.replace({b(STR, 1)}, {e(STR, 1)}))",
             lambda: f"out.append({e(DICT, 1)}.get({e(STR, 1)}, {b(INT, 1)}))",
+            lambda: f"out.append(({dd}.{self.pick(['keys', 'values', 'items'])}(), {b(INT, 1)}))",
             lambda: (
                 f"a, *rest = {e(INT, 1)}, {b(STR, 1)}, {e(INT, 1)}\n"
                 f"{self.pad(0)}out.append((a, rest))"
