@@ -54,7 +54,13 @@ class BreakingWriter(ProgramWriter):
             STR: [lambda: f"''.join((print(end='') or c) for c in {e(STR, d)})"],
             BOOL: [lambda: f"any(print(end='') or v > 2 for v in {e(LIST, d)})"],
         }.get(kind, [])
-        return [("breaks_inside", write) for write in [lambda: self.broken(kind, d), *callees]]
+        options: list[Option] = [("breaks_inside", lambda: self.broken(kind, d))]
+        if callees:  # one option among them: a break in a callee sends 3.11's frame to Python
+            options.append(("breaks_inside", lambda: self.pick_call(callees)))
+        return options
+
+    def pick_call(self, writers: list[Callable[[], str]]) -> str:
+        return writers[self.draw(st.integers(0, len(writers) - 1))]()
 
     def more_statements(self) -> list[tuple[str, Callable[[], None]]]:
         return [("breaks_inside", self.break_inside)]
