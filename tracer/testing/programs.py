@@ -16,7 +16,9 @@ statement either appends a value to the list `out` that `f` returns, binds a new
 changes state (mutates a container, a global, a closure cell, the mode stack); blocks nest two
 deep. Programs terminate (every loop is bounded and nothing grows without bound inside a loop)
 and are deterministic (objects print without addresses, sets are only looked at in ways that
-do not depend on their order unless the `set_order` feature is on).
+do not depend on their order unless the `set_order` feature is on). The grammar is
+`program_grammar.ProgramWriter`; `program_breaks.BreakingWriter` adds the `breaks_inside`
+productions (a graph break deep inside an expression).
 
 Each production belongs to a feature (`FEATURES`). `KNOWN_OPEN` lists features that exercise an
 issue-20 case not fixed yet; `programs()` leaves them out by default, so the CI profile stays
