@@ -80,3 +80,19 @@ def test_origins_name_the_input_a_result_came_from():
     comparison = Comparison.of_roots({"args[0]": xs}, {"args[0]": [1]})
     with pytest.raises(Mismatch, match="eager's object is args\\[0\\], compiled's is a new"):
         comparison.compare(xs, [1], "return")
+
+
+def test_dict_views_compare_by_the_dict_they_show():
+    # dict_values has no __eq__ of its own (two views of one dict are unequal), so a function
+    # returning `d.values()` failed against itself; keys() and items() compared as sets (order
+    # not seen), and none of them said whose dict they show.
+    d = {"a": 1, "b": 2}
+    compare(d.values(), {"a": 1, "b": 2}.values(), "return")
+    compare(d.keys(), {"a": 1, "b": 2}.keys(), "return")
+    with pytest.raises(Mismatch, match=r"return\.mapping\['b'\]: 3, expected 2"):
+        compare(d.values(), {"a": 1, "b": 3}.values(), "return")
+    with pytest.raises(Mismatch, match=r"return\.mapping: keys \['b', 'a'\]"):
+        compare(d.items(), {"b": 2, "a": 1}.items(), "return")
+    comparison = Comparison.of_roots({"args[0]": d}, {"args[0]": dict(d)})
+    with pytest.raises(Mismatch, match="eager's object is args\\[0\\], compiled's is a new"):
+        comparison.compare(d.keys(), dict(d).keys(), "return")

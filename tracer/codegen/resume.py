@@ -14,7 +14,6 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
-import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,7 @@ from tracer.bytecode_versions import (
 )
 from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import Unsupported, unimplemented
-from tracer.translator.instructions import Instruction, instructions_of
+from tracer.translator.instructions import Instruction, PerCode, instructions_of, per_code
 from variables.base import NotConstantError
 from variables.misc import NullVariable
 
@@ -46,25 +45,26 @@ STACK_PREFIX = "___stack"
 """The names of a resume function's parameters that hold the live stack."""
 
 
-_DECODED: weakref.WeakKeyDictionary[types.CodeType, tuple[Any, ...]] = weakref.WeakKeyDictionary()
-"""code object -> its `bytecode.Bytecode` items (`decoded_items`)."""
+_DECODED: PerCode = {}
+"""code object id -> its `bytecode.Bytecode` items (`decoded_items`)."""
 
 
 def decoded_items(code: types.CodeType) -> tuple[Any, ...]:
     """The code as `bytecode.Bytecode` items (instructions, labels, try-region markers), with
     the stack depths of its exception table kept. Decoded once per code object for the life of
-    the code object, as the translator decodes it (`instructions_of`, which says why): every
+    the code object (`per_code`, which says why it is keyed by identity), as the translator
+    decodes it (`instructions_of`, which says why it is cached at all): every
     resume function of the code starts from the same items, across `tracer.reset()` too, as
     Dynamo's `_cached_cleaned_instructions` does.
 
     The items are shared, so they are never changed: `resume_code` puts them, as they are,
     into a new list behind prologue instructions of its own, and assembling that list (with
     the stack depths given, `compute_exception_stack_depths=False`) only reads them."""
-    items = _DECODED.get(code)
-    if items is None:
-        decoded = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
-        items = _DECODED[code] = tuple(decoded)
-    return items
+    return per_code(_DECODED, code, _decode_items)
+
+
+def _decode_items(code: types.CodeType) -> tuple[Any, ...]:
+    return tuple(Bytecode.from_code(code, conserve_exception_block_stackdepth=True))
 
 
 def original_instrs(code: types.CodeType, index: int) -> tuple[tuple[Any, ...], int]:

@@ -6,12 +6,14 @@ identity is compared twice: *where an object came from* (if eager returned an in
 of one, compiled must return the same piece) and *aliasing* (two places that hold one object in
 the eager run must hold one object in the compiled run, and vice versa). An iterator the runs
 left behind compares by what remains in it (`observe.drain_iterators` consumed it after the
-call), a StringIO by its text and position.
+call), a StringIO by its text and position, a dict view (keys, values, items) by the dict it
+shows.
 """
 
 from __future__ import annotations
 
 import collections
+import gc
 import io
 import math
 from collections.abc import Callable, Iterator
@@ -137,6 +139,8 @@ class Comparison:
             _compare_tensor(expected, actual, path)
         elif isinstance(expected, dict):
             self._compare_dict(expected, actual, path)
+        elif type(expected) in _DICT_VIEWS:
+            self.compare(_viewed_dict(expected), _viewed_dict(actual), f"{path}.mapping")
         elif isinstance(expected, list | tuple | collections.deque):
             if isinstance(expected, collections.deque) and expected.maxlen != actual.maxlen:
                 raise Mismatch(path, f"maxlen {actual.maxlen}, expected {expected.maxlen}")
@@ -269,6 +273,18 @@ def _compare_string_io(expected: io.StringIO, actual: io.StringIO, path: str) ->
     """A StringIO (a file= argument, a replaced sys.stdout) by its text and position."""
     _compare_plain(expected.getvalue(), actual.getvalue(), f"{path}.getvalue()")
     _compare_plain(expected.tell(), actual.tell(), f"{path}.tell()")
+
+
+_DICT_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+
+
+def _viewed_dict(view: Any) -> Any:
+    """The dict a view shows. `view.mapping` is a read-only proxy made on each read, whose one
+    referent is the dict itself: compared as a dict, the view's order and contents and where
+    its dict came from are checked (`d.values()` has no `==` of its own; keys and items
+    compare as sets, ignoring order and owner)."""
+    (mapping,) = gc.get_referents(view.mapping)
+    return mapping
 
 
 def _flat(value: Any) -> list[Any]:

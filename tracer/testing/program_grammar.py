@@ -120,9 +120,17 @@ class ProgramWriter:
         for name, parameters, bodies in _DUNDERS:
             if name in drawn:
                 body = self.pick(bodies)
+                if self.on("breaks_inside") and self.coin():  # the break is in a callee
+                    self.used.add("breaks_inside")
+                    body = f"print(end='')\n        {body}"
                 methods.append(f"    def {name}({parameters}):\n        {body}\n\n")
             elif name == "__len__":
                 self.used.add("len_without_dunder")
+        if ".m(" in "\n".join(self.lines):  # (only breaks_inside calls it)
+            value = self.pick(["self.v", "print(end='') or self.v"])
+            methods.append(
+                f"    def m(self, *a, **k):\n        return ({value}, a, sorted(k.items()))\n\n"
+            )
         sub = ["class Q(P):\n", "    def __repr__(self):\n        return f'Q({self.v!r})'\n"]
         if self.on("reflected_priority") and self.coin():
             self.used.add("reflected_priority")
@@ -136,7 +144,16 @@ class ProgramWriter:
         if depth >= MAX_DEPTH:
             return self.leaf(kind)
         options = self.OPTIONS[kind](self, depth + 1)
+        options += self.more_expressions(kind, depth + 1)
         return self.choose([("core", lambda: self.leaf(kind)), *options])
+
+    def more_expressions(self, kind: str, d: int) -> list[Option]:
+        """Productions a subclass adds to every kind (`program_breaks.BreakingWriter`)."""
+        return []
+
+    def more_statements(self) -> list[tuple[str, Callable[[], None]]]:
+        """Statements a subclass adds (`program_breaks.BreakingWriter`)."""
+        return []
 
     def leaf(self, kind: str) -> str:
         names = self.scope.get(kind, [])
@@ -393,6 +410,7 @@ class ProgramWriter:
             *([("modes", lambda: self.mode_block(depth))] if nest else []),
             ("set_order", lambda: self.emit(f"out.append(list({self.expr(SET)}))")),
             ("output", self.output),
+            *self.more_statements(),
         ]
         options = [o for o in options if self.on(o[0])]
         feature, write = options[self.draw(st.integers(0, len(options) - 1))]

@@ -16,7 +16,9 @@ statement either appends a value to the list `out` that `f` returns, binds a new
 changes state (mutates a container, a global, a closure cell, the mode stack); blocks nest two
 deep. Programs terminate (every loop is bounded and nothing grows without bound inside a loop)
 and are deterministic (objects print without addresses, sets are only looked at in ways that
-do not depend on their order unless the `set_order` feature is on).
+do not depend on their order unless the `set_order` feature is on). The grammar is
+`program_grammar.ProgramWriter`; `program_breaks.BreakingWriter` adds the `breaks_inside`
+productions (a graph break deep inside an expression).
 
 Each production belongs to a feature (`FEATURES`). `KNOWN_OPEN` lists features that exercise an
 issue-20 case not fixed yet; `programs()` leaves them out by default, so the CI profile stays
@@ -43,7 +45,7 @@ import tracer.runtime as torch
 from tracer.testing.behavior import assert_same_behavior
 from tracer.testing.compare import Mismatch
 from tracer.testing.counters import CompileCounter
-from tracer.testing.program_grammar import ProgramWriter
+from tracer.testing.program_breaks import BreakingWriter
 from tracer.testing.strategies import EDGE_FLOATS, tensors
 from tracer.testing.values import describe
 
@@ -75,6 +77,10 @@ FEATURES: dict[str, str] = {
     "len_without_dunder": "len() of a user object whose class has no __len__",
     "modes": "a recording TorchFunctionMode entered around statements",
     "output": "print (with sep and end) and warnings.warn of any value",
+    "breaks_inside": "a graph break (print, warnings.warn, Tensor.item(), tolist()) inside an "
+    "expression: in displays with and without unpacking, call and method arguments (positional, "
+    "keyword, *, **), subscripts, slices, f-string specs, comparisons, conditionals, with and for "
+    "headers, assert messages, raise arguments, augmented and unpacking assignments",
 }
 """Every feature flag of the grammar, with what it adds."""
 
@@ -238,7 +244,7 @@ def programs(
 
     @st.composite
     def build(draw: st.DrawFn) -> Program:
-        writer = ProgramWriter(draw, enabled)
+        writer = BreakingWriter(draw, enabled)
         source = writer.module(draw(st.integers(1, max_statements)))
         return Program(source, draw(arguments()), frozenset(writer.used))
 

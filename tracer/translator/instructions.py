@@ -13,9 +13,12 @@ import dataclasses
 import dis
 import types
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tracer.bytecode_versions import cell_names, starts_line, vocabulary
+
+T = TypeVar("T")
 
 JUMP_OPCODES = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 
@@ -77,32 +80,50 @@ def decode(code: types.CodeType) -> list[Instruction]:
     return decoded
 
 
-# code object id -> (a weak reference to it, its decoded instructions); see `instructions_of`
-_DECODED: dict[int, tuple[weakref.ref[types.CodeType], tuple[Instruction, ...]]] = {}
+PerCode = dict[int, tuple[weakref.ref[types.CodeType], Any]]
+"""A cache of something made from a code object: id(code) -> (a weak reference to the code, the
+thing made); see `per_code`."""
+
+_DECODED: PerCode = {}
+"""code object id -> its decoded instructions; see `instructions_of`."""
+
+
+def per_code(cache: PerCode, code: types.CodeType, make: Callable[[types.CodeType], T]) -> T:
+    """`make(code)`, made once per code object for the life of the code object and kept in
+    `cache`.
+
+    Keyed by `id(code)` rather than by the code object, for two reasons. Code objects compare
+    equal whatever their `co_filename` and `co_qualname`, and so do the code objects among
+    their constants (a comprehension, a nested function): keyed by equality, the second of
+    two equal functions from different files would get what was made from the first, with
+    the first one's nested code in it, whose frames name the first file (tests/resume/
+    test_resume_same_code_other_file.py). And hashing a code object hashes its bytecode,
+    constants and names on every lookup. The entry holds the code only weakly, and its weak
+    reference's callback drops the entry when the code object dies, before its id can be
+    reused."""
+    entry = cache.get(id(code))
+    if entry is not None and entry[0]() is code:
+        made: T = entry[1]
+        return made
+    made = make(code)
+    key = id(code)
+    cache[key] = (weakref.ref(code, lambda _ref: cache.pop(key, None)), made)
+    return made
 
 
 def instructions_of(code: types.CodeType) -> tuple[Instruction, ...]:
-    """`decode(code)`, decoded once per code object for the life of the code object.
+    """`decode(code)`, decoded once per code object for the life of the code object
+    (`per_code`).
 
     Decoding is a pure function of the (immutable) code object, and the same functions are
     traced again and again: after `tracer.reset()`, on every recompile (a new shape, a failed
     guard), and for every helper inlined into several traced functions. Dynamo keeps the same
     kind of cache (`_cached_cleaned_instructions` in torch/_dynamo/bytecode_transformation.py,
     an `lru_cache` of 128 code objects that `torch._dynamo.reset()` leaves alone), and so does
-    modetrace: `tracer.reset()` drops assumptions, and a decoded code object holds none.
-
-    Keyed by `id(code)` rather than by the code object: hashing a code object hashes its
-    bytecode, constants and names on every lookup. The entry holds the code only weakly, and
-    its weak reference's callback drops the entry when the code object dies, before its id can
-    be reused. The instructions are a tuple: every translator of the code shares them.
+    modetrace: `tracer.reset()` drops assumptions, and a decoded code object holds none. The
+    instructions are a tuple: every translator of the code shares them.
     """
-    entry = _DECODED.get(id(code))
-    if entry is not None and entry[0]() is code:
-        return entry[1]
-    instructions = tuple(decode(code))
-    key = id(code)
-    _DECODED[key] = (weakref.ref(code, lambda _ref: _DECODED.pop(key, None)), instructions)
-    return instructions
+    return per_code(_DECODED, code, lambda c: tuple(decode(c)))
 
 
 def clear_decoded() -> None:
