@@ -29,6 +29,8 @@ from tracer.cache.resume import (
     CachePolicy,
     CalleeFrames,
     callee_frames,
+    cells_used_after,
+    cells_written_after,
     live_locals,
     resume_function,
     why_not_resumable,
@@ -54,6 +56,7 @@ from tracer.translator import InstructionTranslator
 from tracer.translator.trace_warnings import recording_warnings
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
+from variables.functions import NestedUserFunctionVariable
 from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
@@ -255,14 +258,23 @@ def _compile_partial(
             if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
-        # the frame's own cells with a value are passed by value too: the resume function
-        # makes its own cells from them (MAKE_CELL of a parameter), as nothing made before
-        # the break can hold them (a function defined in the trace is never rebuilt)
+        # the frame's own cells with a value, if used after the break, are passed by value
+        # too: the resume function makes its own cells from them (MAKE_CELL of a parameter;
+        # an empty one for the others). A function defined in the
+        # trace and called at the break is made again by the compiled code, over cells made
+        # there with the same values, which is the same while neither is written: those the
+        # resume function may write it can't close over (`unshared`)
+        used_cells = cells_used_after(fn.__code__, starts)
         for name in fn.__code__.co_cellvars:
             contents = tx.cells[name].contents if name in tx.cells else None
-            if contents is not None:
+            if contents is not None and name in used_cells:
                 names.append(name)
                 local_values.append(contents)
+        unshared = {
+            id(tx.cells[name]): name
+            for name in cells_written_after(fn.__code__, starts)
+            if name in tx.cells
+        }
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
         replay = output.side_effects.codegen_replay
@@ -290,6 +302,7 @@ def _compile_partial(
                 new_code, instructions = break_code(
                     fn.__code__, index, kw_names, graph_fn, graph_inputs, graph_outputs,
                     stack, local_values, resumes[0], replay, callees, with_blocks, unbound,
+                    unshared,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
@@ -517,6 +530,9 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
 
 
 def _children(vt: Any) -> list[Any]:
+    if isinstance(vt, NestedUserFunctionVariable):  # what the compiled code makes it again of
+        cells = [cell.contents for cell in vt.closure if cell.contents is not None]
+        return [*vt.defaults, *vt.kwdefaults.values(), *cells]
     items = getattr(vt, "items", None)
     if isinstance(items, list):
         return items

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import inspect
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.sources import AttrSource, ItemSource, Source
+from guards.sources import AttrSource, ClosureSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables import binding
 from variables.base import VariableTracker
@@ -258,9 +258,21 @@ class UserMethodVariable(BaseUserFunctionVariable):
 
 
 class NestedUserFunctionVariable(BaseUserFunctionVariable):
-    """A function created by MAKE_FUNCTION inside the trace (closures, lambdas, comprehensions)."""
+    """A function created by MAKE_FUNCTION inside the trace (closures, lambdas, comprehensions).
+    Where it outlives the trace (returned, stored, called at a break) it is made again: a new
+    function of the same code, globals, defaults and annotations, over the same cells
+    (`load_cell`); one object wherever the tracker is held. Not for a resume function, though
+    (`PyCodegen.resume_inputs`)."""
 
-    __slots__ = ("closure", "code", "defaults", "f_globals", "kwdefaults", "qualname")
+    __slots__ = (
+        "annotations",
+        "closure",
+        "code",
+        "defaults",
+        "f_globals",
+        "kwdefaults",
+        "qualname",
+    )
 
     def __init__(
         self,
@@ -270,6 +282,7 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         defaults: Sequence[VariableTracker] = (),
         kwdefaults: dict[str, VariableTracker] | None = None,
         closure: Sequence[CellVariable] = (),
+        annotations: VariableTracker | None = None,
     ) -> None:
         super().__init__()
         self.code = code
@@ -278,6 +291,8 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         self.defaults = list(defaults)
         self.kwdefaults = dict(kwdefaults) if kwdefaults else {}
         self.closure = list(closure)
+        self.annotations = annotations
+        """MAKE_FUNCTION's flat tuple of names and values, or None."""
 
     def get_code(self) -> types.CodeType:
         return self.code
@@ -302,10 +317,118 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         return self.closure
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        unimplemented(
-            "reconstruct",
-            f"returning the function {self.qualname} defined inside the traced frame",
-        )
+        if cg.resume_inputs:
+            # made again on every call, it would be a new object each time for the resume
+            # function, whose guards pin a function by identity (FUNCTION_MATCH): every call
+            # would compile it again (Dynamo pins a function by its code, CLOSURE_MATCH)
+            unimplemented(
+                "reconstruct",
+                f"the function {self.qualname} defined inside the traced frame is live after "
+                "the break",
+            )
+        fill: list[CellVariable] = []
+        owner = f"the function {self.qualname}"
+        cg.rebuild_once(self, lambda: self.build(cg, lambda c: load_cell(cg, c, owner, fill)))
+        fill_cells(cg, fill)
+
+    def build(self, cg: PyCodegen, load_cell: Callable[[CellVariable], None]) -> None:
+        """`make_function(code, globals, qualname, defaults, kwdefaults, closure, annotations)`,
+        each cell of the closure pushed by `load_cell`."""
+        cg.load_function(make_function)
+        cg.load_const(self.code)
+        cg.load_const(self.f_globals)
+        cg.load_const(self.qualname)
+        if self.defaults:
+            for value in self.defaults:
+                cg(value)
+            cg.build_tuple(len(self.defaults))
+        else:
+            cg.load_const(None)
+        if self.kwdefaults:
+            for key, value in self.kwdefaults.items():
+                cg.load_const(key)
+                cg(value)
+            cg.build_map(len(self.kwdefaults))
+        else:
+            cg.load_const(None)
+        if self.closure:
+            for cell in self.closure:
+                load_cell(cell)
+            cg.build_tuple(len(self.closure))
+        else:
+            cg.load_const(None)
+        if self.annotations is not None:
+            cg(self.annotations)
+        else:
+            cg.load_const(None)
+        cg.call(7)
 
     def __repr__(self) -> str:
         return f"NestedUserFunctionVariable({self.qualname})"
+
+
+def make_function(
+    code: types.CodeType,
+    f_globals: dict[str, Any],
+    qualname: str,
+    defaults: tuple[Any, ...] | None,
+    kwdefaults: dict[str, Any] | None,
+    closure: tuple[types.CellType, ...] | None,
+    annotations: tuple[Any, ...] | None = None,
+) -> types.FunctionType:
+    """What MAKE_FUNCTION makes: a function of `code` with these defaults, cells and
+    annotations (MAKE_FUNCTION's flat tuple of names and values)."""
+    fn = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
+    fn.__qualname__ = qualname
+    fn.__kwdefaults__ = kwdefaults
+    if annotations:
+        fn.__annotations__ = dict(zip(annotations[::2], annotations[1::2], strict=True))
+    return fn
+
+
+def load_cell(cg: PyCodegen, cell: CellVariable, owner: str, fill: list[CellVariable]) -> None:
+    """Push the real cell that a function made again by the compiled code (`owner` says which)
+    closes over:
+
+    - a cell of the compiled function's own closure (LOAD_CLOSURE), or one reached through a
+      function's `__closure__`: the same cell, shared with everything else that holds it;
+    - a cell the trace made (a frame's own cell, or an inlined function's): one new cell
+      wherever the tracker is held, made empty and put on `fill`, which gives it the value
+      the trace left in it once the function exists (`fill_cells`; it may hold the function
+      itself). At a break, a cell of the frame that its resume function may write is refused
+      (`PyCodegen.unshared_cells`): the resume function has a cell of its own by then, and the
+      function made here would not see the writes."""
+    if not cell.is_new:
+        source = cell.source
+        if isinstance(source, ClosureSource):
+            cg.load_closure(source.freevar_name)
+            return
+        if isinstance(source, AttrSource) and source.member == "cell_contents":
+            cg.load_source(source.base)
+            return
+        unimplemented("reconstruct", f"{owner} closes over {cell!r}")
+    name = cg.unshared_cells.get(id(cell))
+    if name is not None:
+        unimplemented(
+            "reconstruct",
+            f"{owner} defined inside the traced frame closes over `{name}`, which the frame "
+            "writes after the break",
+        )
+
+    def build() -> None:
+        cg.load_function(types.CellType)
+        cg.call(0)
+
+    made = id(cell) in cg.tempvars
+    cg.rebuild_once(cell, build)
+    if not made and cell.contents is not None:
+        fill.append(cell)
+
+
+def fill_cells(cg: PyCodegen, fill: list[CellVariable]) -> None:
+    """`cell.cell_contents = value` for each cell `load_cell` made."""
+    for cell in fill:
+        assert cell.contents is not None
+        cg(cell.contents)
+        cg.load_fast(cg.tempvars[id(cell)])
+        cg.store_attr("cell_contents")

@@ -28,11 +28,10 @@ import weakref
 from collections.abc import Callable, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.sources import AttrSource, ClosureSource
 from tracer.exc import unimplemented
 from variables.base import NotConstantError, VariableTracker
 from variables.constant import CONSTANT_TYPES, ConstantVariable
-from variables.functions import NestedUserFunctionVariable
+from variables.functions import NestedUserFunctionVariable, fill_cells, load_cell, make_function
 from variables.misc import CellVariable
 from variables.user_defined import UserDefinedClassVariable
 
@@ -199,13 +198,8 @@ class NewClassVariable(UserDefinedClassVariable):
         built = id(self) in cg.tempvars
         fill: list[CellVariable] = []
         cg.rebuild_once(self, lambda: self._build(cg, fill))
-        if built:
-            return
-        for cell in fill:
-            assert cell.contents is not None
-            cg(cell.contents)
-            cg.load_fast(cg.tempvars[id(cell)])
-            cg.store_attr("cell_contents")
+        if not built:
+            fill_cells(cg, fill)
 
     def _build(self, cg: PyCodegen, fill: list[CellVariable]) -> None:
         """`type(name, bases, namespace)`, with each method a new function over this call's
@@ -221,7 +215,7 @@ class NewClassVariable(UserDefinedClassVariable):
         for name, vt in self.namespace.items():
             cg.load_const(name)
             if isinstance(vt, NestedUserFunctionVariable):
-                _make_function(cg, vt, self, fill)
+                vt.build(cg, lambda cell: _load_cell(cg, cell, self, fill))
             elif isinstance(vt, ClassMemberVariable):
                 vt.rebuild(cg, self, fill)
             elif isinstance(vt, CellVariable):  # `__classcell__`
@@ -245,94 +239,20 @@ def decorate_dataclass(cls: type, decorations: tuple[tuple[tuple[str, Any], ...]
     return cls
 
 
-def make_function(
-    code: types.CodeType,
-    f_globals: dict[str, Any],
-    qualname: str,
-    defaults: tuple[Any, ...] | None,
-    kwdefaults: dict[str, Any] | None,
-    closure: tuple[types.CellType, ...] | None,
-    annotations: tuple[Any, ...] | None = None,
-) -> types.FunctionType:
-    """What MAKE_FUNCTION makes: a function of `code` with these defaults, cells and
-    annotations (MAKE_FUNCTION's flat tuple of names and values)."""
-    fn = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
-    fn.__qualname__ = qualname
-    fn.__kwdefaults__ = kwdefaults
-    if annotations:
-        fn.__annotations__ = dict(zip(annotations[::2], annotations[1::2], strict=True))
-    return fn
-
-
-class MethodVariable(NestedUserFunctionVariable):
-    """A function defined in a class body: also its annotations, which the class is rebuilt
-    with (a function defined elsewhere in the frame never leaves it, so it needs none)."""
-
-    __slots__ = ("annotations",)
-
-    def __init__(self, fn: NestedUserFunctionVariable, annotations: VariableTracker) -> None:
-        super().__init__(fn.code, fn.f_globals, fn.qualname, fn.defaults, fn.kwdefaults, fn.closure)
-        self.annotations = annotations
-
-
-def _make_function(
-    cg: PyCodegen, fn: NestedUserFunctionVariable, cls: NewClassVariable, fill: list[CellVariable]
-) -> None:
-    cg.load_function(make_function)
-    cg.load_const(fn.code)
-    cg.load_const(fn.f_globals)
-    cg.load_const(fn.qualname)
-    if fn.defaults:
-        for value in fn.defaults:
-            cg(value)
-        cg.build_tuple(len(fn.defaults))
-    else:
-        cg.load_const(None)
-    if fn.kwdefaults:
-        for key, value in fn.kwdefaults.items():
-            cg.load_const(key)
-            cg(value)
-        cg.build_map(len(fn.kwdefaults))
-    else:
-        cg.load_const(None)
-    if fn.closure:
-        for cell in fn.closure:
-            _load_cell(cg, cell, cls, fill)
-        cg.build_tuple(len(fn.closure))
-    else:
-        cg.load_const(None)
-    if isinstance(fn, MethodVariable):
-        cg(fn.annotations)
-    else:
-        cg.load_const(None)
-    cg.call(7)
-
-
 def _load_cell(
     cg: PyCodegen, cell: CellVariable, cls: NewClassVariable, fill: list[CellVariable]
 ) -> None:
-    """The real cell a method of the class closes over, in the compiled code: a cell of the
-    compiled function's own closure, a cell reached through a function's `__closure__`, or a
-    new one for a cell the frame made and for `__class__` (`type` fills that one). A new cell
-    is made empty and goes on `fill`, to get the frame's final value once the class exists."""
-    if not cell.is_new:
-        source = cell.source
-        if isinstance(source, ClosureSource):
-            cg.load_closure(source.freevar_name)
-            return
-        if isinstance(source, AttrSource) and source.member == "cell_contents":
-            cg.load_source(source.base)
-            return
-        unimplemented("class-definition", f"a method of {cls.value.__name__} closes over {cell!r}")
+    """The real cell a method of the class closes over (`load_cell`); `__class__`'s is made
+    empty, and `type` fills it with the class."""
+    if cell is cls.class_cell:
 
-    def build() -> None:
-        cg.load_function(types.CellType)
-        cg.call(0)
+        def build() -> None:
+            cg.load_function(types.CellType)
+            cg.call(0)
 
-    made = id(cell) in cg.tempvars
-    cg.rebuild_once(cell, build)
-    if not made and cell is not cls.class_cell and cell.contents is not None:
-        fill.append(cell)
+        cg.rebuild_once(cell, build)
+        return
+    load_cell(cg, cell, f"a method of {cls.value.__name__}", fill)
 
 
 def template_cell(tx: TranslatorBase, cell: CellVariable) -> types.CellType:
@@ -464,7 +384,7 @@ class ClassMemberVariable(VariableTracker):
             if fn_vt is None:
                 cg.load_const(None)
             else:
-                _make_function(cg, fn_vt, cls, fill)
+                fn_vt.build(cg, lambda cell: _load_cell(cg, cell, cls, fill))
         cg.call(len(self.functions))
 
     def __repr__(self) -> str:
@@ -517,7 +437,7 @@ def _template_function(
             f"method {fn.qualname} of {class_name} has a mutable default",
         )
     annotations = None
-    if isinstance(fn, MethodVariable):
+    if fn.annotations is not None:
         try:
             annotations = fn.annotations.as_python_constant()
         except NotConstantError:

@@ -627,3 +627,23 @@ def test_methods_keep_their_annotations_and_defaults() -> None:
             inspect.signature(getattr(eager, name))
         )
     assert made.m.__kwdefaults__ == {"b": "s"} and made.s.__defaults__ == (None,)
+
+
+def test_a_method_over_the_compiled_function_s_free_variable() -> None:
+    """The rebuilt method closes over the compiled function's own cell: on 3.13 that cell is
+    loaded by LOAD_FAST (LOAD_CLOSURE is a pseudo-instruction there)."""
+
+    def outer(k: int) -> Any:
+        def returns_a_class() -> Any:
+            class C:
+                def m(self) -> int:
+                    return k
+
+            return C
+
+        return returns_a_class
+
+    fn = outer(7)
+    made = tracer.compile(fn, fullgraph=True)()
+    assert made().m() == 7
+    assert made.m.__closure__[0] is fn.__closure__[0]

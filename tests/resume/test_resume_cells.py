@@ -135,7 +135,7 @@ def test_two_closures_of_one_code_keep_their_own_cells() -> None:
 
 def function_live_at_the_break(x: Any) -> Any:
     k = 2
-    scale = lambda t: t * k  # noqa: E731 - live at the break: it can't be rebuilt
+    scale = lambda t: t * k  # noqa: E731 - live at the break: it is not passed on
     print("between")
     return scale(x)
 
@@ -147,7 +147,7 @@ def test_a_function_made_before_the_break_and_live_after_it_falls_back_with_why(
     (reason,) = explanation.break_reasons
     assert explanation.graph_count == 0 and explanation.entries[0].is_fallback
     assert "the frame does not resume" in reason.explanation
-    assert "defined inside the traced frame" in reason.explanation
+    assert "defined inside the traced frame is live after the break" in reason.explanation
 
 
 def reads_its_locals(x: Any) -> Any:

@@ -288,35 +288,116 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     """
     if READS_LOCALS_BY_NAME & set(code.co_names):
         return frozenset(code.co_varnames)
-    instructions = instructions_of(code)
-    index_of = {inst.offset: inst.index for inst in instructions}
-    handler_of: dict[int, int] = {}  # 3.11 table entries do not overlap
-    for entry in exception_table(code):
-        for inst in instructions:
-            if entry.start <= inst.offset < entry.end:
-                handler_of[inst.index] = index_of[entry.target]
+    instructions, successors = _flow(code)
     live: list[frozenset[str]] = [frozenset()] * len(instructions)
     changed = True
     while changed:
         changed = False
         for inst in reversed(instructions):
             after: set[str] = set()
-            if inst.opname not in NO_FALL_THROUGH and inst.index + 1 < len(instructions):
-                after |= live[inst.index + 1]
-            if inst.target is not None:
-                after |= live[inst.target]
+            for following, may_not_run in successors[inst.index]:
+                if not may_not_run:
+                    after |= live[following]
             for access, name in reversed(fast_local_accesses(inst.opname, inst.argval)):
                 if access == "write":
                     after.discard(name)
                 else:
                     after.add(name)
-            if inst.index in handler_of:
-                after |= live[handler_of[inst.index]]
+            for following, may_not_run in successors[inst.index]:
+                if may_not_run:  # an error can leave before the instruction writes
+                    after |= live[following]
             before = frozenset(after)
             if before != live[inst.index]:
                 live[inst.index] = before
                 changed = True
     return frozenset().union(*(live[start] for start in starts))
+
+
+def _flow(
+    code: types.CodeType,
+) -> tuple[Sequence[Instruction], list[list[tuple[int, bool]]]]:
+    """The instructions of `code` and, for each, where control can go next: (index, True for
+    the handler of the `try` block it is in, reached before it has done its work)."""
+    instructions = instructions_of(code)
+    index_of = {inst.offset: inst.index for inst in instructions}
+    successors: list[list[tuple[int, bool]]] = [[] for _ in instructions]
+    for inst in instructions:
+        if inst.opname not in NO_FALL_THROUGH and inst.index + 1 < len(instructions):
+            successors[inst.index].append((inst.index + 1, False))
+        if inst.target is not None:
+            successors[inst.index].append((inst.target, False))
+    for entry in exception_table(code):  # 3.11 table entries do not overlap
+        for inst in instructions:
+            if entry.start <= inst.offset < entry.end:
+                successors[inst.index].append((index_of[entry.target], True))
+    return instructions, successors
+
+
+CELL_WRITES = frozenset({"STORE_DEREF", "DELETE_DEREF"})
+
+
+def cells_used_after(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
+    """The frame's own cells (`co_cellvars`) that a resume function starting at the
+    instructions `starts` (indices) may use: some instruction a path from there reaches names
+    it (reads, writes, or takes the cell for a closure), or the code reads locals by name.
+    The others are not passed to it."""
+    cellvars = frozenset(code.co_cellvars)
+    if not cellvars or READS_LOCALS_BY_NAME & set(code.co_names):
+        return cellvars
+    used: set[str] = set()
+    for inst in _reachable(code, starts):
+        names = inst.argval if isinstance(inst.argval, tuple) else (inst.argval,)
+        used.update(name for name in names if isinstance(name, str))
+    return cellvars & used
+
+
+def cells_written_after(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
+    """The frame's own cells (`co_cellvars`) that may be written once a resume function that
+    starts at the instructions `starts` (indices) has taken their values: the rest of `code`
+    writes them (a STORE_DEREF or DELETE_DEREF some path from there reaches), or a function
+    defined in `code` can (`nonlocal`, at any depth: it may run at any time, even inside the
+    call at the break). The resume function makes its own cells from the values (see
+    `resume_code`), so a function made again at the break over the frame's cells keeps the
+    values it was made with: it may close over the others only (NestedUserFunctionVariable).
+    Code that reads or writes locals by name (`f_locals` is written through on 3.13) may write
+    any of them."""
+    cellvars = frozenset(code.co_cellvars)
+    if not cellvars:
+        return cellvars
+    written = _nested_cell_writes(code)
+    if written is None:
+        return cellvars
+    written.update(i.argval for i in _reachable(code, starts) if i.opname in CELL_WRITES)
+    return cellvars & written
+
+
+def _reachable(code: types.CodeType, starts: Iterable[int]) -> list[Instruction]:
+    """The instructions of `code` some path from the instructions `starts` (indices) reaches."""
+    instructions, successors = _flow(code)
+    seen = set(starts)
+    todo = list(seen)
+    while todo:
+        for following, _ in successors[todo.pop()]:
+            if following not in seen:
+                seen.add(following)
+                todo.append(following)
+    return [instructions[index] for index in sorted(seen)]
+
+
+def _nested_cell_writes(code: types.CodeType) -> set[str] | None:
+    """The names the functions defined in `code` (at any depth) write as cells, or None when
+    one of them, or `code`, can reach a frame's locals by name."""
+    if READS_LOCALS_BY_NAME & set(code.co_names):
+        return None
+    written: set[str] = set()
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner = _nested_cell_writes(const)
+            if inner is None:
+                return None
+            written |= inner
+            written |= {i.argval for i in instructions_of(const) if i.opname in CELL_WRITES}
+    return written
 
 
 class CalleeFrames:

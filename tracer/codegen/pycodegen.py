@@ -40,6 +40,7 @@ from guards.sources import (
 )
 from tracer import worlds
 from tracer.bytecode_versions import (
+    CELLS_IN_FAST_LOCALS,
     NULL_AFTER_CALLABLE,
     call_instrs,
     kw_call_instrs,
@@ -70,6 +71,14 @@ class PyCodegen:
         self._kept_reads: dict[Source, str | None] = {}
         """Sources `load_sources` reads once: the local each is kept in, once read."""
         self._read_count = 0
+        self.unshared_cells: dict[int, str] = {}
+        """At a break, the frame's own cells (tracker id -> name) that its resume function,
+        which makes its own cells from their values, may write: a function made again here
+        can't close over them (`cells_written_after` in tracer/cache/resume.py)."""
+        self.resume_inputs = False
+        """True while the code pushes what a resume function gets or can read (its arguments,
+        the state the side effects leave): a function defined in the frame can't be among
+        them (NestedUserFunctionVariable.reconstruct)."""
 
     def __repr__(self) -> str:
         return f"<PyCodegen of {len(self.instructions)} instructions>"
@@ -236,7 +245,7 @@ class PyCodegen:
 
     def load_closure(self, name: str) -> None:
         """The cell of this code's free variable `name` (not its contents)."""
-        self.emit(Instr("LOAD_CLOSURE", FreeVar(name)))
+        self.emit(Instr("LOAD_FAST" if CELLS_IN_FAST_LOCALS else "LOAD_CLOSURE", FreeVar(name)))
 
     def store_fast(self, name: str) -> None:
         self.emit(Instr("STORE_FAST", name))

@@ -30,6 +30,7 @@ from tracer.codegen.pycodegen import PyCodegen
 from tracer.exc import Unsupported, unimplemented
 from tracer.translator.instructions import Instruction, PerCode, instructions_of, per_code
 from variables.base import NotConstantError
+from variables.functions import NestedUserFunctionVariable
 from variables.misc import NullVariable
 
 if TYPE_CHECKING:
@@ -358,6 +359,7 @@ def break_code(
     callee: Callable[[Any], Any] | None = None,
     with_blocks: WithBlocks = (),
     unbound: Sequence[str] = (),
+    unshared_cells: dict[int, str] | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
@@ -367,7 +369,8 @@ def break_code(
     Inside `with_blocks` the eager call runs inside the blocks (`_push_held`). `unbound` are
     the parameters of `original` the trace deleted (`del o`) before the break: the original
     frame no longer holds them while the eager call runs, so neither does this one (an object
-    only they held dies before the call, as a `gc.collect()` there would find)."""
+    only they held dies before the call, as a `gc.collect()` there would find).
+    `unshared_cells`: see `PyCodegen.unshared_cells`."""
     call, location = _breaking_instruction(original, index)
     argc = call.arg
     assert call.opname in CALL_OPNAMES and isinstance(argc, int), call
@@ -375,20 +378,27 @@ def break_code(
     if below < 0:
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    cg.unshared_cells = unshared_cells or {}
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
+    cg.resume_inputs = True
     temps = _into_temps(cg, local_values)
     kept = _keep_stack(cg, stack[:below], with_blocks)  # the stack under the call
+    cg.resume_inputs = False  # the call's own slots: the eager call consumes them
     held = _push_held(cg, kept, with_blocks)
     call_slots = stack[below:]
     callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
     _reads_the_frame(call_slots[callable_slot], call_slots[2:], kw_names)
     for i, vt in enumerate(call_slots):
-        if callee is not None and i == callable_slot:  # callee(the callable)
+        # callee(the callable), but not for a function defined in the frame: it is a new
+        # object on every call, and a CompiledFunction (with its cache) is made for one
+        # function object, so it runs eagerly (Dynamo compiles its frame, keyed by its code)
+        if callee is not None and i == callable_slot and not _made_in_frame(vt):
             cg.load_function(callee)
             cg(vt)
             cg.call(1)
         else:
             cg(vt)
+    cg.resume_inputs = True  # the state the resume function can read
     replay(cg)  # the eager call sees the state the traced code left
     for name in unbound:
         cg.emit(Instr("DELETE_FAST", name))
@@ -412,6 +422,11 @@ def break_code(
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
     )
+
+
+def _made_in_frame(vt: VariableTracker) -> bool:
+    """Is `vt` a function the compiled code makes again on each call (defined in the frame)?"""
+    return isinstance(vt, NestedUserFunctionVariable)
 
 
 def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], location: Any) -> None:
@@ -503,6 +518,7 @@ def jump_break_code(
     assert jump.opname.startswith("POP_JUMP_"), jump
     *below, condition = stack
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
+    cg.resume_inputs = True  # all but the condition, a tensor
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     kept = _keep_stack(cg, below, with_blocks)
     temps = kept + _into_temps(cg, local_values)

@@ -164,8 +164,8 @@ class Calls(TranslatorBase):
         self, fn: NestedUserFunctionVariable, annotations: VariableTracker
     ) -> NestedUserFunctionVariable:
         """`fn` with its annotations, given by MAKE_FUNCTION's flag 4 (3.11, 3.12) or 3.13's
-        SET_FUNCTION_ATTRIBUTE(4): a function that never leaves the frame needs none (a class
-        body's does: tracer/translator/class_bodies.py)."""
+        SET_FUNCTION_ATTRIBUTE(4): a function made again by the compiled code has them."""
+        fn.annotations = annotations
         return fn
 
     def BEFORE_WITH(self, inst: Instruction) -> None:

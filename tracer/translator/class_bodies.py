@@ -35,7 +35,6 @@ from variables.new_classes import (
     BuildClassVariable,
     ClassLocalsVariable,
     ClassMemberVariable,
-    MethodVariable,
     NewClassVariable,
     dataclass_call,
     template_namespace,
@@ -121,14 +120,6 @@ class ClassBodies(Names, Calls):
         if isinstance(fn, UserFunctionVariable) and fn.fn is dataclasses.dataclass:
             return dataclass_call(self, args, kwargs)
         return None
-
-    def annotated_function(
-        self, fn: NestedUserFunctionVariable, annotations: VariableTracker
-    ) -> NestedUserFunctionVariable:
-        """In a class body a function keeps its annotations: the class is rebuilt with it."""
-        if self.class_namespace is None:
-            return super().annotated_function(fn, annotations)
-        return MethodVariable(fn, annotations)
 
     def SETUP_ANNOTATIONS(self, inst: Instruction) -> None:
         namespace = self._namespace(inst)

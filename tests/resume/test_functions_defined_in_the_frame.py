@@ -1,0 +1,237 @@
+"""A function defined in the traced frame (a `def`, a lambda, a 3.11 comprehension) that outlives
+the trace is made again by the compiled code, over the same cells: when it is returned, stored,
+called at a graph break, or live across one. At a break the frame's own cells are copied into
+the resume function, so a function made again there may close over only the cells nothing
+writes afterwards (tracer/cache/resume.py `cells_written_after`); the others still run the
+frame eagerly, with the reason."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import tracer
+import tracer.runtime as torch
+from tracer.testing import assert_same_behavior
+from tracer.testing.counters import CompileCounter
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Any:
+    tracer.reset()
+    yield
+    tracer.reset()
+
+
+def break_in_a_comprehension(x: Any, xs: list[int]) -> Any:
+    y = x + 1
+    ys = [print(i) or y * i for i in xs]  # 3.11: a function over the cell `y`, called here
+    return y * 2, ys
+
+
+def break_in_a_lambda(x: Any) -> Any:
+    y = x + 1
+    h = lambda i: print(i) or y * i  # noqa: E731
+    z = h(3)
+    return y * 2, z
+
+
+def break_in_a_def_with_its_attributes(x: Any) -> Any:
+    y = x + 1
+
+    def h(i: int, s: int = 2, *, t: int = 3) -> Any:
+        """h's doc."""
+        print(h.__name__, h.__qualname__, h.__defaults__, h.__kwdefaults__, h.__annotations__)
+        print(h.__doc__, h.__module__, h.__code__ is h.__code__)
+        return y * i * s * t
+
+    return h(1) + y
+
+
+def function_kept_across_the_break(x: Any) -> Any:
+    k = 2
+    hold = []
+    h = lambda t: t * k  # noqa: E731
+    hold.append(h)
+    print("between")
+    return hold[0] is h, h(x)
+
+
+def recursive_function_across_the_break(x: Any) -> Any:
+    def fact(n: int) -> int:
+        return 1 if n <= 1 else n * fact(n - 1)  # its own cell holds it
+
+    y = x * fact(3)
+    print("between")
+    return y + fact(4)
+
+
+def nonlocal_writer_called_at_the_break(x: Any) -> Any:
+    k = 1
+
+    def bump() -> int:
+        nonlocal k
+        print("bump")
+        k += 1
+        return k
+
+    y = x + bump()
+    return y, k
+
+
+def comprehension_with_walrus(x: Any, xs: list[int]) -> Any:
+    y = x + 1
+    last = 0
+    ys = [print(i) or (last := i) for i in xs]  # binds `last` in the frame
+    return y * last, ys
+
+
+def closure_of_a_closure(scale: int) -> Callable[[Any], Any]:
+    def f(x: Any) -> Any:
+        y = x + 1
+        h = lambda i: print(i) or y * i * scale  # noqa: E731 - a cell of f's and one of f's closure
+        return h(2) + scale
+
+    return f
+
+
+def jump_with_a_function_live(x: Any) -> Any:
+    k = 3
+    h = lambda t: t + k  # noqa: E731
+    if x.sum() > 0:
+        return h(x)
+    return h(-x)
+
+
+def show(fn: Callable[..., Any]) -> Any:
+    print(fn.__name__, fn.__qualname__, fn.__defaults__, fn.__closure__ is not None)
+    return fn(1)
+
+
+def function_passed_to_the_breaking_call(x: Any) -> Any:
+    y = x * 2
+    return show(lambda i, j=3: y + i + j) + y
+
+
+INLINED_COMPREHENSIONS = sys.version_info >= (3, 12)
+"""PEP 709: a comprehension is part of its frame, inside a `try` block (a break there runs
+the frame eagerly)."""
+
+CASES: list[tuple[Callable[..., Any], tuple[Any, ...], int | None]] = [
+    (break_in_a_comprehension, (torch.ones(3), [1, 2]), None if INLINED_COMPREHENSIONS else 2),
+    (break_in_a_lambda, (torch.ones(3),), 2),
+    (break_in_a_def_with_its_attributes, (torch.ones(3),), 2),
+    (closure_of_a_closure(5), (torch.ones(3),), 2),
+    (function_passed_to_the_breaking_call, (torch.ones(3),), 2),
+]
+
+
+@pytest.mark.parametrize(
+    "fn,args,graphs", CASES, ids=[f"{fn.__name__}-{i}" for i, (fn, _, _) in enumerate(CASES)]
+)
+def test_resumes_with_the_function_made_again(
+    fn: Callable[..., Any], args: tuple[Any, ...], graphs: int | None
+) -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert_same_behavior(fn, *args)
+        explanation = tracer.explain(fn)(*args)
+    if graphs is None:
+        return
+    assert not explanation.entries[0].is_fallback, explanation.break_reasons
+    assert explanation.graph_count == graphs, explanation
+
+
+LIVE_AFTER: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
+    (function_kept_across_the_break, (torch.ones(3),)),
+    (recursive_function_across_the_break, (torch.ones(3),)),
+    (jump_with_a_function_live, (torch.ones(3),)),
+    (jump_with_a_function_live, (-torch.ones(3),)),
+]
+
+
+@pytest.mark.parametrize("fn,args", LIVE_AFTER, ids=[fn.__name__ for fn, _ in LIVE_AFTER])
+def test_a_function_live_after_the_break_runs_the_frame_eagerly(
+    fn: Callable[..., Any], args: tuple[Any, ...]
+) -> None:
+    """A resume function would get a new function object on every call, and its guards pin
+    a function by identity: it would compile again on every call."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert_same_behavior(fn, *args)
+        explanation = tracer.explain(fn)(*args)
+    assert explanation.entries[0].is_fallback
+    (reason,) = explanation.break_reasons
+    assert "defined inside the traced frame is live after the break" in reason.explanation
+
+
+@pytest.mark.parametrize(
+    "fn", [break_in_a_lambda, *([] if INLINED_COMPREHENSIONS else [break_in_a_comprehension])]
+)
+def test_second_call_compiles_nothing(fn: Callable[..., Any]) -> None:
+    """The function is a new object on each call; it runs eagerly, not through a cache of
+    its own, and the frame's cache is hit."""
+    compiled = tracer.compile(fn)
+    args = (torch.ones(3), [1, 2]) if fn is break_in_a_comprehension else (torch.ones(3),)
+    with contextlib.redirect_stdout(io.StringIO()):
+        compiled(*args)
+        with CompileCounter() as counter:
+            compiled(*args)
+    assert counter.compiles == 0
+
+
+@pytest.mark.parametrize(
+    "fn,args",
+    [
+        (nonlocal_writer_called_at_the_break, (torch.ones(3),)),
+        (comprehension_with_walrus, (torch.ones(3), [1, 2])),
+    ],
+)
+def test_a_cell_the_function_writes_runs_the_frame_eagerly(
+    fn: Callable[..., Any], args: tuple[Any, ...]
+) -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert_same_behavior(fn, *args)
+        explanation = tracer.explain(fn)(*args)
+    if fn is comprehension_with_walrus and INLINED_COMPREHENSIONS:
+        return  # `last` is no cell
+    assert explanation.entries[0].is_fallback
+    assert any(
+        "which the frame writes after the break" in r.explanation for r in explanation.break_reasons
+    )
+
+
+def closures_sharing_a_cell() -> Any:
+    k = 1
+
+    def bump() -> int:
+        nonlocal k
+        k += 1
+        return k
+
+    return bump, lambda: k
+
+
+def test_returned_closures_share_their_cell() -> None:
+    bump, read = tracer.compile(closures_sharing_a_cell)()
+    assert bump.__closure__ is not None and read.__closure__ is not None
+    assert bump.__closure__[0] is read.__closure__[0]
+    assert (bump(), read(), bump(), read()) == (2, 2, 3, 3)
+    explanation = tracer.explain(closures_sharing_a_cell)()
+    assert not explanation.entries[0].is_fallback
+
+
+def returns_a_recursive_function() -> Any:
+    def fact(n: int) -> int:
+        return 1 if n <= 1 else n * fact(n - 1)
+
+    return fact
+
+
+def test_a_returned_function_that_holds_itself() -> None:
+    fact = tracer.compile(returns_a_recursive_function)()
+    assert fact(5) == 120
+    assert fact.__closure__ is not None and fact.__closure__[0].cell_contents is fact
