@@ -295,17 +295,18 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
         changed = False
         for inst in reversed(instructions):
             after: set[str] = set()
-            for following, may_not_run in successors[inst.index]:
-                if not may_not_run:
+            handler: frozenset[str] = frozenset()
+            for following, is_handler in successors[inst.index]:
+                if is_handler:
+                    handler = live[following]
+                else:
                     after |= live[following]
             for access, name in reversed(fast_local_accesses(inst.opname, inst.argval)):
                 if access == "write":
                     after.discard(name)
                 else:
                     after.add(name)
-            for following, may_not_run in successors[inst.index]:
-                if may_not_run:  # an error can leave before the instruction writes
-                    after |= live[following]
+            after |= handler  # an error can leave before the instruction writes
             before = frozenset(after)
             if before != live[inst.index]:
                 live[inst.index] = before
