@@ -21,6 +21,7 @@ import types
 from typing import Any
 
 from bytecode import Instr
+from bytecode.instr import CellVar, FreeVar
 
 VERSION = sys.version_info[:2]
 SUPPORTED = ((3, 11), (3, 12), (3, 13))
@@ -230,6 +231,26 @@ def load_attr_instr(name: str, *, method: bool = False) -> Instr:
     if not METHOD_BIT_IN_LOAD_ATTR:
         return Instr("LOAD_METHOD" if method else "LOAD_ATTR", name)
     return Instr("LOAD_ATTR", (method, name))
+
+
+def load_cell_instr(var: CellVar | FreeVar, **where: Any) -> Instr:
+    """Push the cell itself of a cell or free variable (to build a closure): LOAD_CLOSURE,
+    which 3.13 made a pseudo-instruction for a LOAD_FAST of the cell's slot."""
+    return Instr("LOAD_FAST" if CELLS_IN_FAST_LOCALS else "LOAD_CLOSURE", var, **where)
+
+
+def make_function_instrs(flags: int, **where: Any) -> list[Instr]:
+    """A function of the code object on top of the stack, with the parts `flags` names pushed
+    below it in this order: positional defaults (1), keyword defaults (2), annotations (4),
+    closure (8). 3.13's MAKE_FUNCTION takes the code alone, and SET_FUNCTION_ATTRIBUTE then
+    sets each part, the last pushed first."""
+    if VERSION < (3, 13):
+        return [Instr("MAKE_FUNCTION", flags, **where)]
+    parts = [flag for flag in (8, 4, 2, 1) if flags & flag]
+    return [
+        Instr("MAKE_FUNCTION", **where),
+        *(Instr("SET_FUNCTION_ATTRIBUTE", flag, **where) for flag in parts),
+    ]
 
 
 # -- what an instruction does to the frame's fast locals (for liveness analyses) --------------

@@ -31,6 +31,7 @@ from tracer.cache.resume import (
     callee_frames,
     cells_used_after,
     cells_written_after,
+    functions_made_again,
     live_locals,
     resume_function,
     why_not_resumable,
@@ -258,13 +259,17 @@ def _compile_partial(
             if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
-        # the frame's own cells with a value, if used after the break, are passed by value
-        # too: the resume function makes its own cells from them (MAKE_CELL of a parameter;
-        # an empty one for the others). A function defined in the
-        # trace and called at the break is made again by the compiled code, over cells made
-        # there with the same values, which is the same while neither is written: those the
-        # resume function may write it can't close over (`unshared`)
-        used_cells = cells_used_after(fn.__code__, starts)
+        # a function defined in the frame and live in a local is made again by the resume
+        # function, over its own cells: it gets the function's parts instead
+        made_again = functions_made_again(fn.__code__, tx.cells, names, local_values)
+        names, local_values = made_again.names, made_again.values
+        # the frame's own cells with a value, if used after the break (or closed over by a
+        # function made again), are passed by value too: the resume function makes its own
+        # cells from them (MAKE_CELL of a parameter; an empty one for the others). A function
+        # defined in the trace and called at the break is made again by the compiled code,
+        # over cells made there with the same values, which is the same while neither is
+        # written: those the resume function may write it can't close over (`unshared`)
+        used_cells = cells_used_after(fn.__code__, starts) | made_again.cells
         for name in fn.__code__.co_cellvars:
             contents = tx.cells[name].contents if name in tx.cells else None
             if contents is not None and name in used_cells:
@@ -286,8 +291,9 @@ def _compile_partial(
                     kw_names, stack = tuple(stack[-1].as_python_constant()), stack[:-1]
                 # the call's result replaces its NULL/callable slots and arguments
                 after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
+                again = made_again.again
                 resumes: tuple[Any, ...] = (
-                    resume_function(fn, index + 1, after, names, options, policy, index),
+                    resume_function(fn, index + 1, after, names, options, policy, index, again),
                 )
                 # a break inside the function this call inlined: it runs as its own frame
                 callees = callee_frames(options, policy) if e.in_callee else None
@@ -302,19 +308,20 @@ def _compile_partial(
                 new_code, instructions = break_code(
                     fn.__code__, index, kw_names, graph_fn, graph_inputs, graph_outputs,
                     stack, local_values, resumes[0], replay, callees, with_blocks, unbound,
-                    unshared,
+                    unshared, made_again.made,
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
                 below = stack_nulls(stack[:-1])
+                again = made_again.again
                 ways = (
-                    resume_function(fn, index + 1, below, names, options, policy, index),
-                    resume_function(fn, inst.target, below, names, options, policy, index),
+                    resume_function(fn, index + 1, below, names, options, policy, index, again),
+                    resume_function(fn, inst.target, below, names, options, policy, index, again),
                 )
                 resumes = ways
                 new_code, instructions = jump_break_code(
                     fn.__code__, index, graph_fn, graph_inputs, graph_outputs, stack,
-                    local_values, ways, replay, with_blocks,
+                    local_values, ways, replay, with_blocks, made_again.made,
                 )  # fmt: skip
             compiled = types.FunctionType(
                 new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__

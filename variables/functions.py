@@ -317,6 +317,12 @@ class NestedUserFunctionVariable(BaseUserFunctionVariable):
         return self.closure
 
     def reconstruct(self, cg: PyCodegen) -> None:
+        if id(self) in cg.made_by_resume:
+            unimplemented(
+                "reconstruct",
+                f"the function {self.qualname} defined inside the traced frame is live after "
+                "the break, in a local and held by another value",
+            )
         if cg.resume_inputs:
             # made again on every call, it would be a new object each time for the resume
             # function, whose guards pin a function by identity (FUNCTION_MATCH): every call

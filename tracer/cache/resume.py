@@ -12,6 +12,7 @@ call after `tracer.reset()`) calls the same resume function.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import inspect
 import threading
@@ -19,14 +20,19 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import ClosureSource
 from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
-from tracer.codegen.resume import resume_code
+from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import Instruction, exception_table, instructions_of
 from variables.base import VariableTracker
+from variables.dicts import ConstDictVariable
+from variables.functions import NestedUserFunctionVariable
+from variables.lists import TupleVariable
 
 if TYPE_CHECKING:
     from tracer.config import CompileOptions
+    from variables.misc import CellVariable
 
 _lock = threading.Lock()
 
@@ -43,10 +49,12 @@ class CachePolicy:
 DEFAULT_POLICY = CachePolicy()
 
 
-_CodeKey = tuple[types.CodeType, str, str, int, tuple[bool, ...], tuple[str, ...], int]
+_CodeKey = tuple[
+    types.CodeType, str, str, int, tuple[bool, ...], tuple[str, ...], int, tuple[Any, ...]
+]
 _codes: dict[_CodeKey, types.CodeType] = {}
 """(original code, its file name and qualified name, resume index, stack NULL slots, local
-names, break index) -> the resume function's code."""
+names, break index, functions made again) -> the resume function's code."""
 _functions: dict[tuple[types.CodeType, int, tuple[int, ...], CompileOptions, CachePolicy], Any] = {}
 """(resume code, id of its globals, ids of its closure's cells, options, policy) -> the
 CompiledFunction that runs it (it holds the globals and the cells: their ids stay theirs)."""
@@ -228,10 +236,12 @@ def resume_function(
     options: CompileOptions,
     policy: CachePolicy,
     break_index: int,
+    again: tuple[FunctionAgain, ...] = (),
 ) -> Any:
     """The compiled resume function that continues `fn` at instruction index `start` with
     the stack `stack_nulls` (True for a NULL slot, see `resume_code`) and the locals
-    `local_names`, after the break at instruction index `break_index`. It is compiled with
+    `local_names`, after the break at instruction index `break_index`, making the functions
+    `again` first. It is compiled with
     the options and cache policy `fn` was compiled with (backend, dynamic, specialize_float,
     recompile_limit, on_recompile), as a frame of its own: the ints automatic dynamic marked
     in `fn`'s frame are not marked in it (Dynamo keeps that state per code object)."""
@@ -243,11 +253,13 @@ def resume_function(
     # equal code objects may come from different files (code equality ignores co_filename
     # and co_qualname): each gets its own resume code, so tracebacks and warnings name it
     names = (code.co_filename, code.co_qualname)
-    key: _CodeKey = (code, *names, start, stack_nulls, tuple(local_names), break_index)
+    key: _CodeKey = (code, *names, start, stack_nulls, tuple(local_names), break_index, again)
     with _lock:
         resume = _codes.get(key)
         if resume is None:
-            resume = resume_code(code, start, inst.offset, stack_nulls, local_names, break_index)
+            resume = resume_code(
+                code, start, inst.offset, stack_nulls, local_names, break_index, again
+            )
             _codes[key] = resume
         closure = fn.__closure__
         cell_ids = tuple(id(cell) for cell in closure or ())
@@ -262,6 +274,99 @@ def resume_function(
             )
             _functions[fn_key] = compiled
     return compiled
+
+
+@dataclasses.dataclass
+class MadeAgain:
+    """What `functions_made_again` found: the functions the resume function makes again, the
+    locals it is passed instead of them (their parts last), and what the compiled code must
+    know (`made`: tracker id -> name, which it must not make itself; `cells`: the frame's
+    cells those functions close over, passed even when the rest of the code does not name
+    them)."""
+
+    again: tuple[FunctionAgain, ...]
+    names: list[str]
+    values: list[VariableTracker]
+    made: dict[int, str]
+    cells: frozenset[str]
+
+
+def functions_made_again(
+    code: types.CodeType,
+    frame_cells: dict[str, CellVariable],
+    names: list[str],
+    values: list[VariableTracker],
+) -> MadeAgain:
+    """The functions defined in the frame that are live after a break in local variables
+    `names` (with `values`), which the resume function makes again itself (`FunctionAgain`):
+    it then holds the one function object of the call, over its own cells, as the frame would
+    have. A function qualifies when it is the value of one plain local (not a cell, not twice)
+    and closes only over the frame's own cells (`frame_cells`) and free variables; the others
+    stay among the locals, and the compiled code refuses them (NestedUserFunctionVariable)."""
+    cell_names = {id(cell): name for name, cell in frame_cells.items() if name in code.co_cellvars}
+    held = collections.Counter(id(value) for value in values)
+    again: list[FunctionAgain] = []
+    kept_names: list[str] = []
+    kept_values: list[VariableTracker] = []
+    part_names: list[str] = []
+    part_values: list[VariableTracker] = []
+    made: dict[int, str] = {}
+    cells: set[str] = set()
+    for name, value in zip(names, values, strict=True):
+        closure = None
+        if (
+            type(value) is NestedUserFunctionVariable
+            and held[id(value)] == 1
+            and name not in code.co_cellvars
+        ):
+            closure = _closure_names(value.closure, cell_names, code)
+        if closure is None:
+            kept_names.append(name)
+            kept_values.append(value)
+            continue
+        assert isinstance(value, NestedUserFunctionVariable)
+        prefix = f"{PART_PREFIX}{len(again)}_"
+        parts: list[tuple[int, str, VariableTracker]] = []
+        if value.defaults:
+            parts.append((1, "defaults", TupleVariable(list(value.defaults))))
+        if value.kwdefaults:
+            parts.append((2, "kwdefaults", ConstDictVariable(dict(value.kwdefaults))))
+        if value.annotations is not None:
+            parts.append((4, "annotations", value.annotations))
+        flags = sum(flag for flag, _, _ in parts) | (8 if closure else 0)
+        again.append(
+            FunctionAgain(
+                name, value.code, flags, tuple(prefix + part for _, part, _ in parts), closure
+            )
+        )
+        part_names += [prefix + part for _, part, _ in parts]
+        part_values += [part_value for _, _, part_value in parts]
+        made[id(value)] = value.qualname
+        cells.update(cell for cell, free in closure if not free)
+    return MadeAgain(
+        tuple(again), kept_names + part_names, kept_values + part_values, made, frozenset(cells)
+    )
+
+
+def _closure_names(
+    closure: Sequence[CellVariable], cell_names: dict[int, str], code: types.CodeType
+) -> tuple[tuple[str, bool], ...] | None:
+    """The names of the frame's cells (False) and free variables (True) `closure` consists
+    of, or None when a cell is neither (an inlined function's)."""
+    found: list[tuple[str, bool]] = []
+    for cell in closure:
+        source = cell.source
+        if id(cell) in cell_names:
+            found.append((cell_names[id(cell)], False))
+        elif (
+            not cell.is_new
+            and isinstance(source, ClosureSource)
+            and source.freevar_name in code.co_freevars
+        ):
+            found.append((source.freevar_name, True))
+        else:
+            return None
+    return tuple(found)
 
 
 READS_LOCALS_BY_NAME = frozenset(

@@ -40,11 +40,11 @@ from guards.sources import (
 )
 from tracer import worlds
 from tracer.bytecode_versions import (
-    CELLS_IN_FAST_LOCALS,
     NULL_AFTER_CALLABLE,
     call_instrs,
     kw_call_instrs,
     load_attr_instr,
+    load_cell_instr,
 )
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
@@ -75,6 +75,10 @@ class PyCodegen:
         """At a break, the frame's own cells (tracker id -> name) that its resume function,
         which makes its own cells from their values, may write: a function made again here
         can't close over them (`cells_written_after` in tracer/cache/resume.py)."""
+        self.made_by_resume: dict[int, str] = {}
+        """At a break, the functions defined in the frame (tracker id -> qualified name) that
+        the resume function makes again itself (`FunctionAgain`): the compiled code must not
+        make a second one."""
         self.resume_inputs = False
         """True while the code pushes what a resume function gets or can read (its arguments,
         the state the side effects leave): a function defined in the frame can't be among
@@ -245,7 +249,7 @@ class PyCodegen:
 
     def load_closure(self, name: str) -> None:
         """The cell of this code's free variable `name` (not its contents)."""
-        self.emit(Instr("LOAD_FAST" if CELLS_IN_FAST_LOCALS else "LOAD_CLOSURE", FreeVar(name)))
+        self.emit(load_cell_instr(FreeVar(name)))
 
     def store_fast(self, name: str) -> None:
         self.emit(Instr("STORE_FAST", name))

@@ -11,6 +11,7 @@ function returns.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import itertools
 import types
@@ -18,11 +19,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CompilerFlags, Instr, Label
-from bytecode.instr import InstrLocation, TryBegin, TryEnd
+from bytecode.instr import CellVar, FreeVar, InstrLocation, TryBegin, TryEnd
 
 from tracer.bytecode_versions import (
     CALL_OPNAMES,
     NO_FALL_THROUGH,
+    load_cell_instr,
+    make_function_instrs,
     pop_jump_if_instrs,
     try_region_start,
 )
@@ -44,6 +47,45 @@ _resume_numbers = itertools.count()
 
 STACK_PREFIX = "___stack"
 """The names of a resume function's parameters that hold the live stack."""
+
+PART_PREFIX = "___part"
+"""The names of a resume function's parameters that hold the parts of a function it makes
+again (`FunctionAgain`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FunctionAgain:
+    """A function defined in the frame before a break and live after it, which the resume
+    function makes again in its prologue, as the frame made it: MAKE_FUNCTION of `code`, with
+    its parts taken from the parameters `parts` (positional defaults, keyword defaults and
+    annotations, those `flags` names) and its closure from the resume function's own cells
+    and free variables `cells` (name, True for a free variable), stored in the local `local`.
+    Its cells are then the ones the rest of the frame reads and writes."""
+
+    local: str
+    code: types.CodeType
+    flags: int
+    parts: tuple[str, ...]
+    cells: tuple[tuple[str, bool], ...]
+
+    def instrs(self, **where: Any) -> list[Instr]:
+        loads = [Instr("LOAD_FAST", part, **where) for part in self.parts]
+        if self.cells:
+            for name, free in self.cells:
+                loads.append(load_cell_instr(FreeVar(name) if free else CellVar(name), **where))
+            loads.append(Instr("BUILD_TUPLE", len(self.cells), **where))
+        return [
+            *loads,
+            Instr("LOAD_CONST", self.code, **where),
+            *make_function_instrs(self.flags, **where),
+            Instr("STORE_FAST", self.local, **where),
+        ]
+
+    @property
+    def stack_size(self) -> int:
+        """At most what `instrs` has on the stack at once (the cells, then their tuple and
+        the code, on the parts)."""
+        return len(self.parts) + len(self.cells) + 2
 
 
 _DECODED: PerCode = {}
@@ -98,6 +140,7 @@ def resume_code(
     stack_nulls: tuple[bool, ...],
     local_names: list[str],
     break_index: int,
+    again: tuple[FunctionAgain, ...] = (),
 ) -> types.CodeType:
     """`__resume_at_<offset>_<n>(___stack0, ..., *local_names)`: continues `original` at the
     instruction with `dis` index `index` (byte offset `offset`) with that stack and locals.
@@ -106,7 +149,8 @@ def resume_code(
     prologue that rebuilds the stack and jumps to where it resumes.
     `stack_nulls` is the live stack, bottom first: True for the NULL slot of a call the break
     happened inside the arguments of (`g(x.sin(), print(1))`). A NULL is not a value and can't
-    be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11."""
+    be an argument: the prologue pushes it again (PUSH_NULL), as Dynamo's does on 3.11.
+    The prologue first makes the functions `again` (their parts are among `local_names`)."""
     items, pos = original_instrs(original, index)
     _, split = original_instrs(original, break_index)
     rest = _rest(items, split + 1, items[pos])
@@ -122,12 +166,15 @@ def resume_code(
     ]
     stack_names = [f"{STACK_PREFIX}{i}" for i, null in enumerate(stack_nulls) if not null]
     prologue: list[Any] = [*cells, Instr("RESUME", 0, lineno=first_line)]
+    for function in again:
+        prologue += function.instrs(lineno=first_line)
     for i, null in enumerate(stack_nulls):
         load = Instr("PUSH_NULL") if null else Instr("LOAD_FAST", f"{STACK_PREFIX}{i}")
         load.lineno = first_line
         prologue.append(load)
     # unbound once on the stack: `locals()` after the break shows the original's locals only
-    prologue += [Instr("DELETE_FAST", name, lineno=first_line) for name in stack_names]
+    parts = [part for function in again for part in function.parts]
+    prologue += [Instr("DELETE_FAST", name, lineno=first_line) for name in stack_names + parts]
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
@@ -151,7 +198,8 @@ def resume_code(
     # from an empty stack. Nothing needs that walk: the prologue rebuilds a stack the original
     # code had there, so the original depths hold, for the stack (`co_stacksize`) and for each
     # handler (the original exception table's).
-    return bc.to_code(stacksize=original.co_stacksize, compute_exception_stack_depths=False)
+    stacksize = max([original.co_stacksize, *(function.stack_size for function in again)])
+    return bc.to_code(stacksize=stacksize, compute_exception_stack_depths=False)
 
 
 def _rest(items: tuple[Any, ...], split: int, resume_at: Any) -> list[Any]:
@@ -360,6 +408,7 @@ def break_code(
     with_blocks: WithBlocks = (),
     unbound: Sequence[str] = (),
     unshared_cells: dict[int, str] | None = None,
+    made_by_resume: dict[int, str] | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at the CALL with `dis` index `index`: `stack` is the
     symbolic stack before the CALL (its own NULL/callable/arguments on top) and `local_values`
@@ -370,7 +419,7 @@ def break_code(
     the parameters of `original` the trace deleted (`del o`) before the break: the original
     frame no longer holds them while the eager call runs, so neither does this one (an object
     only they held dies before the call, as a `gc.collect()` there would find).
-    `unshared_cells`: see `PyCodegen.unshared_cells`."""
+    `unshared_cells` and `made_by_resume`: see PyCodegen's attributes of those names."""
     call, location = _breaking_instruction(original, index)
     argc = call.arg
     assert call.opname in CALL_OPNAMES and isinstance(argc, int), call
@@ -379,6 +428,7 @@ def break_code(
         unimplemented("graph-break", "a CALL without its NULL/callable slots")
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     cg.unshared_cells = unshared_cells or {}
+    cg.made_by_resume = made_by_resume or {}
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     cg.resume_inputs = True
     temps = _into_temps(cg, local_values)
@@ -508,6 +558,7 @@ def jump_break_code(
     resumes: tuple[Any, Any],
     replay: Callable[[PyCodegen], None],
     with_blocks: WithBlocks = (),
+    made_by_resume: dict[int, str] | None = None,
 ) -> tuple[types.CodeType, list[Instr]]:
     """The compiled frame of a break at a jump on a tensor's value (`if x.sum() > 0:`):
     the condition (on top of `stack`) is tested eagerly by the original kind of jump, and
@@ -519,6 +570,7 @@ def jump_break_code(
     *below, condition = stack
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     cg.resume_inputs = True  # all but the condition, a tensor
+    cg.made_by_resume = made_by_resume or {}
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     kept = _keep_stack(cg, below, with_blocks)
     temps = kept + _into_temps(cg, local_values)

@@ -150,9 +150,10 @@ class Calls(TranslatorBase):
             cells = [c for c in closure.items if isinstance(c, CellVariable)]
         annotations = self.pop() if flags & 0x04 else None
         if flags & 0x02:
-            kwdefaults_vt = self.pop()
-            if isinstance(kwdefaults_vt, ConstDictVariable):
-                kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
+            kwdefaults_vt = self.pop().realize()
+            if not isinstance(kwdefaults_vt, ConstDictVariable):
+                unimplemented("function", f"keyword defaults from {kwdefaults_vt!r}")
+            kwdefaults = {str(k): v for k, v in kwdefaults_vt.items.items()}
         if flags & 0x01:
             defaults = self.pop().unpack(self)
         fn = NestedUserFunctionVariable(

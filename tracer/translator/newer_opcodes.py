@@ -163,6 +163,7 @@ class NewerOpcodes(Names, Operators, Builders, ControlFlow, Calls):
         elif inst.arg & 0x04:
             fn = self.annotated_function(fn, value)
         elif inst.arg & 0x02:
+            value = value.realize()
             if not isinstance(value, ConstDictVariable):
                 unimplemented("function", f"keyword defaults from {value!r}")
             fn.kwdefaults = {str(k): v for k, v in value.items.items()}
