@@ -42,7 +42,7 @@ from variables.constant import (
 )
 from variables.deques import DequeVariable
 from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
-from variables.functions import UserFunctionVariable
+from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.grad_mode import (
     GradModeClassVariable,
     IsGradEnabledVariable,
@@ -51,7 +51,7 @@ from variables.grad_mode import (
 )
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, RangeVariable, TupleVariable
-from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable
+from variables.misc import BreakpointVariable, GraphBreakVariable, ModuleVariable, PartialVariable
 from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable, mode_functions
 from variables.nn_module import NNModuleVariable, is_module
 from variables.polyfills.registry import polyfill_for
@@ -292,8 +292,6 @@ class VariableBuilder:
             vt = wrap_class(value)
             vt.source = source
             return self._guarded_identity(vt, value, source)
-        if isinstance(value, types.BuiltinFunctionType | types.BuiltinMethodType):
-            return self._guarded_identity(BuiltinVariable(value, source), value, source)
         if isinstance(value, world.mode_base):
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
@@ -530,10 +528,6 @@ class VariableBuilder:
         mode stack, `L['t']`), and a runtime op bound to a tensor is called with the tensor."""
         if type(value.__func__) is not types.FunctionType:
             unimplemented("wrap", f"a method of {type(value.__func__).__name__} at {source.name}")
-        from guards.sources import AttrSource
-        from variables.functions import UserMethodVariable
-        from variables.misc import PartialVariable
-
         self.output.add_guard(GuardKind.TYPE_MATCH, source, types.MethodType)
         obj = self.lazy(value.__self__, AttrSource(source, "__self__")).realize()
         func = self.lazy(value.__func__, AttrSource(source, "__func__")).realize()
