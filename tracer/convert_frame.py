@@ -602,6 +602,9 @@ def _build_guards(
             tensor_type=tracer.runtime.Tensor,
             distinct=True,  # keyed by guard, and one DICT_NOT_CONTAINS per dict: one per key
         )
+        # rendered and compiled here, as Dynamo builds its guard tree within its compile: the
+        # compile's record times it, and the first call that hits the entry does not
+        guards.check  # noqa: B018
     return guards
 
 

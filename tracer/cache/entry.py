@@ -44,8 +44,8 @@ class CacheEntry:
 
     @functools.cached_property
     def check(self) -> Callable[[Mapping[str, object]], bool]:
-        """The generated guard check (`guard_manager.check`), compiled on first use; after that
-        an attribute of the entry like any other."""
+        """The generated guard check (`guard_manager.check`, compiled when the entry's guards
+        were built); after the first read an attribute of the entry like any other."""
         return self.guard_manager.check
 
     @property

@@ -172,9 +172,6 @@ class CompiledFunction:
             return None
         reasons = reasons + self._mark_dynamic(frame_locals, failures)
         entry = self.compile_entry(frame_locals, reasons, failures)
-        # The new entry's check is compiled now, as part of this compile (under the lock),
-        # not by the first call that hits it.
-        entry.check  # noqa: B018
         self._install((entry, *self.entries))
         return entry
 
