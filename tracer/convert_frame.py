@@ -58,7 +58,7 @@ from tracer.translator.trace_warnings import recording_warnings
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
 from variables.functions import NestedUserFunctionVariable
-from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable
+from variables.misc import OUTER_EXCEPTION, ChainedRaiseVariable, ExceptionVariable, NullVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
 
@@ -259,9 +259,18 @@ def _compile_partial(
             if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
         ]  # a resume function's stack parameters are dead once its prologue has run
         local_values = [tx.symbolic_locals[name] for name in names]
-        # a function defined in the frame and live in a local is made again by the resume
-        # function, over its own cells: it gets the function's parts instead
-        made_again = functions_made_again(fn.__code__, tx.cells, names, local_values)
+        # a function defined in the frame and live in a local or in a slot of the stack
+        # under the break is made again by the resume function, over its own cells: it gets
+        # the function's parts instead
+        kept_stack = stack[: len(stack) - (inst.arg or 0) - 2 - (inst.opname == "CALL_KW")]
+        if inst.opname not in CALL_OPNAMES:  # a jump: the condition is on top
+            kept_stack = stack[:-1]
+        slots = [
+            (f"{STACK_PREFIX}{i}", vt)
+            for i, vt in enumerate(kept_stack)
+            if not isinstance(vt, NullVariable)
+        ]
+        made_again = functions_made_again(fn.__code__, tx.cells, names, local_values, slots)
         names, local_values = made_again.names, made_again.values
         # the frame's own cells with a value, if used after the break (or closed over by a
         # function made again), are passed by value too: the resume function makes its own

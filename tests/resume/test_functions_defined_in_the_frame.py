@@ -199,7 +199,29 @@ def live_closure_of_a_closure(scale: int) -> Callable[[Any], Any]:
     return f
 
 
+def on_the_stack_at_a_break_in_its_arguments(x: Any) -> Any:
+    k = 2
+    s = lambda a, b: a * k + b  # noqa: E731 - under the break, on the stack, then called
+    return s(x, print("b") or 1) + k
+
+
+def on_the_stack_writing_its_cell(x: Any) -> Any:
+    out = []
+    c = 3
+
+    def bump(n: int) -> int:
+        nonlocal c
+        c += n
+        return c * 7
+
+    out.append(bump(7))
+    pair = (bump(print("p") or 2), c)  # `bump` on the stack; it writes the resume's `c`
+    return out, pair, x + c
+
+
 LIVE_AFTER: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
+    (on_the_stack_at_a_break_in_its_arguments, (torch.ones(3),)),
+    (on_the_stack_writing_its_cell, (torch.ones(3),)),
     (function_live_at_the_break_again, (torch.ones(3),)),
     (live_function_sees_a_later_write, (torch.ones(3),)),
     (live_function_with_its_parts, (torch.ones(3),)),
@@ -228,8 +250,16 @@ def test_a_function_live_after_the_break_is_made_again_by_the_resume_function(
     assert counter.compiles == 0
 
 
+def in_a_local_and_on_the_stack(x: Any) -> Any:
+    k = 2
+    s = lambda a, b: a * k + b  # noqa: E731
+    r = s(x, print("b") or 1)
+    return s(r, 1)
+
+
 STILL_EAGER: list[tuple[Callable[..., Any], str]] = [
     (function_kept_across_the_break, "is live after the break, in a local and held by another"),
+    (in_a_local_and_on_the_stack, "is live after the break"),
     (recursive_function_across_the_break, "is live after the break"),
 ]
 
@@ -238,8 +268,8 @@ STILL_EAGER: list[tuple[Callable[..., Any], str]] = [
 def test_a_function_live_after_the_break_otherwise_runs_the_frame_eagerly(
     fn: Callable[..., Any], reason: str
 ) -> None:
-    """Held by something else too (a list), the function would be two objects; held in a
-    cell (a recursive function), it is not a plain local."""
+    """Held by something else too (a list, the stack and a local), the function would be two
+    objects; held in a cell (a recursive function), it is not a plain local."""
     with contextlib.redirect_stdout(io.StringIO()):
         assert_same_behavior(fn, torch.ones(3))
         explanation = tracer.explain(fn)(torch.ones(3))

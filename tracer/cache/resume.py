@@ -296,15 +296,18 @@ def functions_made_again(
     frame_cells: dict[str, CellVariable],
     names: list[str],
     values: list[VariableTracker],
+    stack: Sequence[tuple[str, VariableTracker]] = (),
 ) -> MadeAgain:
     """The functions defined in the frame that are live after a break in local variables
-    `names` (with `values`), which the resume function makes again itself (`FunctionAgain`):
-    it then holds the one function object of the call, over its own cells, as the frame would
-    have. A function qualifies when it is the value of one plain local (not a cell, not twice)
-    and closes only over the frame's own cells (`frame_cells`) and free variables; the others
-    stay among the locals, and the compiled code refuses them (NestedUserFunctionVariable)."""
+    `names` (with `values`) or in the slots of the stack under the break (`stack`: each slot's
+    parameter name, `___stack<i>`, and value), which the resume function makes again itself
+    (`FunctionAgain`): it then holds the one function object of the call, over its own cells,
+    as the frame would have. A function qualifies when it is held in one place only (one plain
+    local, not a cell; or one stack slot) and closes only over the frame's own cells
+    (`frame_cells`) and free variables; the others stay where they are, and the compiled code
+    refuses them (NestedUserFunctionVariable)."""
     cell_names = {id(cell): name for name, cell in frame_cells.items() if name in code.co_cellvars}
-    held = collections.Counter(id(value) for value in values)
+    held = collections.Counter(id(value) for value in [*values, *(vt for _, vt in stack)])
     again: list[FunctionAgain] = []
     kept_names: list[str] = []
     kept_values: list[VariableTracker] = []
@@ -312,7 +315,8 @@ def functions_made_again(
     part_values: list[VariableTracker] = []
     made: dict[int, str] = {}
     cells: set[str] = set()
-    for name, value in zip(names, values, strict=True):
+    local_count = len(names)
+    for position, (name, value) in enumerate([*zip(names, values, strict=True), *stack]):
         closure = None
         if (
             type(value) is NestedUserFunctionVariable
@@ -321,8 +325,9 @@ def functions_made_again(
         ):
             closure = _closure_names(value.closure, cell_names, code)
         if closure is None:
-            kept_names.append(name)
-            kept_values.append(value)
+            if position < local_count:
+                kept_names.append(name)
+                kept_values.append(value)
             continue
         assert isinstance(value, NestedUserFunctionVariable)
         prefix = f"{PART_PREFIX}{len(again)}_"

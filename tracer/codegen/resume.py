@@ -59,8 +59,9 @@ class FunctionAgain:
     function makes again in its prologue, as the frame made it: MAKE_FUNCTION of `code`, with
     its parts taken from the parameters `parts` (positional defaults, keyword defaults and
     annotations, those `flags` names) and its closure from the resume function's own cells
-    and free variables `cells` (name, True for a free variable), stored in the local `local`.
-    Its cells are then the ones the rest of the frame reads and writes."""
+    and free variables `cells` (name, True for a free variable), stored in the local `local`
+    (a stack slot's `___stack<i>`, which the prologue then pushes, is then no parameter). Its
+    cells are then the ones the rest of the frame reads and writes."""
 
     local: str
     code: types.CodeType
@@ -181,7 +182,8 @@ def resume_code(
     start = try_region_start(location=items[pos].location)
     bc = Bytecode([*prologue, *rest[:at], target, *start, *rest[at:]])
     name = f"__resume_at_{offset}_{next(_resume_numbers)}"
-    bc.argnames = [*stack_names, *local_names]
+    made = {function.local for function in again}
+    bc.argnames = [*(name for name in stack_names if name not in made), *local_names]
     bc.cellvars = list(original.co_cellvars)
     bc.freevars = list(original.co_freevars)
     bc.argcount = len(bc.argnames)
@@ -366,13 +368,13 @@ def _keep_stack(
 ) -> list[str]:
     """The locals holding the live stack under the break (`_kept`), bottom first: they are
     the resume function's first arguments. NULL slots are left out (the resume prologue pushes
-    them again); a `with` block's slot holds what BEFORE_WITH pushed, the context's bound
-    `__exit__`, rebuilt from the context itself."""
+    them again), and so are functions it makes again; a `with` block's slot holds what
+    BEFORE_WITH pushed, the context's bound `__exit__`, rebuilt from the context itself."""
     exits = {depth - 1: context for depth, context in with_blocks}
     kept = []
     for i, vt in enumerate(below):
-        if isinstance(vt, NullVariable):
-            continue
+        if isinstance(vt, NullVariable) or id(vt) in cg.made_by_resume:
+            continue  # (a function the resume function makes itself: FunctionAgain)
         if i in exits:
             cg(exits[i])
             cg.load_attr("__exit__")
