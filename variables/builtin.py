@@ -378,7 +378,12 @@ class BuiltinVariable(KnownObjectVariable):
         first = tx.code.co_varnames[0] if tx.code.co_argcount else None
         if cell is None or first is None:
             unimplemented("super", "super() outside a method")
-        obj = tx.symbolic_locals.get(first) or tx.cells[first].load(tx, first)
+        obj = tx.symbolic_locals.get(first)
+        if obj is None and first in tx.cells:  # a first argument a nested function captures
+            captured = tx.cells[first]
+            obj = captured.contents if captured.is_new else captured.load(tx, first)
+        if obj is None:  # `del self` before the call
+            tx.raise_user_error(RuntimeError("super(): arg[0] deleted"))
         return SuperVariable(cell.load(tx, "__class__").realize().as_python_constant(), obj)
 
     def call_setattr(

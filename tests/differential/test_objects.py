@@ -11,6 +11,7 @@ import tracer
 from tests.differential.helpers import check
 from tests.differential.opcodes import assert_traced_whole, assert_uses
 from tracer.runtime.overrides import TorchFunctionMode
+from tracer.testing import assert_same_behavior
 
 
 # -- __slots__ -----------------------------------------------------------------------------------
@@ -261,6 +262,36 @@ def test_super_forms():
     assert_uses(Derived.make.__func__, "COPY_FREE_VARS")  # the __class__ cell of super()
     assert_traced_whole(super_forms, 3)
     check(super_forms, 3)
+
+
+class WhoBase:
+    def who(self):
+        return "base"
+
+
+class DeletesSelf(WhoBase):
+    def deleted(self):
+        del self
+        return super().who()  # CPython: RuntimeError, arg[0] deleted
+
+    def deleted_cell(self):
+        keep = lambda: self  # noqa: E731, F821 - `self` is a cell
+        del self
+        return keep, super().who()
+
+    def captured(self):
+        keep = lambda: self  # noqa: E731
+        return keep() is self, super().who()
+
+
+@pytest.mark.parametrize("name", ["deleted", "deleted_cell", "captured"])
+def test_super_with_its_first_argument_deleted_or_captured(name):
+    """The first argument of a zero-argument super() read from the frame: gone (`del self`)
+    is CPython's RuntimeError, not a crash of the tracer. (DELETE_DEREF breaks the frame.)"""
+    method = getattr(DeletesSelf, name)
+    assert_same_behavior(method, DeletesSelf())
+    if name != "deleted_cell":
+        assert_same_behavior(method, DeletesSelf(), compile_options={"fullgraph": True})
 
 
 # -- object() sentinels, id() --------------------------------------------------------------------
