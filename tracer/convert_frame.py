@@ -39,7 +39,13 @@ from tracer.cache.resume import (
 )
 from tracer.codegen import assemble
 from tracer.codegen.pycodegen import parameter_count
-from tracer.codegen.resume import STACK_PREFIX, break_code, jump_break_code, stack_nulls
+from tracer.codegen.resume import (
+    STACK_PREFIX,
+    break_code,
+    frame_name,
+    jump_break_code,
+    stack_nulls,
+)
 from tracer.config import CompileOptions
 from tracer.exc import BreakReason, BreakRequested, InternalError, Unsupported, UserLocation
 from tracer.graph import GraphModule, Node
@@ -82,7 +88,7 @@ def convert_frame(
     with compile_context(compile_id), metrics_context() as metrics:
         metrics.update(
             {
-                "co_name": code.co_name,
+                "co_name": frame_name(code),
                 "co_filename": code.co_filename,
                 "co_firstlineno": code.co_firstlineno,
                 "frame_key": str(compile_id.frame_id),

@@ -127,6 +127,8 @@ def tensor_programs(draw: st.DrawFn) -> tuple[int, list[tuple[Any, bool, list[An
     """
     n_inputs = draw(st.integers(1, 3))
     steps: list[tuple[Any, bool, list[Any]]] = []
+    tensors = list(range(n_inputs))  # the values known to be tensors (a function of constants
+    # alone makes a float, `neg(0.5)`, whose dunder method would return NotImplemented)
     for i in range(draw(st.integers(1, 8))):
         ref = st.integers(0, n_inputs + i - 1)
         operand = st.one_of(ref, st.sampled_from([0.5, -2.0, "w", "ones"]))
@@ -135,8 +137,12 @@ def tensor_programs(draw: st.DrawFn) -> tuple[int, list[tuple[Any, bool, list[An
         if not is_method and draw(st.booleans()):
             fn = draw(st.sampled_from(BINARY_FNS))
         arity = 1 if fn in UNARY_FNS or fn in UNARY_METHODS else 2
-        first = draw(ref if is_method else operand)  # a method needs a tensor receiver
-        steps.append((fn, is_method, [first, *(draw(operand) for _ in range(arity - 1))]))
+        # a method needs a tensor receiver
+        first = draw(st.sampled_from(tensors) if is_method else operand)
+        operands = [first, *(draw(operand) for _ in range(arity - 1))]
+        if any(o in ("w", "ones") or (type(o) is int and o in tensors) for o in operands):
+            tensors.append(n_inputs + i)
+        steps.append((fn, is_method, operands))
     outputs = draw(st.lists(st.integers(0, n_inputs + len(steps) - 1), min_size=1, max_size=2))
     return n_inputs, steps, outputs
 

@@ -128,7 +128,7 @@ def test_compile_ids_and_resume_name() -> None:
     entries = entries_of(compiled)
     assert [str(e.compile_id) for e in entries] == ["0/0", "1/0"]
     (resume,) = entries[0].resumes
-    assert resume.fn.__name__.startswith("__resume_at_")
+    assert resume.fn.__qualname__.startswith("__resume_at_")  # its __name__ is the original's
     assert not entries[0].is_fallback
     assert entries[0].break_reason is not None
     assert entries[0].break_reason.kind == "builtin-side-effect"

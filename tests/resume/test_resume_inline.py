@@ -185,7 +185,7 @@ def test_the_callee_is_its_own_frame() -> None:
     # the caller, the helper (called at the break), the helper's resume, the caller's resume
     assert [str(e.compile_id) for e in entries] == ["0/0", "1/0", "2/0", "3/0"]
     assert entries[1].run.__name__ == "prints_between_ops"
-    assert entries[2].run.__name__.startswith("__resume_at_")
+    assert entries[2].run.__qualname__.startswith("__resume_at_")
     caller = entries[0]
     assert caller.callees is not None
     assert caller.break_reason is not None and caller.break_reason.kind == "builtin-side-effect"

@@ -16,6 +16,7 @@ import pytest
 import tracer
 import tracer.runtime as torch
 from tracer.bytecode_versions import VERSION
+from tracer.codegen.resume import frame_name
 from tracer.explain import _all_entries
 from tracer.runtime.overrides import BaseTorchFunctionMode
 
@@ -42,7 +43,7 @@ def resume_listing(code: Any) -> str:
 
 def resume_signature(code: Any) -> str:
     """`__resume_at_82_0(___stack0, y)`: what the prologue receives."""
-    return f"{code.co_name}({', '.join(code.co_varnames[: code.co_argcount])})"
+    return f"{frame_name(code)}({', '.join(code.co_varnames[: code.co_argcount])})"
 
 
 def numbered_names_away(text: str) -> str:

@@ -27,6 +27,7 @@ from tracer.cache.dynamic import changed_int_sources, static_shape_notes
 from tracer.cache.dynamic import describe as describe_dynamic
 from tracer.cache.entry import CacheEntry
 from tracer.cache.resume import CachePolicy
+from tracer.codegen.resume import frame_name
 from tracer.config import CompileOptions
 from tracer.convert_frame import convert_frame
 from tracer.observability import logs
@@ -188,7 +189,7 @@ class CompiledFunction:
             if notes:
                 code = self.fn.__code__
                 warnings.warn(
-                    f"modetrace: {code.co_name} ({code.co_filename}:{code.co_firstlineno}) "
+                    f"modetrace: {frame_name(code)} ({code.co_filename}:{code.co_firstlineno}) "
                     f"recompiles: {notes[0]}",
                     UserWarning,
                     stacklevel=_user_stacklevel(),
@@ -242,7 +243,7 @@ class CompiledFunction:
         where = f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}"
         lines = "\n".join(f"    {r}" for r in reasons)
         return (
-            f"Recompiling function {code.co_name} in {where} triggered by the following "
+            f"Recompiling function {frame_name(code)} in {where} triggered by the following "
             f"guard failure(s):\n{lines}"
         )
 
@@ -259,7 +260,7 @@ class CompiledFunction:
         self._warned_limit = True
         code = self.fn.__code__
         warnings.warn(
-            f"modetrace: {code.co_name} ({code.co_filename}:{code.co_firstlineno}) hit "
+            f"modetrace: {frame_name(code)} ({code.co_filename}:{code.co_firstlineno}) hit "
             f"recompile_limit ({self.recompile_limit}); running it eagerly from now on. "
             "Last guard failures:\n" + "\n".join(f"    {r}" for r in reasons),
             RuntimeWarning,

@@ -269,6 +269,7 @@ def resume_function(
             # the free variables are the original's cells: a store through them after the
             # break is seen by the functions that share them, and the other way around
             function = types.FunctionType(resume, fn.__globals__, resume.co_name, None, closure)
+            function.__qualname__ = resume.co_qualname
             compiled = CompiledFunction(
                 function, options, policy.recompile_limit, policy.on_recompile
             )

@@ -45,6 +45,18 @@ _resume_numbers = itertools.count()
 """The `<n>` of `__resume_at_<offset>_<n>`: one number per generated resume function."""
 
 
+RESUME_PREFIX = "__resume_at_"
+"""How a resume function's label begins: `__resume_at_<offset>_<n>` (`frame_name`)."""
+
+
+def frame_name(code: types.CodeType) -> str:
+    """The name the compile records, warnings and logs give a frame: a resume function's
+    label, which is its code's qualified name (its code's own name is the original
+    function's, for tracebacks: `resume_code`), or the code's name."""
+    qualname = code.co_qualname
+    return qualname if qualname.startswith(RESUME_PREFIX) else code.co_name
+
+
 STACK_PREFIX = "___stack"
 """The names of a resume function's parameters that hold the live stack."""
 
@@ -181,16 +193,19 @@ def resume_code(
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
     start = try_region_start(location=items[pos].location)
     bc = Bytecode([*prologue, *rest[:at], target, *start, *rest[at:]])
-    name = f"__resume_at_{offset}_{next(_resume_numbers)}"
+    label = f"{RESUME_PREFIX}{offset}_{next(_resume_numbers)}"
     made = {function.local for function in again}
-    bc.argnames = [*(name for name in stack_names if name not in made), *local_names]
+    bc.argnames = [*(slot for slot in stack_names if slot not in made), *local_names]
     bc.cellvars = list(original.co_cellvars)
     bc.freevars = list(original.co_freevars)
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = 0
     bc.kwonlyargcount = 0
-    bc.name = name
-    bc.qualname = name
+    # Named as the original, so that a traceback through it and `inspect.stack()` name the
+    # user's function, as eagerly; its label is its qualified name (`frame_name`), as in its
+    # function's `__qualname__`.
+    bc.name = original.co_name
+    bc.qualname = label
     bc.filename = original.co_filename
     bc.first_lineno = first_line
     varargs = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
