@@ -253,6 +253,26 @@ def make_function_instrs(flags: int, **where: Any) -> list[Instr]:
     ]
 
 
+SUPERINSTRUCTIONS = {
+    "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+}
+"""3.13's instructions on two fast locals, each a 4-bit index of its oparg: the two simple
+instructions each does, in order (the first name is the high nibble's)."""
+
+
+def split_superinstruction(item: Any) -> list[Any]:
+    """`item` as the simple instructions it does, if it is a superinstruction of the `bytecode`
+    package's (arg: the two names); else `[item]`. Code made again with other locals (a resume
+    function, whose parameters come first) may put a local past index 15, which a nibble can't
+    hold: the package then writes a wrong oparg, and the instruction reads other locals."""
+    ops = SUPERINSTRUCTIONS.get(getattr(item, "name", ""))
+    if ops is None or not isinstance(item, Instr):
+        return [item]
+    return [Instr(op, name, location=item.location) for op, name in zip(ops, item.arg, strict=True)]
+
+
 # -- what an instruction does to the frame's fast locals (for liveness analyses) --------------
 _LOCAL_OPS: dict[str, tuple[str, ...]] = {
     "LOAD_FAST": ("read",),

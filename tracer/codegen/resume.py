@@ -27,6 +27,7 @@ from tracer.bytecode_versions import (
     load_cell_instr,
     make_function_instrs,
     pop_jump_if_instrs,
+    split_superinstruction,
     try_region_start,
 )
 from tracer.codegen.pycodegen import PyCodegen
@@ -192,7 +193,12 @@ def resume_code(
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
     start = try_region_start(location=items[pos].location)
-    bc = Bytecode([*prologue, *rest[:at], target, *start, *rest[at:]])
+    # (3.13's two-local instructions as two: the resume function numbers its locals anew)
+    before, after = (
+        [s for item in part for s in split_superinstruction(item)]
+        for part in (rest[:at], rest[at:])
+    )
+    bc = Bytecode([*prologue, *before, target, *start, *after])
     label = f"{RESUME_PREFIX}{offset}_{next(_resume_numbers)}"
     made = {function.local for function in again}
     bc.argnames = [*(slot for slot in stack_names if slot not in made), *local_names]
