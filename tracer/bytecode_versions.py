@@ -268,9 +268,10 @@ def split_superinstruction(item: Any) -> list[Any]:
     function, whose parameters come first) may put a local past index 15, which a nibble can't
     hold: the package then writes a wrong oparg, and the instruction reads other locals."""
     ops = SUPERINSTRUCTIONS.get(getattr(item, "name", ""))
-    if ops is None or not isinstance(item, Instr):
+    if ops is None or not isinstance(item, Instr) or not isinstance(item.arg, tuple):
         return [item]
-    return [Instr(op, name, location=item.location) for op, name in zip(ops, item.arg, strict=True)]
+    names: tuple[Any, ...] = item.arg
+    return [Instr(op, name, location=item.location) for op, name in zip(ops, names, strict=True)]
 
 
 # -- what an instruction does to the frame's fast locals (for liveness analyses) --------------
