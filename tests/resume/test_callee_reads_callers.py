@@ -10,6 +10,7 @@ is called as it is, from the compiled frame, which has the original's globals an
 from __future__ import annotations
 
 import dataclasses
+import logging
 import sys
 import warnings
 from typing import Any
@@ -84,3 +85,38 @@ def test_what_counts_as_reading_the_callers() -> None:
     assert reads_callers(who_called.__code__)
     assert reads_callers(warns_at_caller.__code__)
     assert not reads_callers(calls_who_called.__code__)
+
+
+LOG = logging.getLogger("modetrace.tests.callee_reads_callers")
+
+
+def logs_between_ops(x: int) -> Any:
+    y = x + 1
+    LOG.warning("value %s", y)  # breaks inside Logger.findCaller (sys._getframe)
+    return y * 2
+
+
+def test_a_log_record_names_the_callers_file_line_and_function() -> None:
+    """`Logger.warning` reads no frame itself: its method `_log` calls `findCaller`, which
+    calls `logging.currentframe()`. Found through the methods of the logger's class, it is
+    called as it is, so the record names the user's line, not CompiledFunction.__call__."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep()
+    LOG.addHandler(handler)
+    LOG.propagate = False
+    try:
+        logs_between_ops(1)
+        compiled = tracer.compile(logs_between_ops)
+        assert compiled(1) == 4
+        assert compiled(1) == 4
+    finally:
+        LOG.removeHandler(handler)
+        LOG.propagate = True
+    where = [(r.filename, r.lineno, r.funcName, r.getMessage()) for r in records]
+    assert where[1:] == [where[0], where[0]]
+    assert where[0][2] == "logs_between_ops"

@@ -524,8 +524,9 @@ class CalleeFrames:
     object and kept (until `tracer.reset()`), so a second call hits its cache; the function's
     globals, closure and defaults are its own, and a method stays bound to its `self`.
     Anything else (a builtin whose polyfill broke, a class, a generator function) is called
-    as it is, and so is a function that looks at the frames that called it (`reads_callers`):
-    its CompiledFunction's `__call__` would be the frame it finds there.
+    as it is, and so is a function that looks at the frames that called it, itself or through
+    a function it calls (`calls_a_caller_reader`: a log call, whose record names the caller's
+    file, line and function): its CompiledFunction's `__call__` would be the frame it finds.
     """
 
     def __init__(self, options: CompileOptions, policy: CachePolicy) -> None:
@@ -533,22 +534,24 @@ class CalleeFrames:
         self.policy = policy
         self.compiled: dict[types.FunctionType, Any] = {}
         """function -> its CompiledFunction, in first-call order (`tracer.explain` lists them)."""
+        self.as_is: dict[tuple[types.FunctionType, type | None], bool] = {}
+        """(function, class of the object it is bound to) -> whether it is called as it is."""
 
     def __call__(self, fn: Any) -> Any:
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
-            return types.MethodType(self.compiled_for(fn.__func__), fn.__self__)
+            method = self.compiled_for(fn.__func__, type(fn.__self__))
+            return fn if method is fn.__func__ else types.MethodType(method, fn.__self__)
         if isinstance(fn, types.FunctionType):
             return self.compiled_for(fn)
         return fn
 
-    def compiled_for(self, fn: types.FunctionType) -> Any:
-        if fn.__code__.co_flags & _NOT_PLAIN:
-            return fn  # a generator's or coroutine's body runs when it is iterated or awaited
-        if reads_callers(fn.__code__) or any(
-            isinstance(helper := fn.__globals__.get(name), types.FunctionType)
-            and reads_callers(helper.__code__)
-            for name in fn.__code__.co_names
-        ):  # itself, or a function of its module it calls (typing.NamedTuple's `_caller()`)
+    def compiled_for(self, fn: types.FunctionType, owner: type | None = None) -> Any:
+        as_is = self.as_is.get((fn, owner))
+        if as_is is None:
+            # a generator's or coroutine's body runs when it is iterated or awaited
+            as_is = bool(fn.__code__.co_flags & _NOT_PLAIN) or calls_a_caller_reader(fn, owner)
+            self.as_is[(fn, owner)] = as_is
+        if as_is:
             return fn
         from tracer.cache.function import CompiledFunction
 
@@ -568,6 +571,33 @@ _CALLER_READERS = frozenset({"_getframe", "_getframemodulename", "currentframe",
 `inspect.currentframe().f_back` (or a frame's `f_back` got otherwise),
 `sys._getframemodulename(n)` (3.12's `make_dataclass`, `namedtuple`, `Enum` use it to find the
 module they are called from), and `warnings.warn`, whose `stacklevel` names a caller's line."""
+
+
+def calls_a_caller_reader(fn: types.FunctionType, owner: type | None = None) -> bool:
+    """Does `fn`, or a function it calls by name, look at the frames that called it
+    (`reads_callers`)? Followed by name, three calls deep: the functions of its module
+    (typing.NamedTuple's `_caller()`) and the methods of `owner`, the class of the object it
+    is bound to (`Logger.warning` -> `_log` -> `findCaller` -> `currentframe()`: a log record
+    names the caller's file, line and function)."""
+    seen: set[types.CodeType] = set()
+    todo = [(fn, 0)]
+    while todo:
+        function, depth = todo.pop()
+        code = function.__code__
+        if code in seen:
+            continue
+        seen.add(code)
+        if reads_callers(code):
+            return True
+        if depth == 3:
+            continue
+        for name in code.co_names:
+            found = function.__globals__.get(name)
+            if not isinstance(found, types.FunctionType) and owner is not None:
+                found = inspect.getattr_static(owner, name, None)
+            if isinstance(found, types.FunctionType):
+                todo.append((found, depth + 1))
+    return False
 
 
 def reads_callers(code: types.CodeType) -> bool:
