@@ -268,8 +268,10 @@ def _compile_partial(
         # a function defined in the frame and live in a local or in a slot of the stack
         # under the break is made again by the resume function, over its own cells: it gets
         # the function's parts instead
-        kept_stack = stack[: len(stack) - (inst.arg or 0) - 2 - (inst.opname == "CALL_KW")]
-        if inst.opname not in CALL_OPNAMES:  # a jump: the condition is on top
+        if inst.opname in CALL_OPNAMES:  # under the call's NULL/callable slots and arguments
+            # (3.13's CALL_KW: and the keyword names tuple on top)
+            kept_stack = stack[: len(stack) - (inst.arg or 0) - 2 - (inst.opname == "CALL_KW")]
+        else:  # a jump: under the condition
             kept_stack = stack[:-1]
         slots = [
             (f"{STACK_PREFIX}{i}", vt)
@@ -295,6 +297,7 @@ def _compile_partial(
             for name in cells_written_after(fn.__code__, starts)
             if name in tx.cells
         }
+        again = made_again.again
         graph_outputs = _graph_outputs([*stack, *local_values], output)
         gm, graph_inputs, graph_fn = _compile_graph(output, graph_outputs, options)
         replay = output.side_effects.codegen_replay
@@ -305,8 +308,7 @@ def _compile_partial(
                 if inst.opname == "CALL_KW":  # 3.13: the keyword names are on top of the stack
                     kw_names, stack = tuple(stack[-1].as_python_constant()), stack[:-1]
                 # the call's result replaces its NULL/callable slots and arguments
-                after = (*stack_nulls(stack[: len(stack) - (inst.arg or 0) - 2]), False)
-                again = made_again.again
+                after = (*stack_nulls(kept_stack), False)
                 resumes: tuple[Any, ...] = (
                     resume_function(fn, index + 1, after, names, options, policy, index, again),
                 )
@@ -327,8 +329,7 @@ def _compile_partial(
                 )  # fmt: skip
             else:  # a jump on a tensor: one resume function for each way
                 assert inst.target is not None
-                below = stack_nulls(stack[:-1])
-                again = made_again.again
+                below = stack_nulls(kept_stack)
                 ways = (
                     resume_function(fn, index + 1, below, names, options, policy, index, again),
                     resume_function(fn, inst.target, below, names, options, policy, index, again),

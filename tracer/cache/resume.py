@@ -24,7 +24,13 @@ from guards.sources import ClosureSource
 from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code
 from tracer.exc import BreakReason, Unsupported
-from tracer.translator.instructions import Instruction, exception_table, instructions_of
+from tracer.translator.instructions import (
+    Instruction,
+    PerCode,
+    exception_table,
+    instructions_of,
+    per_code,
+)
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable
@@ -425,11 +431,20 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     return frozenset().union(*(live[start] for start in starts))
 
 
-def _flow(
-    code: types.CodeType,
-) -> tuple[Sequence[Instruction], list[list[tuple[int, bool]]]]:
+Flow = tuple[Sequence[Instruction], tuple[tuple[tuple[int, bool], ...], ...]]
+
+_FLOWS: PerCode = {}
+"""code object id -> its `Flow` (`_flow`): a break's analyses each walk it."""
+
+
+def _flow(code: types.CodeType) -> Flow:
     """The instructions of `code` and, for each, where control can go next: (index, True for
-    the handler of the `try` block it is in, reached before it has done its work)."""
+    the handler of the `try` block it is in, reached before it has done its work). Made once
+    per code object (`per_code`), as its instructions are."""
+    return per_code(_FLOWS, code, _make_flow)
+
+
+def _make_flow(code: types.CodeType) -> Flow:
     instructions = instructions_of(code)
     index_of = {inst.offset: inst.index for inst in instructions}
     successors: list[list[tuple[int, bool]]] = [[] for _ in instructions]
@@ -442,7 +457,7 @@ def _flow(
         for inst in instructions:
             if entry.start <= inst.offset < entry.end:
                 successors[inst.index].append((index_of[entry.target], True))
-    return instructions, successors
+    return instructions, tuple(tuple(following) for following in successors)
 
 
 CELL_WRITES = frozenset({"STORE_DEREF", "DELETE_DEREF"})

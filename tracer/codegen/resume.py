@@ -465,7 +465,11 @@ def break_code(
         # callee(the callable), but not for a function defined in the frame: it is a new
         # object on every call, and a CompiledFunction (with its cache) is made for one
         # function object, so it runs eagerly (Dynamo compiles its frame, keyed by its code)
-        if callee is not None and i == callable_slot and not _made_in_frame(vt):
+        if (
+            callee is not None
+            and i == callable_slot
+            and not isinstance(vt, NestedUserFunctionVariable)
+        ):
             cg.load_function(callee)
             cg(vt)
             cg.call(1)
@@ -495,11 +499,6 @@ def break_code(
         cg.code_object(original, flags=_flags(original), try_depths_given=bool(with_blocks)),
         cg.instructions,
     )
-
-
-def _made_in_frame(vt: VariableTracker) -> bool:
-    """Is `vt` a function the compiled code makes again on each call (defined in the frame)?"""
-    return isinstance(vt, NestedUserFunctionVariable)
 
 
 def _with_cleanups(cg: PyCodegen, depths: list[int], handlers: list[Label], location: Any) -> None:
