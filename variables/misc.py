@@ -12,6 +12,7 @@ from tracer.exc import unimplemented
 from variables import builder
 from variables.base import KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable, is_constant_value
+from variables.lifetimes import check_drop, check_dropped_value
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen
@@ -83,9 +84,20 @@ class CellVariable(VariableTracker):
         )
 
     def store(self, tx: TranslatorBase, value: VariableTracker) -> None:
+        old = self.contents
         if not self.is_new:
             tx.output.side_effects.store_cell(tx, self, value)
         self.contents = value
+        if old is not None:
+            if old is not value:
+                check_drop(tx, old, "a store to a cell")
+        elif self.real_cell is not None and self.source is not None:
+            try:
+                contents = self.real_cell.cell_contents
+            except ValueError:  # an empty cell drops nothing
+                pass
+            else:
+                check_dropped_value(contents, self.source.name, "a store to a cell")
 
     def __repr__(self) -> str:
         state = "new" if self.is_new else "existing"

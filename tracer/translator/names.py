@@ -28,6 +28,7 @@ from variables.base import VariableTracker
 from variables.builder import wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.functions import UserMethodVariable
+from variables.lifetimes import check_drop
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
@@ -53,13 +54,16 @@ class Names(TranslatorBase):
         store_local(self, inst.argval, self.pop())
 
     def DELETE_FAST(self, inst: Instruction) -> None:
-        if self.symbolic_locals.pop(inst.argval, None) is None:
+        old = self.symbolic_locals.get(inst.argval)
+        if old is None:
             self.raise_user_error(
                 UnboundLocalError(
                     f"cannot access local variable '{inst.argval}' "
                     "where it is not associated with a value"
                 )
             )
+        del self.symbolic_locals[inst.argval]
+        check_drop(self, old, f"`del {inst.argval}`")
 
     def LOAD_CONST(self, inst: Instruction) -> None:
         value = inst.argval
@@ -213,10 +217,13 @@ class Names(TranslatorBase):
 def store_local(tx: TranslatorBase, name: str, value: VariableTracker) -> None:
     """`name = value` in the frame. A NULL unbinds it: 3.12's inlined comprehensions save a
     local they shadow with LOAD_FAST_AND_CLEAR and put it back (maybe unbound) with STORE_FAST."""
+    old = tx.symbolic_locals.get(name)
     if value is NULL:
         tx.symbolic_locals.pop(name, None)
     else:
         tx.symbolic_locals[name] = value
+    if old is not value:
+        check_drop(tx, old, f"rebinding `{name}`")
 
 
 def push_callable(tx: TranslatorBase, fn: VariableTracker) -> None:

@@ -1,0 +1,106 @@
+"""A frame that drops its reference to an object that sees its death (weak references, a
+`__del__`) runs in Python, so the object dies where the code says (NOTE [a dropped
+reference its object sees] in variables/lifetimes.py; CPython's test_weakref
+`FinalizeTestCase.test_order` and `ReferencesTestCase.test_cfunction`)."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import tracer
+import tracer.runtime as torch
+from tracer.testing import assert_same_behavior
+
+
+class Thing:
+    pass
+
+
+DELETED: list[str] = []
+
+
+class Noisy:
+    def __del__(self) -> None:
+        DELETED.append("noisy")
+
+
+def made_eagerly(cls: type) -> Any:
+    """Makes an object in a frame of its own: a break inside (print), so the caller's
+    resume function gets the only reference to what it returns."""
+    print("making", cls.__name__)
+    return cls()
+
+
+def finalizer_runs_at_del() -> Any:
+    a = Thing()
+    res: list[Any] = []
+    f2 = weakref.finalize(a, res.append, "f2")  # a break: `a` goes to a resume function
+    res.append("C")
+    del a  # eager: the finalizer appends "f2" here
+    res.append(f2.alive)
+    return res
+
+
+def weak_reference_dies_at_rebinding() -> Any:
+    a = Thing()
+    ref = weakref.ref(a)  # a break
+    before = ref() is a
+    a = None
+    return before, ref() is None, a
+
+
+def del_runs_at_del() -> Any:
+    DELETED.clear()
+    n = made_eagerly(Noisy)
+    seen = list(DELETED)
+    del n
+    return seen, list(DELETED)
+
+
+def cell_store_drops_it() -> Any:
+    a = made_eagerly(Thing)
+    ref = weakref.ref(a)
+
+    def peek() -> Any:
+        return a
+
+    before = peek() is ref()
+    a = None
+    return before, ref() is None, peek()
+
+
+def test_a_finalizer_runs_where_the_object_is_deleted() -> None:
+    assert finalizer_runs_at_del() == ["C", "f2", False]
+    assert_same_behavior(finalizer_runs_at_del)
+    reasons = [str(r) for r in tracer.explain(finalizer_runs_at_del)().break_reasons]
+    assert any("`del a` drops L['a'], which has weak references" in r for r in reasons), reasons
+
+
+def test_a_weak_reference_dies_where_the_local_is_rebound() -> None:
+    assert weak_reference_dies_at_rebinding() == (True, True, None)
+    assert_same_behavior(weak_reference_dies_at_rebinding)
+
+
+def test_del_of_an_object_with_a_finalizer_runs_it_there() -> None:
+    assert del_runs_at_del() == ([], ["noisy"])
+    assert_same_behavior(del_runs_at_del)
+
+
+def test_a_store_to_a_cell_drops_its_old_value_there() -> None:
+    assert cell_store_drops_it() == (True, True, None)
+    assert_same_behavior(cell_store_drops_it)
+
+
+def rebinds_plain_values(x: Any, obj: Thing) -> Any:
+    x = x + 1  # a tensor input: its death runs none of the user's code
+    obj = Thing()  # an object without weak references or __del__
+    del obj
+    return x * 2
+
+
+def test_plain_drops_still_compile_whole() -> None:
+    explanation = tracer.explain(rebinds_plain_values)(torch.ones(3), Thing())
+    assert explanation.graph_count == 1
+    assert explanation.graph_break_count == 0
+    assert_same_behavior(rebinds_plain_values, torch.ones(3), Thing())
