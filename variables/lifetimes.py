@@ -9,7 +9,7 @@ after the drop (`ref()`, `finalizer.alive`, a list a callback appends to) it rea
 object was still alive. So a drop of an object the frame was handed (a parameter, which is
 how a resume function gets what the frame held at its break, or a closure cell's contents)
 that has weak references or a `__del__` makes the frame run in Python, which drops it where
-the code says (CPython's test_weakref `FinalizeTestCase.test_order` and `test_cfunction`):
+the code says (CPython's test_weakref `FinalizeTestCase.test_order`):
 
     def f():
         a = A(); res = []

@@ -1,7 +1,7 @@
 """A frame that drops its reference to an object that sees its death (weak references, a
 `__del__`) runs in Python, so the object dies where the code says (NOTE [a dropped
 reference its object sees] in variables/lifetimes.py; CPython's test_weakref
-`FinalizeTestCase.test_order` and `ReferencesTestCase.test_cfunction`)."""
+`FinalizeTestCase.test_order`)."""
 
 from __future__ import annotations
 
