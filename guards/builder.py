@@ -32,7 +32,15 @@ import types
 from collections.abc import Iterable
 
 from guards.constants import HELPERS, constant_match_expr, is_constant, own_name, type_label
-from guards.guard import FactsSpec, FunctionSpec, GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.guard import (
+    FactsSpec,
+    FunctionSpec,
+    GlobalStateSpec,
+    Guard,
+    GuardKind,
+    TensorSpec,
+    WeakPin,
+)
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, ModeStackListSource, Source
 from guards.tree import plan_guards
@@ -121,10 +129,20 @@ class GuardBuilder:
         return f"type({v}) is {name}{self._still_generic(guard, name)}"
 
     def ID_MATCH(self, guard: Guard, v: str) -> str:
-        if guard.expected is None:
+        expected = guard.expected
+        if expected is None:
             return f"{v} is None"
-        name = self.bind(guard.expected, _hint(guard.expected))
+        if type(expected) is WeakPin:  # NOTE [weak pins]: the check calls the weak reference
+            return f"{v} is {self.bind_pin(expected)}() is not None"
+        name = self.bind(expected, _hint(expected))
         return f"{v} is {name}{self._still_generic(guard, name)}"
+
+    def bind_pin(self, pinned: WeakPin) -> str:
+        """Bind the weak reference of an object pinned weakly; the name to call for it. A dead
+        reference returns None, so the test reads `v is ref() is not None` (`ref()` called
+        once): a None at the source must not pass once the object died."""
+        obj = pinned.get()
+        return self.bind(pinned.ref, _hint(obj) if obj is not None else pinned.cls.__name__)
 
     def _still_generic(self, guard: Guard, name: str) -> str:
         """NOTE [generic attribute reads]: what a trace read from an object of a class (pinned
@@ -149,8 +167,9 @@ class GuardBuilder:
 
     def FUNCTION_MATCH(self, guard: Guard, v: str) -> str:
         spec: FunctionSpec = guard.expected
-        fn = self.bind(spec.fn, _hint(spec.fn))
-        return f"{v} is {fn} and {v}.__code__ is {self.bind(spec.code, _hint(spec.code))}"
+        fn = self.bind_pin(spec.fn)
+        code = self.bind(spec.code, _hint(spec.code))
+        return f"{v} is {fn}() is not None and {v}.__code__ is {code}"
 
     def EQUALS_MATCH(self, guard: Guard, v: str) -> str:
         return constant_match_expr(v, guard.expected, self.bind)

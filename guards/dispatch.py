@@ -36,7 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from guards.builder import GuardBuilder
 from guards.constants import type_label
-from guards.guard import Guard, GuardKind, TensorSpec
+from guards.guard import Guard, GuardKind, TensorSpec, WeakPin
 from guards.sources import MODE_STACK_FN, GlobalSource, LocalSource, ModeStackListSource, Source
 
 Entry = TypeVar("Entry")
@@ -67,6 +67,7 @@ class Facts:
     shape: Any = ABSENT
     length: int | None = None
     ident: Any = ABSENT
+    """The id of the object an ID_MATCH pins."""
 
 
 def entry_facts(guards: Sequence[Guard]) -> dict[Source, Facts]:
@@ -97,7 +98,9 @@ def _facts_of(guard: Guard) -> list[tuple[str, Any]]:
     if kind is GuardKind.ID_MATCH:
         if expected is None:
             return [("type", type(None)), ("value", None)]
-        return [("type", type(expected)), ("ident", expected)]
+        if type(expected) is WeakPin:  # (NOTE [weak pins]; the check still tests the object)
+            return [("type", expected.cls), ("ident", expected.ident)]
+        return [("type", type(expected)), ("ident", id(expected))]
     if kind is GuardKind.LENGTH_CHECK:
         return [("length", expected)]
     if kind is GuardKind.DICT_KEYS_MATCH:
@@ -117,7 +120,7 @@ FACETS: dict[str, tuple[str, Callable[[Facts], Hashable]]] = {
     "dtype+shape": ("(id({v}._dtype), {v}._shape)", lambda f: (id(f.dtype), f.shape)),
     "value": ("{v}", lambda f: f.value),
     "length": ("len({v})", lambda f: f.length),
-    "identity": ("id({v})", lambda f: id(f.ident)),
+    "identity": ("id({v})", lambda f: f.ident),
 }
 
 
@@ -134,7 +137,7 @@ def _facet(kind: type, group: list[Facts], tensor_type: type | None) -> str:
     lengths = [f.length for f in group]
     if kind in LEN_TYPES and None not in lengths and len(set(lengths)) > 1:
         return "length"
-    if all(f.ident is not ABSENT for f in group) and len({id(f.ident) for f in group}) > 1:
+    if all(f.ident is not ABSENT for f in group) and len({f.ident for f in group}) > 1:
         return "identity"
     return "type"
 

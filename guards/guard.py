@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import types
+import weakref
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -216,15 +217,16 @@ class FunctionSpec(NamedTuple):
 
     """
 
-    fn: types.FunctionType
+    fn: WeakPin
+    """The function, held weakly (NOTE [weak pins])."""
     code: types.CodeType
 
     @classmethod
     def of(cls, fn: types.FunctionType) -> FunctionSpec:
-        return cls(fn, fn.__code__)
+        return cls(WeakPin(fn), fn.__code__)
 
     def __repr__(self) -> str:
-        return f"FunctionSpec({safe_label(self.fn)}, {safe_label(self.code)})"
+        return f"FunctionSpec({self.fn.label()}, {safe_label(self.code)})"
 
 
 def dtype_label(dtype: object) -> str:
@@ -249,6 +251,77 @@ def generic_attribute_class(cls: type) -> bool:
             return klass.__dict__["__getattribute__"] is _OBJECT_GETATTRIBUTE
     return False
 
+
+class PinRef(weakref.ref):  # type: ignore[type-arg]
+    """The weak reference of a WeakPin: a class of its own, so that CPython never hands it out
+    as the object's shared `weakref.ref(obj)` (it reuses a plain reference without a
+    callback), and so that what looks at an object's weak references can leave the guards'
+    out (variables/lifetimes.py)."""
+
+    __slots__ = ()
+
+
+class WeakPin:
+    """An object an identity guard pins without keeping it alive.
+
+    NOTE [weak pins]: an ID_MATCH, CLOSURE_MATCH or FUNCTION_MATCH guard pins one object, and a
+    cache entry lives as long as its function. Held strongly, the pinned object would live as
+    long too: a module or a function that an eager call at a break returned, handed to a
+    resume function and pinned by its guards, outlived every reference the user's code had
+    (CPython's test_struct `test__struct_reference_cycle_cleaned_up`, test_functools
+    `test_lru_cache_weakrefable`). Dynamo pins these by id and drops the entry when the object
+    dies (a `weakref.finalize`); here the check tests `v is ref()` with a weak reference: one
+    call of the reference (about 3.5 ns over `v is obj`), and an entry whose object died
+    fails its check by itself, whenever the object died. Classes are pinned strongly: a
+    class's own `__mro__` holds it, so only the collector frees one, and a class is pinned by
+    TYPE_MATCH on the hot path of nearly every check. So are objects that can't be weakly
+    referenced (`None`, builtin constants, instances of classes with `__slots__`). A pin adds
+    a weak reference of its own (`PinRef`), which `weakref.getweakrefcount` counts, as
+    Dynamo's do.
+    """
+
+    __slots__ = ("cls", "ident", "ref")
+
+    def __init__(self, obj: object) -> None:
+        self.ref = PinRef(obj)
+        self.ident = id(obj)
+        self.cls = type(obj)
+
+    def get(self) -> Any:
+        """The pinned object, or None once it died."""
+        return self.ref()
+
+    def label(self) -> str:
+        """`safe_label` of the object, while it lives."""
+        obj = self.ref()
+        return safe_label(obj) if obj is not None else f"<dead {type_label(self.cls)} object>"
+
+    def __repr__(self) -> str:
+        return f"WeakPin({self.label()})"
+
+
+def pin(obj: object) -> object:
+    """What an identity guard keeps of `obj` (NOTE [weak pins]): a WeakPin, or `obj` itself
+    for a class or an object without weak references."""
+    kind = type(obj)
+    if kind.__weakrefoffset__ and not issubclass(kind, type):
+        return WeakPin(obj)
+    return obj
+
+
+def pinned_label(expected: object) -> str:
+    """`safe_label` of what an identity guard pins, held weakly or not."""
+    return expected.label() if type(expected) is WeakPin else safe_label(expected)
+
+
+def pinned_id(expected: object) -> int:
+    """The id of what an identity guard pins, held weakly or not."""
+    return expected.ident if type(expected) is WeakPin else id(expected)
+
+
+_PINS_AN_OBJECT = frozenset({GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
+"""The kinds whose `expected` is the object pinned by identity (FUNCTION_MATCH's FunctionSpec
+pins its function weakly itself)."""
 
 _PINS_A_CLASS = frozenset({GuardKind.TYPE_MATCH, GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
 """The kinds whose expected class may be one whose objects' attribute reads a check tests
@@ -282,7 +355,10 @@ class Guard:
     later, from a class that may have changed."""
 
     def __post_init__(self) -> None:
-        """Check `expected`, then work out the key and its hash once (all fields are frozen)."""
+        """Check `expected` (an object an identity kind pins is held weakly: NOTE [weak
+        pins]), then work out the key and its hash once (all fields are frozen)."""
+        if self.kind in _PINS_AN_OBJECT and not is_constant(self.expected):
+            object.__setattr__(self, "expected", pin(self.expected))
         key = (self.kind, self.source, _KEY_OF[self.kind](self.expected))  # TypeError if bad
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "_hash", hash(key))
@@ -331,7 +407,7 @@ def _type_key(expected: Any) -> Hashable:
 
 def _function_key(expected: Any) -> Hashable:
     if type(expected) is FunctionSpec:
-        return (id(expected.fn), id(expected.code))
+        return (expected.fn.ident, id(expected.code))
     raise TypeError(f"FUNCTION_MATCH expects a FunctionSpec, got {safe_label(expected)}")
 
 
@@ -342,7 +418,7 @@ def _equals_key(expected: Any) -> Hashable:
 
 
 def _closure_key(expected: Any) -> Hashable:
-    return constant_key(expected) if is_constant(expected) else ("id", id(expected))
+    return constant_key(expected) if is_constant(expected) else ("id", pinned_id(expected))
 
 
 def _length_key(expected: Any) -> Hashable:
@@ -431,7 +507,7 @@ def _no_aliasing_key(expected: Any) -> Hashable:
 
 _KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
     GuardKind.TYPE_MATCH: _type_key,
-    GuardKind.ID_MATCH: id,
+    GuardKind.ID_MATCH: pinned_id,
     GuardKind.FUNCTION_MATCH: _function_key,
     GuardKind.EQUALS_MATCH: _equals_key,
     GuardKind.CLOSURE_MATCH: _closure_key,
@@ -474,10 +550,10 @@ def _keys_text(keys: Any) -> str:
 
 _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.TYPE_MATCH: type_label,
-    GuardKind.ID_MATCH: safe_label,
-    GuardKind.FUNCTION_MATCH: lambda spec: safe_label(spec.fn),
+    GuardKind.ID_MATCH: pinned_label,
+    GuardKind.FUNCTION_MATCH: lambda spec: spec.fn.label(),
     GuardKind.EQUALS_MATCH: repr,
-    GuardKind.CLOSURE_MATCH: safe_label,
+    GuardKind.CLOSURE_MATCH: pinned_label,
     GuardKind.LENGTH_CHECK: repr,
     GuardKind.DICT_NOT_CONTAINS: lambda keys: ", ".join(map(repr, keys)) + " absent",
     GuardKind.HASATTR: lambda attr: f"has .{attr}",
@@ -494,7 +570,7 @@ _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
 
 def _closure_describe(name: str, expected: object) -> str:
     op = "==" if is_constant(expected) else "is"
-    return f"{name} {op} {safe_label(expected)}"
+    return f"{name} {op} {pinned_label(expected)}"
 
 
 def _mode_stack_describe(name: str, types: tuple[type, ...]) -> str:
@@ -505,9 +581,9 @@ def _mode_stack_describe(name: str, types: tuple[type, ...]) -> str:
 
 _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     GuardKind.TYPE_MATCH: lambda name, t: f"type({name}) is {type_label(t)}",
-    GuardKind.ID_MATCH: lambda name, obj: f"{name} is {safe_label(obj)}",
+    GuardKind.ID_MATCH: lambda name, obj: f"{name} is {pinned_label(obj)}",
     GuardKind.FUNCTION_MATCH: lambda name, spec: (
-        f"{name} is {safe_label(spec.fn)} and {name}.__code__ is {safe_label(spec.code)}"
+        f"{name} is {spec.fn.label()} and {name}.__code__ is {safe_label(spec.code)}"
     ),
     GuardKind.EQUALS_MATCH: lambda name, value: f"{name} == {value!r}",
     GuardKind.CLOSURE_MATCH: _closure_describe,

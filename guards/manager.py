@@ -259,8 +259,8 @@ def _pinned_class(guard: Guard, value: Any) -> str:
 
 def _explain_function(guard: Guard, value: Any) -> Explained:
     spec: FunctionSpec = guard.expected
-    if value is not spec.fn:
-        return _claim(f"{guard.source.name} is {safe_label(spec.fn)}", safe_label(value))
+    if value is not spec.fn.get():
+        return _claim(f"{guard.source.name} is {spec.fn.label()}", safe_label(value))
     name, code = guard.source.name, value.__code__
     return _claim(f"{name}.__code__ is {safe_label(spec.code)}", safe_label(code))
 

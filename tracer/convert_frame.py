@@ -32,6 +32,7 @@ from tracer.cache.resume import (
     cells_used_after,
     cells_written_after,
     functions_made_again,
+    kept_though_dead,
     live_locals,
     resume_function,
     why_not_resumable,
@@ -258,21 +259,24 @@ def _compile_partial(
         _finish_trace(output)
         # the resume function (one for each way of a jump) gets the bound locals live there
         starts = [index + 1] if inst.target is None else [index + 1, inst.target]
-        live = live_locals(fn.__code__, starts)
-        names = [
-            name
-            for name in fn.__code__.co_varnames
-            if name in tx.symbolic_locals and name in live and not name.startswith(STACK_PREFIX)
-        ]  # a resume function's stack parameters are dead once its prologue has run
-        local_values = [tx.symbolic_locals[name] for name in names]
-        # a function defined in the frame and live in a local or in a slot of the stack
-        # under the break is made again by the resume function, over its own cells: it gets
-        # the function's parts instead
         if inst.opname in CALL_OPNAMES:  # under the call's NULL/callable slots and arguments
             # (3.13's CALL_KW: and the keyword names tuple on top)
             kept_stack = stack[: len(stack) - (inst.arg or 0) - 2 - (inst.opname == "CALL_KW")]
         else:  # a jump: under the condition
             kept_stack = stack[:-1]
+        call_args = stack[len(kept_stack) :] if inst.opname in CALL_OPNAMES else []
+        live = live_locals(fn.__code__, starts)
+        names = [
+            name
+            for name in fn.__code__.co_varnames
+            if name in tx.symbolic_locals
+            and (name in live or kept_though_dead(tx.symbolic_locals[name], call_args))
+            and not name.startswith(STACK_PREFIX)
+        ]  # a resume function's stack parameters are dead once its prologue has run
+        local_values = [tx.symbolic_locals[name] for name in names]
+        # a function defined in the frame and live in a local or in a slot of the stack
+        # under the break is made again by the resume function, over its own cells: it gets
+        # the function's parts instead
         slots = [
             (f"{STACK_PREFIX}{i}", vt)
             for i, vt in enumerate(kept_stack)

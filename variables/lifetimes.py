@@ -36,6 +36,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from guards.guard import PinRef
 from guards.sources import ClosureSource, LocalSource
 from tracer import worlds
 from tracer.exc import unimplemented
@@ -73,17 +74,26 @@ def _still_held(tx: TranslatorBase, old: VariableTracker) -> bool:
 def check_dropped_value(value: object, name: str, what: str) -> None:
     """`check_drop` for a value read from `name` (a cell whose contents the trace never
     loaded)."""
-    kind = type(value)  # not isinstance: it asks a weak proxy's (maybe dead) object
-    if issubclass(kind, type) or issubclass(kind, worlds.current().tensor_type):
-        return
-    if weakref.getweakrefcount(value):
-        seen_by = "has weak references"
-    elif lookup_class_attr(kind, "__del__")[1] is not None:
-        seen_by = "has a __del__"
-    else:
+    seen_by = sees_its_death(value)
+    if seen_by is None:
         return
     unimplemented(
         "dropped-reference",
         f"{what} drops {name}, which {seen_by}: if that was its last reference it "
         "dies there, which the compiled code can't place",
     )
+
+
+def sees_its_death(value: object) -> str | None:
+    """How `value`'s death would show (`has weak references`, `has a __del__`), or None: no
+    weak reference and no finalizer, or a class or a tensor (NOTE above)."""
+    kind = type(value)  # not isinstance: it asks a weak proxy's (maybe dead) object
+    if issubclass(kind, type) or issubclass(kind, worlds.current().tensor_type):
+        return None
+    if weakref.getweakrefcount(value) and not all(
+        type(ref) is PinRef for ref in weakref.getweakrefs(value)
+    ):  # (a guard's own weak reference sees nothing)
+        return "has weak references"
+    if lookup_class_attr(kind, "__del__")[1] is not None:
+        return "has a __del__"
+    return None

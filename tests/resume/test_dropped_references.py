@@ -104,3 +104,35 @@ def test_plain_drops_still_compile_whole() -> None:
     assert explanation.graph_count == 1
     assert explanation.graph_break_count == 0
     assert_same_behavior(rebinds_plain_values, torch.ones(3), Thing())
+
+
+def weak_reference_outlives_the_break() -> Any:
+    obj = Thing()
+    ref = weakref.ref(obj)  # a break; `obj` is dead after it (only rebound)
+    first = ref() is None
+    obj = None
+    return first, ref() is None
+
+
+def weak_references_counted_after_the_break() -> Any:
+    o = Thing()
+    proxy = weakref.proxy(o)
+    ref1 = weakref.ref(o)  # dead after the next line's break, but it counts
+    ref2 = weakref.ref(o)
+    same = ref1 is ref2
+    n = weakref.getweakrefcount(o)
+    del proxy
+    return same, n, weakref.getweakrefcount(o)
+
+
+def test_a_dead_local_the_break_may_watch_lives_until_rebound() -> None:
+    """CPython's test_weakref `test_ref_repr` and `test_proxy_repr`: `obj` was dropped at the
+    break, so `ref` was dead before `obj = None` (kept_though_dead, tracer/cache/resume.py)."""
+    assert weak_reference_outlives_the_break() == (False, True)
+    assert_same_behavior(weak_reference_outlives_the_break)
+
+
+def test_a_dead_weak_reference_still_counts() -> None:
+    """CPython's test_weakref `test_ref_reuse`."""
+    assert weak_references_counted_after_the_break() == (True, 2, 1)
+    assert_same_behavior(weak_references_counted_after_the_break)

@@ -1,5 +1,6 @@
 """A resume function receives only the locals live at its resume point (`live_locals`): those
-some path from there reads before writing them. Dead ones are not passed and change nothing."""
+some path from there reads before writing them. Dead ones are not passed and change nothing,
+but for an object whose death something may watch (`kept_though_dead`)."""
 
 from __future__ import annotations
 
@@ -160,3 +161,23 @@ def test_live_locals_directly() -> None:
     )  # the print
     assert live_locals(code, [call.index + 1]) == {"flag", "y", "z"}
     assert live_locals(code, [0]) == {"x", "flag"}
+
+
+class Plain:
+    pass
+
+
+def dead_objects_at_a_break(x: Any) -> Any:
+    t = x * 2  # a dead tensor: dropped
+    watched = Plain()  # an argument of the breaking call, which may weakly reference it
+    unwatched = Plain()  # nothing can reach it: dropped
+    print(watched)
+    t = watched = unwatched = None
+    return x + 1, t, watched, unwatched
+
+
+def test_dead_objects_the_break_may_watch_are_passed() -> None:
+    compiled = compile_and_call(dead_objects_at_a_break, torch.ones(3))
+    assert parameters(compiled) == ["x", "watched"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert_same_behavior(dead_objects_at_a_break, torch.ones(3))

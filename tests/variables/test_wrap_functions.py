@@ -54,6 +54,7 @@ def test_functions_wrap_as_the_generic_rules_say() -> None:
             assert output.guards == [(GuardKind.ID_MATCH, source, fn)]
         else:
             assert type(vt) is UserFunctionVariable, fn
-            spec = FunctionSpec(fn, fn.__code__)  # type: ignore[arg-type]
-            assert output.guards == [(GuardKind.FUNCTION_MATCH, source, spec)]
-            assert type(output.guards[0][2]) is FunctionSpec
+            [(kind, where, spec)] = output.guards
+            assert (kind, where) == (GuardKind.FUNCTION_MATCH, source)
+            assert type(spec) is FunctionSpec
+            assert spec.fn.get() is fn and spec.code is fn.__code__  # the function held weakly

@@ -17,10 +17,12 @@ import dataclasses
 import inspect
 import threading
 import types
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.sources import ClosureSource
+from tracer import worlds
 from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
 from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code
 from tracer.exc import BreakReason, Unsupported
@@ -34,7 +36,10 @@ from tracer.translator.instructions import (
 from variables.base import VariableTracker
 from variables.dicts import ConstDictVariable
 from variables.functions import NestedUserFunctionVariable
+from variables.lazy import LazyVariableTracker
+from variables.lifetimes import sees_its_death
 from variables.lists import TupleVariable
+from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.config import CompileOptions
@@ -429,6 +434,37 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
                 live[inst.index] = before
                 changed = True
     return frozenset().union(*(live[start] for start in starts))
+
+
+def kept_though_dead(vt: VariableTracker, call_args: Sequence[VariableTracker]) -> bool:
+    """Whether a local dead after a break is passed to the resume function anyway: its
+    object's death may be seen, and in eager code it lives until the local is rebound or the
+    frame returns (CPython's test_weakref `test_ref_repr`: `obj = C(); ref =
+    weakref.ref(obj)` breaks, and `obj` is only rebound later; dropped at the break, `ref`
+    would be dead too early). The resume function's own `del` or rebinding of it then makes
+    that frame run in Python (NOTE [a dropped reference its object sees]).
+
+    Kept: a handed-in object that has weak references or a `__del__` already, a weak
+    reference (a `weakref.ref` counts in `getweakrefcount`), and an object, handed in or made
+    in the trace, that the breaking call gets as an argument (`call_args`), which may make
+    a weak reference to it. Not a tensor, whose memory is what dropping dead locals frees
+    (as Dynamo does), nor anything else nothing can watch."""
+    if isinstance(vt, LazyVariableTracker):
+        value = vt.value
+        kind = type(value)
+        if issubclass(kind, weakref.ReferenceType) or kind in weakref.ProxyTypes:
+            return True
+        if sees_its_death(value) is not None:
+            return True
+        watchable = kind.__weakrefoffset__ != 0 and not issubclass(kind, type)
+        return watchable and not worlds.current().is_tensor(value) and _among(vt, call_args)
+    if isinstance(vt, UserDefinedObjectVariable) and vt.is_new:
+        return vt.cls.__weakrefoffset__ != 0 and _among(vt, call_args)
+    return False
+
+
+def _among(vt: VariableTracker, items: Sequence[VariableTracker]) -> bool:
+    return any(item is vt for item in items)
 
 
 Flow = tuple[Sequence[Instruction], tuple[tuple[tuple[int, bool], ...], ...]]

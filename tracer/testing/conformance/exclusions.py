@@ -28,20 +28,6 @@ EXCLUDED_TESTS: dict[str, str] = {
     "test.test_memoryview.BytesMemoryviewTest.test_setitem_writable": _REFCOUNT,
     "test.test_memoryview.BytesMemorySliceTest.test_setitem_writable": _REFCOUNT,
     "test.test_memoryview.BytesMemorySliceSliceTest.test_setitem_writable": _REFCOUNT,
-    "test.test_weakref.ReferencesTestCase.test_ref_reuse": (
-        "open (conformance/triage.md): a local dead after a break is not passed to the resume "
-        "function (live_locals, as in Dynamo), so its weak reference dies at the break, not "
-        "when the frame returns; passing every bound local is a design choice for the lead"
-    ),
-    "test.test_struct.StructTest.test__struct_reference_cycle_cleaned_up": (
-        "the ID_MATCH guard of a resume function's cache entry holds the fresh `_struct` "
-        "module it was compiled for (the guard's expected value), so `del` does not free it"
-    ),
-    "test.test_functools.TestLRUPy.test_lru_cache_weakrefable": (
-        "the FUNCTION_MATCH guard of a resume function's cache entry holds the lru_cache "
-        "wrapper the break's call returned (the guard's expected value), so `del` does not "
-        "free it (the break is at the decorator; the function it decorates is made again)"
-    ),
     "test.test_memoryview.BytesMemorySliceTest.test_setitem_readonly": _REFCOUNT,
 }
 """Test ids (`test.test_x.Class.test_y`) that are not run, and why."""
