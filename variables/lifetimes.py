@@ -48,19 +48,21 @@ if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
 _NO_VALUE = object()
+_HANDED_IN = (LocalSource, ClosureSource)
 
 
-def check_drop(tx: TranslatorBase, old: VariableTracker | None, what: str) -> None:
-    """Fall back when `what` (`del a`, a store over `a`, which already left the frame's
-    locals or cell) drops the frame's reference to an object it was handed that sees its
-    death (NOTE above)."""
-    if old is None or not isinstance(old.source, LocalSource | ClosureSource):
+def check_drop(tx: TranslatorBase, old: VariableTracker | None, what: str, name: str = "") -> None:
+    """Fall back when `what` (a template: "del `{}`", "rebinding `{}`" of `name`; "a store to
+    a cell"), which already took `old` out of the frame's locals or cell, drops the frame's
+    reference to an object it was handed that sees its death (NOTE above). The reason is
+    formatted only then: a rebinding is one of the commonest instructions traced."""
+    if old is None or not isinstance(old.source, _HANDED_IN):
         return  # made in the frame, or still held where it was read from
     if _still_held(tx, old):  # `b = a; del a`, or a resume prologue moving a slot to the stack
         return
     value = old.value if isinstance(old, LazyVariableTracker) else getattr(old, "value", _NO_VALUE)
     if value is not _NO_VALUE:
-        check_dropped_value(value, old.source.name, what)
+        check_dropped_value(value, old.source.name, what.format(name))
 
 
 def _still_held(tx: TranslatorBase, old: VariableTracker) -> bool:

@@ -63,7 +63,7 @@ class Names(TranslatorBase):
                 )
             )
         del self.symbolic_locals[inst.argval]
-        check_drop(self, old, f"`del {inst.argval}`")
+        check_drop(self, old, "`del {}`", inst.argval)
 
     def LOAD_CONST(self, inst: Instruction) -> None:
         value = inst.argval
@@ -222,8 +222,8 @@ def store_local(tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         tx.symbolic_locals.pop(name, None)
     else:
         tx.symbolic_locals[name] = value
-    if old is not value:
-        check_drop(tx, old, f"rebinding `{name}`")
+    if old is not None and old.source is not None and old is not value:  # (read from outside)
+        check_drop(tx, old, "rebinding `{}`", name)
 
 
 def push_callable(tx: TranslatorBase, fn: VariableTracker) -> None:
