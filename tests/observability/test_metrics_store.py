@@ -94,6 +94,7 @@ def test_every_field_has_a_column_and_round_trips(tmp_path: Path) -> None:
             cell = row[name]
             value = json.loads(cell) if name in JSON_COLUMNS and cell is not None else cell
             assert value == getattr(record, name), name
+    con.close()
     assert {"config", "restart_reasons", "recompile_guard_failures"} <= JSON_COLUMNS
 
 
@@ -120,6 +121,7 @@ def test_compiles_setting_different_fields_share_a_batch(tmp_path: Path) -> None
             cell = row[name]
             value = json.loads(cell) if name in JSON_COLUMNS and cell is not None else cell
             assert value == getattr(record, name), name
+    con.close()
     assert [row["fail_type"] for row in stored] == [None, "Nope", None]
     assert [row["co_name"] for row in stored] == ["scale", None, "scale"]
     assert json.loads(stored[1]["graph_break_reasons"]) == ["a", "b"]
@@ -523,6 +525,9 @@ def test_unwritable_paths_warn_once_and_compiles_proceed(tmp_path: Path) -> None
                 if st.dropped:
                     break
             assert st.dropped == 1, st
+    # (3.13's sqlite3 warns of a connection collected unclosed: this test's stand-in for a
+    # full disk replaces the store's own, and another test's may be collected here)
+    seen = [w for w in seen if not issubclass(w.category, ResourceWarning)]
     assert len(seen) == 1, [str(w.message) for w in seen]
     assert "cannot write compile metrics" in str(seen[0].message)
     assert rows(full, "SELECT COUNT(*) FROM dynamo_compile")[0][0] == stores[2].written
