@@ -167,9 +167,10 @@ class GuardBuilder:
 
     def FUNCTION_MATCH(self, guard: Guard, v: str) -> str:
         spec: FunctionSpec = guard.expected
-        fn = self.bind_pin(spec.fn)
         code = self.bind(spec.code, _hint(spec.code))
-        return f"{v} is {fn}() is not None and {v}.__code__ is {code}"
+        if type(spec.fn) is WeakPin:
+            return f"{v} is {self.bind_pin(spec.fn)}() is not None and {v}.__code__ is {code}"
+        return f"{v} is {self.bind(spec.fn, _hint(spec.fn))} and {v}.__code__ is {code}"
 
     def EQUALS_MATCH(self, guard: Guard, v: str) -> str:
         return constant_match_expr(v, guard.expected, self.bind)

@@ -15,7 +15,14 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.constants import constant_key, is_constant, safe_label, type_label
-from guards.sources import Source
+from guards.sources import (
+    BuiltinSource,
+    ClosureSource,
+    GlobalsDictSource,
+    GlobalSource,
+    ModuleSource,
+    Source,
+)
 
 if TYPE_CHECKING:
     from tracer.exc import UserLocation
@@ -217,16 +224,16 @@ class FunctionSpec(NamedTuple):
 
     """
 
-    fn: WeakPin
-    """The function, held weakly (NOTE [weak pins])."""
+    fn: Any
+    """The function, or a WeakPin of it once its guard holds it weakly (NOTE [weak pins])."""
     code: types.CodeType
 
     @classmethod
     def of(cls, fn: types.FunctionType) -> FunctionSpec:
-        return cls(WeakPin(fn), fn.__code__)
+        return cls(fn, fn.__code__)
 
     def __repr__(self) -> str:
-        return f"FunctionSpec({self.fn.label()}, {safe_label(self.code)})"
+        return f"FunctionSpec({pinned_label(self.fn)}, {safe_label(self.code)})"
 
 
 def dtype_label(dtype: object) -> str:
@@ -270,11 +277,14 @@ class WeakPin:
     resume function and pinned by its guards, outlived every reference the user's code had
     (CPython's test_struct `test__struct_reference_cycle_cleaned_up`, test_functools
     `test_lru_cache_weakrefable`). Dynamo pins these by id and drops the entry when the object
-    dies (a `weakref.finalize`); here the check tests `v is ref()` with a weak reference: one
-    call of the reference (about 3.5 ns over `v is obj`), and an entry whose object died
-    fails its check by itself, whenever the object died. Classes are pinned strongly: a
-    class's own `__mro__` holds it, so only the collector frees one, and a class is pinned by
-    TYPE_MATCH on the hot path of nearly every check. So are objects that can't be weakly
+    dies (a `weakref.finalize`); here the check tests `v is ref() is not None` with a weak
+    reference: an entry whose object died fails its check by itself, whenever the object died,
+    and a None at the source does not pass a dead reference. It costs about 20 ns a guard in
+    the check (benchmarks/README.md), so only what is read through an argument is pinned
+    weakly: an object found through a module's globals, the builtins, `sys.modules` or the
+    compiled function's own closure cells lives as long as they hold it, and its guard fails
+    once they hold another (`_HELD_ROOTS`). Classes are pinned strongly too: a class's own
+    `__mro__` holds it, so only the collector frees one. So are objects that can't be weakly
     referenced (`None`, builtin constants, instances of classes with `__slots__`). A pin adds
     a weak reference of its own (`PinRef`), which `weakref.getweakrefcount` counts, as
     Dynamo's do.
@@ -302,11 +312,25 @@ class WeakPin:
 
 def pin(obj: object) -> object:
     """What an identity guard keeps of `obj` (NOTE [weak pins]): a WeakPin, or `obj` itself
-    for a class or an object without weak references."""
+    for a constant, a class or an object without weak references."""
     kind = type(obj)
-    if kind.__weakrefoffset__ and not issubclass(kind, type):
+    if kind.__weakrefoffset__ and not issubclass(kind, type) and not is_constant(obj):
         return WeakPin(obj)
     return obj
+
+
+def _weakly(kind: GuardKind, expected: Any) -> Any:
+    """`expected` of an identity guard with its object pinned weakly where it can be."""
+    if kind is not GuardKind.FUNCTION_MATCH:
+        return pin(expected)
+    if type(expected) is not FunctionSpec:
+        return expected  # (the key's check says what is wrong)
+    return expected._replace(fn=pin(expected.fn))
+
+
+def pinned_object(expected: object) -> Any:
+    """The object an identity guard pins, held weakly or not (None once a weak one died)."""
+    return expected.get() if type(expected) is WeakPin else expected
 
 
 def pinned_label(expected: object) -> str:
@@ -319,9 +343,22 @@ def pinned_id(expected: object) -> int:
     return expected.ident if type(expected) is WeakPin else id(expected)
 
 
-_PINS_AN_OBJECT = frozenset({GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
-"""The kinds whose `expected` is the object pinned by identity (FUNCTION_MATCH's FunctionSpec
-pins its function weakly itself)."""
+_PINS_WEAKLY = frozenset({GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH, GuardKind.FUNCTION_MATCH})
+"""The kinds that pin an object by identity: ID_MATCH's and CLOSURE_MATCH's `expected`,
+FUNCTION_MATCH's function."""
+
+_HELD_ROOTS: tuple[type[Source], ...] = (
+    GlobalSource,
+    BuiltinSource,
+    GlobalsDictSource,
+    ModuleSource,
+    ClosureSource,
+)
+"""Roots that outlive a call: a module's globals, the builtins, `sys.modules`, and the cells
+of the compiled function's closure (which the function, and so the cache, holds). What a
+guard finds through them lives as long as they keep it there, and a guard that pinned it fails
+once they hold another; so it is pinned strongly, at no cost per call (NOTE [weak pins]).
+An argument, and all that is read through one, lives per call: pinned weakly."""
 
 _PINS_A_CLASS = frozenset({GuardKind.TYPE_MATCH, GuardKind.ID_MATCH, GuardKind.CLOSURE_MATCH})
 """The kinds whose expected class may be one whose objects' attribute reads a check tests
@@ -357,8 +394,8 @@ class Guard:
     def __post_init__(self) -> None:
         """Check `expected` (an object an identity kind pins is held weakly: NOTE [weak
         pins]), then work out the key and its hash once (all fields are frozen)."""
-        if self.kind in _PINS_AN_OBJECT and not is_constant(self.expected):
-            object.__setattr__(self, "expected", pin(self.expected))
+        if self.kind in _PINS_WEAKLY and not isinstance(self.source.root(), _HELD_ROOTS):
+            object.__setattr__(self, "expected", _weakly(self.kind, self.expected))
         key = (self.kind, self.source, _KEY_OF[self.kind](self.expected))  # TypeError if bad
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "_hash", hash(key))
@@ -407,7 +444,7 @@ def _type_key(expected: Any) -> Hashable:
 
 def _function_key(expected: Any) -> Hashable:
     if type(expected) is FunctionSpec:
-        return (expected.fn.ident, id(expected.code))
+        return (pinned_id(expected.fn), id(expected.code))
     raise TypeError(f"FUNCTION_MATCH expects a FunctionSpec, got {safe_label(expected)}")
 
 
@@ -551,7 +588,7 @@ def _keys_text(keys: Any) -> str:
 _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.TYPE_MATCH: type_label,
     GuardKind.ID_MATCH: pinned_label,
-    GuardKind.FUNCTION_MATCH: lambda spec: spec.fn.label(),
+    GuardKind.FUNCTION_MATCH: lambda spec: pinned_label(spec.fn),
     GuardKind.EQUALS_MATCH: repr,
     GuardKind.CLOSURE_MATCH: pinned_label,
     GuardKind.LENGTH_CHECK: repr,
@@ -583,7 +620,7 @@ _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     GuardKind.TYPE_MATCH: lambda name, t: f"type({name}) is {type_label(t)}",
     GuardKind.ID_MATCH: lambda name, obj: f"{name} is {pinned_label(obj)}",
     GuardKind.FUNCTION_MATCH: lambda name, spec: (
-        f"{name} is {spec.fn.label()} and {name}.__code__ is {safe_label(spec.code)}"
+        f"{name} is {pinned_label(spec.fn)} and {name}.__code__ is {safe_label(spec.code)}"
     ),
     GuardKind.EQUALS_MATCH: lambda name, value: f"{name} == {value!r}",
     GuardKind.CLOSURE_MATCH: _closure_describe,

@@ -34,6 +34,8 @@ from guards.guard import (
     TensorSpec,
     dtype_label,
     mode_types_text,
+    pinned_label,
+    pinned_object,
 )
 from guards.mode_stack import ModeStackFn, ModeStackLenFn, length_reader, mode_stack_failure
 from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, AttrSource, ItemSource
@@ -259,8 +261,8 @@ def _pinned_class(guard: Guard, value: Any) -> str:
 
 def _explain_function(guard: Guard, value: Any) -> Explained:
     spec: FunctionSpec = guard.expected
-    if value is not spec.fn.get():
-        return _claim(f"{guard.source.name} is {spec.fn.label()}", safe_label(value))
+    if value is not pinned_object(spec.fn):
+        return _claim(f"{guard.source.name} is {pinned_label(spec.fn)}", safe_label(value))
     name, code = guard.source.name, value.__code__
     return _claim(f"{name}.__code__ is {safe_label(spec.code)}", safe_label(code))
 

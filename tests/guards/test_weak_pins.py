@@ -15,7 +15,7 @@ import tracer
 from guards import Guard, GuardKind
 from guards.guard import FunctionSpec, PinRef, WeakPin
 from guards.manager import CompiledGuards
-from guards.sources import LocalSource
+from guards.sources import AttrSource, BuiltinSource, GlobalSource, LocalSource
 from tracer.testing import assert_same_behavior
 
 
@@ -55,9 +55,9 @@ def test_a_function_match_pins_its_function_weakly() -> None:
     def helper(x: int) -> int:
         return x + 1
 
-    spec = FunctionSpec.of(helper)
-    assert type(spec.fn) is WeakPin
-    guards = compiled_guards(Guard(GuardKind.FUNCTION_MATCH, LocalSource("f"), spec))
+    guard = Guard(GuardKind.FUNCTION_MATCH, LocalSource("f"), FunctionSpec.of(helper))
+    assert type(guard.expected.fn) is WeakPin
+    guards = compiled_guards(guard)
     assert guards.check({"f": helper})
     ref = weakref.ref(helper)
     del helper
@@ -66,10 +66,17 @@ def test_a_function_match_pins_its_function_weakly() -> None:
     assert not guards.check({"f": None})
 
 
-def test_classes_and_constants_stay_strong() -> None:
+def test_classes_constants_and_what_a_module_holds_stay_strong() -> None:
     assert Guard(GuardKind.ID_MATCH, LocalSource("c"), Thing).expected is Thing
     assert Guard(GuardKind.ID_MATCH, LocalSource("n"), None).expected is None
     assert type(Guard(GuardKind.ID_MATCH, LocalSource("o"), Thing()).expected) is WeakPin
+    # a module's globals, the builtins and sys.modules hold what is found through them
+    obj = Thing()
+    for source in (GlobalSource("obj"), AttrSource(GlobalSource("mod"), "obj")):
+        assert Guard(GuardKind.ID_MATCH, source, obj).expected is obj
+    spec = FunctionSpec.of(call_it)
+    assert Guard(GuardKind.FUNCTION_MATCH, GlobalSource("call_it"), spec).expected.fn is call_it
+    assert Guard(GuardKind.ID_MATCH, BuiltinSource("len"), len).expected is len
 
 
 def test_a_pin_is_not_the_objects_shared_weak_reference() -> None:

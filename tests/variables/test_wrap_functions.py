@@ -57,4 +57,4 @@ def test_functions_wrap_as_the_generic_rules_say() -> None:
             [(kind, where, spec)] = output.guards
             assert (kind, where) == (GuardKind.FUNCTION_MATCH, source)
             assert type(spec) is FunctionSpec
-            assert spec.fn.get() is fn and spec.code is fn.__code__  # the function held weakly
+            assert spec.fn is fn and spec.code is fn.__code__
