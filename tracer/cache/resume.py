@@ -456,8 +456,10 @@ def kept_though_dead(vt: VariableTracker, call_args: Sequence[VariableTracker]) 
             return True
         if sees_its_death(value) is not None:
             return True
-        watchable = kind.__weakrefoffset__ != 0 and not issubclass(kind, type)
-        return watchable and not worlds.current().is_tensor(value) and _among(vt, call_args)
+        watchable = kind.__weakrefoffset__ != 0 and not issubclass(
+            kind, (type, worlds.current().tensor_type)
+        )  # (by type: `isinstance` would read a `__class__` the object defines)
+        return watchable and _among(vt, call_args)
     if isinstance(vt, UserDefinedObjectVariable) and vt.is_new:
         return vt.cls.__weakrefoffset__ != 0 and _among(vt, call_args)
     return False
