@@ -503,10 +503,12 @@ _BODY_LINE = "\n        "
 
 
 def render_predicates(ordered: list[Guard]) -> tuple[list[str], dict[str, object]]:
-    """One predicate per guard, `lambda ___v: <expr>` with the same expression as the check's
-    line for it, and the constants they refer to: for explaining a miss, so rendered only then."""
+    """One predicate per guard, `lambda ___v, L: <expr>` with the same expression as the
+    check's line for it, and the constants they refer to: for explaining a miss, so rendered
+    only then. `L` is the frame locals: an aliasing guard reads its other sources from there
+    (`___v is L['xs'][0]`)."""
     builder = GuardBuilder()
-    predicates = [f"lambda ___v: {builder.code_for(guard, '___v')}" for guard in ordered]
+    predicates = [f"lambda ___v, L: {builder.code_for(guard, '___v')}" for guard in ordered]
     return predicates, builder.bindings
 
 

@@ -179,7 +179,7 @@ class CompiledGuards:
                     guard, f"{guard.source.name}: {what} (expected {expected})", what
                 )
             try:
-                passed = predicate(value)
+                passed = predicate(value, L)
             except Exception:  # noqa: BLE001 - as in the check: an error is a failure
                 passed = False
             if not passed:
@@ -187,7 +187,7 @@ class CompiledGuards:
         return None
 
     @functools.cached_property
-    def _predicates(self) -> list[Callable[[object], bool]]:
+    def _predicates(self) -> list[Callable[[object, Mapping[str, object]], bool]]:
         """One compiled predicate per guard, for the miss path only."""
         predicates, bindings = render_predicates(self.guards)
         scope = {"__builtins__": builtins_module.__dict__, **bindings, **self.roots}

@@ -32,13 +32,14 @@ import builtins
 import collections
 import enum
 import operator
+import sys
 import types
 import typing
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from guards.guard import IMMUTABLE_TYPE, GuardKind
-from guards.sources import TypeSource
+from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.class_lookup import lookup_class_attr, lookup_special, made_class
 
@@ -165,10 +166,12 @@ def guard_metaclass_specials(
     if meta.__flags__ & IMMUTABLE_TYPE:
         return
     if cls_source is None:
+        cls_source = module_path_source(tx, cls)
+    if cls_source is None:
         unimplemented(
             "metaclass",
             f"{what} of class {cls.__name__}, whose metaclass {meta.__name__} can change,"
-            " with no source to guard it through",
+            " with no source to guard it through (it is not its module's global of its name)",
         )
     meta_source = TypeSource(cls_source)
     for name in names:
@@ -180,6 +183,25 @@ def guard_metaclass_specials(
                 f"{what} of class {cls.__name__}: metaclass {meta.__name__} defines {name}",
             )
         lookup_special(tx, meta, meta_source, name, pin=True)
+
+
+def module_path_source(tx: TranslatorBase, cls: type) -> Source | None:
+    """A source for a class a fold returned without one (`groupby(data, type)` gives
+    statistics' `_sum` its classes): `sys.modules[m].__dict__[name]`, when the module the
+    class names holds this very class under its name. Both steps are pinned (the dict and the
+    class, by ID_MATCH), so a module replaced or a name rebound is a miss. None for a class
+    its module does not hold so (a nested or local class, one made by `type()`)."""
+    module_name = vars(cls).get("__module__")
+    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+    name = cls.__qualname__
+    if type(module) is not types.ModuleType or module.__dict__.get(name) is not cls:
+        return None
+    assert isinstance(module_name, str)
+    dict_source = AttrSource(ModuleSource(module_name), "__dict__")
+    tx.output.add_guard(GuardKind.ID_MATCH, dict_source, module.__dict__)
+    source = ItemSource(dict_source, name)
+    tx.output.add_guard(GuardKind.ID_MATCH, source, cls)
+    return source
 
 
 def guard_class_operand(
