@@ -132,17 +132,20 @@ class GuardBuilder:
         expected = guard.expected
         if expected is None:
             return f"{v} is None"
-        if type(expected) is WeakPin:  # NOTE [weak pins]: the check calls the weak reference
-            return f"{v} is {self.bind_pin(expected)}() is not None"
-        name = self.bind(expected, _hint(expected))
-        return f"{v} is {name}{self._still_generic(guard, name)}"
+        test = self.is_pinned(v, expected)
+        if guard.pins_generic_reads:  # a class, pinned strongly: `bind` gives its name again
+            test += self._still_generic(guard, self.bind(expected, _hint(expected)))
+        return test
 
-    def bind_pin(self, pinned: WeakPin) -> str:
-        """Bind the weak reference of an object pinned weakly; the name to call for it. A dead
-        reference returns None, so the test reads `v is ref() is not None` (`ref()` called
-        once): a None at the source must not pass once the object died."""
+    def is_pinned(self, v: str, pinned: object) -> str:
+        """`v is obj` for an object an identity guard holds, or `v is ref() is not None` for a
+        WeakPin (NOTE [weak pins]): the weak reference called once, and a dead one returns
+        None, which must not pass a None at the source."""
+        if type(pinned) is not WeakPin:
+            return f"{v} is {self.bind(pinned, _hint(pinned))}"
         obj = pinned.get()
-        return self.bind(pinned.ref, _hint(obj) if obj is not None else pinned.cls.__name__)
+        ref = self.bind(pinned.ref, _hint(obj) if obj is not None else pinned.cls.__name__)
+        return f"{v} is {ref}() is not None"
 
     def _still_generic(self, guard: Guard, name: str) -> str:
         """NOTE [generic attribute reads]: what a trace read from an object of a class (pinned
@@ -167,10 +170,8 @@ class GuardBuilder:
 
     def FUNCTION_MATCH(self, guard: Guard, v: str) -> str:
         spec: FunctionSpec = guard.expected
-        code = self.bind(spec.code, _hint(spec.code))
-        if type(spec.fn) is WeakPin:
-            return f"{v} is {self.bind_pin(spec.fn)}() is not None and {v}.__code__ is {code}"
-        return f"{v} is {self.bind(spec.fn, _hint(spec.fn))} and {v}.__code__ is {code}"
+        test = self.is_pinned(v, spec.fn)
+        return f"{test} and {v}.__code__ is {self.bind(spec.code, _hint(spec.code))}"
 
     def EQUALS_MATCH(self, guard: Guard, v: str) -> str:
         return constant_match_expr(v, guard.expected, self.bind)

@@ -91,13 +91,14 @@ class CellVariable(VariableTracker):
         if old is not None:
             if old is not value:
                 check_drop(tx, old, "a store to a cell")
-        elif self.real_cell is not None and self.source is not None:
-            try:
-                contents = self.real_cell.cell_contents
-            except ValueError:  # an empty cell drops nothing
-                pass
-            else:
-                check_dropped_value(contents, self.source.name, "a store to a cell")
+            return
+        if self.real_cell is None or self.source is None:
+            return  # a new cell, empty until now
+        try:  # contents the trace never loaded
+            contents = self.real_cell.cell_contents
+        except ValueError:  # an empty cell drops nothing
+            return
+        check_dropped_value(contents, self.source.name, "a store to a cell")
 
     def __repr__(self) -> str:
         state = "new" if self.is_new else "existing"
