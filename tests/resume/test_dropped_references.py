@@ -136,3 +136,39 @@ def test_a_dead_weak_reference_still_counts() -> None:
     """CPython's test_weakref `test_ref_reuse`."""
     assert weak_references_counted_after_the_break() == (True, 2, 1)
     assert_same_behavior(weak_references_counted_after_the_break)
+
+
+class ClassTrap:
+    """An object whose `__class__` is user code: telling its kind must not ask it."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> Any:
+        raise RuntimeError("user __class__")
+
+
+def del_twice() -> Any:
+    x = made_eagerly(Thing)
+    del x
+    del x  # noqa: F821 - UnboundLocalError, as in Python
+
+
+def trap_dropped() -> Any:
+    t = made_eagerly(ClassTrap)
+    ref = weakref.ref(t)
+    t = None
+    return ref() is None, t
+
+
+def rebound_in_a_loop() -> Any:
+    refs = []
+    for _ in range(3):
+        o = made_eagerly(Thing)
+        refs.append(weakref.ref(o))
+    return [ref() is None for ref in refs]
+
+
+def test_odd_drops_behave_as_in_python() -> None:
+    for fn in (del_twice, trap_dropped, rebound_in_a_loop):
+        assert_same_behavior(fn)
+    assert trap_dropped() == (True, None)
+    assert rebound_in_a_loop() == [True, True, False]
