@@ -49,3 +49,26 @@ def test_a_tensor_in_an_objects_attributes_is_traced_in_the_torch_world(kind: st
         comparison = tracer.compare(fn)(arg)
     assert comparison.results_agree and comparison.same_graphs, comparison
     assert comparison.modetrace.graph_count == 1 and not comparison.modetrace.break_reasons
+
+
+class ClassTrap:
+    """An object whose `__class__` is user code (a property that raises)."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> Any:
+        raise RuntimeError("user __class__")
+
+
+def kind_of(obj: Any) -> Any:
+    return type(obj).__name__
+
+
+def test_choosing_the_world_asks_no_object_its_class() -> None:
+    """`world_for` looks at every argument once torch is imported: it told a class from an
+    object with `isinstance`, which reads `__class__`, so a resume function handed such an
+    object raised the user's error (tests/resume/test_dropped_references.py, in the full
+    suite)."""
+    real_torch()
+    from tracer.torch_adapter import world_for
+
+    assert world_for(kind_of, {"obj": ClassTrap()}) is None

@@ -80,7 +80,7 @@ def _instance_dict(value: object) -> dict[str, Any] | None:
     """The instance dict of a plain object (its class keeps `object`'s attribute access and
     `__dict__` slot), else None."""
     kind = type(value)
-    if kind.__getattribute__ is not object.__getattribute__ or isinstance(value, type):
+    if kind.__getattribute__ is not object.__getattribute__ or issubclass(kind, type):
         return None
     slot = next((vars(k)["__dict__"] for k in kind.__mro__ if "__dict__" in vars(k)), None)
     if type(slot) is not types.GetSetDescriptorType:  # no instance dict, or a custom one
