@@ -197,3 +197,19 @@ def test_compare_leaves_a_dynamo_compile_that_raised_without_after_effects() -> 
 
     assert not tracer.compare(bad)(torch.ones(1)).dynamo_agrees
     assert_same_behavior(deleted_then_collected)
+
+
+def test_a_large_result_prints_on_short_lines() -> None:
+    """The explains are read side by side: a result's repr (a tensor's runs to thousands of
+    characters, over many lines) is cut to the width of the two columns, eager's included."""
+    torch = real_torch()
+
+    def double(x: object) -> object:
+        return x * 2
+
+    from tracer.torch_adapter.compare import WIDTH
+
+    text = str(tracer.compare(double)(torch.arange(4000.0).reshape(40, 100)))
+    eager = next(line for line in text.splitlines() if line.startswith("eager result: "))
+    assert eager.endswith("…") and "tensor([[" in eager
+    assert max(map(len, text.splitlines())) <= 17 + 2 * WIDTH + 2  # label, two columns

@@ -119,7 +119,9 @@ class Comparison:
         lines.append(_row("mode stack after", *stacks))
         lines.append(f"same graphs: {_yes(self.same_graphs)}")
         lines.append(_row("result", repr(m.result), repr(d.result)))
-        lines.append(f"eager result: {self.eager!r}".replace("\n", " "))
+        # the eager value on one line, as long as the two columns above (a tensor's repr runs
+        # to thousands of characters)
+        lines.append(f"eager result: {_cell(repr(self.eager), 2 * WIDTH + 5)}")
         lines.append(
             f"results agree with eager: {_yes(self.results_agree)} (modetrace "
             f"{_yes(self.modetrace_agrees)}, dynamo {_yes(self.dynamo_agrees)})"
@@ -142,9 +144,9 @@ def _row(label: str, left: str, right: str) -> str:
     return f"{label:<17}{_cell(left):<{WIDTH}}  {_cell(right)}"
 
 
-def _cell(text: str) -> str:
+def _cell(text: str, width: int = WIDTH) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 Fresh = Callable[[], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
