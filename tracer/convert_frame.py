@@ -532,7 +532,10 @@ def _graph_outputs(results: list[VariableTracker], output: OutputGraph) -> list[
     order (graph inputs are reloaded from their sources, so identity is preserved), and the
     nodes that write a tensor (an in-place op: its effect must run even when nothing reads it),
     that may raise, or that change grad mode for good."""
-    needed: dict[Node, None] = dict.fromkeys([*output.mutating_nodes, *output.raising_nodes])
+    # (an assignment into a tensor, `x[i] = v`, returns None: not an output, but it runs all
+    # the same, as every node that writes a tensor does: no graph pass drops one)
+    writes = [node for node in output.mutating_nodes if node.meta["val"] is not None]
+    needed: dict[Node, None] = dict.fromkeys([*writes, *output.raising_nodes])
     seen: set[int] = set()
     # A worklist, not a recursive closure: a closure that calls itself is a reference cycle,
     # left for the garbage collector after every compile.

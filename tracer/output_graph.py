@@ -37,16 +37,12 @@ if TYPE_CHECKING:
 
 
 _UNTRACED_EFFECTS = {
-    "__setitem__": "assigning into a tensor (`x[i] = v`) is not traced: it returns nothing the "
-    "graph could record",
     "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
     "value does not know",
 }
-"""Runtime ops the graph would not record faithfully: an assignment returns no tensor (tracing
-it would run the effect on fake values at trace time and lose it at run time), and a version
-counter is a run-time count. They break the graph where an op called by its name or function
-is recorded (`_call_op`; neither is a Python operator). (A grad-mode change returns no tensor
-either, but is recorded: `OutputGraph.set_grad_mode`.)"""
+"""Runtime ops the graph would not record faithfully: a version counter is a run-time count.
+They break the graph where an op called by its name or function is recorded (`_call_op`; none
+is a Python operator)."""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -486,7 +482,8 @@ class OutputGraph:
         fake_result = self._run_fake(tx, target, fake_fn, fake_args, fake_kwargs)
         if fake_result is NotImplemented:
             return None
-        if not _contains_tensor(self.world, fake_result):
+        mutates = self.world.mutates(target, node_kwargs)
+        if not mutates and not _contains_tensor(self.world, fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
             unimplemented(
@@ -495,9 +492,11 @@ class OutputGraph:
             )
         meta = {"val": fake_result, "user_location": tx.location_text()}
         result = self.graph.create_node(op, target, node_args, node_kwargs, meta=meta)
-        if self.world.mutates(target, node_kwargs):
+        if mutates:
             self.mutating_nodes.append(result)
             self._note_written_inputs(fake_result, [*args, *kwargs.values()])
+            if not _contains_tensor(self.world, fake_result):  # `x[i] = v` returns None
+                return wrap_constant_result(fake_result)
         return self._wrap_result(result, fake_result)
 
     def _run_fake(

@@ -1,7 +1,7 @@
 """In-place tensor ops compiled: `x += y` and `x.add_(y)` write the tensor (and every view of
 its storage) as eagerly, the graph keeps writes whose results nobody reads, and no pass merges
-or folds across a write. Each traces whole. Assignment into a tensor, `x._version` and grad
-mode changes fall back (the frame runs eagerly)."""
+or folds across a write. Each traces whole, assignment into a tensor (`x[i] = v`) included.
+`x._version` and grad mode changes fall back (the frame runs eagerly)."""
 
 from __future__ import annotations
 
@@ -92,6 +92,54 @@ def assign_item(x: Any) -> Any:
     return x * 2
 
 
+def assign_into_a_new_tensor_and_a_view(x: Any) -> Any:
+    t = torch.zeros(2, 3)
+    t[1] = x  # broadcast along the row
+    row = x.view(1, 3)[0]
+    row[2] = -1.0  # through a view: the input sees it
+    return t, x
+
+
+def assign_between_equal_reads(x: Any) -> Any:
+    before = x.sum()
+    x[0] = 10.0  # unused result (None); no merging of the two sums across it
+    return before, x.sum()
+
+
+def assign_in_a_loop(x: Any) -> Any:
+    for i in range(3):
+        x[i] = float(i) * 2
+    return x
+
+
+def assign_of_a_wrong_shape(x: Any) -> Any:
+    x[0] = torch.ones(4)  # a row of 3 cannot hold 4 values
+    return x
+
+
+def assign_around_a_break(x: Any) -> Any:
+    x[0] = 1.0
+    print("between the writes")
+    x[1] = 2.0
+    return x
+
+
+def test_assignment_into_a_tensor_traces_whole() -> None:
+    check(assign_item, torch.ones(3))
+    check(assign_into_a_new_tensor_and_a_view, torch.tensor([1.0, 2.0, 3.0]))
+    check(assign_between_equal_reads, torch.tensor([1.0, 2.0]))
+    check(assign_in_a_loop, torch.zeros(4))
+    check(assign_of_a_wrong_shape, torch.ones(2, 3))
+    explanation = tracer.explain(assign_item)(torch.ones(3))
+    assert explanation.graph_count == 1 and explanation.break_reasons == []
+    assert explanation.ops_per_graph == [["__setitem__", "__setitem__", "mul"]]
+
+
+def test_assignment_before_and_after_a_break_runs_in_order() -> None:
+    assert_same_behavior(assign_around_a_break, torch.zeros(3))
+    assert tracer.explain(assign_around_a_break)(torch.zeros(3)).graph_count == 2
+
+
 def read_version(x: Any) -> Any:
     x.add_(1)
     return x._version
@@ -104,7 +152,6 @@ def under_no_grad(x: Any) -> Any:
 
 
 def test_untraced_effects_fall_back_and_match_eager() -> None:
-    assert_same_behavior(assign_item, torch.ones(3))
     assert_same_behavior(read_version, torch.ones(3))
     assert_same_behavior(under_no_grad, torch.ones(2, requires_grad=True))
     x = torch.ones(3)

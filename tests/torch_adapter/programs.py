@@ -167,6 +167,15 @@ def programs(torch: Any) -> list[Program]:
         x.mul_(2)
         return x.add_(1)
 
+    def assignment(x: Any, v: Any) -> Any:
+        y = x.clone()
+        y[0] = 5.0  # into a new tensor
+        x[:, 1] = v  # into the input, from a tensor
+        x[x < 0] = 0.0  # through a mask
+        row = x[1]
+        row[0] = -1.0  # through a view of the input
+        return y, x.sum()
+
     def metadata(x: Any) -> Any:
         return x.dtype, x.device, x.size(0), x.dim(), x.numel(), x.requires_grad
 
@@ -203,6 +212,8 @@ def programs(torch: Any) -> list[Program]:
         Program("where and compare", where_compare, lambda: (torch.arange(-2.0, 3.0),)),
         Program("cat and stack", cat_stack, lambda: ([torch.ones(2), torch.arange(2.0)],)),
         Program("in-place ops", in_place, ones3),
+        Program("assignment into tensors", assignment,
+                lambda: (torch.arange(-3.0, 3.0).reshape(2, 3), torch.tensor([7.0, -8.0]))),
         Program("metadata reads", metadata, lambda: (torch.ones(2, 3),)),
         Program("only the shape of a result", shape_only, lambda: (torch.ones(2, 3),)),
     ]  # fmt: skip

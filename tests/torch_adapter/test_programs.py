@@ -32,7 +32,7 @@ def _program_ids() -> list[str]:
         "int argument", "mode entered inside", "mode active at call", "mode stack by hand",
         "counting mode", "nested modes", "_pop_mode_temporarily", "mode stack depth",
         "functional", "views", "where and compare", "cat and stack", "in-place ops",
-        "metadata reads", "only the shape of a result",
+        "assignment into tensors", "metadata reads", "only the shape of a result",
     ]  # fmt: skip
 
 

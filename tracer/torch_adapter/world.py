@@ -34,6 +34,7 @@ from torch._subclasses.fake_tensor import (
 from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
 from guards.sources import GlobalStateSource
 from tracer.exc import unimplemented
+from tracer.graph.passes import writes_in_place
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.worlds import NeedsData, TensorWorld
 
@@ -221,9 +222,10 @@ class TorchWorld(TensorWorld):
             )
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
-        """`add_` and the other in-place methods (torch's naming rule), or an `out=` call."""
+        """`add_` and the other in-place methods (torch's naming rule), `x[i] = v`
+        (`__setitem__`), or an `out=` call."""
         name = target if isinstance(target, str) else getattr(target, "__name__", "")
-        return (name.endswith("_") and not name.endswith("__")) or "out" in kwargs
+        return writes_in_place(name) or "out" in kwargs
 
     # -- what a mode sees -------------------------------------------------------------------------
     def overridable(self, fn: object) -> bool:
