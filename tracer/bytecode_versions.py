@@ -97,6 +97,23 @@ CALL_OPNAMES = frozenset({"CALL", "CALL_KW"})
 """The instructions that call a callable with its arguments on the stack (CALL_KW: 3.13, with
 the keyword names tuple above them); a graph break at one resumes after it."""
 
+OPERAND_BREAKS: dict[str, tuple[int, int]] = {
+    "BINARY_SUBSCR": (2, 1),
+    "BINARY_SLICE": (3, 1),  # 3.12 and 3.13: `x[a:b]`
+    "STORE_SUBSCR": (3, 0),
+    "STORE_SLICE": (4, 0),  # 3.12 and 3.13: `x[a:b] = v`
+    "DELETE_SUBSCR": (2, 0),
+    "BINARY_OP": (2, 1),
+    "COMPARE_OP": (2, 1),
+    "UNARY_NEGATIVE": (1, 1),
+    "UNARY_INVERT": (1, 1),
+    "STORE_ATTR": (2, 0),
+}
+"""Instructions that work on their operands alone, as (values they pop, values they push): they
+read nothing but the stack, bind no name and do not jump. A graph break at one resumes as at a
+call (Dynamo resumes after any instruction): the compiled frame runs the instruction itself on
+the operands the trace rebuilt, and the resume function continues after it with its result."""
+
 METHOD_BIT_IN_LOAD_ATTR = VERSION >= (3, 12)
 """3.12 folded LOAD_METHOD into LOAD_ATTR: the low bit of its argument asks for the method
 form. The decode step turns such a LOAD_ATTR back into the LOAD_METHOD pseudo-instruction."""

@@ -22,7 +22,7 @@ from guards.mode_stack import mode_stack_guard
 from guards.sources import ClosureSource, LocalSource, ModeStackSource
 from tracer import torch_adapter, worlds
 from tracer.backends import lookup_backend
-from tracer.bytecode_versions import CALL_OPNAMES
+from tracer.bytecode_versions import CALL_OPNAMES, OPERAND_BREAKS
 from tracer.cache.entry import CacheEntry, _format_instr
 from tracer.cache.resume import (
     DEFAULT_POLICY,
@@ -259,12 +259,15 @@ def _compile_partial(
         _finish_trace(output)
         # the resume function (one for each way of a jump) gets the bound locals live there
         starts = [index + 1] if inst.target is None else [index + 1, inst.target]
+        operands = OPERAND_BREAKS.get(inst.opname)
         if inst.opname in CALL_OPNAMES:  # under the call's NULL/callable slots and arguments
             # (3.13's CALL_KW: and the keyword names tuple on top)
             kept_stack = stack[: len(stack) - (inst.arg or 0) - 2 - (inst.opname == "CALL_KW")]
+        elif operands is not None:  # under the instruction's operands (`x`, `i` of `x[i]`)
+            kept_stack = stack[: len(stack) - operands[0]]
         else:  # a jump: under the condition
             kept_stack = stack[:-1]
-        call_args = stack[len(kept_stack) :] if inst.opname in CALL_OPNAMES else []
+        call_args = stack[len(kept_stack) :] if inst.target is None else []
         live = live_locals(fn.__code__, starts)
         names = [
             name
@@ -307,17 +310,22 @@ def _compile_partial(
         replay = output.side_effects.codegen_replay
         callees: CalleeFrames | None = None
         with timed("codegen", metrics_column="codegen_time_us", log_compile_event=True):
-            if inst.opname in CALL_OPNAMES:  # the call runs eagerly; its result is on the stack
+            if inst.target is None:  # the call (or operation) runs eagerly; its result, if
+                # any, is on the stack
                 kw_names = tx.kw_names
                 if inst.opname == "CALL_KW":  # 3.13: the keyword names are on top of the stack
                     kw_names, stack = tuple(stack[-1].as_python_constant()), stack[:-1]
-                # the call's result replaces its NULL/callable slots and arguments
-                after = (*stack_nulls(kept_stack), False)
+                # the result replaces the call's NULL/callable slots and arguments, or the
+                # operands (`x[i] = v` leaves none)
+                pushes = 1 if operands is None else operands[1]
+                after = (*stack_nulls(kept_stack), *[False] * pushes)
                 resumes: tuple[Any, ...] = (
                     resume_function(fn, index + 1, after, names, options, policy, index, again),
                 )
-                # a break inside the function this call inlined: it runs as its own frame
-                callees = callee_frames(options, policy) if e.in_callee else None
+                # a break inside the function this call inlined: it runs as its own frame (a
+                # special method an operation inlined, `__getitem__` of `box[i]`, runs eagerly)
+                in_a_call = e.in_callee and operands is None
+                callees = callee_frames(options, policy) if in_a_call else None
                 # the parameters the trace deleted: the original frame holds them no more
                 unbound = [
                     name

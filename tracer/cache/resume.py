@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from guards.sources import ClosureSource
 from tracer import worlds
-from tracer.bytecode_versions import CALL_OPNAMES, NO_FALL_THROUGH, fast_local_accesses
+from tracer.bytecode_versions import (
+    CALL_OPNAMES,
+    NO_FALL_THROUGH,
+    OPERAND_BREAKS,
+    fast_local_accesses,
+)
 from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import (
@@ -97,7 +102,8 @@ def why_not_resumable(fn: types.FunctionType, e: Unsupported) -> BreakReason | N
     code = fn.__code__
     instructions = instructions_of(code)
     inst = instructions[index]
-    if not (inst.opname in CALL_OPNAMES or is_tensor_jump(inst.opname, e)):
+    resumable_at = inst.opname in CALL_OPNAMES or inst.opname in OPERAND_BREAKS
+    if not (resumable_at or is_tensor_jump(inst.opname, e)):
         return e.reason
     if code.co_flags & _NOT_PLAIN:  # a generator's frame cannot be split into plain functions
         return e.reason

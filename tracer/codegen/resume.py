@@ -24,6 +24,7 @@ from bytecode.instr import CellVar, FreeVar, InstrLocation, TryBegin, TryEnd
 from tracer.bytecode_versions import (
     CALL_OPNAMES,
     NO_FALL_THROUGH,
+    OPERAND_BREAKS,
     load_cell_instr,
     make_function_instrs,
     pop_jump_if_instrs,
@@ -438,17 +439,24 @@ def break_code(
     the values of the resume function's local parameters, in order. When the break happened
     inside the function this CALL inlined, `callee` (tracer/cache/resume.py, CalleeFrames)
     turns the callable into its compiled stand-in first: the callee runs as its own frame.
+    A break at an instruction of OPERAND_BREAKS (`x[mask]`, `x[i] = v`) is compiled the same
+    way, the instruction itself run on its operands in place of the call.
     Inside `with_blocks` the eager call runs inside the blocks (`_push_held`). `unbound` are
     the parameters of `original` the trace deleted (`del o`) before the break: the original
     frame no longer holds them while the eager call runs, so neither does this one (an object
     only they held dies before the call, as a `gc.collect()` there would find).
     `unshared_cells` and `made_by_resume`: see PyCodegen's attributes of those names."""
     call, location = _breaking_instruction(original, index)
-    argc = call.arg
-    assert call.opname in CALL_OPNAMES and isinstance(argc, int), call
-    below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
-    if below < 0:
-        unimplemented("graph-break", "a CALL without its NULL/callable slots")
+    operands = OPERAND_BREAKS.get(call.opname)
+    argc = call.arg or 0  # (a call's argument count; an operation's arg is not used)
+    if operands is not None:
+        below = len(stack) - operands[0]  # stack items under the instruction's operands
+        assert below >= 0, call
+    else:
+        assert call.opname in CALL_OPNAMES and call.arg is not None, call
+        below = len(stack) - (argc + 2)  # stack items under the call's NULL/callable slots
+        if below < 0:
+            unimplemented("graph-break", "a CALL without its NULL/callable slots")
     cg = PyCodegen({node: f"___out_{i}" for i, node in enumerate(graph_outputs)})
     cg.unshared_cells = unshared_cells or {}
     cg.made_by_resume = made_by_resume or {}
@@ -460,13 +468,15 @@ def break_code(
     held = _push_held(cg, kept, with_blocks)
     call_slots = stack[below:]
     callable_slot = 1 if isinstance(call_slots[0], NullVariable) else 0  # else [method, self]
-    _reads_the_frame(call_slots[callable_slot], call_slots[2:], kw_names)
+    if operands is None:
+        _reads_the_frame(call_slots[callable_slot], call_slots[2:], kw_names)
     for i, vt in enumerate(call_slots):
         # callee(the callable), but not for a function defined in the frame: it is a new
         # object on every call, and a CompiledFunction (with its cache) is made for one
         # function object, so it runs eagerly (Dynamo compiles its frame, keyed by its code)
         if (
             callee is not None
+            and operands is None
             and i == callable_slot
             and not isinstance(vt, NestedUserFunctionVariable)
         ):
@@ -483,16 +493,19 @@ def break_code(
     inner = TryBegin(handlers[0], True, held) if with_blocks else None
     if inner is not None:  # the eager call runs inside the innermost block
         _begin_try(cg, inner, location)
-    if kw_names:
+    if operands is not None:  # the instruction itself, as the package decoded it
+        items, pos = original_instrs(original, index)
+        cg.emit(items[pos].copy())
+    elif kw_names:
         cg.call_kw(kw_names, argc, location=location)
     else:
         cg.call(argc, location=location)
     if inner is not None:
         _place(cg, TryEnd(inner))
-    result = cg.store_temp()
+    results = [cg.store_temp()] if operands is None or operands[1] else []
     for _ in range(held):
         cg.pop_top()
-    _call_resume(cg, original, resume, [*kept, result, *temps], released=unbound)
+    _call_resume(cg, original, resume, [*kept, *results, *temps], released=unbound)
     if with_blocks:
         _with_cleanups(cg, [depth for depth, _ in with_blocks], handlers, location)
     return (
