@@ -105,8 +105,8 @@ class GuardBuilder:
 
     def bind(self, obj: object, hint: str = "") -> str:
         """Make `obj` a global of the check function (strong reference); return its name."""
-        if isinstance(obj, type):
-            builtin_name = obj.__name__
+        if issubclass(type(obj), type):  # (its type, not `__class__`: a user's may lie)
+            builtin_name: str = obj.__name__  # type: ignore[attr-defined]
             if getattr(builtins, builtin_name, None) is obj:
                 return builtin_name
         name = self._names_by_id.get(id(obj))
@@ -273,8 +273,8 @@ are tested by identity before it)."""
 
 def _hint(obj: object) -> str:
     """A readable suffix for a bound name: the type's or function's name, else the type name."""
-    if isinstance(obj, type):
-        return type_label(obj)
+    if issubclass(type(obj), type):
+        return type_label(obj)  # type: ignore[arg-type]
     return own_name(obj) or type_label(type(obj))
 
 

@@ -130,8 +130,8 @@ def safe_label(value: object) -> str:
     print as themselves, functions/classes/modules by name, anything else as `<Type object>`."""
     if is_constant(value):
         return repr(value)
-    if isinstance(value, type):
-        return type_label(value)
+    if issubclass(type(value), type):  # (its type: a user `__class__` may raise or lie)
+        return type_label(value)  # type: ignore[arg-type]
     kind = type_label(type(value))
     name = own_name(value)
     return f"<{kind} {name}>" if name is not None else f"<{kind} object>"

@@ -621,7 +621,7 @@ def _build_guards(
 ) -> CompiledGuards:
     with timed("build_guards", metrics_column="build_guards_time_us", log_compile_event=True):
         found = fn.__globals__.get("__builtins__", builtins)
-        builtins_dict = found if isinstance(found, dict) else vars(found)
+        builtins_dict = found if issubclass(type(found), dict) else vars(found)
         guards = CompiledGuards(
             output.all_guards(),
             f_globals=fn.__globals__,

@@ -337,7 +337,9 @@ class SideEffects:
             tx.run_user_operation(cls)
             unimplemented("new-object", f"creating {cls.__name__}, which refuses instances")
         new = lookup_special(tx, cls, cls_vt.source, "__new__")[0]
-        python_new = isinstance(new, staticmethod) and type(new.__func__) is types.FunctionType
+        python_new = (
+            issubclass(type(new), staticmethod) and type(new.__func__) is types.FunctionType
+        )
         if type(cls) is type and python_new:
             return self._new_through_python_new(tx, cls_vt, args, kwargs)
         if type(cls) is not type:

@@ -4,6 +4,10 @@
 guards that the choice relies on: a list is guarded on its type and length (its items are wrapped
 lazily, so an item nobody reads adds no guard), a tensor on dtype/shape/requires_grad, a function
 on identity, a constant on its exact type and value.
+
+Every test here is on the value's real type (`type(value)`, `issubclass(kind, C)`), never
+`isinstance`, which reads the value's `__class__`: a user's property there may raise, or
+name a class the value is not (`Mock(spec=Tensor)` claims Tensor, and is no tensor).
 """
 
 from __future__ import annotations
@@ -135,18 +139,18 @@ def wrap_constant_result(value: Any) -> VariableTracker:
         return RangeVariable(value)
     if kind is slice or kind is types.UnionType or kind is types.GenericAlias:
         return ConstantVariable(value)
-    if isinstance(value, enum.Enum):
+    if issubclass(kind, enum.Enum):
         return EnumVariable(value)
-    if isinstance(value, type):
+    if issubclass(kind, type):
         return wrap_class(value)
     world = worlds.current()
     if world.is_constant(value):
         return ConstantVariable(value)
     if world.is_op(value):
         return TorchOpVariable(value)
-    if isinstance(value, types.FunctionType):
+    if issubclass(kind, types.FunctionType):
         return UserFunctionVariable(value)
-    if isinstance(value, types.BuiltinFunctionType):
+    if issubclass(kind, types.BuiltinFunctionType):
         return BuiltinVariable(value)
     unimplemented("wrap", f"a value of type {kind.__name__} produced while tracing")
 
@@ -284,15 +288,15 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)  # its exact class is guarded
         if world.is_constant(value) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
-        if isinstance(value, enum.Enum):
+        if issubclass(kind, enum.Enum):
             return self._guarded_identity(EnumVariable(value, source), value, source)
         if is_grad_mode_class(value):
             return self._guarded_identity(GradModeClassVariable(value, source), value, source)
-        if isinstance(value, type):
+        if issubclass(kind, type):
             vt = wrap_class(value)
             vt.source = source
             return self._guarded_identity(vt, value, source)
-        if isinstance(value, world.mode_base):
+        if issubclass(kind, world.mode_base):
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
@@ -308,7 +312,7 @@ class VariableBuilder:
                 f"contextvars.ContextVar at {source.name}: state per thread and per context "
                 "(decimal's current context) is not modeled",
             )
-        if isinstance(value, tuple) or type(value).__module__ == "builtins":
+        if issubclass(kind, tuple) or kind.__module__ == "builtins":
             unimplemented(
                 "wrap", f"value of type {kind.__name__} at {source.name} is not supported"
             )

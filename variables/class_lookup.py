@@ -180,7 +180,7 @@ def custom_getattribute_reason(cls: type) -> str | None:
     attr, owner = lookup_class_attr(cls, "__getattribute__")
     if attr is object.__dict__["__getattribute__"] or owner is None:
         return None
-    if isinstance(attr, types.WrapperDescriptorType):
+    if type(attr) is types.WrapperDescriptorType:
         built_on = "" if owner is cls else f" (built on C type {owner.__qualname__})"
         return f"attributes of {cls.__name__} objects{built_on} are not modeled"
     return f"{owner.__name__} defines __getattribute__"

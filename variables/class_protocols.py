@@ -191,8 +191,8 @@ def module_path_source(tx: TranslatorBase, cls: type) -> Source | None:
     class names holds this very class under its name. Both steps are pinned (the dict and the
     class, by ID_MATCH), so a module replaced or a name rebound is a miss. None for a class
     its module does not hold so (a nested or local class, one made by `type()`)."""
-    module_name = vars(cls).get("__module__")
-    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+    module_name: Any = vars(cls).get("__module__")
+    module = sys.modules.get(module_name) if issubclass(type(module_name), str) else None
     name = cls.__qualname__
     if type(module) is not types.ModuleType or module.__dict__.get(name) is not cls:
         return None

@@ -93,7 +93,7 @@ class DictSubclassVariable(ConstDictVariable):
         from variables.functions import UserFunctionVariable, UserMethodVariable
 
         member, index = found
-        if not isinstance(member, types.FunctionType):
+        if type(member) is not types.FunctionType:
             return ConstantVariable(member)
         if self.cls_source is None:
             unimplemented("dict-subclass", f"method {name} of a class with no known origin")

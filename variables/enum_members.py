@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def is_enum_class(cls: type) -> bool:
-    return isinstance(cls, enum.EnumMeta) and issubclass(cls, enum.Enum)
+    return issubclass(type(cls), enum.EnumMeta) and issubclass(cls, enum.Enum)
 
 
 _ENUM_MISSING = frozenset(vars(kind)["_missing_"].__func__ for kind in (enum.Enum, enum.Flag))

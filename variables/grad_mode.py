@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 def is_grad_mode_class(value: Any) -> bool:
     """`no_grad`, `enable_grad` or `set_grad_enabled` of the trace's tensor world."""
-    return isinstance(value, type) and value in worlds.current().grad_mode_classes
+    return issubclass(type(value), type) and value in worlds.current().grad_mode_classes
 
 
 def is_grad_mode_reader(value: Any) -> bool:

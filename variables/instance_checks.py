@@ -14,10 +14,10 @@ import abc
 import types
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import GlobalStateSpec, GuardKind
+from guards.guard import IMMUTABLE_TYPE, GlobalStateSpec, GuardKind
 from guards.sources import AttrSource, GlobalStateSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
-from variables.class_lookup import mro_source
+from variables.class_lookup import lookup_class_attr, mro_source
 from variables.class_protocols import changeable_metaclass, guard_metaclass_specials
 
 if TYPE_CHECKING:
@@ -93,7 +93,9 @@ def instance_of(
     """`isinstance(obj, spec)` for an object of type `kind`, walked as CPython walks it: a
     tuple in order (the first match wins, so a bad entry after it is never looked at), a class
     or a union by `issubclass`, anything else CPython's own TypeError. A class whose metaclass
-    decides by its own code breaks the frame, an ABC is guarded (`check_metaclass`)."""
+    decides by its own code breaks the frame, an ABC is guarded (`check_metaclass`). Where
+    CPython reads the object's `__class__` (`_asks_class`) and that read is user code
+    (`_class_read_by_user_code`), the frame breaks."""
     if isinstance(spec, tuple):
         return any(
             instance_of(tx, kind, entry, _entry(spec_vt, index)) for index, entry in enumerate(spec)
@@ -101,7 +103,51 @@ def instance_of(
     if not isinstance(spec, type | types.UnionType):
         tx.run_user_operation(isinstance, None, spec)  # a constant that is no class: raises
     check_classes(tx, spec, spec_vt, "isinstance")
+    if _asks_class(kind, spec):
+        reason = _class_read_by_user_code(kind)
+        if reason is not None:
+            unimplemented("isinstance", f"isinstance() on a {kind.__name__} object: {reason}")
     return bool(tx.run_user_operation(issubclass, kind, spec))
+
+
+def _asks_class(kind: type, spec: type | types.UnionType) -> bool:
+    """Does CPython's `isinstance(obj, spec)`, for an object of type `kind`, read
+    `obj.__class__`? Not when `spec` is `kind` itself (its first test) or a class that `type`'s
+    check finds `kind` a subclass of; it does when that check fails (a `__class__` other than
+    the type may still be a subclass: `unittest.mock.Mock(spec=C)` passes as a C), and always
+    for an ABC (ABCMeta's check starts from `__class__`). A union is its members in order: the
+    first either matches without the read or reads."""
+    if isinstance(spec, types.UnionType):
+        first = spec.__args__[0]
+        return not isinstance(first, type) or _asks_class(kind, first)
+    if kind is spec:
+        return False
+    if getattr(type(spec), "__instancecheck__", None) is not type.__instancecheck__:
+        return True  # (ABCMeta's: `check_metaclass` let no other through)
+    return not issubclass(kind, spec)
+
+
+def _class_read_by_user_code(kind: type) -> str | None:
+    """Why reading `obj.__class__` of an object of type `kind` runs user code, or None when it
+    finds `object`'s descriptor, which answers the type. A class on the MRO that defines
+    `__class__` (a property that raises, or answers another class: `Mock(spec=Tensor)`
+    claims Tensor) or `__getattribute__` (a C type's is the generic one) answers by its own
+    code. (No guard: `__class__` cannot be set on a class once made, since `object`'s
+    descriptor takes the assignment; a new MRO is pinned by `object_instance_of`.)"""
+    if kind.__flags__ & IMMUTABLE_TYPE:
+        return None
+    owner = lookup_class_attr(kind, "__getattribute__")[1]
+    if owner is not None and not owner.__flags__ & IMMUTABLE_TYPE:
+        return f"its __class__ is read through {owner.__name__}.__getattribute__ (user code)"
+    member, owner = lookup_class_attr(kind, "__class__")
+    if member is _OBJECT_CLASS:
+        return None
+    where = "?" if owner is None else owner.__name__
+    return f"its __class__ is {where}'s (user code, which may raise or answer another class)"
+
+
+_OBJECT_CLASS = object.__dict__["__class__"]
+"""`object`'s `__class__` descriptor: the object's type."""
 
 
 def object_instance_of(

@@ -115,7 +115,7 @@ def _forget(ids: list[int]) -> Callable[[object], None]:
 def is_immutable_value(value: object) -> bool:
     """A value the template may share with every class the compiled code builds: a constant,
     a class, a function, or a tuple or frozenset of them."""
-    if type(value) in CONSTANT_TYPES or isinstance(value, type | types.FunctionType):
+    if type(value) in CONSTANT_TYPES or issubclass(type(value), type | types.FunctionType):
         return True
     if type(value) is tuple or type(value) is frozenset:
         return all(is_immutable_value(item) for item in value)
@@ -176,7 +176,7 @@ class NewClassVariable(UserDefinedClassVariable):
         tx.run_user_operation(dataclasses.dataclass, self.value, **keywords)
         self.decorations.append(tuple(keywords.items()))
         for name, member in self.value.__dict__.items():
-            if isinstance(member, types.FunctionType) and id(member) not in self.functions:
+            if type(member) is types.FunctionType and id(member) not in self.functions:
                 self.register(member, (name,))
 
     def load_member(self, cg: PyCodegen, value: object) -> None:

@@ -37,7 +37,7 @@ MODULE_TABLES = ("_parameters", "_buffers", "_modules")
 
 
 def is_module(value: object) -> bool:
-    return isinstance(value, Module)
+    return issubclass(type(value), Module)
 
 
 class NNModuleVariable(UserDefinedObjectVariable):

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 def is_namedtuple_class(cls: type) -> bool:
-    return issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple)
+    return issubclass(cls, tuple) and issubclass(type(getattr(cls, "_fields", None)), tuple)
 
 
 def _code_of(member: Any) -> Any:
@@ -131,7 +131,7 @@ class NamedTupleVariable(TupleVariable):
         member, owner = lookup_class_attr(self.tuple_cls, name)
         if owner is None or owner in (tuple, object):
             return super().var_getattr(tx, name)
-        if isinstance(member, property) and member.fget is not None:
+        if issubclass(type(member), property) and member.fget is not None:
             getter = wrap_class_member(tx, member.fget, None, None, None)
             return getter.call_function(tx, [self], {})
 

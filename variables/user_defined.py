@@ -105,11 +105,11 @@ def wrap_class_member(
 ) -> VariableTracker:
     """What reading a class attribute gives: methods bind, static/class methods unwrap."""
     wrapper = tx.output.builder
-    if isinstance(member, staticmethod):
+    if issubclass(type(member), staticmethod):
         # `source` reads the attribute with getattr, which already unwraps a staticmethod:
         # it is the function (a classmethod's gives a bound method, hence its __func__)
         return wrapper.lazy(member.__func__, source).realize()
-    if isinstance(member, classmethod):
+    if issubclass(type(member), classmethod):
         src = AttrSource(source, "__func__") if source is not None else None
         fn = wrapper.lazy(member.__func__, src).realize()
         assert cls_vt is not None
@@ -117,7 +117,7 @@ def wrap_class_member(
             unimplemented("classmethod", f"classmethod wrapping {fn!r} is not supported")
         return UserMethodVariable(fn, cls_vt)
     value = wrapper.lazy(member, source).realize()
-    if bound_to is not None and isinstance(member, types.FunctionType):
+    if bound_to is not None and type(member) is types.FunctionType:
         if isinstance(value, UserFunctionVariable):
             return UserMethodVariable(value, bound_to)
 
@@ -167,7 +167,7 @@ class UserDefinedClassVariable(VariableTracker):
                 # type's `__doc__` and `__module__` read the class's own dict entry
                 if name not in _TYPE_READS_OWN_DICT or name not in self.value.__dict__:
                     unimplemented("getattr", f"{name} of class {self.value.__name__} (type's)")
-            elif isinstance(meta_member, property):
+            elif issubclass(type(meta_member), property):
                 return self._metaclass_property(tx, meta_member, name)
             else:
                 unimplemented("metaclass", f"descriptor {meta.__name__}.{name} of a metaclass")
@@ -178,10 +178,10 @@ class UserDefinedClassVariable(VariableTracker):
         if member is not ABSENT:
             if source is None:  # a class made in the frame, `name` from its base
                 source = made_class_member_source(tx, self.value, name)
-            if isinstance(member, property):
+            if issubclass(type(member), property):
                 unimplemented("getattr", f"reading property {name} from the class itself")
             getter = lookup_class_attr(type(member), "__get__")[0]
-            if isinstance(getter, types.FunctionType) and owner is not None:
+            if type(getter) is types.FunctionType and owner is not None:
                 return self._descriptor_get(tx, member, owner, name, getter)
             return wrap_class_member(tx, member, source, None, self)
         if from_type:
@@ -291,7 +291,7 @@ class UserDefinedClassVariable(VariableTracker):
         """The metaclass's Python function `name` bound to the class, or None."""
         meta = type(self.value)
         member, owner = self.meta_special(tx, name)
-        if owner is None or owner is type or not isinstance(member, types.FunctionType):
+        if owner is None or owner is type or type(member) is not types.FunctionType:
             return None
         source = AttrSource(TypeSource(self.source), name) if self.source is not None else None
         return wrap_class_member(tx, member, source, self, wrap_class(meta))
@@ -377,7 +377,7 @@ class UserDefinedObjectVariable(VariableTracker):
             return own if own is not None else stored
         member, owner = lookup_class_attr(self.cls, name)
         is_data_descriptor = member is not ABSENT and _is_data_descriptor(member)
-        if isinstance(member, property):
+        if issubclass(type(member), property):
             try:
                 if member.fget is None:
                     property_error(tx, member, self.cls, "get")
@@ -405,8 +405,8 @@ class UserDefinedObjectVariable(VariableTracker):
         if member is ABSENT:
             guard_not_in_classes(tx, self.cls, cls_source, name)
             return self.missing_attr(tx, name)
-        if hasattr(type(member), "__get__") and not isinstance(
-            member, types.FunctionType | staticmethod | classmethod
+        if hasattr(type(member), "__get__") and not issubclass(
+            type(member), types.FunctionType | staticmethod | classmethod
         ):
             unimplemented("getattr", f"descriptor attribute {self.cls.__name__}.{name}")
         source = self._class_source(tx, name)
@@ -523,7 +523,7 @@ class UserDefinedObjectVariable(VariableTracker):
         """`obj.name = value`: a class `__setattr__` (a frozen dataclass's, say) is inlined."""
         setattr_fn, _owner = self.special_method(tx, "__setattr__")
         if setattr_fn is not object.__dict__["__setattr__"]:
-            if not isinstance(setattr_fn, types.FunctionType):
+            if type(setattr_fn) is not types.FunctionType:
                 unimplemented("setattr", f"{self.cls.__name__} defines a C __setattr__")
 
             self.call_method(tx, "__setattr__", [ConstantVariable(name), value], {})
@@ -538,7 +538,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def object_setattr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
         """`object.__setattr__(obj, name, value)`: the store itself, with no class hook."""
         member, owner = lookup_class_attr(self.cls, name)
-        if isinstance(member, property):
+        if issubclass(type(member), property):
             if member.fset is None:
                 property_error(tx, member, self.cls, "set")
             setter = wrap_class_member(
@@ -565,7 +565,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def delete_attr(self, tx: TranslatorBase, name: str) -> None:
         delattr_fn, _owner = self.special_method(tx, "__delattr__")
         if delattr_fn is not object.__dict__["__delattr__"]:
-            if not isinstance(delattr_fn, types.FunctionType):
+            if type(delattr_fn) is not types.FunctionType:
                 unimplemented("delattr", f"{self.cls.__name__} defines a C __delattr__")
 
             self.call_method(tx, "__delattr__", [ConstantVariable(name)], {})
@@ -575,7 +575,7 @@ class UserDefinedObjectVariable(VariableTracker):
     def object_delattr(self, tx: TranslatorBase, name: str) -> None:
         """`object.__delattr__(obj, name)`: the deletion itself, with no class hook."""
         member, owner = lookup_class_attr(self.cls, name)
-        if isinstance(member, property):
+        if issubclass(type(member), property):
             if member.fdel is None:
                 property_error(tx, member, self.cls, "delete")
             deleter = wrap_class_member(
@@ -705,7 +705,7 @@ class SuperVariable(VariableTracker):
         member, source = self._find(tx, cls_vt.value, cls_vt.source, name)
         if member is object.__dict__["__new__"]:
             return ObjectNewVariable()
-        if not isinstance(member, types.FunctionType | staticmethod | classmethod):
+        if not issubclass(type(member), types.FunctionType | staticmethod | classmethod):
             unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
         return wrap_class_member(tx, member, source, None, cls_vt)
 

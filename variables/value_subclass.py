@@ -51,7 +51,7 @@ def has_plain_members(cls: type, allowed: frozenset[str] = CLASS_STATEMENT_NAMES
                 continue
             if name.startswith("__") and name.endswith("__"):
                 return False
-            if not isinstance(member, types.FunctionType) and not is_constant_value(member):
+            if type(member) is not types.FunctionType and not is_constant_value(member):
                 return False
     return True
 
@@ -129,7 +129,7 @@ class ValueSubclassVariable(ConstantVariable):
             if name not in klass.__dict__:
                 continue
             member = klass.__dict__[name]
-            if not isinstance(member, types.FunctionType):
+            if type(member) is not types.FunctionType:
                 return ConstantVariable(member)  # a constant class attribute
             return self._method(tx, member, index, name)
         if start == 0:  # the object's own lookup (no subclass defines `name`): CPython's

@@ -92,7 +92,7 @@ def _format_instr(instr: Instr | TryBegin | TryEnd) -> str:
     if not instr.require_arg():
         return f"  {instr.name}"
     arg = instr.arg
-    if isinstance(arg, types.MethodType):  # `__resume_at_82_0.target`: named by its object
+    if type(arg) is types.MethodType:  # `__resume_at_82_0.target`: named by its object
         owner = arg.__self__
         text = f"{getattr(owner, '__qualname__', repr(owner))}.{arg.__name__}"
     elif callable(arg):

@@ -597,10 +597,10 @@ class CalleeFrames:
         """(function, class of the object it is bound to) -> whether it is called as it is."""
 
     def __call__(self, fn: Any) -> Any:
-        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+        if type(fn) is types.MethodType and type(fn.__func__) is types.FunctionType:
             method = self.compiled_for(fn.__func__, type(fn.__self__))
             return fn if method is fn.__func__ else types.MethodType(method, fn.__self__)
-        if isinstance(fn, types.FunctionType):
+        if type(fn) is types.FunctionType:
             return self.compiled_for(fn)
         return fn
 
@@ -652,9 +652,9 @@ def calls_a_caller_reader(fn: types.FunctionType, owner: type | None = None) -> 
             continue
         for name in code.co_names:
             found = function.__globals__.get(name)
-            if not isinstance(found, types.FunctionType) and owner is not None:
+            if type(found) is not types.FunctionType and owner is not None:
                 found = inspect.getattr_static(owner, name, None)
-            if isinstance(found, types.FunctionType):
+            if type(found) is types.FunctionType:
                 todo.append((found, depth + 1))
     return False
 

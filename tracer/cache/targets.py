@@ -27,10 +27,11 @@ from tracer.runtime.nn import Module
 def module_base(target: object) -> type | None:
     """The `nn.Module` class `target` is an instance of: the runtime's, or real torch's (when
     torch is imported), else None."""
-    if isinstance(target, Module):
+    kind = type(target)
+    if issubclass(kind, Module):
         return Module
     torch_module = torch_adapter.module_base()
-    if torch_module is not None and isinstance(target, torch_module):
+    if torch_module is not None and issubclass(kind, torch_module):
         return torch_module
     return None
 
@@ -100,17 +101,17 @@ def function_of(target: Any) -> tuple[types.FunctionType, Any]:
     """The Python function `tracer.compile(target)` compiles, and the object a call passes as
     its first argument (`UNBOUND` for a plain function); a UserError for anything with no
     Python function to compile."""
-    if isinstance(target, CompiledFunction):
+    if issubclass(type(target), CompiledFunction):
         target = target.fn
-    if isinstance(target, CompiledModule):
+    if issubclass(type(target), CompiledModule):
         target = target.module
-    if isinstance(target, types.FunctionType):
+    if type(target) is types.FunctionType:
         return target, UNBOUND
-    if isinstance(target, types.MethodType):
-        func = target.__func__
-        if isinstance(func, CompiledFunction):
+    if type(target) is types.MethodType:
+        func: Any = target.__func__
+        if issubclass(type(func), CompiledFunction):
             func = func.fn
-        if isinstance(func, types.FunctionType):
+        if type(func) is types.FunctionType:
             return func, target.__self__
     elif (base := module_base(target)) is not None and type(target).__call__ is base.__call__:
         forward = _class_function(type(target), "forward")
@@ -119,7 +120,7 @@ def function_of(target: Any) -> tuple[types.FunctionType, Any]:
                 f"tracer.compile: {type(target).__qualname__} has no forward method to compile"
             )
         return forward, target
-    elif not isinstance(target, type):
+    elif not issubclass(type(target), type):
         call = _class_function(type(target), "__call__")
         if call is not None:
             return call, target
@@ -139,7 +140,7 @@ def compiled_target(
     compiled = make(fn)
     if bound is UNBOUND:
         return compiled
-    if isinstance(target, CompiledModule):
+    if issubclass(type(target), CompiledModule):
         target = target.module
     base = module_base(target)  # `model`, not `model.forward`
     if base is not None and type(bound).__call__ is base.__call__:
@@ -152,7 +153,7 @@ def _class_function(cls: type, name: str) -> types.FunctionType | None:
     for klass in cls.__mro__:
         if name in klass.__dict__:
             found = klass.__dict__[name]
-            if isinstance(found, CompiledFunction):
+            if issubclass(type(found), CompiledFunction):
                 found = found.fn
-            return found if isinstance(found, types.FunctionType) else None
+            return found if type(found) is types.FunctionType else None
     return None

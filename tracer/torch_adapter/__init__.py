@@ -96,10 +96,10 @@ def _names_torch(torch: Any, fn: types.FunctionType) -> bool:
     """Does the function read a global that is torch or comes from it (`torch`, `F`, `nn`)?"""
     f_globals = fn.__globals__
     for name in fn.__code__.co_names:
-        value = f_globals.get(name)
+        value: Any = f_globals.get(name)
         if value is torch:
             return True
-        module = value.__name__ if isinstance(value, types.ModuleType) else None
+        module = value.__name__ if issubclass(type(value), types.ModuleType) else None
         if module is not None and module.startswith("torch."):
             return True
     return False

@@ -255,7 +255,7 @@ the same two guards again."""
 
 def wrap_module(output: Any, value: Any, source: Source) -> VariableTracker | None:
     """The tracker for a real module found at `source` (TYPE_MATCH guarded), else None."""
-    if not isinstance(value, torch.nn.Module):
+    if not issubclass(type(value), torch.nn.Module):
         return None
     output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
     vt = NNModuleVariable(value, type(value), source)

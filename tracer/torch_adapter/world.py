@@ -148,7 +148,7 @@ class TorchWorld(TensorWorld):
 
     # -- values ---------------------------------------------------------------------------------
     def is_tensor(self, value: object) -> bool:
-        return isinstance(value, torch.Tensor)
+        return issubclass(type(value), torch.Tensor)
 
     def tensor_spec(self, value: Any) -> TensorSpec:
         cls = type(value)
@@ -163,10 +163,12 @@ class TorchWorld(TensorWorld):
         )
 
     def is_constant(self, value: object) -> bool:
-        return isinstance(value, CONSTANT_TYPES)
+        return issubclass(type(value), CONSTANT_TYPES)
 
     def is_op(self, value: object) -> bool:
-        if isinstance(value, types.BuiltinFunctionType):
+        # by exact type (neither type can be subclassed): `isinstance` would ask a user
+        # object's `__class__`, which may raise or claim to be a function
+        if type(value) is types.BuiltinFunctionType:
             if value is _C._set_grad_enabled:  # recorded as a change of grad mode
                 return True
             if value.__name__.startswith("_"):
@@ -174,7 +176,7 @@ class TorchWorld(TensorWorld):
             if value.__self__ is None:  # `torch.add`: a static method of _VariableFunctions
                 return value.__module__ == "torch"
             return any(value.__self__ is ns for ns in OP_NAMESPACES)
-        if isinstance(value, types.FunctionType):
+        if type(value) is types.FunctionType:
             return value.__module__ in OP_MODULES and not value.__name__.startswith("_")
         return False
 
@@ -235,7 +237,7 @@ class TorchWorld(TensorWorld):
         return _probe().get(id(method))
 
     def accepts_operand(self, value: object) -> bool:
-        return isinstance(value, torch.Tensor | int | float | bool | complex)
+        return issubclass(type(value), torch.Tensor | int | float | bool | complex)
 
     def property_getters(self, name: str) -> tuple[Any, Any]:
         getter = inspect.getattr_static(torch.Tensor, name).__get__

@@ -13,6 +13,8 @@ back. Tracebacks are not modeled.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
@@ -51,8 +53,8 @@ class ExceptionOps(TranslatorBase):
         """What `raise exc` raises: the exception itself, or a new instance of a class."""
         if isinstance(exc, ExceptionVariable):
             return exc
-        cls = exc.fn if isinstance(exc, BuiltinVariable) else getattr(exc, "value", None)
-        if isinstance(cls, type) and issubclass(cls, BaseException):
+        cls: Any = exc.fn if isinstance(exc, BuiltinVariable) else getattr(exc, "value", None)
+        if issubclass(type(cls), type) and issubclass(cls, BaseException):
             made = exc.call_function(self, [], {}).realize()
             if isinstance(made, ExceptionVariable):
                 return made

@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import sys
 import types
+from typing import Any
 
 from guards.sources import BuiltinSource, ModuleSource
 from tracer.exc import unimplemented
@@ -69,10 +70,10 @@ class Imports(Names):
 
     def _wrap_module(self, module: object, name: str) -> VariableTracker:
         """The module as a constant found at `sys.modules[its name]`, guarded by identity."""
-        module_name = getattr(module, "__name__", None)
+        module_name: Any = getattr(module, "__name__", None)
         if (
-            not isinstance(module, types.ModuleType)
-            or not isinstance(module_name, str)
+            not issubclass(type(module), types.ModuleType)
+            or not issubclass(type(module_name), str)
             or sys.modules.get(module_name) is not module
         ):
             unimplemented("import", f"import of {name!r} gave a value not in sys.modules")

@@ -106,7 +106,8 @@ class Names(TranslatorBase):
 
     def _builtins_dict(self) -> dict[str, Any]:
         found = self.f_globals.get("__builtins__", builtins)
-        return found if isinstance(found, dict) else vars(found)
+        found_dict: dict[str, Any] = found if issubclass(type(found), dict) else vars(found)
+        return found_dict
 
     def global_source(self, name: str) -> Source:
         if self.f_globals is self.output.root_globals:
@@ -117,8 +118,8 @@ class Names(TranslatorBase):
         """Where the globals of a function from another module are read: that module's dict,
         `sys.modules['m'].__dict__` (guarded to be this very dict, so a replaced module is a
         miss), else the function's own `__globals__` when the function has a source."""
-        module_name = self.f_globals.get("__name__")
-        module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+        module_name: Any = self.f_globals.get("__name__")
+        module = sys.modules.get(module_name) if issubclass(type(module_name), str) else None
         if module is not None and getattr(module, "__dict__", None) is self.f_globals:
             assert isinstance(module_name, str)
             source: Source = AttrSource(ModuleSource(module_name), "__dict__")

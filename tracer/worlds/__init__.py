@@ -25,7 +25,9 @@ from tracer.graph.passes import writes_in_place
 
 
 class TensorWorld:
-    """What the tracer asks about tensors. Every member is one question; a world answers all."""
+    """What the tracer asks about tensors. Every member is one question; a world answers all.
+    A question about a user's value is answered from its real type, never by `isinstance`,
+    which reads the value's `__class__` (user code: it may raise, or claim Tensor)."""
 
     name: str = "?"
     tensor_type: type = object
@@ -208,7 +210,7 @@ class RuntimeWorld(TensorWorld):
         self.read_attr = getattr  # type: ignore[method-assign,assignment]
 
     def is_tensor(self, value: object) -> bool:
-        return isinstance(value, self.rt.Tensor)
+        return issubclass(type(value), self.rt.Tensor)
 
     def traces_subclass(self, cls: type) -> bool:
         """`nn.Parameter` (a module's parameters), whose ops give plain tensors."""
@@ -218,7 +220,7 @@ class RuntimeWorld(TensorWorld):
         return TensorSpec.of(value)
 
     def is_constant(self, value: object) -> bool:
-        return isinstance(value, self.rt.dtype | self.rt.device)
+        return issubclass(type(value), self.rt.dtype | self.rt.device)
 
     def is_op(self, value: object) -> bool:
         """A runtime op or factory: a function carrying the op marker or defined in the
