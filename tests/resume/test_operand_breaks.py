@@ -112,7 +112,10 @@ def store_attribute(x: Any, box: Loud) -> Any:
     return box.late + 1
 
 
-CASES = [subscript, store_subscript, store_slice, load_slice, delete_subscript, binary, compare, unary, store_attribute]
+CASES = [
+    subscript, store_subscript, store_slice, load_slice, delete_subscript, binary, compare,
+    unary, store_attribute,
+]  # fmt: skip
 
 
 def _args() -> tuple[Any, Any]:
