@@ -17,6 +17,7 @@ from tests.real_torch import real_torch
 from tests.resume import test_resume as cases
 from tests.resume import test_resume_cells as cell_cases
 from tests.resume import test_resume_inline as inline_cases
+from tracer.observability.metrics import clear_compilation_metrics
 
 
 def torch_versions(torch: Any) -> dict[str, Any]:
@@ -283,6 +284,10 @@ def test_a_bound_method_on_the_stack_compiles_as_often_as_in_dynamo() -> None:
 
     torch._dynamo.reset()
     tracer.reset()
+    # both keep their records in a bounded deque: from empty, so that its length counts (a
+    # full one stays as long, and the counts read 0, after enough compiles in the session)
+    torch._dynamo.utils.clear_compilation_metrics()
+    clear_compilation_metrics()
     compiled_theirs = torch.compile(appends_around_a_print, backend="eager")
     compiled_ours = tracer.compile(appends_around_a_print)
     theirs_before = len(torch._dynamo.utils.get_compilation_metrics())

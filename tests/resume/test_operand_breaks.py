@@ -124,7 +124,7 @@ def _args() -> tuple[Any, Any]:
 
 @pytest.mark.parametrize("fn", CASES, ids=lambda fn: fn.__name__)
 def test_a_break_at_an_operation_resumes_after_it(fn: Any) -> None:
-    assert_same_behavior(fn, _args)
+    assert_same_behavior(fn, *_args())
     with contextlib.redirect_stdout(io.StringIO()):
         explanation = tracer.explain(fn)(*_args())
     assert explanation.graph_count == 2, explanation
@@ -138,7 +138,7 @@ def in_a_loop(x: Any, box: Loud) -> Any:
 
 
 def test_a_break_at_an_operation_in_a_loop_still_runs_the_frame_eagerly() -> None:
-    assert_same_behavior(in_a_loop, _args)
+    assert_same_behavior(in_a_loop, *_args())
     with contextlib.redirect_stdout(io.StringIO()):
         explanation = tracer.explain(in_a_loop)(*_args())
     assert explanation.graph_count == 0
@@ -151,7 +151,7 @@ def raising(x: Any, box: Loud) -> Any:
 
 
 def test_an_error_of_the_operation_is_raised_from_the_users_line() -> None:
-    assert_same_behavior(raising, _args)
+    assert_same_behavior(raising, *_args())
 
 
 def test_real_torch_mask_resumes_as_dynamo_does() -> None:
