@@ -40,6 +40,7 @@ from guards.guard import (
     GuardKind,
     TensorSpec,
     WeakPin,
+    generic_getattribute,
 )
 from guards.mode_stack import mode_stack_check_expr
 from guards.sources import MODE_STACK_FN, MODE_STACK_LEN_FN, ModeStackListSource, Source
@@ -57,7 +58,6 @@ ROOT_NAMES = ("G", "B", "C", MODE_STACK_FN, MODE_STACK_LEN_FN)
 accessor and its length's."""
 
 
-_OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
 _TYPE_GETATTRIBUTE = type.__dict__["__getattribute__"]
 
 
@@ -162,7 +162,8 @@ class GuardBuilder:
         metaclass's; empty for any other guard."""
         if not guard.pins_generic_reads:
             return ""
-        hook = self.bind(_OBJECT_GETATTRIBUTE, "object_getattribute")
+        generic = generic_getattribute(guard.expected)  # (a module subclass: module's)
+        hook = self.bind(generic, f"{generic.__objclass__.__name__}_getattribute")
         if type(guard.expected) is type:
             return f" and {name}.__getattribute__ is {hook}"
         lookup = self.bind(_TYPE_GETATTRIBUTE, "type_getattribute")

@@ -242,20 +242,32 @@ def dtype_label(dtype: object) -> str:
 
 
 _OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
+MODULE_GETATTRIBUTE = vars(types.ModuleType)["__getattribute__"]
+"""A module's attribute read: `object`'s generic one, then, for a name it does not find, the
+module's own `__getattr__` (PEP 562). An object of a module subclass (`torch.backends`) reads
+its attributes as any object does (`UserDefinedObjectVariable.missing_attr` breaks instead of
+that last step)."""
 IMMUTABLE_TYPE = 1 << 8
 """Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set or deleted (`object`,
 `array.array`)."""
 
 
+def generic_getattribute(cls: type) -> Any:
+    """The generic `__getattribute__` the objects of `cls` would find with none of their own:
+    `object`'s, or `module`'s for a module subclass."""
+    return MODULE_GETATTRIBUTE if issubclass(cls, types.ModuleType) else _OBJECT_GETATTRIBUTE
+
+
 def generic_attribute_class(cls: type) -> bool:
-    """Whether attribute reads of `cls`'s objects are `object.__getattribute__`'s (the first
-    `__getattribute__` on its MRO is `object`'s) and a class on that MRO can still gain one
-    of its own (`cls` is not immutable; an immutable class has only immutable bases)."""
+    """Whether attribute reads of `cls`'s objects are the generic ones (the first
+    `__getattribute__` on its MRO is `generic_getattribute(cls)`) and a class on that MRO can
+    still gain one of its own (`cls` is not immutable; an immutable class has only immutable
+    bases)."""
     if cls.__flags__ & IMMUTABLE_TYPE:
         return False
     for klass in cls.__mro__:
         if "__getattribute__" in klass.__dict__:
-            return klass.__dict__["__getattribute__"] is _OBJECT_GETATTRIBUTE
+            return klass.__dict__["__getattribute__"] is generic_getattribute(cls)
     return False
 
 

@@ -555,8 +555,11 @@ class OutputGraph:
                 "torch.return_types.max (from `max(x, dim)`) is not traced yet",
             )
         if isinstance(fake, tuple | list):
-            items = []
+            items: list[VariableTracker] = []
             for i, item in enumerate(fake):
+                if item is None:  # a result left out (`need_weights=False`'s attention weights)
+                    items.append(ConstantVariable(None))
+                    continue
                 getter = self.graph.call_function(operator.getitem, (node, i))
                 getter.meta["val"] = item
                 items.append(self._wrap_result(getter, item))

@@ -436,6 +436,8 @@ class UserDefinedObjectVariable(VariableTracker):
         is not asked of `__getattr__` (the tracer looks those up for CPython's implicit
         lookups, which skip it), nor is a `__getattr__` that is not a Python function: both
         break the frame. (A subclass may model its own, as nn.Module's does.)"""
+        if issubclass(self.cls, types.ModuleType):  # the module's `__getattr__` comes first
+            unimplemented("getattr", f"missing attribute {name} of module subclass object")
         member, _owner = self.special_method(tx, "__getattr__", pin=True)
         if member is ABSENT:
             tx.raise_user_error(

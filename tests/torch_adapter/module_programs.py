@@ -132,7 +132,30 @@ def make(name: str) -> tuple[Any, ...]:
         return call, Block(), torch.randn(2, 5, 8)
     if name == "buffer and attribute":
         return call, Scaled(), torch.randn(3)
+    if name == "multi-head attention":
+        # its forward reads `torch.backends.mha` (an object of a module subclass) and gets
+        # `(output, None)` from F.multi_head_attention_forward
+        attention = nn.MultiheadAttention(8, 2, batch_first=True)
+        return attend, attention, torch.randn(2, 5, 8)
+    if name == "nn layers":
+        layers = (nn.Conv2d(1, 2, 3, padding=1), nn.BatchNorm2d(2), nn.GroupNorm(1, 2))
+        return conv_layers, *layers, torch.randn(2, 1, 6, 6)
+    if name == "transformer decoder layer":
+        layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+        return decode, layer, torch.randn(2, 5, 8), torch.randn(2, 3, 8)
     raise KeyError(name)
+
+
+def attend(attention: Any, x: Any) -> Any:
+    return attention(x, x, x, need_weights=False)[0]
+
+
+def conv_layers(conv: Any, batch_norm: Any, group_norm: Any, x: Any) -> Any:
+    return F.max_pool2d(group_norm(batch_norm(F.relu(conv(x)))), 2).flatten(1)
+
+
+def decode(layer: Any, x: Any, memory: Any) -> Any:
+    return layer(x, memory)
 
 
 NAMES = (
@@ -142,4 +165,7 @@ NAMES = (
     "embedding and layernorm",
     "transformer block",
     "buffer and attribute",
+    "multi-head attention",
+    "nn layers",
+    "transformer decoder layer",
 )

@@ -1,7 +1,8 @@
 """nn.Modules on real torch (issue 24, point 4): a module passed to a compiled function is
 called through its `forward`, its parameters and buffers are graph inputs; the result equals
 eager torch and the graphs equal Dynamo's (Linear, Sequential, an MLP, Embedding and LayerNorm,
-a transformer block with F.scaled_dot_product_attention, a buffer and a plain attribute)."""
+a transformer block with F.scaled_dot_product_attention, a buffer and a plain attribute,
+MultiheadAttention, convolution and norm layers, a TransformerDecoderLayer)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ NAMES = (
     "embedding and layernorm",
     "transformer block",
     "buffer and attribute",
+    "multi-head attention",
+    "nn layers",
+    "transformer decoder layer",
 )
 
 
