@@ -200,19 +200,22 @@ class PyCodegen:
         return name
 
     def release_locals(
-        self, template: types.CodeType, keep: Sequence[str] = (), only: Sequence[str] = ()
+        self,
+        template: types.CodeType,
+        keep: Sequence[str] = (),
+        only: Sequence[str] | None = None,
     ) -> None:
         """Delete the locals of this code (`del x`): `template`'s parameters and what this
         code made (temporaries, graph outputs), all bound by then, except those in `keep`
-        (or only those in `only`). Emitted around a resume function's call: from then on only
-        the resume function holds what it was handed, as the original frame would (an object
-        it drops dies, and a weak reference to it sees that). (Not before the eager call:
-        `exec(src)` or `locals()` there reads the frame's locals.)
+        (or only those in `only`, which may be none). Emitted around a resume function's
+        call: from then on only the resume function holds what it was handed, as the original
+        frame would (an object it drops dies, and a weak reference to it sees that). (Not
+        before the eager call: `exec(src)` or `locals()` there reads the frame's locals.)
         """
         made = [f"___tmp_{i}" for i in range(1, self._temp_count + 1)]
         parameters = template.co_varnames[: parameter_count(template)]
         for name in [*parameters, *made, *self.graph_outputs.values()]:
-            if name not in keep and (not only or name in only):
+            if name not in keep and (only is None or name in only):
                 self.emit(Instr("DELETE_FAST", name))
 
     def load_const(self, value: Any) -> None:
