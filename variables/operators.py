@@ -9,7 +9,7 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from guards.guard import GuardKind
+from guards.guard import IMMUTABLE_TYPE, GuardKind
 from tracer.exc import unimplemented
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from variables.base import NotConstantError, VariableTracker
@@ -176,6 +176,14 @@ def _call_operator_method(
     receiver = receiver.realize()
     if not isinstance(receiver, UserDefinedObjectVariable):
         kind = receiver.python_type()
+        other = other.realize()
+        if isinstance(other, UserDefinedObjectVariable) and _derives_from_a_c_type(other.cls):
+            unimplemented(
+                "operator",
+                f"{name} of {receiver.type_name()} with a {other.cls.__name__} object, whose "
+                "class derives from a type defined in C: the builtin's own method may take it "
+                "through that type's protocol (bytes + a bytearray subclass concatenates)",
+            )
         formats = kind in (str, bytes) and name == "__mod__"
         if name in _COMPARISON_DUNDERS or (kind in _REFUSING_BUILTINS and not formats):
             return None  # a builtin's method answers NotImplemented to a user object
@@ -200,6 +208,18 @@ def _call_operator_method(
     return result
 
 
+def _derives_from_a_c_type(cls: type) -> bool:
+    """Whether a class of `cls`'s MRO other than `object` is a type defined in C (`bytearray`,
+    `int`, `array.array`: not made by a class statement, which makes a mutable heap type)."""
+    return any(
+        klass is not object
+        and (not klass.__flags__ & _HEAP_TYPE or klass.__flags__ & IMMUTABLE_TYPE)
+        for klass in cls.__mro__
+    )
+
+
+_HEAP_TYPE = 1 << 9
+"""Py_TPFLAGS_HEAPTYPE: a type allocated at run time, as a class statement makes one."""
 _COMPARISON_DUNDERS = frozenset({"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"})
 """A builtin's rich comparison answers NotImplemented to an object of an unrelated type."""
 

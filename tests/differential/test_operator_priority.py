@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.differential.helpers import check
+from tracer.testing import assert_same_behavior
 
 
 class B:
@@ -165,3 +166,23 @@ def str_repeat_error() -> Any:
 )  # fmt: skip
 def test_operator_protocol_is_cpythons(fn: Any) -> None:
     check(fn)  # fullgraph: traced whole, same result or same exception and message
+
+
+class BufferSub(bytearray):
+    """A class deriving from a type defined in C: bytes' own methods take its objects through
+    the buffer protocol, with no method of theirs asked."""
+
+
+class NumberSub(int):
+    pass
+
+
+def builtin_takes_a_c_derived_object(a: bytes, b: Any, n: Any) -> Any:
+    return a + b, a == b, b"abcd" < b, 3 + n, n < 5, 2**n
+
+
+def test_a_builtins_method_takes_an_object_of_a_c_derived_class() -> None:
+    """`b"ab" + BufferSub(b"cd")` concatenates (the tracer took bytes' method to refuse any
+    user object, and raised `can't concat BufferSub to bytes`): such an operation is not
+    modeled, and the frame runs as in CPython."""
+    assert_same_behavior(builtin_takes_a_c_derived_object, b"ab", BufferSub(b"cd"), NumberSub(3))
