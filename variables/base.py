@@ -169,8 +169,13 @@ class GetAttrVariable(VariableTracker):
         return self.obj.call_method(tx, self.name, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:
-        cg(self.obj)
-        cg.load_attr(self.name)
+        def build() -> None:
+            cg(self.obj)
+            cg.load_attr(self.name)
+
+        # a new method object on every read in eager code, but one per read: `m = xs.append`
+        # held twice is one object
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         return f"GetAttrVariable({self.obj!r}.{self.name})"

@@ -289,10 +289,15 @@ class ExceptionVariable(VariableTracker):
                 "an exception raised in the traced frame leaves it as a value "
                 "(its traceback and chained exceptions are not rebuilt)",
             )
-        cg.load_function(self.cls)
-        for arg in self.args:
-            cg.load_const(arg)
-        cg.call(len(self.args))
+
+        def build() -> None:
+            cg.load_function(self.cls)
+            for arg in self.args:
+                cg.load_const(arg)
+            cg.call(len(self.args))
+
+        # one object wherever the tracker is (`return u, u`; an operand and a local at a break)
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         return f"ExceptionVariable({self.cls.__name__}{self.args!r})"

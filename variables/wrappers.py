@@ -102,11 +102,15 @@ class FunctoolsPartialVariable(VariableTracker):
             return
         if self.keywords:
             unimplemented("reconstruct", "a functools.partial with keywords made in the frame")
-        cg.load_function(functools.partial)
-        cg(self.func)
-        for arg in self.args:
-            cg(arg)
-        cg.call(1 + len(self.args))
+
+        def build() -> None:
+            cg.load_function(functools.partial)
+            cg(self.func)
+            for arg in self.args:
+                cg(arg)
+            cg.call(1 + len(self.args))
+
+        cg.rebuild_once(self, build)  # one object wherever the tracker is
 
     def __repr__(self) -> str:
         return f"FunctoolsPartialVariable({self.func!r}, args={self.args!r}{self._src()})"
