@@ -41,6 +41,7 @@ from tracer.cache.resume import (
 from tracer.codegen import assemble
 from tracer.codegen.pycodegen import parameter_count
 from tracer.codegen.resume import (
+    PART_PREFIX,
     STACK_PREFIX,
     break_code,
     frame_name,
@@ -326,12 +327,14 @@ def _compile_partial(
                 # special method an operation inlined, `__getitem__` of `box[i]`, runs eagerly)
                 in_a_call = e.in_callee and operands is None
                 callees = callee_frames(options, policy) if in_a_call else None
-                # the parameters the trace deleted: the original frame holds them no more
+                # the parameters the trace deleted: the original frame holds them no more (a
+                # resume function's parts of a function it made again are not: its prologue
+                # deleted them, and they are read to be handed on; the function holds them too)
                 unbound = [
                     name
                     for name in fn.__code__.co_varnames[: parameter_count(fn.__code__)]
                     if name not in tx.symbolic_locals
-                    and not name.startswith(STACK_PREFIX)
+                    and not name.startswith((STACK_PREFIX, PART_PREFIX))
                     and name not in fn.__code__.co_cellvars  # its cell: passed by value above
                 ]
                 new_code, instructions = break_code(

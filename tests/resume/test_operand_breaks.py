@@ -219,3 +219,21 @@ def test_a_break_with_nothing_live_after_it() -> None:
     assert_same_behavior(nothing_live_after, Holder())
     with contextlib.redirect_stdout(io.StringIO()):
         assert tracer.explain(nothing_live_after)(Holder()).graph_break_count == 1
+
+
+def made_again_across_two_breaks(x: Any, box: Loud) -> Any:
+    def helper(t: Any = x) -> Any:  # a default: a part the resume functions make it from
+        return t * 2
+
+    a = box[1]  # the first resume function makes `helper` again from its parts...
+    b = box[2]  # ...and hands them on from its own parameters at its own break
+    return helper(), a + b
+
+
+def test_a_function_made_again_across_two_breaks() -> None:
+    """A resume function's parameters holding the parts of a function it makes again were
+    taken for locals the trace deleted (its prologue deletes them), so its own break deleted
+    them before reading them to hand on (UnboundLocalError; conformance's test_typing)."""
+    assert_same_behavior(made_again_across_two_breaks, *_args())
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert tracer.explain(made_again_across_two_breaks)(*_args()).graph_break_count == 2
