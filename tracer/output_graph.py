@@ -27,6 +27,7 @@ from variables.dicts import ConstDictVariable
 from variables.lists import BaseListVariable, TupleVariable
 from variables.modes import TorchFunctionModeVariable
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
+from variables.structured import StructSequenceVariable, is_struct_sequence
 from variables.sym import SymNumberVariable, pin_scalar_arguments, symbolic_int_operand
 from variables.tensor import TensorVariable, TorchOpVariable, as_graph_arg, returned_input
 
@@ -548,11 +549,13 @@ class OutputGraph:
             if self.world.read_attr(fake, "requires_grad"):
                 self.depends_on_grad_mode()
             return TensorVariable(node, fake)
-        if isinstance(fake, tuple) and type(fake) is not tuple:
+        named = isinstance(fake, tuple) and type(fake) is not tuple
+        if named and not is_struct_sequence(type(fake)):
             unimplemented(
                 "op-result",
-                f"op result of type {type(fake).__qualname__}: a named tuple such as "
-                "torch.return_types.max (from `max(x, dim)`) is not traced yet",
+                f"op result of type {type(fake).__qualname__}: a named tuple other than "
+                "torch's struct sequences (torch.return_types.max, from `max(x, dim)`) is not "
+                "traced yet",
             )
         if isinstance(fake, tuple | list):
             items: list[VariableTracker] = []
@@ -563,7 +566,7 @@ class OutputGraph:
                 getter = self.graph.call_function(operator.getitem, (node, i))
                 getter.meta["val"] = item
                 items.append(self._wrap_result(getter, item))
-            return TupleVariable(items)
+            return StructSequenceVariable(items, type(fake)) if named else TupleVariable(items)
         unimplemented("op-result", f"op result of type {type(fake).__name__}")
 
 

@@ -179,6 +179,67 @@ class NamedTupleVariable(TupleVariable):
         return f"NamedTupleVariable({self.tuple_cls.__qualname__}({inner})){self._src()}"
 
 
+def is_struct_sequence(cls: type) -> bool:
+    """A C struct sequence whose fields are exactly its tuple's items, all named
+    (`torch.return_types.topk`; not `os.stat_result`, which holds more fields than items)."""
+    items = getattr(cls, "n_sequence_fields", None)
+    if not issubclass(cls, tuple) or type(items) is not int:
+        return False
+    fields = getattr(cls, "__match_args__", ())
+    return getattr(cls, "n_fields", None) == items == len(fields) and (
+        getattr(cls, "n_unnamed_fields", None) == 0
+    )
+
+
+class StructSequenceVariable(TupleVariable):
+    """An op's named result, a C struct sequence (`is_struct_sequence`): `x.max(dim)` and
+    `x.topk(k)` give `torch.return_types.max(values=..., indices=...)`. Its items are read by
+    index or by field name; anything else a tuple does it does as a tuple (a slice of it, or
+    `r + t`, is a plain tuple, as in CPython). Rebuilt as `cls(items)`, the one way to make one."""
+
+    __slots__ = ("sequence_cls",)
+
+    def __init__(
+        self, items: Sequence[VariableTracker], sequence_cls: type, source: Source | None = None
+    ) -> None:
+        super().__init__(items, source)
+        self.sequence_cls = sequence_cls
+
+    def python_type(self) -> type:
+        return self.sequence_cls
+
+    def as_python_constant(self) -> Any:
+        return self.sequence_cls(tuple(item.as_python_constant() for item in self.items))
+
+    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        fields: tuple[str, ...] = self.sequence_cls.__match_args__  # type: ignore[attr-defined]
+        if name in fields:
+            return self.items[fields.index(name)]
+        if name == "__class__":
+            return builder.wrap_class(self.sequence_cls)
+        if name in vars(tuple):  # `count`, `index`
+            return super().var_getattr(tx, name)
+        unimplemented("struct-sequence", f"attribute {name} of {self.sequence_cls.__qualname__}")
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:
+            cg.load_source(self.source)
+            return
+
+        def build() -> None:
+            cg.load_function(self.sequence_cls)
+            self.reconstruct_items(cg)
+            cg.build_tuple(len(self.items))
+            cg.call(1)
+
+        cg.rebuild_once(self, build)
+
+    def __repr__(self) -> str:
+        fields: tuple[str, ...] = self.sequence_cls.__match_args__  # type: ignore[attr-defined]
+        inner = ", ".join(f"{f}={v!r}" for f, v in zip(fields, self.items, strict=False))
+        return f"StructSequenceVariable({self.sequence_cls.__qualname__}({inner})){self._src()}"
+
+
 def construct_namedtuple(
     tx: TranslatorBase,
     cls: type,
