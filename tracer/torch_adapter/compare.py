@@ -174,13 +174,19 @@ def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]
                 return fn, args, kwargs
 
         grad_at_call = torch.is_grad_enabled()
+        # every run draws the same random numbers (dropout, randn_like): each starts from the
+        # generator's state at the call, which is left as the eager run left it
+        at_call = torch.random.get_rng_state()
         f, a, k = fresh()
         eager = _outcome(lambda: f(*a, **k))
+        after_eager = torch.random.get_rng_state()
         eager_stack = _stack_text()
         eager_grad = _grad_mode_then(grad_at_call)
+        torch.random.set_rng_state(at_call)
         mine = _modetrace_side(fresh, options)
         mine.grad_enabled_after = _grad_mode_then(grad_at_call)
-        theirs = _dynamo_side(fresh, grad_at_call)
+        theirs = _dynamo_side(fresh, grad_at_call, at_call)
+        torch.random.set_rng_state(after_eager)
         return Comparison(name, eager, mine, theirs, eager_stack, eager_grad)
 
     return run
@@ -223,7 +229,7 @@ def _modetrace_side(fresh: Fresh, options: dict[str, Any]) -> Side:
     )
 
 
-def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
+def _dynamo_side(fresh: Fresh, grad_at_call: bool, rng_at_call: Any) -> Side:
     torch._dynamo.reset()
     f, a, k = fresh()
     try:
@@ -236,6 +242,7 @@ def _dynamo_side(fresh: Fresh, grad_at_call: bool) -> Side:
     torch._dynamo.reset()
     f, a, k = fresh()
     compiled = torch.compile(f, backend="eager")
+    torch.random.set_rng_state(rng_at_call)  # (explain's run drew some)
     with restoring_frame_evaluation():
         result = _outcome(lambda: compiled(*a, **k))
     stack = _stack_text()
