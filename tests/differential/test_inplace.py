@@ -163,9 +163,18 @@ def max_along_a_dim(x: Any) -> Any:
     return x.max(1)
 
 
-def test_named_tuple_results_fall_back_and_keep_their_type() -> None:
-    """`max(x, dim)` returns torch.return_types.max: compiled, the frame falls back (a plain
-    tuple would lose the type and the `values`/`indices` fields)."""
-    assert_same_behavior(max_along_a_dim, torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
+def fields_of_named_results(x: Any) -> Any:
+    values, indices = x.min(0)
+    top = x.max(1)
+    return top.values * 2, top.indices, top[0], values + indices, len(top)
+
+
+def test_named_tuple_results_are_traced_and_keep_their_type() -> None:
+    """`max(x, dim)` returns torch.return_types.max, a struct sequence as torch's is: its
+    items are graph values, read by field, index or unpacking, and the frame traces whole; a
+    result returned is made again of its type (a plain tuple would lose the `values` and
+    `indices` fields)."""
+    check(max_along_a_dim, torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
+    check(fields_of_named_results, torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
     result = tracer.compile(max_along_a_dim)(torch.tensor([[1.0, 3.0], [4.0, 2.0]]))
     assert type(result) is torch.return_types.max

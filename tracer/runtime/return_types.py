@@ -9,7 +9,11 @@ class _ValuesIndices(tuple[Any, Any]):
     """A pair `(values, indices)` whose fields read by name too, printed as torch prints it."""
 
     __slots__ = ()
+    # what torch's struct sequences say of themselves (`torch.return_types.max.n_fields`...)
     n_fields = 2
+    n_sequence_fields = 2
+    n_unnamed_fields = 0
+    __match_args__ = ("values", "indices")
     _fields = ("values", "indices")
 
     @property
