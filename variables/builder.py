@@ -49,6 +49,7 @@ from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.grad_mode import (
     GradModeClassVariable,
+    GuardedStateReaderVariable,
     IsGradEnabledVariable,
     is_grad_mode_class,
     is_grad_mode_reader,
@@ -170,6 +171,8 @@ def _world_mode_function(value: Any) -> VariableTracker | None:
     world = worlds.current()
     if value is world.grad_mode_reader:
         return IsGradEnabledVariable(value)
+    if world.guarded_state_readers.get(id(value)) is value:
+        return GuardedStateReaderVariable(value)
     found = world.mode_functions().get(id(value))
     if found is None or found[0] is not value:
         return None

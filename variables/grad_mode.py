@@ -128,6 +128,24 @@ class IsGradEnabledVariable(KnownObjectVariable):
         return ConstantVariable(tx.output.read_grad_mode())
 
 
+class GuardedStateReaderVariable(KnownObjectVariable):
+    """`torch.get_default_dtype()`: a reader of global state every trace's GLOBAL_STATE guard
+    pins (`TensorWorld.guarded_state_readers`), so its value at trace time holds whenever the
+    entry runs; the call is that value."""
+
+    __slots__ = ()
+
+    def call_function(
+        self,
+        tx: TranslatorBase,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker:
+        if args or kwargs:  # CPython's TypeError, raised by the eager run
+            unimplemented("global-state", f"{self.fn.__name__}() called with arguments")
+        return ConstantVariable(self.fn())  # a dtype or a bool: constants of the world
+
+
 def _constant_mode(value: VariableTracker) -> bool:
     value = value.realize()
     if not value.is_python_constant() or type(value.as_python_constant()) is not bool:

@@ -106,6 +106,9 @@ GLOBAL_STATE_READERS = (
 )
 """The global state a trace relies on, one reader per name of GLOBAL_STATE_NAMES: the C
 function behind torch's Python-level getter, which every check calls."""
+_GUARDED_STATE_READERS = {id(reader): reader for reader in GLOBAL_STATE_READERS[1:]}
+"""`torch.get_default_dtype()` and `are_deterministic_algorithms_enabled()`'s C call, folded
+while tracing (`TensorWorld.guarded_state_readers`); grad mode has its own tracker."""
 
 
 def live_mode_stack() -> list[Any]:
@@ -289,6 +292,8 @@ class TorchWorld(TensorWorld):
 
     def mode_functions(self) -> dict[int, tuple[Any, str]]:
         return _MODE_FUNCTIONS
+
+    guarded_state_readers = _GUARDED_STATE_READERS
 
 
 def _subclass_reason(cls: type) -> str:

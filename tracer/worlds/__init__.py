@@ -137,6 +137,11 @@ class TensorWorld:
         """Guards on global state every trace of this world relies on (grad mode...)."""
         return []
 
+    guarded_state_readers: Mapping[int, Callable[[], Any]] = {}
+    """id(function) -> function, for the functions that read global state the GLOBAL_STATE
+    guard of every trace pins (grad mode aside, which a trace can change): a call with no
+    argument is the value it reads at trace time (`torch.get_default_dtype()`), as in Dynamo."""
+
     # -- grad mode --------------------------------------------------------------------------------
     grad_mode_setter: object = None
     """The world's `torch._C._set_grad_enabled` when the tracer models changes of grad mode

@@ -1,0 +1,63 @@
+"""Readers of global state the GLOBAL_STATE guard pins, `torch.get_default_dtype()` and
+`torch.are_deterministic_algorithms_enabled()`, are folded while tracing, as in Dynamo (no
+break: before, each was "call to C function ... not supported"); changing that state afterwards
+misses the guard and recompiles, with the eager result."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import tracer
+from tests.real_torch import real_torch
+
+
+@contextlib.contextmanager
+def default_dtype(torch: Any, dtype: Any) -> Iterator[None]:
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(before)
+
+
+def test_the_default_dtype_is_read_while_tracing_and_guarded() -> None:
+    torch = real_torch()
+
+    def to_default(x: Any) -> Any:
+        return x.to(torch.get_default_dtype()) * 2, torch.get_default_dtype()
+
+    x = torch.ones(2, dtype=torch.float16)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(to_default)(x)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.break_reasons == [], comparison
+    compiled = tracer.compile(to_default)
+    assert compiled(x)[1] == torch.float32
+    with default_dtype(torch, torch.float64):
+        result = compiled(x)
+        assert result[1] == torch.float64 and result[0].dtype == torch.float64
+    assert len(compiled.entries) == 2
+    assert "default_dtype" in " ".join(compiled.last_miss_reasons)
+
+
+def test_the_deterministic_flag_is_read_while_tracing_and_guarded() -> None:
+    torch = real_torch()
+
+    def flagged(x: Any) -> Any:
+        return x + (1 if torch.are_deterministic_algorithms_enabled() else 2)
+
+    compiled = tracer.compile(flagged)
+    x = torch.zeros(2)
+    assert compiled(x).tolist() == [2.0, 2.0]
+    explanation = tracer.explain(flagged)(x)
+    assert explanation.graph_count == 1 and explanation.break_reasons == []
+    torch.use_deterministic_algorithms(True)
+    try:
+        assert compiled(x).tolist() == [1.0, 1.0]
+    finally:
+        torch.use_deterministic_algorithms(False)
+    assert compiled(x).tolist() == [2.0, 2.0] and len(compiled.entries) == 2
