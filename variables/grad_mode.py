@@ -111,27 +111,10 @@ class GradModeContextVariable(VariableTracker):
         return f"GradModeContextVariable({self.cls.__name__})"
 
 
-class IsGradEnabledVariable(KnownObjectVariable):
-    """`torch.is_grad_enabled()`: the mode at this point of the trace (guarded at the call
-    when the trace has not set it yet)."""
-
-    __slots__ = ()
-
-    def call_function(
-        self,
-        tx: TranslatorBase,
-        args: Sequence[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> VariableTracker:
-        if args or kwargs:  # CPython's TypeError, raised by the eager run
-            unimplemented("grad-mode", "is_grad_enabled() called with arguments")
-        return ConstantVariable(tx.output.read_grad_mode())
-
-
 class GuardedStateReaderVariable(KnownObjectVariable):
     """`torch.get_default_dtype()`: a reader of global state every trace's GLOBAL_STATE guard
     pins (`TensorWorld.guarded_state_readers`), so its value at trace time holds whenever the
-    entry runs; the call is that value."""
+    entry runs; the call, with no argument, is that value (`read`)."""
 
     __slots__ = ()
 
@@ -143,7 +126,20 @@ class GuardedStateReaderVariable(KnownObjectVariable):
     ) -> VariableTracker:
         if args or kwargs:  # CPython's TypeError, raised by the eager run
             unimplemented("global-state", f"{self.fn.__name__}() called with arguments")
-        return ConstantVariable(self.fn())  # a dtype or a bool: constants of the world
+        return ConstantVariable(self.read(tx))  # a bool or a dtype: constants of the world
+
+    def read(self, tx: TranslatorBase) -> Any:
+        return self.fn()
+
+
+class IsGradEnabledVariable(GuardedStateReaderVariable):
+    """`torch.is_grad_enabled()`: the mode at this point of the trace, which the trace may
+    have set (guarded at the call when it has not set it yet)."""
+
+    __slots__ = ()
+
+    def read(self, tx: TranslatorBase) -> Any:
+        return tx.output.read_grad_mode()
 
 
 def _constant_mode(value: VariableTracker) -> bool:
