@@ -171,8 +171,9 @@ def _world_mode_function(value: Any) -> VariableTracker | None:
     world = worlds.current()
     if value is world.grad_mode_reader:
         return IsGradEnabledVariable(value)
-    if world.guarded_state_readers.get(id(value)) is value:
-        return GuardedStateReaderVariable(value)
+    reader = world.guarded_state_readers.get(id(value))
+    if reader is not None and reader[0] is value:
+        return GuardedStateReaderVariable(value, reader[1])
     found = world.mode_functions().get(id(value))
     if found is None or found[0] is not value:
         return None

@@ -18,12 +18,13 @@ mode-stack blocks are restored around a break), which is always correct.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import not_
 from typing import TYPE_CHECKING, Any
 
 from tracer import worlds
 from tracer.exc import unimplemented
-from variables.base import GetAttrVariable, KnownObjectVariable, VariableTracker
+from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
 from variables.constant import ConstantVariable
 
 if TYPE_CHECKING:
@@ -114,9 +115,14 @@ class GradModeContextVariable(VariableTracker):
 class GuardedStateReaderVariable(KnownObjectVariable):
     """`torch.get_default_dtype()`: a reader of global state every trace's GLOBAL_STATE guard
     pins (`TensorWorld.guarded_state_readers`), so its value at trace time holds whenever the
-    entry runs; the call, with no argument, is that value (`read`)."""
+    entry runs; the call, with constant arguments whose state the guard covers (`covered`),
+    is that value (`read`)."""
 
-    __slots__ = ()
+    __slots__ = ("covered",)
+
+    def __init__(self, fn: Any, covered: Callable[[tuple[Any, ...]], bool] = not_) -> None:
+        super().__init__(fn)
+        self.covered = covered
 
     def call_function(
         self,
@@ -124,12 +130,23 @@ class GuardedStateReaderVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        if args or kwargs:  # CPython's TypeError, raised by the eager run
-            unimplemented("global-state", f"{self.fn.__name__}() called with arguments")
-        return ConstantVariable(self.read(tx))  # a bool or a dtype: constants of the world
+        try:
+            values = tuple(arg.realize().as_python_constant() for arg in args)
+        except NotConstantError:
+            values = None
+        if kwargs or values is None or not self.covered(values):
+            # the eager call reads it (or raises CPython's TypeError)
+            unimplemented(
+                "global-state", f"{self.fn.__name__}() with arguments whose state no guard covers"
+            )
+        try:
+            value = self.read(tx, values)
+        except Exception:  # noqa: BLE001 - a bad argument (a device type torch does not know)
+            unimplemented("global-state", f"{self.fn.__name__}() raised: the eager call raises")
+        return ConstantVariable(value)  # a bool or a dtype: constants of the world
 
-    def read(self, tx: TranslatorBase) -> Any:
-        return self.fn()
+    def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
+        return self.fn(*values)
 
 
 class IsGradEnabledVariable(GuardedStateReaderVariable):
@@ -138,7 +155,7 @@ class IsGradEnabledVariable(GuardedStateReaderVariable):
 
     __slots__ = ()
 
-    def read(self, tx: TranslatorBase) -> Any:
+    def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
         return tx.output.read_grad_mode()
 
 

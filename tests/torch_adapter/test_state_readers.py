@@ -1,7 +1,8 @@
-"""Readers of global state the GLOBAL_STATE guard pins, `torch.get_default_dtype()` and
-`torch.are_deterministic_algorithms_enabled()`, are folded while tracing, as in Dynamo (no
-break: before, each was "call to C function ... not supported"); changing that state afterwards
-misses the guard and recompiles, with the eager result."""
+"""Readers of global state the GLOBAL_STATE guard pins, `torch.get_default_dtype()`,
+`torch.are_deterministic_algorithms_enabled()` and `torch.is_autocast_enabled()`, are folded
+while tracing, as in Dynamo (no break: before, each was "call to C function ... not
+supported"); changing that state afterwards misses the guard and recompiles, with the eager
+result."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import contextlib
 import io
 from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 import tracer
 from tests.real_torch import real_torch
@@ -61,3 +64,44 @@ def test_the_deterministic_flag_is_read_while_tracing_and_guarded() -> None:
     finally:
         torch.use_deterministic_algorithms(False)
     assert compiled(x).tolist() == [2.0, 2.0] and len(compiled.entries) == 2
+
+
+def test_autocast_state_is_read_while_tracing_and_guarded() -> None:
+    """`torch.is_autocast_enabled(device_type)` is folded while autocast is off everywhere,
+    which GLOBAL_STATE's `any_autocast` part pins; a device type torch does not know breaks
+    (the eager call raises)."""
+    torch = real_torch()
+
+    def autocast_aware(x: Any) -> Any:
+        on = torch.is_autocast_enabled("cpu") or torch.is_autocast_enabled()
+        return x * (3 if on else 2), torch.is_autocast_enabled("cuda")
+
+    x = torch.ones(2)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(autocast_aware)(x)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.break_reasons == [], comparison
+    compiled = tracer.compile(autocast_aware)
+    assert compiled(x)[0].tolist() == [2.0, 2.0]
+    with torch.autocast("cpu"):
+        assert compiled(x)[0].tolist() == autocast_aware(x)[0].tolist() == [3.0, 3.0]
+    assert len(compiled.entries) == 2  # (x's TENSOR_MATCH sees the autocast dispatch key too)
+    assert compiled(x)[0].tolist() == [2.0, 2.0] and len(compiled.entries) == 2
+
+    # no tensor: only GLOBAL_STATE's part tells the two apart (a global `torch`, so that the
+    # trace is torch's: tests/torch_adapter/test_world_choice.py)
+    scope: dict[str, Any] = {"torch": torch}
+    exec("def flag_only():\n    return torch.is_autocast_enabled('cpu')", scope)  # noqa: S102
+    flag = tracer.compile(scope["flag_only"])
+    assert flag() is False
+    with torch.autocast("cpu"):
+        assert flag() is True
+    assert "any_autocast == False" in " ".join(flag.last_miss_reasons)
+
+    def unknown_device(x: Any) -> Any:
+        return x + torch.is_autocast_enabled("no-such-device")
+
+    compiled_unknown = tracer.compile(unknown_device)
+    with pytest.raises(RuntimeError, match="no-such-device"):
+        compiled_unknown(x)  # the frame runs eagerly, and torch raises its own error
+    assert "raised" in str(compiled_unknown.entries[0].break_reason)

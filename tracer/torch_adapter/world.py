@@ -98,17 +98,44 @@ _TensorGuards: Any = _C._dynamo.guards.TensorGuards
 sizes and strides as one list where the class takes a list per tensor.)"""
 
 
-GLOBAL_STATE_NAMES = ("grad_enabled", "default_dtype", "deterministic_algorithms")
+GLOBAL_STATE_NAMES = (
+    "grad_enabled",
+    "default_dtype",
+    "deterministic_algorithms",
+    "any_autocast",
+)
 GLOBAL_STATE_READERS = (
     _C.is_grad_enabled,
     _C.get_default_dtype,
     _C._get_deterministic_algorithms,
+    _C._is_any_autocast_enabled,
 )
 """The global state a trace relies on, one reader per name of GLOBAL_STATE_NAMES: the C
-function behind torch's Python-level getter, which every check calls."""
-_GUARDED_STATE_READERS = {id(reader): reader for reader in GLOBAL_STATE_READERS[1:]}
-"""`torch.get_default_dtype()` and `are_deterministic_algorithms_enabled()`'s C call, folded
-while tracing (`TensorWorld.guarded_state_readers`); grad mode has its own tracker."""
+function behind torch's Python-level getter, which every check calls (autocast: whether it
+is on for any device type, one call where a reader per device type costs 100 ns each)."""
+
+
+def _no_arguments(values: tuple[Any, ...]) -> bool:
+    return not values
+
+
+def _autocast_off(values: tuple[Any, ...]) -> bool:
+    """`is_autocast_enabled(device_type)` is pinned when autocast is off everywhere (the
+    `any_autocast` part): it is False for every device type. When it is on somewhere, the part
+    does not say where: not folded."""
+    return len(values) <= 1 and not _C._is_any_autocast_enabled()
+
+
+_GUARDED_STATE_READERS = {
+    id(reader): (reader, covered)
+    for reader, covered in (
+        (_C.get_default_dtype, _no_arguments),
+        (_C._get_deterministic_algorithms, _no_arguments),
+        (_C.is_autocast_enabled, _autocast_off),
+    )
+}
+"""Getters of the state GLOBAL_STATE pins, folded while tracing when the guard covers the call
+with these arguments (`TensorWorld.guarded_state_readers`); grad mode has its own tracker."""
 
 
 def live_mode_stack() -> list[Any]:

@@ -137,10 +137,13 @@ class TensorWorld:
         """Guards on global state every trace of this world relies on (grad mode...)."""
         return []
 
-    guarded_state_readers: Mapping[int, Callable[[], Any]] = {}
-    """id(function) -> function, for the functions that read global state the GLOBAL_STATE
-    guard of every trace pins (grad mode aside, which a trace can change): a call with no
-    argument is the value it reads at trace time (`torch.get_default_dtype()`), as in Dynamo."""
+    guarded_state_readers: Mapping[
+        int, tuple[Callable[..., Any], Callable[[tuple[Any, ...]], bool]]
+    ] = {}
+    """id(function) -> (function, whether the guard covers a call with these arguments), for the
+    functions that read global state the GLOBAL_STATE guard of every trace pins (grad mode
+    aside, which a trace can change): a covered call is the value it reads at trace time
+    (`torch.get_default_dtype()`, `torch.is_autocast_enabled("cpu")`), as in Dynamo."""
 
     # -- grad mode --------------------------------------------------------------------------------
     grad_mode_setter: object = None
