@@ -19,7 +19,6 @@ mode-stack blocks are restored around a break), which is always correct.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import not_
 from typing import TYPE_CHECKING, Any
 
 from tracer import worlds
@@ -112,6 +111,11 @@ class GradModeContextVariable(VariableTracker):
         return f"GradModeContextVariable({self.cls.__name__})"
 
 
+def no_arguments(values: tuple[Any, ...]) -> bool:
+    """What a GLOBAL_STATE part covers of most getters: the call without arguments."""
+    return not values
+
+
 class GuardedStateReaderVariable(KnownObjectVariable):
     """`torch.get_default_dtype()`: a reader of global state every trace's GLOBAL_STATE guard
     pins (`TensorWorld.guarded_state_readers`), so its value at trace time holds whenever the
@@ -120,7 +124,7 @@ class GuardedStateReaderVariable(KnownObjectVariable):
 
     __slots__ = ("covered",)
 
-    def __init__(self, fn: Any, covered: Callable[[tuple[Any, ...]], bool] = not_) -> None:
+    def __init__(self, fn: Any, covered: Callable[[tuple[Any, ...]], bool] = no_arguments) -> None:
         super().__init__(fn)
         self.covered = covered
 

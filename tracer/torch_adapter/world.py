@@ -37,6 +37,7 @@ from tracer.exc import unimplemented
 from tracer.graph.passes import writes_in_place
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.worlds import NeedsData, TensorWorld
+from variables.grad_mode import no_arguments
 
 _C = torch._C
 _len_stack = _C._len_torch_function_stack
@@ -115,10 +116,6 @@ function behind torch's Python-level getter, which every check calls (autocast: 
 is on for any device type, one call where a reader per device type costs 100 ns each)."""
 
 
-def _no_arguments(values: tuple[Any, ...]) -> bool:
-    return not values
-
-
 def _autocast_off(values: tuple[Any, ...]) -> bool:
     """`is_autocast_enabled(device_type)` is pinned when autocast is off everywhere (the
     `any_autocast` part): it is False for every device type. When it is on somewhere, the part
@@ -129,8 +126,8 @@ def _autocast_off(values: tuple[Any, ...]) -> bool:
 _GUARDED_STATE_READERS = {
     id(reader): (reader, covered)
     for reader, covered in (
-        (_C.get_default_dtype, _no_arguments),
-        (_C._get_deterministic_algorithms, _no_arguments),
+        (_C.get_default_dtype, no_arguments),
+        (_C._get_deterministic_algorithms, no_arguments),
         (_C.is_autocast_enabled, _autocast_off),
     )
 }
