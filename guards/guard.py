@@ -242,7 +242,7 @@ def dtype_label(dtype: object) -> str:
 
 
 _OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
-MODULE_GETATTRIBUTE = vars(types.ModuleType)["__getattribute__"]
+_MODULE_GETATTRIBUTE = vars(types.ModuleType)["__getattribute__"]
 """A module's attribute read: `object`'s generic one, then, for a name it does not find, the
 module's own `__getattr__` (PEP 562). An object of a module subclass (`torch.backends`) reads
 its attributes as any object does (`UserDefinedObjectVariable.missing_attr` breaks instead of
@@ -255,7 +255,7 @@ IMMUTABLE_TYPE = 1 << 8
 def generic_getattribute(cls: type) -> Any:
     """The generic `__getattribute__` the objects of `cls` would find with none of their own:
     `object`'s, or `module`'s for a module subclass."""
-    return MODULE_GETATTRIBUTE if issubclass(cls, types.ModuleType) else _OBJECT_GETATTRIBUTE
+    return _MODULE_GETATTRIBUTE if issubclass(cls, types.ModuleType) else _OBJECT_GETATTRIBUTE
 
 
 def generic_attribute_class(cls: type) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import IMMUTABLE_TYPE, MODULE_GETATTRIBUTE, GuardKind
+from guards.guard import IMMUTABLE_TYPE, GuardKind, generic_getattribute
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 
@@ -178,7 +178,7 @@ def custom_getattribute_reason(cls: type) -> str | None:
     class on the MRO other than `object` holds its own `__getattribute__`. Every C type holds
     one (a slot wrapper, generic or not), so a class built on one is named as such."""
     attr, owner = lookup_class_attr(cls, "__getattribute__")
-    if attr is object.__dict__["__getattribute__"] or attr is MODULE_GETATTRIBUTE or owner is None:
+    if attr is generic_getattribute(cls) or owner is None:
         return None
     if type(attr) is types.WrapperDescriptorType:
         built_on = "" if owner is cls else f" (built on C type {owner.__qualname__})"
