@@ -34,6 +34,7 @@ from variables.dicts import (
     SET_OPERATORS,
     ConstDictVariable,
     SetVariable,
+    compare_sets_of_objects,
     is_set_like,
     pairs_of,
     reads_input,
@@ -698,6 +699,8 @@ def binary_op(
         return ConstantVariable(plain is operator.ne)
     if plain in SET_OPERATORS and set_algebra_operands(a, b):
         return set_binary_op(tx, fn, a, b)
+    if (compared := compare_sets_of_objects(tx, plain, a, b)) is not None:
+        return compared
     if a.is_python_constant() and b.is_python_constant():
         mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
         if fn is not plain and mutable:

@@ -366,8 +366,9 @@ class SetRecipe:
     members: its size, and the history of insertions and removals (`set(s)` may even iterate
     in another order than `s`). So the tracer does not work the order out: it runs each set
     operation of the traced code on real sets, and the compiled code replays the same
-    operations. The arguments are constants or private copies nothing mutates, and the hash of
-    a constant is the same for the whole process (a str's too), so every replay builds the same
+    operations. The arguments are constants, private copies nothing mutates, or objects hashed
+    by identity (`object_key`: their id is guarded, and their hash is their id), and the hash
+    of each is the same for the whole process (a str's too), so every replay builds the same
     table.
     """
 
@@ -414,6 +415,9 @@ SET_MUTATORS = frozenset(
 )  # fmt: skip
 """The methods of `set` that change the set they are called on (`__init__` empties it, then
 adds the items of its argument)."""
+
+SET_MEMBER_METHODS = frozenset({"add", "discard", "remove"})
+"""The mutators whose argument is one member (any other takes an iterable, or nothing)."""
 
 SET_READERS = frozenset(
     {
@@ -500,17 +504,28 @@ class SetVariable(VariableTracker):
                 "follow, so its hash-table order is not known",
             )
 
+    def holds_objects(self) -> bool:
+        """Does the set hold an object hashed by identity (`memo.add(module)`, as
+        `Module.named_modules` does)? Such a member is guarded by identity (`object_key`), so
+        the set answers membership, size and set algebra; but it is no constant, and the
+        compiled code neither rebuilds it nor iterates it (its tracker is not kept)."""
+        return not all(map(is_constant_value, self.items))
+
     def as_python_constant(self) -> Any:
+        if self.holds_objects():
+            raise NotConstantError(self)
         return self.real_value()
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
+        if self.holds_objects():
+            unimplemented("set-of-objects", f"iterating {self!r}, which holds objects")
         return [key_tracker(k) for k in self.ordered_keys()]
 
     def truthy(self, tx: TranslatorBase) -> bool:
         return bool(self.items)
 
     def method___contains__(self, tx: TranslatorBase, item: VariableTracker) -> VariableTracker:
-        return ConstantVariable(key_of(item) in self.items)
+        return ConstantVariable(key_of(item, tx) in self.items)
 
     def method___len__(self, tx: TranslatorBase) -> VariableTracker:
         return ConstantVariable(len(self.items))
@@ -533,8 +548,11 @@ class SetVariable(VariableTracker):
         tx.run_user_operation(getattr, self.items, name)  # CPython's AttributeError, if any
         real_kwargs = {k: real_operand(tx, v) for k, v in kwargs.items()}
         if name in SET_MUTATORS and not self.frozen:
+            member = name in SET_MEMBER_METHODS
             try:
-                real_args = tuple(real_operand(tx, a, self, any_iterable=True) for a in args)
+                real_args = tuple(
+                    real_operand(tx, a, self, any_iterable=not member, member=member) for a in args
+                )
             except Unsupported as e:
                 if e.user_exception is None:
                     raise
@@ -619,6 +637,8 @@ class SetVariable(VariableTracker):
         if self.source is not None:
             cg.load_source(self.source)
             return
+        if self.holds_objects():
+            unimplemented("set-of-objects", f"rebuilding {self!r}, which holds objects")
         self._order_known("rebuilding")
         recipe = self.recipe
         assert recipe is not None
@@ -646,13 +666,16 @@ def real_operand(
     target: SetVariable | None = None,
     any_iterable: bool = False,
     inputs: bool = False,
+    member: bool = False,
 ) -> Any:
     """The real object a set operation is given for `vt`: ITSELF for the set `target` being
     changed; a copy with the same table for a set; for a dict (or its keys) a dict with the
     same keys in the same order, since a set made from a dict takes its size first; else the
     constant. With `any_iterable` (a method that takes any iterable), the items of an
     iterable that is not a constant, as a tuple: CPython adds them one by one either way.
-    With `inputs`, an input set is itself (for an operation whose result gets no recipe)."""
+    With `inputs`, an input set is itself (for an operation whose result gets no recipe).
+    With `member` (`add`, `discard`, `remove`: the argument is one member, never iterated),
+    an object hashed by identity is itself (`object_key`)."""
     vt = vt.realize()
     if vt is target:
         return ITSELF
@@ -665,6 +688,8 @@ def real_operand(
     try:
         return vt.as_python_constant()
     except NotConstantError:
+        if member and (found := object_key(tx, vt)) is not _MISSING:
+            return found
         if not any_iterable:
             unimplemented("set-operand", f"set operation on {vt!r}, which is not a constant")
     from variables.iterators import iterate, user_iterator_class  # (it builds on this module)
@@ -673,9 +698,9 @@ def real_operand(
         it = iterate(tx, vt)
         keys = []
         while (item := it.next_item(tx)) is not None:
-            keys.append(key_of(item))
+            keys.append(key_of(item, tx))
         return tuple(keys)
-    return tuple(key_of(item) for item in vt.unpack(tx))
+    return tuple(key_of(item, tx) for item in vt.unpack(tx))
 
 
 def set_operation(
@@ -728,6 +753,32 @@ def set_binary_op(
     left = real_operand(tx, a, inputs=from_input)
     right = left if b is a else real_operand(tx, b, inputs=from_input)
     return set_operation(tx, fn, (left, right), None, from_input)
+
+
+_COMPARISONS = frozenset(
+    {operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge}
+)
+
+
+def compare_sets_of_objects(
+    tx: TranslatorBase, plain: Callable[..., Any], a: VariableTracker, b: VariableTracker
+) -> VariableTracker | None:
+    """`s == t`, `s <= t`, ... where a set holds objects hashed by identity, so is no constant
+    to fold: CPython compares the real sets (the other operand a set or a constant), whose
+    members hash and compare as `object` does, running no user code. None when this is not
+    such a comparison."""
+    holds = [isinstance(v, SetVariable) and v.holds_objects() for v in (a, b)]
+    if plain not in _COMPARISONS or not any(holds):
+        return None
+    operands = []
+    for v in (a, b):
+        if isinstance(v, SetVariable):
+            operands.append(v.real_value())
+        elif v.is_python_constant():
+            operands.append(v.as_python_constant())
+        else:
+            return None
+    return ConstantVariable(tx.run_user_operation(plain, *operands))
 
 
 def is_set_like(vt: VariableTracker) -> bool:

@@ -37,7 +37,7 @@ class Builders(TranslatorBase):
 
     def BUILD_SET(self, inst: Instruction) -> None:
         assert inst.arg is not None
-        self.push(SetVariable.of_keys([key_of(vt) for vt in self.popn(inst.arg)]))
+        self.push(SetVariable.of_keys([key_of(vt, self) for vt in self.popn(inst.arg)]))
 
     def BUILD_MAP(self, inst: Instruction) -> None:
         assert inst.arg is not None
@@ -125,7 +125,7 @@ class Builders(TranslatorBase):
         assert inst.arg is not None
         item = self.pop()
         target = self._display(inst.arg, SetVariable, "add")
-        target.mutate(self, set.add, (key_of(item),))
+        target.mutate(self, set.add, (key_of(item, self),))
 
     def SET_UPDATE(self, inst: Instruction) -> None:
         assert inst.arg is not None
