@@ -93,6 +93,10 @@ class OutputGraph:
         self.mode_stack: list[VariableTracker] = []
         """The symbolic torch-function mode stack, bottom first (shared by inlined frames)."""
         self.initial_mode_stack: list[VariableTracker] = []
+        self.initial_modes_dispatch = self.world.modes_dispatch()
+        """Do ops go to the modes at the call (not inside `DisableTorchFunction`)? The frame
+        does not change it: entering `DisableTorchFunction` in it is not modeled."""
+        self._modes_dispatch_guarded = False
         self.classes_made: list[VariableTracker] = []
         """Classes defined in the traced frame (variables/new_classes.py), kept for codegen."""
         self.tensor_inputs: dict[int, TensorVariable] = {}
@@ -206,6 +210,18 @@ class OutputGraph:
             self.world.set_grad_enabled_now(self.initial_grad_enabled)
 
     # -- the mode stack ---------------------------------------------------------------------------
+    def modes_consulted(self) -> bool:
+        """Does an op called now go to a mode (the stack holds one and dispatch is on)? Once
+        the stack holds a mode, the answer depends on whether dispatch is on, which the entry
+        then guards (the world's `mode_dispatch_guard`)."""
+        if not self.mode_stack:
+            return False
+        if not self._modes_dispatch_guarded:
+            self._modes_dispatch_guarded = True
+            guard = self.world.mode_dispatch_guard(self.initial_modes_dispatch)
+            self.guards.setdefault(guard, guard)
+        return self.initial_modes_dispatch
+
     def push_mode(self, tx: TranslatorBase, mode: VariableTracker) -> None:
         if not isinstance(mode.realize(), TorchFunctionModeVariable):
             unimplemented("mode-stack", f"pushing {mode!r}, which is not a TorchFunctionMode")
@@ -363,7 +379,7 @@ class OutputGraph:
     ) -> VariableTracker:
         """A runtime op's call: handed to the innermost torch-function mode if one is active
         and handles it, else recorded as a graph node."""
-        if self.mode_stack and self.world.overridable(impl):
+        if self.modes_consulted() and self.world.overridable(impl):
             result = self._dispatch_to_mode(tx, impl, args, kwargs)
             if result is not None:
                 return result
@@ -440,7 +456,7 @@ class OutputGraph:
             op = method
         elif len(args) == 2 and not self.world.accepts_operand(as_graph_arg(args[1])[1]):
             return None
-        if self.mode_stack and self.world.overridable(op):
+        if self.modes_consulted() and self.world.overridable(op):
             result = self._dispatch_to_mode(tx, op, args, {})
             if result is not None:
                 return result

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import enum
 import operator
+import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tracer import worlds
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, VariableTracker
@@ -30,6 +32,12 @@ IMMUTABLE_METHOD_TYPES: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, complex, tuple, frozenset}
 )
 """Types whose methods are pure C code and are folded by calling them (`'a,b'.split(',')`)."""
+
+
+_FIELD_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
+"""Attributes a C type defines as fields: reading one runs C code that only reads the object
+(a world's constant types, torch.device and torch.dtype, cannot be subclassed, so the class
+dict of the value's own type is where the attribute is)."""
 
 
 def _has_pure_methods(value: object) -> bool:
@@ -93,6 +101,12 @@ class ConstantVariable(VariableTracker):
                 return GetAttrVariable(self, name)
             return builder.wrap_constant_result(attr)
         if name in ("real", "imag", "numerator", "denominator"):
+            return builder.wrap_constant_result(getattr(value, name))
+        if (
+            not name.startswith("_")
+            and type(type(value).__dict__.get(name)) in _FIELD_DESCRIPTORS
+            and worlds.current().is_constant(value)
+        ):  # a field of a world's constant: `x.device.type`, `x.dtype.is_floating_point`
             return builder.wrap_constant_result(getattr(value, name))
         return super().var_getattr(tx, name)
 

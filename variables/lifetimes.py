@@ -65,12 +65,19 @@ def check_drop(tx: TranslatorBase, old: VariableTracker | None, what: str, name:
         check_dropped_value(value, old.source.name, what.format(name))
 
 
-def _still_held(tx: TranslatorBase, old: VariableTracker) -> bool:
-    return (
-        any(vt is old for vt in tx.stack)
-        or any(vt is old for vt in tx.symbolic_locals.values())
-        or any(cell.contents is old for cell in tx.cells.values())
-    )
+def _still_held(tx: TranslatorBase | None, old: VariableTracker) -> bool:
+    """Does this frame, or one of the frames it was called from (an inlined frame's callers
+    hold what they passed it: `for m in self.modules()` rebinds `m`, and the caller still has
+    `self`), hold `old` on its stack, in a local or in a cell?"""
+    while tx is not None:
+        if (
+            any(vt is old for vt in tx.stack)
+            or any(vt is old for vt in tx.symbolic_locals.values())
+            or any(cell.contents is old for cell in tx.cells.values())
+        ):
+            return True
+        tx = tx.parent
+    return False
 
 
 def check_dropped_value(value: object, name: str, what: str) -> None:

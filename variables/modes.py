@@ -16,7 +16,7 @@ from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import ListVariable
+from variables.lists import ListVariable, TupleVariable
 from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class ModeStackFunctionVariable(KnownObjectVariable):
         return ListVariable(list(tx.output.mode_stack))
 
     def call_enabled(self, tx: TranslatorBase) -> VariableTracker:
-        return ConstantVariable(bool(tx.output.mode_stack))
+        return ConstantVariable(tx.output.modes_consulted())
 
     def call_enter(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
         tx.output.push_mode(tx, mode.realize())
@@ -122,8 +122,54 @@ class ModeStackFunctionVariable(KnownObjectVariable):
     def call_pop_temporarily(self, tx: TranslatorBase) -> VariableTracker:
         return PopModeTemporarilyVariable()
 
+    def call_has_torch_function(
+        self, tx: TranslatorBase, items: VariableTracker
+    ) -> VariableTracker:
+        items = items.realize()
+        if isinstance(items, ListVariable | TupleVariable):
+            return ConstantVariable(has_torch_function(tx, items.items))
+        if isinstance(items, ConstantVariable) and type(items.value) is tuple:  # `(1, None)`
+            constants = [ConstantVariable(value) for value in items.value]
+            return ConstantVariable(has_torch_function(tx, constants))
+        unimplemented("has-torch-function", f"has_torch_function({items!r})")
+
+    def call_has_torch_function_unary(
+        self, tx: TranslatorBase, item: VariableTracker
+    ) -> VariableTracker:
+        return ConstantVariable(has_torch_function(tx, [item]))
+
+    def call_has_torch_function_variadic(
+        self, tx: TranslatorBase, *items: VariableTracker
+    ) -> VariableTracker:
+        return ConstantVariable(has_torch_function(tx, items))
+
     def __repr__(self) -> str:
         return f"ModeStackFunctionVariable({self.kind})"
+
+
+def has_torch_function(tx: TranslatorBase, items: Sequence[VariableTracker]) -> bool:
+    """torch's `has_torch_function` on these items, decided while tracing: True as soon as one
+    item is met while an op would go to a mode (`modes_consulted`); else whether an item's
+    type has a `__torch_function__` of its own. Plain tensors (exactly the world's
+    `plain_tensor_classes`) and constants have none; any other item (a tensor subclass, a
+    user object) breaks, as the answer then also depends on `DisableTorchFunctionSubclass`."""
+    from variables.tensor import TensorVariable  # (it builds on this module, via the builder)
+
+    if not items:
+        return False
+    if tx.output.modes_consulted():
+        return True
+    for item in items:
+        item = item.realize()
+        if isinstance(item, TensorVariable):
+            plain = item.python_type() in tx.output.world.plain_tensor_classes
+        else:
+            plain = item.is_python_constant() and (
+                getattr(type(item.as_python_constant()), "__torch_function__", None) is None
+            )
+        if not plain:
+            unimplemented("has-torch-function", f"has_torch_function on {item!r}")
+    return False
 
 
 class PopModeTemporarilyVariable(VariableTracker):

@@ -96,7 +96,7 @@ class TensorVariable(VariableTracker):
         return returned_input(result, [self, *args, *kwargs.values()])
 
     def unpack(self, tx: TranslatorBase) -> list[VariableTracker]:
-        if tx.output.mode_stack:
+        if tx.output.modes_consulted():
             unimplemented(
                 "iterate",
                 "iterating a tensor under a torch function mode: the mode sees `dim` and "

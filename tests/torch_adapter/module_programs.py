@@ -143,6 +143,14 @@ def make(name: str) -> tuple[Any, ...]:
     if name == "transformer decoder layer":
         layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
         return decode, layer, torch.randn(2, 5, 8), torch.randn(2, 3, 8)
+    if name in ("transformer encoder layer, eval", "transformer encoder layer, inference"):
+        # in eval mode its forward first asks whether its fused path applies: a set of
+        # `self.modules()` kept by `named_modules`, `has_torch_function`, `x.device.type`; in
+        # inference (no grad) it takes that path, the private op
+        # `torch._transformer_encoder_layer_fwd`
+        layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+        fn = encode if name.endswith("eval") else encode_without_grad
+        return fn, layer.eval(), torch.randn(2, 5, 8)
     raise KeyError(name)
 
 
@@ -158,6 +166,15 @@ def decode(layer: Any, x: Any, memory: Any) -> Any:
     return layer(x, memory)
 
 
+def encode(layer: Any, x: Any) -> Any:
+    return layer(x)
+
+
+def encode_without_grad(layer: Any, x: Any) -> Any:
+    with torch.no_grad():
+        return layer(x)
+
+
 NAMES = (
     "linear",
     "sequential",
@@ -168,4 +185,6 @@ NAMES = (
     "multi-head attention",
     "nn layers",
     "transformer decoder layer",
+    "transformer encoder layer, eval",
+    "transformer encoder layer, inference",
 )

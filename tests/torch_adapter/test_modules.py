@@ -2,7 +2,8 @@
 called through its `forward`, its parameters and buffers are graph inputs; the result equals
 eager torch and the graphs equal Dynamo's (Linear, Sequential, an MLP, Embedding and LayerNorm,
 a transformer block with F.scaled_dot_product_attention, a buffer and a plain attribute,
-MultiheadAttention, convolution and norm layers, a TransformerDecoderLayer)."""
+MultiheadAttention, convolution and norm layers, a TransformerDecoderLayer, and a
+TransformerEncoderLayer in eval mode, with and without grad: its fused path)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ NAMES = (
     "multi-head attention",
     "nn layers",
     "transformer decoder layer",
+    "transformer encoder layer, eval",
+    "transformer encoder layer, inference",
 )
 
 

@@ -74,6 +74,11 @@ def _is_torch_function_mode_enabled() -> bool:
     return bool(_STATE.dispatch)
 
 
+def _is_torch_function_enabled() -> bool:
+    """False inside `DisableTorchFunction`: ops go to no mode, whatever the stack holds."""
+    return _STATE.dispatch is _STATE.stack
+
+
 class DisableTorchFunction:
     """Inside it no op dispatches to any mode; the stack itself is kept and may still change.
 

@@ -17,6 +17,7 @@ real PyTorch.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import operator
 import types
@@ -157,6 +158,7 @@ class TorchWorld(TensorWorld):
     tensor_type = torch.Tensor
     mode_base = torch.overrides.TorchFunctionMode
     properties = PROPERTIES
+    plain_tensor_classes = frozenset({torch.Tensor, torch.nn.Parameter})
 
     grad_mode_setter = _C._set_grad_enabled
     grad_mode_reader = _C.is_grad_enabled
@@ -198,11 +200,13 @@ class TorchWorld(TensorWorld):
         if type(value) is types.BuiltinFunctionType:
             if value is _C._set_grad_enabled:  # recorded as a change of grad mode
                 return True
-            if value.__name__.startswith("_"):
-                return False
             if value.__self__ is None:  # `torch.add`: a static method of _VariableFunctions
-                return value.__module__ == "torch"
-            return any(value.__self__ is ns for ns in OP_NAMESPACES)
+                in_namespace = value.__module__ == "torch"
+            else:
+                in_namespace = any(value.__self__ is ns for ns in OP_NAMESPACES)
+            if not in_namespace:
+                return False
+            return not value.__name__.startswith("_") or _returns_tensors(value.__name__)
         if type(value) is types.FunctionType:
             return value.__module__ in OP_MODULES and not value.__name__.startswith("_")
         return False
@@ -286,6 +290,15 @@ class TorchWorld(TensorWorld):
         spec = GlobalStateSpec(GLOBAL_STATE_NAMES, values, GLOBAL_STATE_READERS)
         return [Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)]
 
+    def modes_dispatch(self) -> bool:
+        """Not inside `DisableTorchFunction` (`DisableTorchFunctionSubclass` leaves modes on)."""
+        return not _C._is_torch_function_all_disabled()
+
+    def mode_dispatch_guard(self, enabled: bool) -> Guard:
+        reader = _C._is_torch_function_all_disabled
+        spec = GlobalStateSpec(("torch_function_all_disabled",), (not enabled,), (reader,))
+        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+
     def traces_subclass(self, cls: type) -> bool:
         """Every subclass (`tensor_spec` breaks on one with its own `__torch_function__`)."""
         return True
@@ -318,6 +331,23 @@ class TorchWorld(TensorWorld):
         return _MODE_FUNCTIONS
 
     guarded_state_readers = _GUARDED_STATE_READERS
+
+
+@functools.cache
+def _returns_tensors(name: str) -> bool:
+    """Is `torch.<name>` (a private binding: `torch._transformer_encoder_layer_fwd`, the fused
+    path `nn.TransformerEncoderLayer` takes in inference) an aten operator all of whose
+    overloads return tensors? Such an op computes tensors from tensors, as a public op does.
+    Other private bindings (`torch._print`, `torch._assert_async`, setters of backend caches)
+    return nothing and act on the world outside: not ops, so a call to one breaks."""
+    packet = getattr(torch.ops.aten, name, None)
+    if packet is None:
+        return False
+    schemas = [getattr(packet, overload)._schema for overload in packet.overloads()]
+    return bool(schemas) and all(
+        schema.returns and all(isinstance(r.type, torch.TensorType) for r in schema.returns)
+        for schema in schemas
+    )
 
 
 def _subclass_reason(cls: type) -> str:
@@ -356,6 +386,9 @@ _MODE_FUNCTIONS = {
         _overrides.TorchFunctionMode.__dict__["__enter__"]: "enter",
         _overrides.TorchFunctionMode.__dict__["__exit__"]: "exit",
         _overrides._pop_mode_temporarily: "pop_temporarily",
+        _C._has_torch_function: "has_torch_function",
+        _C._has_torch_function_unary: "has_torch_function_unary",
+        _C._has_torch_function_variadic: "has_torch_function_variadic",
     }.items()
 }
 
@@ -366,9 +399,22 @@ _PROBED: dict[int, Any] = {}
 def _probe() -> dict[int, Any]:
     """id(Tensor operator dunder) -> the op torch hands a mode for it, where that is another
     op (`Tensor.__add__` -> `Tensor.add`). Asked of torch once, on small real tensors, under a
-    mode that notes the first function it is handed."""
+    mode that notes the first function it is handed. The user's modes are off the stack
+    meanwhile (none of them may see the tracer's own calls), and dispatch is on, even when the
+    first compile happens inside `DisableTorchFunction` (the table is kept for the process)."""
     if _PROBED:
         return _PROBED
+    users = live_mode_stack()
+    set_live_mode_stack(())
+    try:
+        with _C._EnableTorchFunction():
+            _probe_into(_PROBED)
+    finally:
+        set_live_mode_stack(users)
+    return _PROBED
+
+
+def _probe_into(found: dict[int, Any]) -> None:
     seen: list[Any] = []
 
     class Note(torch.overrides.TorchFunctionMode):
@@ -392,6 +438,5 @@ def _probe() -> dict[int, Any]:
         except Exception:  # noqa: BLE001, S112 - an operator torch's ints refuse: its own op
             continue
         if seen and seen[0] is not method and getattr(seen[0], "__name__", name) != name:
-            _PROBED[id(method)] = seen[0]
-    _PROBED[id(operator.add)] = None  # (marks the table built even when nothing was found)
-    return _PROBED
+            found[id(method)] = seen[0]
+    found[id(operator.add)] = None  # (marks the table built even when nothing was found)

@@ -137,6 +137,20 @@ class TensorWorld:
         """Guards on global state every trace of this world relies on (grad mode...)."""
         return []
 
+    plain_tensor_classes: frozenset[type] = frozenset()
+    """Tensor classes torch's `has_torch_function` reports no `__torch_function__` for (plain
+    Tensor and Parameter), in a world that has that function."""
+
+    def modes_dispatch(self) -> bool:
+        """Do ops go to the torch-function modes on the stack now? Not inside
+        `torch._C.DisableTorchFunction()`, which keeps the stack but makes every op skip it."""
+        raise NotImplementedError
+
+    def mode_dispatch_guard(self, enabled: bool) -> Guard:
+        """The GLOBAL_STATE guard pinning `modes_dispatch()` at the call, added once a trace
+        depends on it (an op, or a question, met while the stack held a mode)."""
+        raise NotImplementedError
+
     guarded_state_readers: Mapping[
         int, tuple[Callable[..., Any], Callable[[tuple[Any, ...]], bool]]
     ] = {}
@@ -280,6 +294,14 @@ class RuntimeWorld(TensorWorld):
 
     def grad_mode_guard(self, enabled: bool) -> Guard | None:
         spec = GlobalStateSpec(("grad_enabled",), (enabled,), (self.rt.grad_mode.is_grad_enabled,))
+        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+
+    def modes_dispatch(self) -> bool:
+        return bool(self.rt._C._is_torch_function_enabled())
+
+    def mode_dispatch_guard(self, enabled: bool) -> Guard:
+        reader = self.rt._C._is_torch_function_enabled
+        spec = GlobalStateSpec(("torch_function_enabled",), (enabled,), (reader,))
         return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
 
     def overridable(self, fn: object) -> bool:
