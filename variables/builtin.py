@@ -62,12 +62,12 @@ from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
 from variables.sum_builtin import SUMPROD, sum_of, sumprod_of
+from variables.super_calls import SuperVariable
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import type_method
 from variables.user_defined import (
     ObjectNewVariable,
-    SuperVariable,
     UserDefinedClassVariable,
     UserDefinedObjectVariable,
     hash_result,

@@ -61,13 +61,15 @@ def identical(
 
 
 def _distinct_existing(tx: TranslatorBase, left: VariableTracker, right: VariableTracker) -> bool:
-    """Two objects from outside with their own trackers (user objects, modes, lists, dicts):
-    the side effects keep one tracker per real object, so two trackers are two objects now,
-    and a NO_ALIASING guard keeps them two on later calls."""
+    """Two objects from outside with their own trackers (user objects, modes, lists, dicts,
+    tensor inputs): the side effects keep one tracker per real object, as the graph keeps one
+    per input tensor (`OutputGraph.tensor_inputs`, by the real tensor's id), so two trackers
+    are two objects now, and a NO_ALIASING guard keeps them two on later calls (`query is
+    key` in `nn.MultiheadAttention.forward`, as Dynamo's guard on tensor aliasing does)."""
     if left.source is None or right.source is None:
         return False
-    tracked = tx.output.side_effects.tracked.values()
-    if not any(vt is left for vt in tracked) or not any(vt is right for vt in tracked):
+    known = [*tx.output.side_effects.tracked.values(), *tx.output.tensor_inputs.values()]
+    if not any(vt is left for vt in known) or not any(vt is right for vt in known):
         return False
     tx.output.add_guard(GuardKind.NO_ALIASING, left.source, (right.source,))
     return True

@@ -30,7 +30,6 @@ from variables import (
 from variables.base import NotConstantError, VariableTracker
 from variables.class_lookup import (
     ABSENT,
-    class_at,
     custom_getattribute_reason,
     guard_not_in_classes,
     lookup_class_attr,
@@ -42,7 +41,7 @@ from variables.class_lookup import (
 from variables.class_protocols import TRUTH_NAMES, guard_metaclass_specials
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
-from variables.misc import ObjectInitVariable, PartialVariable
+from variables.misc import PartialVariable
 from variables.wrappers import FunctoolsPartialVariable
 
 if TYPE_CHECKING:
@@ -328,6 +327,10 @@ class UserDefinedClassVariable(VariableTracker):
         return f"UserDefinedClassVariable({self.value.__qualname__}{self._src()})"
 
 
+_MODULE_DICT: Any = vars(types.ModuleType)["__dict__"]
+"""A module's own dict, read without asking its class (which may define `__dict__`)."""
+
+
 class UserDefinedObjectVariable(VariableTracker):
     """`UserDefinedObjectVariable(Counter @ L['c'])`: an instance of a user class.
 
@@ -436,8 +439,8 @@ class UserDefinedObjectVariable(VariableTracker):
         is not asked of `__getattr__` (the tracer looks those up for CPython's implicit
         lookups, which skip it), nor is a `__getattr__` that is not a Python function: both
         break the frame. (A subclass may model its own, as nn.Module's does.)"""
-        if issubclass(self.cls, types.ModuleType):  # the module's `__getattr__` comes first
-            unimplemented("getattr", f"missing attribute {name} of module subclass object")
+        if issubclass(self.cls, types.ModuleType):
+            self._module_lookup_fails(tx, name)
         member, _owner = self.special_method(tx, "__getattr__", pin=True)
         if member is ABSENT:
             tx.raise_user_error(
@@ -455,6 +458,21 @@ class UserDefinedObjectVariable(VariableTracker):
             builder.wrap_class(self.cls),
         )
         return getattr_vt.call_function(tx, [ConstantVariable(name)], {})
+
+    def _module_lookup_fails(self, tx: TranslatorBase, name: str) -> None:
+        """An object of a module subclass (`torch._VF`): after the generic lookup, module's
+        own `__getattribute__` asks a `__getattr__` in the object's dict (PEP 562), then
+        raises with its own message; only then does CPython call the class's `__getattr__`.
+        Traced when the dict has none (guarded to stay so) and the class has one; else a
+        break."""
+        own = _MODULE_DICT.__get__(self.value) if self.value is not None else None
+        has_class_getattr = self.special_method(tx, "__getattr__")[0] is not ABSENT
+        if self.source is None or type(own) is not dict or "__getattr__" in own:
+            has_class_getattr = False
+        if not has_class_getattr:
+            unimplemented("getattr", f"missing attribute {name} of module subclass object")
+        assert self.source is not None
+        tx.output.guard_name_absent(AttrSource(self.source, "__dict__"), "__getattr__")
 
     def _class_source(self, tx: TranslatorBase, name: str, *more: str) -> Source | None:
         """Where the class attribute `name` (and `more` below it: a property's `fget`) is
@@ -649,70 +667,6 @@ class UserDefinedObjectVariable(VariableTracker):
         if self.is_new:
             return f"UserDefinedObjectVariable({self.cls.__qualname__}, new)"
         return f"UserDefinedObjectVariable({self.cls.__qualname__}{self._src()})"
-
-
-class SuperVariable(VariableTracker):
-    """`super()` inside a method: attribute lookup starts after `cls` in the object's MRO."""
-
-    __slots__ = ("cls", "obj")
-
-    def __init__(self, cls: type, obj: VariableTracker) -> None:
-        super().__init__(None)
-        self.cls = cls
-        self.obj = obj
-
-    def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        obj = self.obj.realize()
-        if isinstance(obj, UserDefinedClassVariable):
-            return self._class_getattr(tx, obj, name)
-        if isinstance(
-            obj, value_subclass.ValueSubclassVariable | dict_subclass.DictSubclassVariable
-        ):
-            return obj.super_getattr(tx, self.cls, name)
-        if not isinstance(obj, UserDefinedObjectVariable):
-            unimplemented("super", f"super() on {obj!r}")
-        member, source = self._find(tx, obj.cls, obj.class_source(), name)
-        if member is object.__dict__.get(name) and name == "__init__":
-            return ObjectInitVariable()
-        return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
-
-    def _find(
-        self, tx: TranslatorBase, cls: type, cls_source: Source | None, name: str
-    ) -> tuple[Any, Source | None]:
-        """`name` found on `cls`'s MRO after `self.cls`, and where it is read: at its fixed
-        position in the pinned MRO (`type(L['o']).__mro__[2].name`), the classes from where the
-        lookup starts to it guarded to still lack `name` (one that gains it later is found)."""
-        self._no_stored_attr(tx, name)
-        mro = cls.__mro__
-        start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
-        owner = next((klass for klass in mro[start:] if name in klass.__dict__), None)
-        guard_not_in_classes(tx, cls, cls_source, name, owner, start)
-        if owner is None:
-            tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
-        holder = class_at(tx, cls, cls_source, mro.index(owner))
-        return owner.__dict__[name], None if holder is None else AttrSource(holder, name)
-
-    @staticmethod
-    def _no_stored_attr(tx: TranslatorBase, name: str) -> None:
-        if any(key[1] == name for key in tx.output.side_effects.class_attrs):
-            unimplemented("super", f"super().{name} after the trace assigned a class's {name}")
-
-    def _class_getattr(
-        self, tx: TranslatorBase, cls_vt: UserDefinedClassVariable, name: str
-    ) -> VariableTracker:
-        """`super(C, cls).name` (a classmethod's `super()`): found after C in cls's MRO; a
-        classmethod binds to cls, a plain function stays unbound."""
-        if self.cls not in cls_vt.value.__mro__:
-            unimplemented("super", f"super({self.cls.__name__}, {cls_vt.value.__name__})")
-        member, source = self._find(tx, cls_vt.value, cls_vt.source, name)
-        if member is object.__dict__["__new__"]:
-            return ObjectNewVariable()
-        if not issubclass(type(member), types.FunctionType | staticmethod | classmethod):
-            unimplemented("super", f"super().{name} on a class: {type(member).__name__}")
-        return wrap_class_member(tx, member, source, None, cls_vt)
-
-    def __repr__(self) -> str:
-        return f"SuperVariable({self.cls.__qualname__}, {self.obj!r})"
 
 
 class ObjectNewVariable(VariableTracker):

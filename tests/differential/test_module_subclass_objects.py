@@ -1,7 +1,9 @@
 """An object of a module subclass (`torch.backends` is a `GenericModule`) reads its attributes
 as any object does, since `module.__getattribute__` is `object`'s generic read until a name is
-missing; a missing name breaks the frame, as the module's own `__getattr__` (PEP 562) is asked
-before the class's. Each case against plain Python, compiled twice."""
+missing. Then the module's own `__getattr__` (PEP 562, in the object's dict) is asked before the
+class's: with none there (guarded to stay so), the class's is traced (`torch._VF.gru_cell`,
+through `VFModule.__getattr__`); with one there, or none on the class, the frame breaks. Each
+case against plain Python, compiled twice."""
 
 from __future__ import annotations
 
@@ -66,17 +68,39 @@ def test_attributes_of_a_module_subclass_object_are_read_as_an_objects() -> None
     same_outcomes(reads, fullgraph=True)
 
 
-def test_a_missing_attribute_runs_as_eagerly() -> None:
-    same_outcomes(missing)
-    explanation = tracer.explain(missing)(make_settings(), torch.ones(2))
+def with_module_getattr() -> Any:
+    settings = make_settings()
+    settings.__getattr__ = lambda name: f"module's {name}"  # type: ignore[attr-defined]
+    return settings
+
+
+def test_a_missing_attribute_asks_the_classes_getattr() -> None:
+    same_outcomes(missing, fullgraph=True)
+    same_outcomes(missing_with_module_getattr, with_module_getattr)
+    explanation = tracer.explain(missing)(with_module_getattr(), torch.ones(2))
     assert "missing attribute not_there" in str(explanation.break_reasons[0])
 
-    def with_hook() -> Any:
-        settings = make_settings()
-        settings.__getattr__ = lambda name: f"module's {name}"
-        return settings
 
-    same_outcomes(missing_with_module_getattr, with_hook)
+def test_a_module_getattr_set_after_the_compile_is_seen() -> None:
+    settings = make_settings()
+    compiled = tracer.compile(missing)
+    assert outcome(compiled, settings, torch.ones(2))[1][1] == "fallback not_there"
+    settings.__getattr__ = lambda name: f"module's {name}"  # type: ignore[attr-defined]
+    assert outcome(compiled, settings, torch.ones(2)) == outcome(missing, settings, torch.ones(2))
+    assert outcome(missing, settings, torch.ones(2))[1][1] == "module's not_there"
+
+
+def test_a_missing_attribute_without_a_class_getattr_runs_as_eagerly() -> None:
+    def make_plain() -> Any:
+        plain = types.ModuleType("plain")
+        plain.base = 1  # type: ignore[attr-defined]
+        return plain
+
+    class Bare(types.ModuleType):
+        pass
+
+    same_outcomes(missing, make_plain)
+    same_outcomes(missing, lambda: Bare("bare"))
 
 
 def test_an_attribute_set_after_the_compile_is_seen() -> None:

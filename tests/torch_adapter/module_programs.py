@@ -151,6 +151,10 @@ def make(name: str) -> tuple[Any, ...]:
         layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
         fn = encode if name.endswith("eval") else encode_without_grad
         return fn, layer.eval(), torch.randn(2, 5, 8)
+    if name == "recurrent cells in a loop":
+        # each cell calls `torch._VF.gru_cell` / `lstm_cell`: `_VF` is an object of a module
+        # subclass whose class `__getattr__` finds the op
+        return recur, nn.GRUCell(4, 3), nn.LSTMCell(3, 3), torch.randn(3, 2, 4)
     raise KeyError(name)
 
 
@@ -164,6 +168,15 @@ def conv_layers(conv: Any, batch_norm: Any, group_norm: Any, x: Any) -> Any:
 
 def decode(layer: Any, x: Any, memory: Any) -> Any:
     return layer(x, memory)
+
+
+def recur(gru: Any, lstm: Any, xs: Any) -> Any:
+    h = torch.zeros(xs.shape[1], 3)
+    state = (h, h)
+    for x in xs:
+        h = gru(x, h)
+        state = lstm(h, state)
+    return state[0]
 
 
 def encode(layer: Any, x: Any) -> Any:
@@ -187,4 +200,5 @@ NAMES = (
     "transformer decoder layer",
     "transformer encoder layer, eval",
     "transformer encoder layer, inference",
+    "recurrent cells in a loop",
 )

@@ -3,7 +3,8 @@ called through its `forward`, its parameters and buffers are graph inputs; the r
 eager torch and the graphs equal Dynamo's (Linear, Sequential, an MLP, Embedding and LayerNorm,
 a transformer block with F.scaled_dot_product_attention, a buffer and a plain attribute,
 MultiheadAttention, convolution and norm layers, a TransformerDecoderLayer, and a
-TransformerEncoderLayer in eval mode, with and without grad: its fused path)."""
+TransformerEncoderLayer in eval mode, with and without grad: its fused path, and GRU and LSTM
+cells called in a loop)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ NAMES = (
     "transformer decoder layer",
     "transformer encoder layer, eval",
     "transformer encoder layer, inference",
+    "recurrent cells in a loop",
 )
 
 

@@ -124,3 +124,19 @@ def test_a_parameter_replaced_by_one_like_it_is_read_again() -> None:
         model.weight = torch.nn.Parameter(torch.randn(2, 4).t().contiguous().t())
         assert torch.equal(compiled(x), model(x))  # other strides: a recompile
     assert counter.recompiles == 1
+
+
+def test_attention_asks_whether_query_is_key() -> None:
+    """`nn.MultiheadAttention.forward` takes a faster path when `query is key is value`:
+    distinct inputs trace with a NO_ALIASING guard (one graph, as Dynamo), and the same tensor
+    passed three times misses it and takes the other path, as eagerly."""
+    torch = real_torch()
+    torch.manual_seed(0)
+    attention = torch.nn.MultiheadAttention(8, 2, batch_first=True).eval()
+    q, k, v = (torch.randn(2, 5, 8) for _ in range(3))
+    compiled = tracer.compile(attention)
+    for args in ((q, k, v), (q, q, q), (q, k, v)):
+        assert torch.allclose(compiled(*args)[0], attention(*args)[0], atol=1e-6)
+    assert compiled.compiled.compile_count == 2
+    explanation = tracer.explain(attention)(q, k, v)
+    assert explanation.graph_count == 1 and not explanation.break_reasons
