@@ -51,6 +51,7 @@ from variables.grad_mode import (
     GradModeClassVariable,
     GuardedStateReaderVariable,
     IsGradEnabledVariable,
+    StateReadVariable,
     is_grad_mode_class,
     is_grad_mode_reader,
 )
@@ -174,6 +175,9 @@ def _world_mode_function(value: Any) -> VariableTracker | None:
     reader = world.guarded_state_readers.get(id(value))
     if reader is not None and reader[0] is value:
         return GuardedStateReaderVariable(value, reader[1])
+    on_demand = world.state_read_on_demand.get(id(value))
+    if on_demand is not None and on_demand[0] is value:
+        return StateReadVariable(value, on_demand[1])
     found = world.mode_functions().get(id(value))
     if found is None or found[0] is not value:
         return None

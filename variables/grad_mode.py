@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GlobalStateSpec, Guard, GuardKind
+from guards.sources import GlobalStateSource
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
@@ -151,6 +153,25 @@ class GuardedStateReaderVariable(KnownObjectVariable):
 
     def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
         return self.fn(*values)
+
+
+class StateReadVariable(GuardedStateReaderVariable):
+    """`torch._C._get_cublas_allow_tf32()`: a reader of global state that no guard pins on
+    every trace (`TensorWorld.state_read_on_demand`); a call without arguments is the value
+    at trace time, and the entry gets a GLOBAL_STATE guard of that part."""
+
+    __slots__ = ("part",)
+
+    def __init__(self, fn: Any, part: str) -> None:
+        super().__init__(fn)
+        self.part = part
+
+    def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
+        value = self.fn()
+        spec = GlobalStateSpec((self.part,), (value,), (self.fn,))
+        guard = Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+        tx.output.guards.setdefault(guard, guard)
+        return value
 
 
 class IsGradEnabledVariable(GuardedStateReaderVariable):

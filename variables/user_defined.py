@@ -315,6 +315,15 @@ class UserDefinedClassVariable(VariableTracker):
             return FunctoolsPartialVariable.create(tx, args, kwargs)
         if enum_members.is_enum_class(self.value):
             return enum_members.lookup_member(tx, self.value, args, kwargs)
+        if self.value in tx.output.world.constant_classes and all(
+            v.is_python_constant() for v in (*args, *kwargs.values())
+        ):  # `torch.device("cpu")`, `torch.finfo(x.dtype)`: C constructors of immutable values
+            made = tx.run_user_operation(
+                self.value,
+                *(a.as_python_constant() for a in args),
+                **{k: v.as_python_constant() for k, v in kwargs.items()},
+            )
+            return builder.wrap_constant_result(made)
         return tx.output.side_effects.new_user_object(tx, self, args, kwargs)
 
     def reconstruct(self, cg: PyCodegen) -> None:

@@ -105,3 +105,47 @@ def test_autocast_state_is_read_while_tracing_and_guarded() -> None:
     with pytest.raises(RuntimeError, match="no-such-device"):
         compiled_unknown(x)  # the frame runs eagerly, and torch raises its own error
     assert "raised" in str(compiled_unknown.entries[0].break_reason)
+
+
+def test_a_backend_flag_is_read_while_tracing_and_guarded() -> None:
+    """`torch.backends.cuda.matmul.allow_tf32` (its class's `__getattr__` calls
+    `torch._C._get_cublas_allow_tf32()`) is folded; that trace alone gets a GLOBAL_STATE part
+    for it, and flipping the flag misses it."""
+    torch = real_torch()
+
+    def scaled(x: Any) -> Any:
+        return x * (2 if torch.backends.cuda.matmul.allow_tf32 else 3)
+
+    x = torch.ones(2)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(scaled)(x)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.break_reasons == [], comparison
+    compiled = tracer.compile(scaled)
+    before = torch.backends.cuda.matmul.allow_tf32
+    try:
+        assert torch.equal(compiled(x), scaled(x))
+        torch.backends.cuda.matmul.allow_tf32 = not before
+        assert torch.equal(compiled(x), scaled(x))
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = before
+    reasons = compiled.last_miss_reasons or []
+    assert any("cublas_allow_tf32" in r for r in reasons), reasons
+    guards = "\n".join(tracer.explain(lambda t: t + 1)(x).guards)
+    assert "cublas_allow_tf32" not in guards  # a trace that does not read it is not pinned
+
+
+def test_constants_made_by_torch_constructors_are_folded() -> None:
+    """`torch.finfo(x.dtype).min` (attention masks), `torch.device("cpu")`, `torch.Size`."""
+    torch = real_torch()
+
+    def masks(x: Any) -> Any:
+        low = torch.finfo(x.dtype).min
+        bits = torch.iinfo(torch.int8).bits
+        moved = x.to(torch.device("cpu"))
+        return moved.masked_fill(x > 0, low), bits, torch.Size([2, x.shape[0]])
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(masks)(torch.randn(3))
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.break_reasons == [], comparison

@@ -49,7 +49,15 @@ OP_NAMESPACES = tuple(
 kind are static methods of `_VariableFunctionsClass`, with no `__self__`."""
 OP_MODULES = frozenset({"torch.nn.functional", "torch.functional"})
 """Python modules whose functions are torch ops (they dispatch to a mode themselves)."""
-CONSTANT_TYPES = (torch.dtype, torch.device, torch.Size, torch.layout, torch.memory_format)
+CONSTANT_TYPES = (
+    torch.dtype,
+    torch.device,
+    torch.Size,
+    torch.layout,
+    torch.memory_format,
+    torch.finfo,
+    torch.iinfo,
+)
 PROPERTIES = frozenset(
     name
     for name, attr in vars(_C.TensorBase).items()
@@ -124,6 +132,27 @@ def _autocast_off(values: tuple[Any, ...]) -> bool:
     return len(values) <= 1 and not _C._is_any_autocast_enabled()
 
 
+_READ_ON_DEMAND = {
+    id(reader): (reader, reader.__name__.removeprefix("_get_"))
+    for reader in (
+        _C._get_cublas_allow_tf32,
+        _C._get_cudnn_allow_tf32,
+        _C._get_cudnn_enabled,
+        _C._get_cudnn_benchmark,
+        _C._get_cudnn_deterministic,
+        _C._get_mkldnn_enabled,
+        _C._get_float32_matmul_precision,
+        _C._get_cublas_allow_fp16_reduced_precision_reduction,
+        _C._get_cublas_allow_bf16_reduced_precision_reduction,
+        _C._get_flash_sdp_enabled,
+        _C._get_mem_efficient_sdp_enabled,
+        _C._get_math_sdp_enabled,
+    )
+}
+"""Backend flags read through `torch.backends` (`cuda.matmul.allow_tf32`, `cudnn.enabled`):
+each returns a bool, a str or a tuple of bools and takes no argument; a trace that reads one
+pins it (`TensorWorld.state_read_on_demand`)."""
+
 _GUARDED_STATE_READERS = {
     id(reader): (reader, covered)
     for reader, covered in (
@@ -159,6 +188,7 @@ class TorchWorld(TensorWorld):
     mode_base = torch.overrides.TorchFunctionMode
     properties = PROPERTIES
     plain_tensor_classes = frozenset({torch.Tensor, torch.nn.Parameter})
+    constant_classes = frozenset({torch.device, torch.Size, torch.finfo, torch.iinfo})
 
     grad_mode_setter = _C._set_grad_enabled
     grad_mode_reader = _C.is_grad_enabled
@@ -331,6 +361,7 @@ class TorchWorld(TensorWorld):
         return _MODE_FUNCTIONS
 
     guarded_state_readers = _GUARDED_STATE_READERS
+    state_read_on_demand = _READ_ON_DEMAND
 
 
 @functools.cache

@@ -137,6 +137,16 @@ class TensorWorld:
         """Guards on global state every trace of this world relies on (grad mode...)."""
         return []
 
+    state_read_on_demand: Mapping[int, tuple[Callable[[], Any], str]] = {}
+    """id(function) -> (function, part name), for readers of global state no guard pins on
+    every trace (`torch._C._get_cublas_allow_tf32`, read by `torch.backends.cuda.matmul
+    .allow_tf32`): a call is folded to the value at trace time, and the entry gets a
+    GLOBAL_STATE guard of that one part (`StateReadVariable`)."""
+
+    constant_classes: frozenset[type] = frozenset()
+    """Classes of the world's constants whose call on constant arguments makes one
+    (`torch.device("cpu")`, `torch.finfo(x.dtype)`): made while tracing, as Dynamo does."""
+
     plain_tensor_classes: frozenset[type] = frozenset()
     """Tensor classes torch's `has_torch_function` reports no `__torch_function__` for (plain
     Tensor and Parameter), in a world that has that function."""
