@@ -9,6 +9,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import GuardKind
 from guards.sources import AttrSource, ClosureSource, ItemSource, Source
 from tracer.exc import unimplemented
 from variables import binding
@@ -156,6 +157,8 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         fn = self.fn
         fn_defaults = fn.__defaults__
         fn_kwdefaults = fn.__kwdefaults__
+        if self.source is not None:
+            self._guard_default_names(tx, self.source, args, kwargs)
         builder = tx.output.builder
         defaults: list[VariableTracker] = []
         if fn_defaults:
@@ -176,6 +179,37 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         return bind_with_signature(
             tx, self.fn.__code__, self.fn.__qualname__, defaults, kwdefaults, args, kwargs
         )
+
+    def _guard_default_names(
+        self,
+        tx: TranslatorBase,
+        source: Source,
+        args: Sequence[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> None:
+        """A call that leaves a parameter to its default binds by which parameters have one:
+        the length of `__defaults__` (the last ones) and the names in `__kwdefaults__`, both
+        writable. Guarded then (a missing argument's TypeError depends on it as much as a
+        default's value, read at its own source, does); a call passing every parameter does
+        not look."""
+        fn, output = self.fn, tx.output
+        code = fn.__code__
+        positional = code.co_varnames[len(args) : code.co_argcount]
+        kw_only = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+        if any(name not in kwargs for name in positional):
+            where = AttrSource(source, "__defaults__")
+            if fn.__defaults__ is None:
+                output.add_guard(GuardKind.EQUALS_MATCH, where, None)
+            else:
+                output.add_guard(GuardKind.TYPE_MATCH, where, type(fn.__defaults__))
+                output.add_guard(GuardKind.LENGTH_CHECK, where, len(fn.__defaults__))
+        if any(name not in kwargs for name in kw_only):
+            where = AttrSource(source, "__kwdefaults__")
+            if fn.__kwdefaults__ is None:
+                output.add_guard(GuardKind.EQUALS_MATCH, where, None)
+            else:
+                output.add_guard(GuardKind.TYPE_MATCH, where, type(fn.__kwdefaults__))
+                output.add_guard(GuardKind.DICT_KEYS_MATCH, where, tuple(fn.__kwdefaults__))
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Its name attributes and what its `__dict__` holds (`__wrapped__` after

@@ -3,8 +3,10 @@ the traced frame, and compiled functions that are themselves closures over cells
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
+import tracer
 from tests.differential.helpers import FAST, check
 from tests.differential.strategies import small_ints, tensor_lists, tensors
 
@@ -132,3 +134,50 @@ def test_compiled_function_is_a_closure(x):
 @given(x=tensors(dtype=None), t=tensors())
 def test_compiled_closure_over_tensor_cell(x, t):
     check(make_tensor_closure(t), x)
+
+
+def _two_with_default(x, k=1):
+    return x + k
+
+
+def _kw_default(x, *, k=1):
+    return x + k
+
+
+def _missing_argument():
+    try:
+        return _two_with_default()  # TypeError while `x` has no default
+    except TypeError as e:
+        return str(e)
+
+
+def _missing_keyword():
+    return _kw_default(1)
+
+
+def test_which_parameters_have_defaults_is_guarded():
+    """A call that leaves a parameter to its default binds by which parameters have one: the
+    length of `__defaults__` and the names of `__kwdefaults__`, both writable, are guarded
+    (a missing argument's TypeError depends on it, and no default's value was read)."""
+    compiled = tracer.compile(_missing_argument)
+    saved = _two_with_default.__defaults__
+    try:
+        assert compiled() == _missing_argument()
+        _two_with_default.__defaults__ = (1, 1)  # now `x` has a default too
+        assert compiled() == _missing_argument() == 2
+        _two_with_default.__defaults__ = None
+        assert compiled() == _missing_argument()
+    finally:
+        _two_with_default.__defaults__ = saved
+    compiled = tracer.compile(_missing_keyword)
+    saved_kw = _kw_default.__kwdefaults__
+    try:
+        assert compiled() == _missing_keyword() == 2
+        _kw_default.__kwdefaults__ = None
+        with pytest.raises(TypeError) as eager:
+            _missing_keyword()
+        with pytest.raises(TypeError) as traced:
+            compiled()
+        assert str(traced.value) == str(eager.value)
+    finally:
+        _kw_default.__kwdefaults__ = saved_kw
