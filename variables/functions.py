@@ -107,13 +107,18 @@ def bind_with_signature(
     kwdefaults: dict[str, VariableTracker],
     args: Sequence[VariableTracker],
     kwargs: dict[str, VariableTracker],
+    qualname_source: Source | None = None,
 ) -> dict[str, VariableTracker]:
     """Bind trackers to parameters as CPython does, by CPython (variables/binding.py): a
-    binding error is the user's TypeError, with CPython's message. Returns the callee's locals
-    by name, `*args` as a tuple tracker and `**kwargs` as a dict tracker."""
+    binding error is the user's TypeError, with CPython's message, which names the function by
+    its `__qualname__` (writable: guarded at `qualname_source` when the error is raised).
+    Returns the callee's locals by name, `*args` as a tuple tracker and `**kwargs` as a dict
+    tracker."""
     try:
         bound = binding.bind(code, qualname, defaults, kwdefaults, args, kwargs)
     except TypeError as e:
+        if qualname_source is not None:
+            tx.output.add_guard(GuardKind.EQUALS_MATCH, qualname_source, qualname)
         tx.raise_user_error(e)
     flags = code.co_flags
     star_at = code.co_argcount + code.co_kwonlyargcount
@@ -176,8 +181,16 @@ class UserFunctionVariable(BaseUserFunctionVariable):
                 )
                 for key, value in fn_kwdefaults.items()
             }
+        qualname_source = AttrSource(self.source, "__qualname__") if self.source else None
         return bind_with_signature(
-            tx, self.fn.__code__, self.fn.__qualname__, defaults, kwdefaults, args, kwargs
+            tx,
+            self.fn.__code__,
+            self.fn.__qualname__,
+            defaults,
+            kwdefaults,
+            args,
+            kwargs,
+            qualname_source,
         )
 
     def _guard_default_names(

@@ -181,3 +181,17 @@ def test_which_parameters_have_defaults_is_guarded():
         assert str(traced.value) == str(eager.value)
     finally:
         _kw_default.__kwdefaults__ = saved_kw
+
+
+def test_a_binding_errors_function_name_is_guarded():
+    """CPython names the function in a binding error by its `__qualname__`, which is
+    writable: a rename misses the entry that raised it."""
+    compiled = tracer.compile(_missing_argument)
+    saved = _two_with_default.__qualname__
+    try:
+        assert compiled() == _missing_argument()
+        _two_with_default.__qualname__ = "renamed"
+        assert compiled() == _missing_argument()
+        assert _missing_argument().startswith("renamed()")
+    finally:
+        _two_with_default.__qualname__ = saved
