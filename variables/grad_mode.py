@@ -12,8 +12,10 @@ trace depends on it (`OutputGraph.depends_on_grad_mode`).
 
 Leaving a `with` block restores the mode it was entered in, on the normal path and when an
 exception leaves the block (the `with` cleanup calls `__exit__` in the trace too). A graph break
-inside the block makes the frame run eagerly (tracer/cache/resume.py `with_contexts`: only
-mode-stack blocks are restored around a break), which is always correct.
+inside the block resumes, as in Dynamo: the graph before it sets the block's mode, the call
+that broke runs in it, and the resume function gets the block's `__exit__` on its stack, from a
+real context made in the state the block left it (`GradModeContextVariable.reconstruct`), so
+the block ends as eagerly (tracer/cache/resume.py `with_contexts`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantErro
 from variables.constant import ConstantVariable
 
 if TYPE_CHECKING:
+    from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
 
 
@@ -108,6 +111,17 @@ class GradModeContextVariable(VariableTracker):
             unimplemented("grad-mode", f"{self.cls.__name__}.__exit__ without __enter__")
         tx.output.set_grad_mode(tx, self.saved.pop())
         return ConstantVariable(None)
+
+    def reconstruct(self, cg: PyCodegen) -> None:
+        """Entered once (the `with` block around a break): a real context of the class in
+        that state, whose `__exit__` restores the mode from before the block (the world's
+        `entered_grad_context`). A context in any other state is not rebuilt."""
+        if len(self.saved) != 1:
+            unimplemented("reconstruct", f"{self!r} entered {len(self.saved)} times")
+        cg.load_function(worlds.current().entered_grad_context)
+        for value in (self.cls, self.target, self.saved[0]):
+            cg.load_const(value)
+        cg.call(3)
 
     def __repr__(self) -> str:
         return f"GradModeContextVariable({self.cls.__name__})"

@@ -178,20 +178,41 @@ def test_grad_mode_not_guarded_when_nothing_depends_on_it() -> None:
     assert "GLOBAL_STATE ___global_state: grad_enabled=True" in str(entry.guards)
 
 
-def test_graph_break_in_the_block_falls_back_with_a_reason(
-    capsys: pytest.CaptureFixture[str], grad_at_call: bool
-) -> None:
-    def prints(x: Any) -> Any:
-        with torch.no_grad():
-            print("inside")
-            y = x + 1
-        return y, torch.is_grad_enabled()
+def _prints(x: Any) -> Any:
+    with torch.no_grad():
+        a = x * 2
+        print("inside", torch.is_grad_enabled())
+        y = a + 1
+    return y, torch.is_grad_enabled(), x * 3
 
-    compiled = tracer.compile(prints)
+
+def _prints_in_set_grad_enabled(x: Any) -> Any:
+    with torch.set_grad_enabled(False):
+        with torch.enable_grad():
+            print("inside", torch.is_grad_enabled())
+            y = x + 1
+        z = x + 2
+    return y, z, torch.is_grad_enabled()
+
+
+@pytest.mark.parametrize(
+    ("fn", "graphs"),
+    # (the second has no op before the break: its first graph only sets grad mode, which it
+    # leaves as it was at the call when that was on, so there is none then)
+    [(_prints, {True: 2, False: 2}), (_prints_in_set_grad_enabled, {True: 1, False: 2})],
+)
+def test_graph_break_in_the_block_resumes_inside_it(
+    capsys: pytest.CaptureFixture[str], grad_at_call: bool, fn: Any, graphs: dict[bool, int]
+) -> None:
+    """The break runs in the block's mode, and the resume function ends the block with the
+    `__exit__` of a real context made in the state the block left it: the mode after the
+    block is the one before it, whatever that was at the call."""
+    compiled = tracer.compile(fn)
     assert_same_behavior(compiled, leaf())
-    (entry,) = compiled.entries
+    entry = compiled.entries[0]
     assert entry.break_reason is not None
-    assert "with block of no_grad" in entry.break_reason.explanation
+    assert "print" in entry.break_reason.explanation
+    assert tracer.explain(fn)(leaf()).graph_count == graphs[grad_at_call]
     assert torch.is_grad_enabled() is grad_at_call  # the trace put the mode back
 
 

@@ -114,8 +114,7 @@ FUNCTIONS = {
 
 
 def break_inside_no_grad(x: Any) -> Any:
-    """A graph break inside the block: Dynamo resumes inside it, modetrace runs the frame
-    eagerly (notes/torch-adapter.md lists the difference)."""
+    """A graph break inside the block: both resume inside it (2 graphs)."""
     y = x * 2
     with torch.no_grad():
         z = y + 1

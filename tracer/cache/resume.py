@@ -181,9 +181,12 @@ def with_contexts(
     """The `with` blocks around the break at byte `offset`, innermost first, as (block depth,
     context object), when each can be restored around the eager call and in the resume
     function: a torch-function mode entered with the default `__exit__`, which only pops it
-    from the mode stack (Dynamo restores modes too). Any other context manager raises
-    Unsupported: the frame runs eagerly, as Dynamo's does for a context manager it cannot
-    restore."""
+    from the mode stack, or a grad-mode context made in the frame (`torch.no_grad()`), whose
+    `__exit__` sets the mode from before the block (Dynamo restores both). Any other context
+    manager raises Unsupported: the frame runs eagerly, as Dynamo's does for a context
+    manager it cannot restore."""
+    from variables.base import GetAttrVariable
+    from variables.grad_mode import GradModeContextVariable
     from variables.misc import PartialVariable
     from variables.modes import ModeStackFunctionVariable, TorchFunctionModeVariable
 
@@ -199,6 +202,14 @@ def with_contexts(
             and isinstance(exit_fn.args[0].realize(), TorchFunctionModeVariable)
         ):
             found.append((block.depth, exit_fn.args[0].realize()))
+            continue
+        if (
+            isinstance(exit_fn, GetAttrVariable)
+            and exit_fn.name == "__exit__"
+            and isinstance(exit_fn.obj, GradModeContextVariable)
+            and len(exit_fn.obj.saved) == 1
+        ):
+            found.append((block.depth, exit_fn.obj))
             continue
         owner = getattr(exit_fn, "obj", None)  # a bound method's object
         name = owner.type_name() if isinstance(owner, VariableTracker) else exit_fn.type_name()

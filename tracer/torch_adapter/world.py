@@ -339,6 +339,13 @@ class TorchWorld(TensorWorld):
     def set_grad_enabled_now(self, mode: bool) -> None:
         _C._set_grad_enabled(mode)
 
+    def entered_grad_context(self, cls: type, target: bool, restore: bool) -> Any:
+        context: Any = object.__new__(cls)
+        context.prev = restore  # what `__exit__` sets
+        if cls is torch.set_grad_enabled:
+            context.mode = target
+        return context
+
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
         """The graph's ops compute: the modes were traced already, so none sees them. With no
         mode on the stack no `__torch_function__` runs (a traced tensor's class has none of

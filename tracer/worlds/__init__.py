@@ -187,6 +187,13 @@ class TensorWorld:
         """Set the live grad mode where no torch-function mode sees it (the trace sets it for
         real as it goes, so fake results get the `requires_grad` eager ones would)."""
 
+    def entered_grad_context(self, cls: type, target: bool, restore: bool) -> Any:
+        """A real grad-mode context of `cls` (one of `grad_mode_classes`) as a `with` block
+        leaves it once entered: in mode `target`, its `__exit__` sets `restore`. Made without
+        running its `__init__` (`set_grad_enabled`'s sets the mode), so no mode sees it: the
+        compiled code hands it, around a break inside the block, to the resume function."""
+        raise NotImplementedError
+
     def grad_mode_guard(self, enabled: bool) -> Guard | None:
         """The GLOBAL_STATE guard pinning grad mode at the call, added once a trace depends on
         it; None when `global_state_guards` pins it on every trace already."""
@@ -296,6 +303,13 @@ class RuntimeWorld(TensorWorld):
             return writes_in_place(target)
         info = self.ov.op_info(target)
         return info is not None and writes_in_place(info.name)
+
+    def entered_grad_context(self, cls: type, target: bool, restore: bool) -> Any:
+        context: Any = object.__new__(cls)
+        context._saved = [restore]  # what `__exit__` pops
+        if cls is self.rt.grad_mode.set_grad_enabled:
+            context._target, context._before = target, restore
+        return context
 
     def set_grad_enabled_now(self, mode: bool) -> None:
         info = self.ov.op_info(self.grad_mode_setter)
