@@ -364,3 +364,34 @@ def test_the_mismatch_names_the_compiled_call():
 
     e = mismatch(lambda x: x, 1, fake=wrong_second_time)
     assert "compiled call 2" in str(e)
+
+
+class _ClassRaises:
+    """An object whose `__class__` is a property that raises."""
+
+    @property  # type: ignore[misc]
+    def __class__(self):  # type: ignore[override]
+        raise RuntimeError("no class")
+
+    def __init__(self) -> None:
+        self.v = 1
+
+
+class _ClaimsDict:
+    """An object that claims to be a dict (`isinstance(o, dict)` is True)."""
+
+    __class__ = dict  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        self.v = 2
+
+
+def _read_and_return(o):
+    return o.v + 1, o
+
+
+def test_objects_whose_class_lies_are_compared_by_their_real_type() -> None:
+    """The helper tells values apart by their real type: `isinstance` would run the property
+    (an error from inside the helper) or take the object for a dict."""
+    for obj in (_ClassRaises(), _ClaimsDict()):
+        assert_same_behavior(_read_and_return, obj)

@@ -86,10 +86,11 @@ def _state_globals(fn: types.FunctionType) -> list[str]:
         seen.add(current.__code__)
         for name in _global_names(current.__code__):
             value = fn.__globals__.get(name, _MISSING)
-            helper = value.fn if isinstance(value, CompiledFunction) else value
-            if isinstance(helper, types.FunctionType) and helper.__globals__ is fn.__globals__:
+            # (by type: `isinstance` would ask a global's `__class__`, which may be user code)
+            helper = value.fn if issubclass(type(value), CompiledFunction) else value
+            if type(helper) is types.FunctionType and helper.__globals__ is fn.__globals__:
                 todo.append(helper)
-            elif not isinstance(value, _NOT_STATE) and not callable(value):
+            elif not issubclass(type(value), _NOT_STATE) and not callable(value):
                 found.add(name)
     builtins = fn.__globals__.get("__builtins__", {})
     names = builtins if isinstance(builtins, dict) else vars(builtins)
@@ -148,8 +149,8 @@ def _cell_value(cell: types.CellType) -> Any:
 
 
 def _immutable(value: Any) -> bool:
-    return isinstance(
-        value, int | float | str | bytes | bool | type(None) | types.FunctionType | type
+    return issubclass(
+        type(value), int | float | str | bytes | bool | type(None) | types.FunctionType | type
     )
 
 

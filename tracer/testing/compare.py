@@ -7,7 +7,9 @@ of one, compiled must return the same piece) and *aliasing* (two places that hol
 the eager run must hold one object in the compiled run, and vice versa). An iterator the runs
 left behind compares by what remains in it (`observe.drain_iterators` consumed it after the
 call), a StringIO by its text and position, a dict view (keys, values, items) by the dict it
-shows.
+shows. A value's kind is its real type (`issubclass(type(v), dict)`), never `isinstance`, which
+asks the object's `__class__`: user code that may raise, or claim another class
+(`Mock(spec=Tensor)`).
 """
 
 from __future__ import annotations
@@ -50,18 +52,20 @@ def walk(roots: dict[str, Any], seen: set[int]) -> Iterator[tuple[Any, str]]:
 
 
 def _is_atom(value: Any) -> bool:
-    return value is None or isinstance(value, bool | int | float | complex | str | bytes | type)
+    return value is None or issubclass(
+        type(value), bool | int | float | complex | str | bytes | type
+    )
 
 
 def _children(value: Any) -> list[tuple[str, Any]]:
     if _is_tensor(value):
         return []
-    if isinstance(value, dict):
+    if issubclass(type(value), dict):
         keys = [(f".keys()[{i}]", k) for i, k in enumerate(value) if not _is_atom(k)]
         return [*keys, *((f"[{k!r}]", v) for k, v in value.items())]
-    if isinstance(value, list | tuple | collections.deque):
+    if issubclass(type(value), list | tuple | collections.deque):
         return [(f"[{i}]", v) for i, v in enumerate(value)]
-    if isinstance(value, set | frozenset):
+    if issubclass(type(value), set | frozenset):
         return []
     attrs = attributes(value)
     return [] if attrs is None else [(f".{k}", v) for k, v in attrs.items()]
@@ -137,18 +141,18 @@ class Comparison:
             comparer(expected, actual, path)
         elif _is_tensor(expected):
             _compare_tensor(expected, actual, path)
-        elif isinstance(expected, dict):
+        elif issubclass(type(expected), dict):
             self._compare_dict(expected, actual, path)
         elif type(expected) in _DICT_VIEWS:
             self.compare(_viewed_dict(expected), _viewed_dict(actual), f"{path}.mapping")
-        elif isinstance(expected, list | tuple | collections.deque):
-            if isinstance(expected, collections.deque) and expected.maxlen != actual.maxlen:
+        elif issubclass(type(expected), list | tuple | collections.deque):
+            if issubclass(type(expected), collections.deque) and expected.maxlen != actual.maxlen:
                 raise Mismatch(path, f"maxlen {actual.maxlen}, expected {expected.maxlen}")
             if len(expected) != len(actual):
                 raise Mismatch(path, f"length {len(actual)}, expected {len(expected)}")
             for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
                 self.compare(e, a, f"{path}[{i}]")
-        elif isinstance(expected, set | frozenset):
+        elif issubclass(type(expected), set | frozenset):
             if expected != actual or list(expected) != list(actual):
                 raise Mismatch(path, f"{actual!r}, expected {expected!r} (iteration order too)")
         else:
@@ -233,7 +237,7 @@ def compare(
 
 
 def _is_tensor(value: Any) -> bool:
-    return isinstance(value, Tensor)
+    return issubclass(type(value), Tensor)
 
 
 def same_float(a: float, b: float) -> bool:
