@@ -552,18 +552,30 @@ class VariableBuilder:
         break falls inside the call's arguments (`out.append(print(x) or y)`). It is the method
         of the tracker of its object, read at `<source>.__self__` (one tracker per object, so a
         list also reached as `L['out']` is the same tracker), and the call is traced as the
-        object's own; pinned by identity, as Dynamo pins a bound builtin method. None unless
-        the object's exact type is one `_METHOD_OWNERS` names and the method is the one its
-        class defines (not, say, `object.__sizeof__` bound to a list)."""
+        object's own. None unless the object's exact type is one `_METHOD_OWNERS` names and the
+        method is the one its class defines (not, say, `object.__sizeof__` bound to a list).
+
+        Dynamo pins a bound builtin method by identity; but `out.append` is a new object at
+        every read, so a resume function handed it would compile again on every call. A name
+        `object` does not define is pinned by what makes the method: its type, its name, and
+        its object's exact type (the object's own guards, with an aliasing guard when the
+        frame also holds it elsewhere); a method of that name bound to an object of that type
+        can only be the type's own. Any other name is pinned by identity."""
         owner = value.__self__
         owner_type = type(owner)
         if owner_type not in _METHOD_OWNERS:
             return None
-        defined = owner_type.__dict__.get(value.__name__)
+        name = value.__name__
+        defined = owner_type.__dict__.get(name)
         if type(defined) is not types.MethodDescriptorType or defined.__get__(owner) != value:
             return None  # (builtin methods compare their object by identity, then their C function)
         obj = self.wrap(owner, AttrSource(source, "__self__"))
-        return self._guarded_identity(GetAttrVariable(obj, value.__name__, source), value, source)
+        method = GetAttrVariable(obj, name, source)
+        if name in vars(object):
+            return self._guarded_identity(method, value, source)
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, types.BuiltinMethodType)
+        self.output.add_guard(GuardKind.EQUALS_MATCH, AttrSource(source, "__name__"), name)
+        return method
 
     def _guarded_identity(self, vt: VariableTracker, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.ID_MATCH, source, value)

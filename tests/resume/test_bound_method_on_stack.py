@@ -3,9 +3,10 @@ y)`) leaves the bound method `out.append` on the stack, and the resume function 
 an input. It is traced as the method of its object's tracker (read at
 `L['___stack1'].__self__`, the same tracker as `L['out']` when both reach the list), so the
 call no longer breaks the resume function again ("call to C function append is not
-supported" was the commonest break reason in `make fuzz`). As in Dynamo, the bound method is
-pinned by identity: a later call makes a new bound method and compiles the resume function
-again (tests/resume/test_against_dynamo.py compares the counts with Dynamo's). A method of a
+supported" was the commonest break reason in `make fuzz`). Unlike Dynamo, which pins the bound
+method by identity and so compiles the resume function again on every call (each makes a new
+bound method), modetrace pins its type, name and object: it compiles once
+(tests/resume/test_against_dynamo.py compares the counts with Dynamo's). A method of a
 Python function (`t.add` of a runtime tensor, a user object's or class's method) is wrapped at
 its `__func__` and `__self__` instead, and nothing is pinned by identity."""
 
@@ -166,3 +167,22 @@ def test_a_python_method_on_the_stack(case: Any) -> None:
         before = len(tracer.get_compilation_metrics())
         compiled(*make_args())
     assert len(tracer.get_compilation_metrics()) == before
+
+
+def test_a_bound_container_method_is_pinned_by_type_name_and_object() -> None:
+    """No identity guard on the bound method: a new `lst.append` hits; another method name,
+    or the method of another list than the one the trace took for the same object, misses."""
+
+    def call(method: Any, lst: list[Any]) -> Any:
+        method(1)
+        return len(lst)
+
+    tracer.reset()
+    compiled = tracer.compile(call)
+    first, second, other, third = [], [], [], [7, 8]
+    assert compiled(first.append, first) == 1
+    assert compiled(second.append, second) == 1  # a new bound method of another list: a hit
+    assert compiled.compile_count == 1 and second == [1]
+    assert compiled(other.append, [8]) == 1 and other == [1]  # not the same list: a miss
+    assert compiled(third.pop, third) == 1 and third == [7]  # another method: a miss
+    assert compiled.compile_count == 3
