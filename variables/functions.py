@@ -205,24 +205,16 @@ class UserFunctionVariable(BaseUserFunctionVariable):
         writable. Guarded then (a missing argument's TypeError depends on it as much as a
         default's value, read at its own source, does); a call passing every parameter does
         not look."""
-        fn, output = self.fn, tx.output
+        fn = self.fn
         code = fn.__code__
         positional = code.co_varnames[len(args) : code.co_argcount]
         kw_only = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
         if any(name not in kwargs for name in positional):
             where = AttrSource(source, "__defaults__")
-            if fn.__defaults__ is None:
-                output.add_guard(GuardKind.EQUALS_MATCH, where, None)
-            else:
-                output.add_guard(GuardKind.TYPE_MATCH, where, type(fn.__defaults__))
-                output.add_guard(GuardKind.LENGTH_CHECK, where, len(fn.__defaults__))
+            _guard_defaults_shape(tx, where, fn.__defaults__, GuardKind.LENGTH_CHECK, len)
         if any(name not in kwargs for name in kw_only):
             where = AttrSource(source, "__kwdefaults__")
-            if fn.__kwdefaults__ is None:
-                output.add_guard(GuardKind.EQUALS_MATCH, where, None)
-            else:
-                output.add_guard(GuardKind.TYPE_MATCH, where, type(fn.__kwdefaults__))
-                output.add_guard(GuardKind.DICT_KEYS_MATCH, where, tuple(fn.__kwdefaults__))
+            _guard_defaults_shape(tx, where, fn.__kwdefaults__, GuardKind.DICT_KEYS_MATCH, tuple)
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """Its name attributes and what its `__dict__` holds (`__wrapped__` after
@@ -253,6 +245,22 @@ class UserFunctionVariable(BaseUserFunctionVariable):
 
     def __repr__(self) -> str:
         return f"UserFunctionVariable({self.fn.__qualname__}{self._src()})"
+
+
+def _guard_defaults_shape(
+    tx: TranslatorBase,
+    where: Source,
+    value: Any,
+    kind: GuardKind,
+    shape: Callable[[Any], Any],
+) -> None:
+    """`__defaults__` (or `__kwdefaults__`) as the binding read it: None, or its exact type and
+    `shape` (its length; its keys), guarded by `kind`."""
+    if value is None:
+        tx.output.add_guard(GuardKind.EQUALS_MATCH, where, None)
+    else:
+        tx.output.add_guard(GuardKind.TYPE_MATCH, where, type(value))
+        tx.output.add_guard(kind, where, shape(value))
 
 
 class UserMethodVariable(BaseUserFunctionVariable):
