@@ -386,8 +386,23 @@ class OutputGraph:
         name = target if isinstance(target, str) else op_name(target)
         if name in _UNTRACED_EFFECTS:
             unimplemented("side-effect", _UNTRACED_EFFECTS[name])
+        if name == "requires_grad_" and self._flag_holds(args, kwargs):
+            return args[0]  # `x.requires_grad_(False)` on x that does not: no node, as Dynamo
         recorded: VariableTracker | None = self._record(tx, op, target, impl, args, kwargs)
         return ConstantVariable(NotImplemented) if recorded is None else recorded
+
+    def _flag_holds(self, args: list[VariableTracker], kwargs: dict[str, VariableTracker]) -> bool:
+        """Does `x.requires_grad_(flag)` ask for the flag `x` has already? Then the call only
+        returns `x` (eagerly too)."""
+        if len(args) + len(kwargs) > 2 or kwargs.keys() - {"requires_grad"}:
+            return False  # (CPython's TypeError, from the call)
+        flag = args[1] if len(args) > 1 else kwargs.get("requires_grad", ConstantVariable(True))
+        if not isinstance(args[0], TensorVariable):
+            return False
+        if not flag.is_python_constant() or type(flag.as_python_constant()) is not bool:
+            return False
+        has = self.world.read_attr(args[0].fake, "requires_grad")
+        return bool(has) is flag.as_python_constant()
 
     def call_operator(
         self, tx: TranslatorBase, fn: Callable[..., Any], args: list[VariableTracker]

@@ -176,3 +176,33 @@ def test_a_private_binding_that_returns_nothing_breaks() -> None:
 
     explanation = tracer.explain(asserts)(torch.ones(2))
     assert any("_assert_async" in str(r) for r in explanation.break_reasons), explanation
+
+
+def test_requires_grad_with_the_flag_the_tensor_has_makes_no_node() -> None:
+    """As Dynamo: `x.requires_grad_(False)` on a tensor that does not require grad only
+    returns it; a call that changes the flag is a node; a bad keyword raises as eagerly."""
+    torch = real_torch()
+
+    def flags(x: Any) -> Any:
+        y = x.detach().requires_grad_(False) * 2
+        return y, y.requires_grad_(requires_grad=False) is y
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(flags)(torch.ones(2))
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.ops_per_graph == [["detach", "mul"]], comparison
+
+    def bad(x: Any) -> Any:
+        return x.requires_grad_(flag=False)
+
+    compiled = tracer.compile(bad)
+    try:
+        bad(torch.ones(2))
+    except TypeError as e:
+        eager = str(e)
+    try:
+        compiled(torch.ones(2))
+    except TypeError as e:
+        assert str(e) == eager
+    else:
+        raise AssertionError("no TypeError")
