@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 
@@ -125,3 +127,22 @@ def test_a_method_from_another_module_reads_that_modules_globals():
     x = torch.arange(3.0)
     check(call_foreign_method, Scaler(), x)
     assert tracer.explain(call_foreign_method)(Scaler(), x).graph_break_count == 0
+
+
+def test_a_global_of_another_module_returned_unread_is_read_at_the_call() -> None:
+    """The compiled code loads it where the trace found it, `sys.modules['...'].__dict__`
+    (before: "cannot load sys.modules[...] in compiled code", and the frame ran eagerly); it
+    was never guarded, as the trace did not look at it, so a new value is what returns."""
+    from tests.differential import foreign_module
+
+    def returns_flag(x: Any) -> Any:
+        return foreign_module.flag(), x + 1
+
+    compiled = tracer.compile(returns_flag, fullgraph=True)
+    assert compiled(1) == (False, 2)
+    foreign_module.FLAG = True
+    try:
+        assert compiled(1) == (True, 2)
+        assert compiled.compile_count == 1
+    finally:
+        foreign_module.FLAG = False

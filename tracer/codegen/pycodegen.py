@@ -35,6 +35,7 @@ from guards.sources import (
     IterationSource,
     LocalSource,
     ModeStackSource,
+    ModuleSource,
     Source,
     TypeSource,
 )
@@ -523,6 +524,14 @@ def nth_value(d: dict[Any, Any], index: int) -> Any:
     return tuple(d.values())[index]
 
 
+def _load_module(cg: PyCodegen, src: Any) -> None:
+    """`sys.modules['m']`, as the guards read it (a value read lazily from a module's globals
+    and handed on unread: `torch.compiler.is_compiling()` returns its `_is_compiling_flag`)."""
+    cg.load_const(sys.modules)
+    cg.load_key(src.module_name)
+    cg.binary_subscr()
+
+
 def _load_mode(cg: PyCodegen, src: Any) -> None:
     cg.load_function(worlds.current().get_mode_at)
     cg.load_const(src.index)
@@ -540,6 +549,7 @@ _SOURCE_LOADERS: dict[type, Callable[[PyCodegen, Any], None]] = {
     IterationSource: _load_iteration,
     DictValueSource: _load_dict_value,
     ModeStackSource: _load_mode,
+    ModuleSource: _load_module,
 }
 
 
