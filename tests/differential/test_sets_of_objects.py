@@ -8,9 +8,11 @@ does. Compared with plain Python, compiled twice (the second call hits the cache
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tracer
-from tests.differential.helpers import check
+from tests.differential.helpers import FAST, check
 from tracer.testing import assert_same_behavior
 
 
@@ -145,3 +147,43 @@ def test_other_objects_miss_the_identity_guards():
     assert compiled.compile_count == 3
     assert compiled([A, B, A]) == ([A, B], 2)
     assert compiled.compile_count == 3
+
+
+_MEMBERS = ("a", "b", "c", "1", "'k'")
+_STATEMENTS = (
+    "s.add({m})",
+    "t.add({m})",
+    "s.discard({m})",
+    "t |= {{{m}}}",
+    "out.append({m} in s)",
+    "out.append(len(s))",
+    "out.append(s == t)",
+    "out.append(s <= t)",
+    "out.append(s < t)",
+    "out.append(len(s | t))",
+    "out.append(len(s - t))",
+    "out.append(len(s & t))",
+    "out.append(len(s ^ t))",
+    "out.append(s.isdisjoint(t))",
+    "out.append({m} in (s | t))",
+    "s = s - {{{m}}}",
+)
+
+
+@FAST
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_STATEMENTS), st.sampled_from(_MEMBERS)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_random_programs_on_sets_of_objects(statements):
+    """Random sequences of what a set of objects answers while tracing, traced whole and
+    compared with plain Python (members: three objects passed in, and two constants)."""
+    body = "\n".join(f"    {text.format(m=m)}" for text, m in statements)
+    head = "def program(a, b, c):\n    s = set()\n    t = {1}\n    out = []\n"
+    source = f"{head}{body}\n    return out\n"
+    namespace: dict = {}
+    exec(compile(source, "<sets-program>", "exec"), namespace)  # noqa: S102 - the program under test
+    check(namespace["program"], A, B, C)
