@@ -206,3 +206,42 @@ def test_requires_grad_with_the_flag_the_tensor_has_makes_no_node() -> None:
         assert str(e) == eager
     else:
         raise AssertionError("no TypeError")
+
+
+def test_has_torch_function_agrees_with_torch_on_every_kind_of_item() -> None:
+    """Each form, on plain tensors, a parameter, constants, an empty sequence and a list, with
+    no mode, under a mode and inside DisableTorchFunction under a mode: the compiled call
+    answers what torch answers (a tensor subclass breaks, and eager answers)."""
+    torch = real_torch()
+    overrides = torch.overrides
+
+    class Tagged(torch.Tensor):
+        pass
+
+    t, p = torch.ones(2), torch.nn.Parameter(torch.ones(2))
+    tagged = torch.ones(2).as_subclass(Tagged)
+
+    def forms(x: Any, y: Any) -> Any:
+        return (
+            overrides.has_torch_function((x, y)),
+            overrides.has_torch_function([x, 3, None]),
+            overrides.has_torch_function(()),
+            overrides.has_torch_function_unary(x),
+            overrides.has_torch_function_variadic(x, "s", y),
+        )
+
+    contexts = {
+        "no mode": contextlib.nullcontext,
+        "mode": lambda: counting_mode(torch, []),
+    }
+    for label, context in contexts.items():
+        for x, y in ((t, p), (p, 1.5), (t, tagged)):
+            tracer.reset()
+            with context():
+                eager = forms(x, y)
+                compiled = tracer.compile(forms)(x, y)
+                with torch._C.DisableTorchFunction():
+                    eager_off = forms(x, y)
+                    compiled_off = tracer.compile(forms)(x, y)
+            assert compiled == eager, (label, x, y)
+            assert compiled_off == eager_off, (label, "disabled", x, y)
