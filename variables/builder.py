@@ -552,8 +552,10 @@ class VariableBuilder:
         break falls inside the call's arguments (`out.append(print(x) or y)`). It is the method
         of the tracker of its object, read at `<source>.__self__` (one tracker per object, so a
         list also reached as `L['out']` is the same tracker), and the call is traced as the
-        object's own. None unless the object's exact type is one `_METHOD_OWNERS` names and the
-        method is the one its class defines (not, say, `object.__sizeof__` bound to a list).
+        object's own. None unless the object's exact type is one `_METHOD_OWNERS` names, or the
+        object is a tensor (`x.add` of a real torch tensor, a builtin method: a break in its
+        arguments, `x.add(y.sum().item())`, hands it on), and the method is the one its class
+        defines (not, say, `object.__sizeof__` bound to a list).
 
         Dynamo pins a bound builtin method by identity; but `out.append` is a new object at
         every read, so a resume function handed it would compile again on every call. A name
@@ -563,10 +565,11 @@ class VariableBuilder:
         can only be the type's own. Any other name is pinned by identity."""
         owner = value.__self__
         owner_type = type(owner)
-        if owner_type not in _METHOD_OWNERS:
+        if owner_type not in _METHOD_OWNERS and not worlds.current().is_tensor(owner):
             return None
         name = value.__name__
-        defined = owner_type.__dict__.get(name)
+        # (a tensor's methods are defined on a base, `torch._C.TensorBase`)
+        defined = next((vars(k)[name] for k in owner_type.__mro__ if name in vars(k)), None)
         if type(defined) is not types.MethodDescriptorType or defined.__get__(owner) != value:
             return None  # (builtin methods compare their object by identity, then their C function)
         obj = self.wrap(owner, AttrSource(source, "__self__"))

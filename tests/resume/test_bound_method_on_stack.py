@@ -186,3 +186,28 @@ def test_a_bound_container_method_is_pinned_by_type_name_and_object() -> None:
     assert compiled(other.append, [8]) == 1 and other == [1]  # not the same list: a miss
     assert compiled(third.pop, third) == 1 and third == [7]  # another method: a miss
     assert compiled.compile_count == 3
+
+
+def test_a_real_tensors_builtin_method_on_the_stack() -> None:
+    """`x.add(y.sum().item())` on real torch: the resume function gets `x.add`, a builtin
+    method bound to a torch tensor. It picks the torch world for it (the method's tensor is
+    one of its inputs) and traces the call as the tensor's own method, pinned by type, name
+    and tensor: no second break, and no new compile on a later call with new tensors."""
+    from tests.real_torch import real_torch
+
+    real = real_torch()
+
+    def method_around_a_break(x: Any, y: Any) -> Any:
+        return x.add(y.sum().item()).mul(2)
+
+    tracer.reset()
+    explained = tracer.explain(method_around_a_break)(real.ones(3), real.ones(2))
+    assert [g for g in explained.break_reasons if "item()" not in str(g)] == []
+    assert explained.graph_count == 2
+    compiled = tracer.compile(method_around_a_break)
+    counts = []
+    for _ in range(3):
+        x, y = real.ones(3), real.ones(2)
+        assert real.equal(compiled(x, y), method_around_a_break(x, y))
+        counts.append(len(tracer.get_compilation_metrics()))
+    assert counts[0] == counts[1] == counts[2]  # (the frame and its resume function, once)

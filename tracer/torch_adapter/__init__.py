@@ -61,13 +61,17 @@ def forward_call_check() -> Callable[[Any], str | None]:
 
 def _involves_torch(torch: Any, value: object) -> bool:
     """A torch tensor or module, or a list, tuple or dict holding one, or an object (a
-    dataclass, say) with one in its instance dict (one level down). Only exact types are
+    dataclass, say) with one in its instance dict (one level down), or a builtin method bound
+    to a tensor (`x.add`, handed to a resume function by a break in its arguments). Only
+    exact types are
     read: `isinstance` would ask the value's `__class__`, which a weak proxy or a user's
     property answers with code of its own; the instance dict is read as `object` reads it,
     and only of a class that does not customize attribute access."""
     kind = type(value)
     if issubclass(kind, torch.Tensor | torch.nn.Module):
         return True
+    if kind is types.BuiltinMethodType:
+        return issubclass(type(value.__self__), torch.Tensor)  # type: ignore[attr-defined]
     if kind is list or kind is tuple:
         return any(issubclass(type(v), torch.Tensor) for v in value)  # type: ignore[attr-defined]
     if kind is dict:
