@@ -20,6 +20,7 @@ from guards.sources import (
     ClosureSource,
     GlobalsDictSource,
     GlobalSource,
+    GlobalStateSource,
     ModuleSource,
     Source,
 )
@@ -446,6 +447,17 @@ class Guard:
 
 # kind -> `expected` as a hashable key, after checking `expected` suits the kind (a TypeError
 # saying what the kind expects, otherwise).
+
+
+def state_part_guard(name: str, value: object, reader: Callable[[], object]) -> Guard:
+    """A GLOBAL_STATE guard of one part: `name` read by `reader`, expected `value` (grad mode
+    in the runtime, whether modes are dispatched to, a backend flag, the ABC cache token).
+
+    >>> state_part_guard("grad_enabled", True, lambda: True)
+    Guard(GLOBAL_STATE ___global_state: grad_enabled=True)
+    """
+    spec = GlobalStateSpec((name,), (value,), (reader,))
+    return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
 
 
 def _type_key(expected: Any) -> Hashable:

@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from guards.guard import GlobalStateSpec, Guard, GuardKind
-from guards.sources import GlobalStateSource
+from guards.guard import state_part_guard
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
@@ -182,8 +181,7 @@ class StateReadVariable(GuardedStateReaderVariable):
 
     def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
         value = self.fn()
-        spec = GlobalStateSpec((self.part,), (value,), (self.fn,))
-        guard = Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+        guard = state_part_guard(self.part, value, self.fn)
         tx.output.guards.setdefault(guard, guard)
         return value
 

@@ -32,7 +32,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
-from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
+from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec, state_part_guard
 from guards.sources import GlobalStateSource
 from tracer.exc import unimplemented
 from tracer.graph.passes import writes_in_place
@@ -326,8 +326,7 @@ class TorchWorld(TensorWorld):
 
     def mode_dispatch_guard(self, enabled: bool) -> Guard:
         reader = _C._is_torch_function_all_disabled
-        spec = GlobalStateSpec(("torch_function_all_disabled",), (not enabled,), (reader,))
-        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+        return state_part_guard("torch_function_all_disabled", not enabled, reader)
 
     def traces_subclass(self, cls: type) -> bool:
         """Every subclass (`tensor_spec` breaks on one with its own `__torch_function__`)."""

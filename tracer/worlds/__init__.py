@@ -19,8 +19,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from guards.guard import GlobalStateSpec, Guard, GuardKind, TensorSpec
-from guards.sources import GlobalStateSource
+from guards.guard import Guard, TensorSpec, state_part_guard
 from tracer.graph.passes import writes_in_place
 
 
@@ -317,16 +316,14 @@ class RuntimeWorld(TensorWorld):
         info.impl(mode)
 
     def grad_mode_guard(self, enabled: bool) -> Guard | None:
-        spec = GlobalStateSpec(("grad_enabled",), (enabled,), (self.rt.grad_mode.is_grad_enabled,))
-        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+        return state_part_guard("grad_enabled", enabled, self.rt.grad_mode.is_grad_enabled)
 
     def modes_dispatch(self) -> bool:
         return bool(self.rt._C._is_torch_function_enabled())
 
     def mode_dispatch_guard(self, enabled: bool) -> Guard:
         reader = self.rt._C._is_torch_function_enabled
-        spec = GlobalStateSpec(("torch_function_enabled",), (enabled,), (reader,))
-        return Guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), spec)
+        return state_part_guard("torch_function_enabled", enabled, reader)
 
     def overridable(self, fn: object) -> bool:
         return self.ov.op_info(fn) is not None
