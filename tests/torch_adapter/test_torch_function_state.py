@@ -245,3 +245,45 @@ def test_has_torch_function_agrees_with_torch_on_every_kind_of_item() -> None:
                     compiled_off = tracer.compile(forms)(x, y)
             assert compiled == eager, (label, x, y)
             assert compiled_off == eager_off, (label, "disabled", x, y)
+
+
+def _bad_device(x: Any) -> Any:
+    return torch_module().device("nope"), x
+
+
+def _finfo_of_an_int(x: Any) -> Any:
+    return torch_module().finfo(torch_module().int32), x
+
+
+def _size_of_floats(x: Any) -> Any:
+    return torch_module().Size([1.5]), x
+
+
+def _has_torch_function_of_an_int(x: Any) -> Any:
+    return torch_module().overrides.has_torch_function(5), x
+
+
+def _requires_grad_of_an_int(x: Any) -> Any:
+    return x.requires_grad_(1), x
+
+
+def test_odd_arguments_raise_what_torch_raises() -> None:
+    """The constructors made while tracing, `has_torch_function` and `requires_grad_` given
+    what torch refuses: the compiled call raises torch's own error, type and message."""
+    torch = real_torch()
+    for fn in (
+        _bad_device,
+        _finfo_of_an_int,
+        _size_of_floats,
+        _has_torch_function_of_an_int,
+        _requires_grad_of_an_int,
+    ):
+        outcomes = []
+        for run in (fn, tracer.compile(fn)):
+            try:
+                run(torch.ones(2))
+            except Exception as e:  # noqa: BLE001 - the error is the outcome
+                outcomes.append((type(e), str(e)))
+            else:
+                outcomes.append(None)
+        assert outcomes[0] is not None and outcomes[0] == outcomes[1], fn.__name__
