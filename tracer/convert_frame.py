@@ -49,7 +49,14 @@ from tracer.codegen.resume import (
     stack_nulls,
 )
 from tracer.config import CompileOptions
-from tracer.exc import BreakReason, BreakRequested, InternalError, Unsupported, UserLocation
+from tracer.exc import (
+    BreakReason,
+    BreakRequested,
+    InternalError,
+    Unsupported,
+    UserLocation,
+    unimplemented,
+)
 from tracer.graph import GraphModule, Node
 from tracer.observability import logs, trace_log
 from tracer.observability.compile_context import CompileId, compile_context
@@ -492,7 +499,15 @@ def _start(fn: types.FunctionType, L: dict[str, Any], output: OutputGraph) -> In
 
 def _finish_trace(output: OutputGraph) -> None:
     """What every completed trace records last: the mode stack's final state, aliasing guards
-    (of mutated objects, and of tensor inputs an in-place op wrote)."""
+    (of mutated objects, and of tensor inputs an in-place op wrote). A `torch.autocast` or
+    `torch.inference_mode` block left open (entered by hand) is not rebuilt: the frame runs
+    eagerly."""
+    if output.state_blocks:
+        unimplemented(
+            "state-context",
+            f"a {output.state_blocks[-1].kind.enter.__name__} block is still open where the "
+            "graph ends",
+        )
     if output.mode_stack_changed():
         output.side_effects.mode_stack_changed(list(output.mode_stack))
     output.side_effects.install_aliasing_guards()

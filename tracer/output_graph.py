@@ -5,6 +5,7 @@ tensor method, Python operator), each checked on fake tensors before it joins th
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import re
 import warnings
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.exc import UserLocation
     from tracer.translator.base import TranslatorBase
+    from tracer.worlds import StateContextKind
 
 
 _UNTRACED_EFFECTS = {
@@ -51,6 +53,20 @@ _PLAIN_OF_INPLACE = {
     operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
     operator.iand: operator.and_, operator.ior: operator.or_, operator.ixor: operator.xor,
 }  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class StateBlock:
+    """An open block of `torch.autocast` or `torch.inference_mode` in a trace."""
+
+    kind: StateContextKind
+    args: tuple[Any, ...]
+    """The arguments of its enter node."""
+    node: Node
+    """The enter node, whose result (the run-time context) the exit node takes."""
+    grad_before: tuple[bool, bool]
+    """The trace's grad mode, and whether the trace had set it, when the block was entered."""
+    sets_grad_mode: bool
 
 
 class OutputGraph:
@@ -127,6 +143,9 @@ class OutputGraph:
         self.last_grad_mode_node: Node | None = None
         """The last `_set_grad_enabled` node: an output when the frame leaves the mode changed."""
         self._grad_mode_guarded = False
+        self.state_blocks: list[StateBlock] = []
+        """The blocks of `torch.autocast` and `torch.inference_mode` open at this point of the
+        trace, outermost first (`enter_state_block`)."""
 
     def release(self) -> None:
         """Called once the compile is over (built or fallen back), after which nothing reads
@@ -183,6 +202,8 @@ class OutputGraph:
         if type(mode) is not bool:
             unimplemented("grad-mode", f"grad mode set to {mode!r}, not a bool")
         changes = mode != self.read_grad_mode()
+        if changes and any(block.sets_grad_mode for block in self.state_blocks):
+            unimplemented("grad-mode", "a change of grad mode inside a torch.inference_mode block")
         if not changes and self._grad_mode_by_context:
             # entering `enable_grad()` where grad is on changes nothing: no node (Dynamo's
             # GradModeVariable coalesces the same way; a call by hand is recorded as made)
@@ -203,6 +224,36 @@ class OutputGraph:
         self.grad_enabled = mode
         self._grad_mode_set = True
         return ConstantVariable(None)
+
+    # -- other thread-local state: torch.autocast, torch.inference_mode --------------------------
+    def enter_state_block(
+        self, tx: TranslatorBase, kind: StateContextKind, args: tuple[Any, ...]
+    ) -> StateBlock:
+        """Enter a block of `kind` (tracer.worlds.StateContextKind): a node calling
+        `kind.enter(*args)`, whose result the block's exit node takes. The fake runs of the ops
+        inside enter the same state (`_run_fake`). Grad mode inside is the block's when it sets
+        one (`inference_mode(True)`: off, whatever it was at the call), and the mode from before
+        the block is back after it."""
+        meta = {"val": None, "user_location": tx.location_text()}
+        node = self.graph.create_node("call_function", kind.enter, args, {}, meta=meta)
+        grad_mode = kind.grad_mode(args)
+        block = StateBlock(
+            kind, args, node, (self.grad_enabled, self._grad_mode_set), grad_mode is not None
+        )
+        self.state_blocks.append(block)
+        if grad_mode is not None:
+            self.grad_enabled, self._grad_mode_set = grad_mode, True
+        return block
+
+    def exit_state_block(self, tx: TranslatorBase, block: StateBlock) -> None:
+        """Leave `block`, the innermost open one: a node calling its kind's `exit` on what its
+        enter node returned."""
+        if not self.state_blocks or self.state_blocks[-1] is not block:
+            unimplemented("state-context", "state blocks left in another order than entered")
+        self.state_blocks.pop()
+        meta = {"val": None, "user_location": tx.location_text()}
+        self.graph.create_node("call_function", block.kind.exit, (block.node,), {}, meta=meta)
+        self.grad_enabled, self._grad_mode_set = block.grad_before
 
     def restore_grad_mode(self) -> None:
         """Put back the grad mode of the call (the trace set it for real as it went)."""
@@ -541,8 +592,9 @@ class OutputGraph:
     ) -> Any:
         """`fake_fn` run on fake values where no mode sees it (the world's `run_fake`). Its
         errors are the user's, except a need for tensor data, which breaks the graph."""
+        blocks = [(b.kind, b.args) for b in self.state_blocks] if self.state_blocks else ()
         try:
-            return self.world.run_fake(fake_fn, fake_args, fake_kwargs)
+            return self.world.run_fake(fake_fn, fake_args, fake_kwargs, blocks)
         except worlds.NeedsData as e:
             unimplemented("data-dependent-op", f"{_op_name(target)} needs tensor data: {e}")
         except Unsupported:

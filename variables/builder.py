@@ -63,6 +63,7 @@ from variables.nn_module import NNModuleVariable, is_module
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
 from variables.sentinels import SentinelVariable
+from variables.state_contexts import StateContextClassVariable, is_state_context_class
 from variables.structured import (
     DataclassFunctionVariable,
     FrozenDataclassVariable,
@@ -99,6 +100,8 @@ def wrap_class(cls: type) -> VariableTracker:
         return CollectionClassVariable(cls)
     if is_grad_mode_class(cls):
         return GradModeClassVariable(cls)
+    if is_state_context_class(cls):
+        return StateContextClassVariable(cls)
     return UserDefinedClassVariable(cls)
 
 
@@ -300,6 +303,9 @@ class VariableBuilder:
             return self._guarded_identity(EnumVariable(value, source), value, source)
         if is_grad_mode_class(value):
             return self._guarded_identity(GradModeClassVariable(value, source), value, source)
+        if is_state_context_class(value):
+            made = StateContextClassVariable(value, source)
+            return self._guarded_identity(made, value, source)
         if issubclass(kind, type):
             vt = wrap_class(value)
             vt.source = source

@@ -139,6 +139,11 @@ class GuardedStateReaderVariable(KnownObjectVariable):
 
     __slots__ = ("covered",)
 
+    answers_inside_state_blocks = False
+    """Whether `read` is right inside a `torch.autocast` or `torch.inference_mode` block of the
+    trace, which the state at the call, and so the guard, does not describe (the block's state
+    is entered only around the fake runs of its ops): only the trace's own grad mode is."""
+
     def __init__(self, fn: Any, covered: Callable[[tuple[Any, ...]], bool] = no_arguments) -> None:
         super().__init__(fn)
         self.covered = covered
@@ -157,6 +162,11 @@ class GuardedStateReaderVariable(KnownObjectVariable):
             # the eager call reads it (or raises CPython's TypeError)
             unimplemented(
                 "global-state", f"{self.fn.__name__}() with arguments whose state no guard covers"
+            )
+        if tx.output.state_blocks and not self.answers_inside_state_blocks:
+            unimplemented(
+                "global-state",
+                f"{self.fn.__name__}() inside a block of torch.autocast or torch.inference_mode",
             )
         try:
             value = self.read(tx, values)
@@ -191,6 +201,8 @@ class IsGradEnabledVariable(GuardedStateReaderVariable):
     have set (guarded at the call when it has not set it yet)."""
 
     __slots__ = ()
+
+    answers_inside_state_blocks = True  # the trace's grad mode, which such a block sets
 
     def read(self, tx: TranslatorBase, values: tuple[Any, ...]) -> Any:
         return tx.output.read_grad_mode()

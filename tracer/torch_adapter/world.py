@@ -17,11 +17,12 @@ real PyTorch.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import operator
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import torch
@@ -37,7 +38,8 @@ from guards.sources import GlobalStateSource
 from tracer.exc import unimplemented
 from tracer.graph.passes import writes_in_place
 from tracer.graph.resolve import OPERATOR_DUNDERS
-from tracer.worlds import NeedsData, TensorWorld
+from tracer.torch_adapter.state_contexts import STATE_CONTEXTS
+from tracer.worlds import NeedsData, StateContextKind, TensorWorld
 from variables.grad_mode import no_arguments
 
 _C = torch._C
@@ -264,10 +266,14 @@ class TorchWorld(TensorWorld):
             return getattr(fake, name)
 
     def run_fake(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        blocks: Sequence[tuple[StateContextKind, tuple[Any, ...]]] = (),
     ) -> Any:
         try:
-            with _C.DisableTorchFunction(), self.fake_mode:
+            with _C.DisableTorchFunction(), _entered(blocks) if blocks else _NONE, self.fake_mode:
                 return fn(*args, **kwargs)
         except (DataDependentOutputException, DynamicOutputShapeException) as e:
             raise NeedsData(type(e).__name__) from None
@@ -368,6 +374,21 @@ class TorchWorld(TensorWorld):
 
     guarded_state_readers = _GUARDED_STATE_READERS
     state_read_on_demand = _READ_ON_DEMAND
+    state_contexts = STATE_CONTEXTS
+
+
+_NONE = contextlib.nullcontext()
+"""No state block is open at the op (a context of no cost, entered again and again)."""
+
+
+@contextlib.contextmanager
+def _entered(blocks: Sequence[tuple[StateContextKind, tuple[Any, ...]]]) -> Iterator[None]:
+    """The state blocks open at an op (`torch.autocast`, `torch.inference_mode`), entered with
+    the functions the graph's nodes call, outermost first, and left in reverse."""
+    with contextlib.ExitStack() as stack:
+        for kind, args in blocks:
+            stack.callback(kind.exit, kind.enter(*args))
+        yield
 
 
 @functools.cache

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -82,11 +83,17 @@ class TensorWorld:
         raise NotImplementedError
 
     def run_fake(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        blocks: Sequence[tuple[StateContextKind, tuple[Any, ...]]] = (),
     ) -> Any:
         """`fn` on fake values, where no mode sees it: the op's result metadata. A need for data
         raises `NeedsData`; an exception it raises is the user's, so a world whose fake errors
-        may read differently from the real op's breaks the graph instead (`unimplemented`)."""
+        may read differently from the real op's breaks the graph instead (`unimplemented`).
+        `blocks` are the state blocks open at the op in the trace (`state_contexts`), entered
+        around it, outermost first, as the graph enters them around the real op."""
         raise NotImplementedError
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
@@ -198,10 +205,49 @@ class TensorWorld:
         it; None when `global_state_guards` pins it on every trace already."""
         return None
 
+    # -- other thread-local state ----------------------------------------------------------
+    state_contexts: Mapping[type, StateContextKind] = types.MappingProxyType({})
+    """The world's context managers of thread-local state other than grad mode, by class
+    (torch's `autocast` and `inference_mode`): variables/state_contexts.py models them."""
+
     def wrap_graph(self, graph_fn: Callable[..., Any]) -> Callable[..., Any]:
         """The callable the compiled code calls for the graph: ops compute, modes are not
         consulted (the trace already inlined them)."""
         return graph_fn
+
+
+@dataclasses.dataclass(frozen=True)
+class StateContextKind:
+    """A context manager class whose block changes thread-local state the ops inside read
+    (`torch.autocast`: the dtype some ops compute in; `torch.inference_mode`: grad mode and
+    whether results are inference tensors), modeled as Dynamo models it. The object is made
+    while tracing, for real, from constant arguments (its constructor's errors and warnings
+    are eager's: the frame runs eagerly). Entering it is a graph node calling
+    `enter(*enter_args(obj))`, which returns the context the graph's exit node hands to
+    `exit`; the fake runs of the ops inside enter the same state (`TensorWorld.run_fake`).
+    Nothing is entered for real while tracing, so the tracer's own reads (a tensor input's
+    guard, its fake) see the state of the call."""
+
+    enter: Callable[..., Any]
+    """The graph's node entering the block (`torch.amp._enter_autocast`)."""
+    exit: Callable[[Any], Any]
+    """The graph's node leaving it, given what `enter` returned (`torch.amp._exit_autocast`)."""
+    enter_args: Callable[[Any], tuple[Any, ...]]
+    """`enter`'s arguments for an object of the class, all constants (autocast: device type,
+    dtype, enabled, cache enabled, as its constructor resolved them)."""
+    state_read: Callable[[tuple[Any, ...], dict[str, Any]], list[Guard]]
+    """GLOBAL_STATE guards on what the constructor read of global state for these arguments
+    (autocast's default dtype when given none), so an entry's resolved arguments hold."""
+    grad_mode: Callable[[tuple[Any, ...]], bool | None]
+    """Grad mode inside the block, given `enter`'s arguments (`inference_mode(True)`: off);
+    None when the block leaves it alone."""
+    refuses: Callable[[tuple[Any, ...], dict[str, Any]], str | None]
+    """Why a call of the class with these constant arguments is not modeled (the decorator
+    form `inference_mode(fn)`), else None."""
+    enter_returns_self: bool
+    """`__enter__` returns the object (autocast's), else None (inference_mode's)."""
+    exit_result: object
+    """What `__exit__` returns: False (autocast) or None (inference_mode)."""
 
 
 class NeedsData(Exception):
@@ -281,10 +327,14 @@ class RuntimeWorld(TensorWorld):
         return str(fake._dtype).removeprefix("torch.")
 
     def run_fake(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        blocks: Sequence[tuple[StateContextKind, tuple[Any, ...]]] = (),
     ) -> Any:
         """A runtime op's mode-free `impl` (what the graph's forward calls), anything else
-        with torch functions disabled."""
+        with torch functions disabled. (The runtime has no `state_contexts`: no `blocks`.)"""
         info = self.ov.op_info(fn)
         try:
             if info is not None:
