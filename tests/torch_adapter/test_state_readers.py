@@ -149,3 +149,22 @@ def test_constants_made_by_torch_constructors_are_folded() -> None:
         comparison = tracer.compare(masks)(torch.randn(3))
     assert comparison.results_agree and comparison.same_graphs, comparison
     assert comparison.modetrace.break_reasons == [], comparison
+
+
+def test_whether_jit_tracing_is_read_while_tracing_and_guarded() -> None:
+    """`torch.jit.is_tracing()` asks `torch._C._is_tracing()`, which library code asks too
+    (`pad_sequence`): folded, with a GLOBAL_STATE part `is_tracing` in the traces that read it.
+    Dynamo folds it to False without a guard; the graphs agree (before, modetrace broke there:
+    2 graphs against 1)."""
+    torch = real_torch()
+
+    def padded(x: Any) -> Any:
+        return torch.nn.utils.rnn.pad_sequence([x[0, :2], x[1]], batch_first=True)
+
+    x = torch.randn(2, 3)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(padded)(x)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.break_reasons == [], comparison
+    entry = tracer.trace(padded)(x)
+    assert any("is_tracing=False" in str(guard) for guard in entry.guards), entry.guards

@@ -135,7 +135,7 @@ def _autocast_off(values: tuple[Any, ...]) -> bool:
 
 
 _READ_ON_DEMAND = {
-    id(reader): (reader, reader.__name__.removeprefix("_get_"))
+    id(reader): (reader, reader.__name__.removeprefix("_get_").lstrip("_"))
     for reader in (
         _C._get_cublas_allow_tf32,
         _C._get_cudnn_allow_tf32,
@@ -149,11 +149,13 @@ _READ_ON_DEMAND = {
         _C._get_flash_sdp_enabled,
         _C._get_mem_efficient_sdp_enabled,
         _C._get_math_sdp_enabled,
+        _C._is_tracing,
     )
 }
-"""Backend flags read through `torch.backends` (`cuda.matmul.allow_tf32`, `cudnn.enabled`):
-each returns a bool, a str or a tuple of bools and takes no argument; a trace that reads one
-pins it (`TensorWorld.state_read_on_demand`)."""
+"""Backend flags read through `torch.backends` (`cuda.matmul.allow_tf32`, `cudnn.enabled`),
+and whether `torch.jit.trace` is tracing (`torch.jit.is_tracing()`, which library code such as
+`pad_sequence` asks): each returns a bool, a str or a tuple of bools and takes no argument; a
+trace that reads one pins it (`TensorWorld.state_read_on_demand`)."""
 
 _GUARDED_STATE_READERS = {
     id(reader): (reader, covered)
