@@ -566,6 +566,16 @@ class OutputGraph:
         if fake_result is NotImplemented:
             return None
         mutates = self.world.mutates(target, node_kwargs)
+        if fake_result is None and not mutates:
+            # An op computes a value; one that returns None is called for what it does to
+            # state the fake run does not touch (`loss.backward()` fills `.grad`,
+            # `y.retain_grad()`, `torch.set_rng_state(s)`). Folded to None, the compiled code
+            # would not do it: the call runs eagerly instead (Dynamo breaks on these too).
+            unimplemented(
+                "effect-op",
+                f"{_op_name(target)} returned None on fake tensors: it is called for an effect "
+                "that the graph would not have",
+            )
         if not mutates and not _contains_tensor(self.world, fake_result):
             return wrap_constant_result(fake_result)
         if tx.in_try_block():
