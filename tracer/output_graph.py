@@ -376,7 +376,9 @@ class OutputGraph:
         if self.world.read_attr(fake, "requires_grad"):
             self.depends_on_grad_mode()
         cls = type(value)
-        return TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
+        vt = TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
+        vt.instance_dict = getattr(value, "__dict__", None)  # (the world checked its class)
+        return vt
 
     # -- recording tensor ops -------------------------------------------------------------------
     def call_runtime_function(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables import builder
@@ -41,7 +42,7 @@ DATA_DEPENDENT_METHODS = frozenset(
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("cls", "fake", "node")
+    __slots__ = ("cls", "fake", "instance_dict", "node")
 
     def __init__(
         self, node: Node, fake: Any, source: Source | None = None, cls: type | None = None
@@ -52,6 +53,10 @@ class TensorVariable(VariableTracker):
         self.cls = cls
         """An input's exact tensor class when it is a subclass (`nn.Parameter`, guarded by
         TENSOR_MATCH); None for the world's own tensor type, and for every op's result."""
+        self.instance_dict: dict[str, Any] | None = None
+        """An input's own attribute dict (a torch tensor has one: `p._is_sharded = True`),
+        which an attribute read looks in before the methods of its class; None for a tensor
+        without one (the runtime's) and for every op's result (a tensor the frame made)."""
 
     def python_type(self) -> type:
         return self.cls if self.cls is not None else worlds.current().tensor_type
@@ -74,6 +79,13 @@ class TensorVariable(VariableTracker):
             return tx.output.call_tensor_property(tx, name, self)
         if name in METADATA_ATTRS:
             return builder.wrap_constant_result(world.read_attr(self.fake, name))
+        if self.instance_dict is not None and self.source is not None:
+            # an input's own attribute comes before a method of its class (the properties
+            # above are data descriptors: they come first); an absent one is guarded absent
+            if name in self.instance_dict:
+                value = self.instance_dict[name]
+                return tx.output.builder.wrap(value, AttrSource(self.source, name))
+            tx.output.guard_name_absent(AttrSource(self.source, "__dict__"), name)
         if callable(getattr(world.tensor_type, name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
         if not hasattr(world.tensor_type, name):
