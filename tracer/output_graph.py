@@ -377,7 +377,7 @@ class OutputGraph:
             self.depends_on_grad_mode()
         cls = type(value)
         vt = TensorVariable(node, fake, source, None if cls is self.world.tensor_type else cls)
-        vt.instance_dict = getattr(value, "__dict__", None)  # (the world checked its class)
+        vt.real = value
         return vt
 
     # -- recording tensor ops -------------------------------------------------------------------
@@ -576,7 +576,7 @@ class OutputGraph:
             unimplemented(
                 "effect-op",
                 f"{_op_name(target)} returned None on fake tensors: it is called for an effect "
-                "that the graph would not have",
+                "that the graph would not have, or reads state the fake does not hold",
             )
         if not mutates and not _contains_tensor(self.world, fake_result):
             return wrap_constant_result(fake_result)

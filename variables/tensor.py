@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 
 METADATA_ATTRS = frozenset({"requires_grad", "is_leaf"})
+AUTOGRAD_STATE = frozenset({"grad", "grad_fn", "is_leaf", "retains_grad"})
+"""Attributes of an input tensor its TENSOR_MATCH does not pin: read from the real tensor."""
 DATA_DEPENDENT_METHODS = frozenset(
     {"item", "tolist", "__bool__", "__float__", "__int__", "__complex__", "__index__"}
 )
@@ -42,7 +44,7 @@ DATA_DEPENDENT_METHODS = frozenset(
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("cls", "fake", "instance_dict", "node")
+    __slots__ = ("cls", "fake", "node", "real")
 
     def __init__(
         self, node: Node, fake: Any, source: Source | None = None, cls: type | None = None
@@ -53,10 +55,10 @@ class TensorVariable(VariableTracker):
         self.cls = cls
         """An input's exact tensor class when it is a subclass (`nn.Parameter`, guarded by
         TENSOR_MATCH); None for the world's own tensor type, and for every op's result."""
-        self.instance_dict: dict[str, Any] | None = None
-        """An input's own attribute dict (a torch tensor has one: `p._is_sharded = True`),
-        which an attribute read looks in before the methods of its class; None for a tensor
-        without one (the runtime's) and for every op's result (a tensor the frame made)."""
+        self.real: Any = None
+        """An input's real tensor, while tracing (None for every op's result): its own
+        attribute dict, which an attribute read looks in before the methods of its class (a
+        torch tensor has one: `p._is_sharded = True`), and its `.grad` are read from it."""
 
     def python_type(self) -> type:
         return self.cls if self.cls is not None else worlds.current().tensor_type
@@ -74,18 +76,25 @@ class TensorVariable(VariableTracker):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         world = tx.output.world
+        source = self.source if self.real is not None else None  # an input's
+        if name in AUTOGRAD_STATE and source is not None and not tx.output.modes_consulted():
+            # autograd's state of an input, which TENSOR_MATCH does not pin and `backward()`
+            # changes between calls: read at its source and guarded, as Dynamo reads `.grad`
+            value = getattr(self.real, name)
+            if name != "grad_fn" or value is None:  # (a node of autograd's graph: not pinned)
+                return tx.output.builder.wrap(value, AttrSource(source, name))
         if name in world.properties:  # `shape`, `dtype`, `T`...: a constant (`shape`), a
             # graph node (`T`), or what the mode's handler returns for `Tensor.<name>.__get__`
             return tx.output.call_tensor_property(tx, name, self)
         if name in METADATA_ATTRS:
             return builder.wrap_constant_result(world.read_attr(self.fake, name))
-        if self.instance_dict is not None and self.source is not None:
+        own = getattr(self.real, "__dict__", None)  # (the runtime's tensors have none)
+        if own is not None and source is not None:
             # an input's own attribute comes before a method of its class (the properties
             # above are data descriptors: they come first); an absent one is guarded absent
-            if name in self.instance_dict:
-                value = self.instance_dict[name]
-                return tx.output.builder.wrap(value, AttrSource(self.source, name))
-            tx.output.guard_name_absent(AttrSource(self.source, "__dict__"), name)
+            if name in own:
+                return tx.output.builder.wrap(own[name], AttrSource(source, name))
+            tx.output.guard_name_absent(AttrSource(source, "__dict__"), name)
         if callable(getattr(world.tensor_type, name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
         if not hasattr(world.tensor_type, name):

@@ -68,3 +68,65 @@ def test_a_missing_attribute_raises_as_eagerly() -> None:
         AttributeError, match="'Tensor' object has no attribute 'no_such_attribute'"
     ):
         tracer.compile(reads)(torch.randn(2))
+
+
+def grad_or_zero(x: Any) -> Any:
+    if x.grad is None:
+        return x * 0
+    return x.grad * 2
+
+
+def sgd_step(model: Any, lr: float) -> None:
+    for p in model.parameters():
+        if p.grad is not None:
+            p.data.add_(p.grad, alpha=-lr)
+
+
+def test_the_grad_of_an_input_is_read_at_its_source() -> None:
+    """`backward()` fills `.grad` between calls: `x.grad` is guarded (None, or a tensor input
+    with its TENSOR_MATCH). Before, the fake's None was folded, and the entry kept answering
+    None after a backward."""
+    torch = real_torch()
+    compiled = tracer.compile(grad_or_zero)
+    x = torch.ones(3, requires_grad=True)
+    assert torch.equal(compiled(x), grad_or_zero(x))
+    (x * 5).sum().backward()
+    assert torch.equal(compiled(x), torch.full((3,), 10.0))
+    x.grad = None
+    assert torch.equal(compiled(x), torch.zeros(3))
+    assert len(compiled.entries) == 2
+
+
+def test_a_hand_written_sgd_step() -> None:
+    torch = real_torch()
+    torch.manual_seed(0)
+    eager_model = torch.nn.Linear(4, 2)
+    model = torch.nn.Linear(4, 2)
+    model.load_state_dict(eager_model.state_dict())
+    compiled = tracer.compile(sgd_step)
+    x = torch.randn(3, 4)
+    for _ in range(3):
+        for m in (eager_model, model):
+            m.zero_grad(set_to_none=False)
+            m(x).pow(2).sum().backward()
+        sgd_step(eager_model, 0.1)
+        compiled(model, 0.1)
+        for a, b in zip(model.parameters(), eager_model.parameters(), strict=True):
+            assert torch.allclose(a, b)
+
+
+def autograd_facts(x: Any) -> Any:
+    return x.is_leaf, x.grad_fn is None, x.retains_grad, x * 1
+
+
+def test_leafness_of_an_input_is_guarded() -> None:
+    """A leaf and a non-leaf tensor that requires grad pass the same TENSOR_MATCH: `is_leaf`,
+    `retains_grad` and a None `grad_fn` are read at their sources and guarded."""
+    torch = real_torch()
+    compiled = tracer.compile(autograd_facts)
+    leaf = torch.randn(3, requires_grad=True)
+    inner = leaf * 2
+    for x in (leaf, inner, leaf):
+        assert compiled(x)[:3] == autograd_facts(x)[:3]
+    inner.retain_grad()
+    assert compiled(inner)[:3] == autograd_facts(inner)[:3] == (False, False, True)
