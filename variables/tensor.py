@@ -34,11 +34,21 @@ if TYPE_CHECKING:
 
 
 METADATA_ATTRS = frozenset({"requires_grad", "is_leaf"})
-AUTOGRAD_STATE = frozenset({"grad", "grad_fn", "is_leaf", "retains_grad"})
+AUTOGRAD_STATE = frozenset({"grad", "grad_fn", "is_leaf", "retains_grad", "grad_dtype"})
 """Attributes of an input tensor its TENSOR_MATCH does not pin: read from the real tensor."""
 DATA_DEPENDENT_METHODS = frozenset(
     {"item", "tolist", "__bool__", "__float__", "__int__", "__complex__", "__index__"}
 )
+OBJECT_METHODS = frozenset(
+    {
+        "__hash__", "__repr__", "__str__", "__format__", "__sizeof__", "__reduce__",
+        "__reduce_ex__", "__getstate__", "data_ptr", "const_data_ptr", "mutable_data_ptr",
+        "_use_count",
+    }
+)  # fmt: skip
+"""Methods whose answer is about the tensor object or its data (its identity, its memory, its
+text), not its metadata: run on the fake, each answers for the fake (`FakeTensor(...)`, a
+data pointer of 0), so they break the graph and run eagerly."""
 
 
 class TensorVariable(VariableTracker):
@@ -80,7 +90,10 @@ class TensorVariable(VariableTracker):
         if name in AUTOGRAD_STATE and source is not None and not tx.output.modes_consulted():
             # autograd's state of an input, which TENSOR_MATCH does not pin and `backward()`
             # changes between calls: read at its source and guarded, as Dynamo reads `.grad`
-            value = getattr(self.real, name)
+            try:
+                value = getattr(self.real, name)
+            except Exception:  # noqa: BLE001 - `grad_dtype` of a non-leaf: eager raises it
+                unimplemented("tensor-attribute", f"reading {name} of {self!r} raises")
             if name != "grad_fn" or value is None:  # (a node of autograd's graph: not pinned)
                 return tx.output.builder.wrap(value, AttrSource(source, name))
         if name in world.properties:  # `shape`, `dtype`, `T`...: a constant (`shape`), a
@@ -112,6 +125,12 @@ class TensorVariable(VariableTracker):
             unimplemented(
                 "data-dependent-op",
                 f"Tensor.{name}() needs the tensor's data, which is not known while tracing",
+            )
+        if name in OBJECT_METHODS:
+            unimplemented(
+                "tensor-object",
+                f"Tensor.{name}() answers for the tensor object or its memory, which the fake "
+                "tensor the trace holds is not",
             )
         result = tx.output.call_tensor_method(tx, name, [self, *args], dict(kwargs))
         return returned_input(result, [self, *args, *kwargs.values()])

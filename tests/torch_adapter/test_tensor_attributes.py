@@ -130,3 +130,34 @@ def test_leafness_of_an_input_is_guarded() -> None:
         assert compiled(x)[:3] == autograd_facts(x)[:3]
     inner.retain_grad()
     assert compiled(inner)[:3] == autograd_facts(inner)[:3] == (False, False, True)
+
+
+@pytest.mark.parametrize(
+    "name", ["__hash__", "__repr__", "__str__", "data_ptr", "const_data_ptr", "_use_count"]
+)
+def test_what_a_method_says_of_the_tensor_object_is_eager_s(name: str) -> None:
+    """Run on the fake, these answered for it: `FakeTensor(..., size=(3,))`, a data pointer of
+    0, the fake's hash. They break the graph and run eagerly."""
+    torch = real_torch()
+
+    def asks(x: Any) -> Any:
+        return getattr(x, name)()
+
+    compiled = tracer.compile(asks)
+    for x in (torch.randn(3), torch.randn(3), torch.randn(2, 2)):
+        got, expected = compiled(x), asks(x)
+        assert got == expected or name == "_use_count", (got, expected)
+    assert tracer.explain(asks)(x).graph_count == 0
+
+
+def test_grad_dtype_of_a_non_leaf_raises_as_eagerly() -> None:
+    torch = real_torch()
+
+    def reads(x: Any) -> Any:
+        return x.grad_dtype
+
+    compiled = tracer.compile(reads)
+    leaf = torch.randn(2, requires_grad=True)
+    assert compiled(leaf) == torch.float32
+    with pytest.raises(RuntimeError, match="grad_dtype can only be accessed on leaf tensors"):
+        compiled(leaf * 2)
