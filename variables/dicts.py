@@ -93,6 +93,15 @@ def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
             unimplemented("dict-key", f"{vt!r}, made in the frame, used as a dict key")
         tx.output.add_guard(GuardKind.ID_MATCH, vt.source, vt.value)
         return vt.value
+    real = getattr(vt, "real", None)  # a tensor input (`memo.add(p)` in `Module.parameters`)
+    if real is not None and vt.source is not None:
+        tensor_hash = tx.output.world.tensor_type.__hash__
+        if type(real).__hash__ is tensor_hash and tensor_hash is not None:
+            # the world's tensors hash by identity, and a set or dict compares hashes before
+            # `__eq__` (elementwise: never reached between two tensors): the real tensor is
+            # the key, pinned by identity
+            tx.output.add_guard(GuardKind.ID_MATCH, vt.source, real)
+            return real
     return _MISSING
 
 

@@ -5,6 +5,8 @@ a tensor carrying a `tag`, and a method shadowed on the instance was the class's
 
 from __future__ import annotations
 
+import contextlib
+import io
 from typing import Any
 
 import pytest
@@ -161,3 +163,27 @@ def test_grad_dtype_of_a_non_leaf_raises_as_eagerly() -> None:
     assert compiled(leaf) == torch.float32
     with pytest.raises(RuntimeError, match="grad_dtype can only be accessed on leaf tensors"):
         compiled(leaf * 2)
+
+
+def l2_penalty(model: Any) -> Any:
+    return sum(p.pow(2).sum() for p in model.parameters())
+
+
+def test_the_parameters_of_a_module_inside_a_compiled_function() -> None:
+    """`Module.parameters()` keeps a set of the tensors it met (`memo.add(p)`): a tensor input
+    in a set or as a dict key is itself, hashed by identity and pinned by ID_MATCH, as an
+    object of the inputs is. Before, the frame ran eagerly (Dynamo: 1 graph). A weight tied to
+    another is met twice and counted once, and tying or untying it later misses."""
+    torch = real_torch()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(l2_penalty)(model)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.graph_count == 1 and not comparison.modetrace.break_reasons
+    compiled = tracer.compile(l2_penalty)
+    assert torch.allclose(compiled(model), l2_penalty(model))
+    model[1].weight = model[0].weight  # tied: counted once
+    assert torch.allclose(compiled(model), l2_penalty(model))
+    model[1].weight = torch.nn.Parameter(torch.ones(4, 4))
+    assert torch.allclose(compiled(model), l2_penalty(model))
