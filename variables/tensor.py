@@ -42,13 +42,15 @@ DATA_DEPENDENT_METHODS = frozenset(
 OBJECT_METHODS = frozenset(
     {
         "__hash__", "__repr__", "__str__", "__format__", "__sizeof__", "__reduce__",
-        "__reduce_ex__", "__getstate__", "data_ptr", "const_data_ptr", "mutable_data_ptr",
-        "_use_count",
+        "__reduce_ex__", "_reduce_ex_internal", "__getstate__", "data_ptr", "const_data_ptr",
+        "mutable_data_ptr", "_use_count", "is_set_to", "register_hook",
+        "register_post_accumulate_grad_hook",
     }
 )  # fmt: skip
-"""Methods whose answer is about the tensor object or its data (its identity, its memory, its
-text), not its metadata: run on the fake, each answers for the fake (`FakeTensor(...)`, a
-data pointer of 0), so they break the graph and run eagerly."""
+"""Methods that answer for, or act on, the tensor object rather than its metadata: its
+identity, memory, storage, text, hooks. Run on the fake, each answers for the fake
+(`FakeTensor(...)`, a data pointer of 0, `is_set_to` of two fakes) or hooks the fake, so they
+break the graph and run eagerly."""
 
 
 class TensorVariable(VariableTracker):
@@ -129,8 +131,8 @@ class TensorVariable(VariableTracker):
         if name in OBJECT_METHODS:
             unimplemented(
                 "tensor-object",
-                f"Tensor.{name}() answers for the tensor object or its memory, which the fake "
-                "tensor the trace holds is not",
+                f"Tensor.{name}() answers for, or acts on, the tensor object (its identity, "
+                "memory, text or hooks), which the fake tensor the trace holds is not",
             )
         result = tx.output.call_tensor_method(tx, name, [self, *args], dict(kwargs))
         return returned_input(result, [self, *args, *kwargs.values()])

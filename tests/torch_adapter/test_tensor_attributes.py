@@ -187,3 +187,32 @@ def test_the_parameters_of_a_module_inside_a_compiled_function() -> None:
     assert torch.allclose(compiled(model), l2_penalty(model))
     model[1].weight = torch.nn.Parameter(torch.ones(4, 4))
     assert torch.allclose(compiled(model), l2_penalty(model))
+
+
+def _doubled(grad: Any) -> Any:
+    return grad * 2
+
+
+def hooks_its_input(x: Any) -> Any:
+    x.register_hook(_doubled)
+    return (x * 3).sum()
+
+
+def test_a_hook_registered_in_the_frame_is_on_the_real_tensor() -> None:
+    """Run on the fake, `register_hook` hooked the fake: the real tensor's gradient was not
+    doubled."""
+    torch = real_torch()
+    x = torch.ones(2, requires_grad=True)
+    tracer.compile(hooks_its_input)(x).backward()
+    assert torch.equal(x.grad, torch.full((2,), 6.0))
+
+
+def test_is_set_to_between_inputs_is_eager_s() -> None:
+    torch = real_torch()
+
+    def same_storage(x: Any, y: Any) -> Any:
+        return x.is_set_to(y)
+
+    compiled = tracer.compile(same_storage)
+    a, c = torch.randn(3), torch.randn(3)
+    assert [compiled(a, c), compiled(a, a)] == [False, True]
