@@ -12,6 +12,18 @@ import torch
 from torch import nn
 
 
+class Names(torch.overrides.TorchFunctionMode):
+    """A mode that notes the name of every function torch hands it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        self.names.append(func.__name__)
+        return func(*args, **(kwargs or {}))
+
+
 def no_grad_block(x: Any) -> Any:
     y = x * 2
     with torch.no_grad():

@@ -88,18 +88,7 @@ def test_compiled_results_require_grad_as_eager_and_hit_on_the_second_call() -> 
 
 def test_a_mode_sees_the_changes_as_eagerly() -> None:
     torch = real_torch()
-    from tests.torch_adapter.grad_programs import mixed
-
-    class Names(torch.overrides.TorchFunctionMode):
-        def __init__(self) -> None:
-            super().__init__()
-            self.names: list[str] = []
-
-        def __torch_function__(
-            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
-        ) -> Any:
-            self.names.append(func.__name__)
-            return func(*args, **(kwargs or {}))
+    from tests.torch_adapter.grad_programs import Names, mixed
 
     x = torch.ones(3, requires_grad=True)
     with Names() as eager:

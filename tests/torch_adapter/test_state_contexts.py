@@ -160,18 +160,8 @@ def test_a_mode_sees_what_it_sees_eagerly() -> None:
     """autocast's and inference_mode's enter and exit hand a mode nothing; the ops inside
     reach it as eagerly, and compute in the block's state under it."""
     torch = real_torch()
+    from tests.torch_adapter.grad_programs import Names
     from tests.torch_adapter.state_programs import autocast_and_inference
-
-    class Names(torch.overrides.TorchFunctionMode):
-        def __init__(self) -> None:
-            super().__init__()
-            self.names: list[str] = []
-
-        def __torch_function__(
-            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
-        ) -> Any:
-            self.names.append(func.__name__)
-            return func(*args, **(kwargs or {}))
 
     x, w = _inputs(torch)
     with Names() as eager:
