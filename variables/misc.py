@@ -132,7 +132,11 @@ class ModuleVariable(VariableTracker):
         return builder.wrap(value, AttrSource(self.source, name))
 
     def __repr__(self) -> str:
-        return f"ModuleVariable({self.module.__name__}{self._src()})"
+        # the name from the module's dict (an uninitialized module, `ModuleType.__new__`, has
+        # none, and a module subclass's `__getattr__` is not run for a description)
+        own = getattr(self.module, "__dict__", None)
+        name = own.get("__name__", "<unnamed>") if type(own) is dict else "<uninitialized>"
+        return f"ModuleVariable({name}{self._src()})"
 
 
 class PartialVariable(VariableTracker):

@@ -141,3 +141,20 @@ def test_a_getattribute_set_later_on_the_class_is_seen() -> None:
     Own.__getattribute__ = answers_seven  # type: ignore[method-assign,assignment]
     assert outcome(compiled, make(), torch.ones(2)) == outcome(reads, make(), torch.ones(2))
     assert outcome(reads, make(), torch.ones(2))[1][1] == 7
+
+
+def uninitialized_module() -> Any:
+    m = types.ModuleType.__new__(types.ModuleType)
+    str(m)
+    names = [hasattr(m, "__name__"), hasattr(m, "foo")]
+    m.foo = 1  # type: ignore[attr-defined]
+    return names, m.__dict__
+
+
+def test_a_module_made_without_its_init() -> None:
+    """`ModuleType.__new__(ModuleType)` has no `__name__` (CPython's test_descr
+    `test_uninitialized_modules`): describing its tracker, for the break at `m.foo = 1`, read
+    the name and raised AttributeError inside the tracer."""
+    compiled = tracer.compile(uninitialized_module)
+    for _ in range(2):
+        assert compiled() == uninitialized_module() == ([False, False], {"foo": 1})
