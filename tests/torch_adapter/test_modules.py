@@ -172,3 +172,70 @@ def test_a_class_attribute_of_a_module_s_name_is_what_eager_reads() -> None:
             del nn.Module.scale  # type: ignore[attr-defined]
         if "scale" in vars(Scaled):
             del Scaled.scale  # type: ignore[attr-defined]
+
+
+def eval_then_call(model: Any, x: Any) -> Any:
+    model.eval()
+    return model(x)
+
+
+def counts_calls(model: Any, x: Any) -> Any:
+    model.calls = model.calls + 1
+    model.note = None
+    return model(x) * model.calls
+
+
+def test_a_constant_stored_on_a_module_inside_the_frame() -> None:
+    """`model.eval()` inside a compiled function (`Module.train` stores `self.training` on the
+    module and each child) and a counter of the user's: torch's `Module.__setattr__` puts a
+    constant in the instance dict when no parameter, buffer or submodule has its name, which
+    the trace models (the three dicts guarded to lack it). Before, tracing
+    `Module.__setattr__` broke at `self.__dict__` and the frame ran eagerly; now 1 graph, as
+    Dynamo's."""
+    torch = real_torch()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Dropout(0.5))
+    x = torch.randn(2, 3)
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(eval_then_call)(model, x)
+    assert comparison.results_agree and comparison.same_graphs, comparison
+    assert comparison.modetrace.graph_count == 1 and not comparison.modetrace.break_reasons
+    compiled = tracer.compile(eval_then_call)
+    for _ in range(2):
+        model.train()
+        assert torch.equal(compiled(model, x), model(x))  # dropout off: eval mode
+        assert not model.training and not any(m.training for m in model)
+    model.calls = 0
+    compiled = tracer.compile(counts_calls)
+    for expected in (1, 2, 3):
+        got = compiled(model, x)
+        assert model.calls == expected and model.note is None
+        assert torch.equal(got, model(x) * expected)
+    assert compiled.entries[0].break_reason is None
+
+
+def optional_parts(model: Any, x: Any) -> Any:
+    y = model(x)
+    if hasattr(model, "bias") and model.bias is not None:
+        y = y + 1
+    return y * getattr(model, "scale", 2.0)
+
+
+def test_a_missing_module_attribute_is_torch_s_attribute_error() -> None:
+    """`Module.__getattr__` looks in the parameters, buffers and submodules, then raises
+    AttributeError: modeled (the three dicts guarded to lack the name), so `hasattr` and
+    `getattr` with a default are answered while tracing; an attribute set later misses."""
+    torch = real_torch()
+    x = torch.randn(2, 3)
+    compiled = tracer.compile(optional_parts)
+    for model in (torch.nn.Linear(3, 3), torch.nn.Sequential(torch.nn.ReLU())):
+        assert torch.equal(compiled(model, x), optional_parts(model, x))
+        assert not tracer.explain(optional_parts)(model, x).break_reasons
+    model.scale = 5.0
+    assert torch.equal(compiled(model, x), optional_parts(model, x))
+
+    def missing(m: Any) -> Any:
+        return m.nothing_here
+
+    with pytest.raises(AttributeError, match="^'Linear' object has no attribute 'nothing_here'$"):
+        tracer.compile(missing)(torch.nn.Linear(2, 2))

@@ -101,6 +101,51 @@ class NNModuleVariable(UserDefinedObjectVariable):
         forward = self.var_getattr(tx, "forward")
         return forward.call_function(tx, args, kwargs)
 
+    def missing_attr(self, tx: TranslatorBase, name: str) -> VariableTracker:
+        """The ordinary lookup found nothing: torch's `Module.__getattr__` looks in the
+        parameters, buffers and submodules, which lack `name` too (`_module_dict_entry` found
+        nothing there; guarded to still lack it), and raises AttributeError with its message:
+        modeled, so `getattr(m, "calls", 0)` and `hasattr(m, "bias")` are answered. Before,
+        tracing `Module.__getattr__` broke at `self.__dict__`."""
+        dunder = name.startswith("__") and name.endswith("__")
+        source = self.source
+        if source is not None and not dunder:
+            found = self.special_method(tx, "__getattr__", pin=True)[0]
+            own = _instance_dict(self.value)
+            tables = [(dict_name, own.get(dict_name)) for dict_name in MODULE_DICTS]
+            if found is torch.nn.Module.__getattr__ and all(
+                table is not None and name not in table for _, table in tables
+            ):
+                for dict_name, table in tables:
+                    _guard_lacks(tx, AttrSource(source, dict_name), table, name)
+                tx.raise_user_error(
+                    AttributeError(f"'{self.cls.__name__}' object has no attribute '{name}'")
+                )
+        return super().missing_attr(tx, name)
+
+    def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        """`m.name = value` for a bool, int, float, str or None (`self.training = mode` in
+        `Module.train`, a counter or flag of the user's): torch's `Module.__setattr__` stores
+        such a value in the instance dict, as `object.__setattr__` does, when none of the
+        module's parameters, buffers and submodules is called `name` (it would route the value
+        there). Those three dicts are guarded to lack it, and the store is `object_setattr`'s
+        (a side effect replayed by the compiled code). Anything else (a tensor, a module, a
+        name one of the dicts holds) traces `Module.__setattr__`, as before."""
+        source = self.source
+        plain = value.realize().python_type() in _PLAIN_VALUES  # (a symbolic int is an int)
+        if source is None or not plain:
+            return super().store_attr(tx, name, value)
+        if self.special_method(tx, "__setattr__")[0] is not torch.nn.Module.__setattr__:
+            return super().store_attr(tx, name, value)
+        own = _instance_dict(self.value)
+        tables = [(dict_name, own.get(dict_name)) for dict_name in MODULE_DICTS]
+        if any(table is None or name in table for _, table in tables):
+            return super().store_attr(tx, name, value)
+        for dict_name, table in tables:
+            _guard_lacks(tx, AttrSource(source, dict_name), table, name)
+        self.object_setattr(tx, name, value)
+        return None
+
     def _guard_no_hooks(self, tx: TranslatorBase, source: Source) -> None:
         """`Module.__call__` calls `forward` at once: not compiled, no hook here or global.
         One FACTS_MATCH on the module pins the module's part (`CALLS_FORWARD`) and one on the
@@ -221,6 +266,9 @@ _CALL_IMPL_CODE = _CALL_IMPL.__code__
 _TORCH_GLOBALS = _CALL.__globals__
 """The globals of `Module.__call__`'s module, where the hooks for every module are."""
 _HOOK_DICT_TYPES = frozenset({dict, collections.OrderedDict})
+_PLAIN_VALUES = frozenset({bool, int, float, str, type(None)})
+"""Values `Module.__setattr__` tests only with `isinstance` against torch's classes, which
+answer False for them without running user code: they go to the instance dict."""
 _instance_dict = torch.nn.Module.__dict__["__dict__"].__get__
 """A module's instance dict, read by the slot of the class that gave it one (no user code)."""
 CALLS_FORWARD = FactsSpec(
