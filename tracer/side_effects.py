@@ -258,8 +258,9 @@ class SideEffects:
         self.set_ops.append(Mutation("set", vt, fn.__name__, (fn, args)))
 
     def store_attr(
-        self, tx: TranslatorBase, obj: UserDefinedObjectVariable, name: str, value: VariableTracker
+        self, tx: TranslatorBase, obj: VariableTracker, name: str, value: VariableTracker
     ) -> None:
+        """`obj.name = value` on an object (a tensor input's `grad` too), replayed by name."""
         self._record("attr", obj, name, value)
 
     def delete_attr(

@@ -56,7 +56,7 @@ break the graph and run eagerly."""
 class TensorVariable(VariableTracker):
     """`TensorVariable(L['x']: float32[2, 3])`: a graph node with the fake tensor it computes."""
 
-    __slots__ = ("cls", "fake", "node", "real")
+    __slots__ = ("cls", "fake", "grad_stored", "node", "real")
 
     def __init__(
         self, node: Node, fake: Any, source: Source | None = None, cls: type | None = None
@@ -71,6 +71,8 @@ class TensorVariable(VariableTracker):
         """An input's real tensor, while tracing (None for every op's result): its own
         attribute dict, which an attribute read looks in before the methods of its class (a
         torch tensor has one: `p._is_sharded = True`), and its `.grad` are read from it."""
+        self.grad_stored = False
+        """The trace set the input's `.grad` to None (`store_attr`): later reads are None."""
 
     def python_type(self) -> type:
         return self.cls if self.cls is not None else worlds.current().tensor_type
@@ -89,6 +91,8 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         world = tx.output.world
         source = self.source if self.real is not None else None  # an input's
+        if name == "grad" and self.grad_stored:
+            return ConstantVariable(None)
         if name in AUTOGRAD_STATE and source is not None and not tx.output.modes_consulted():
             # autograd's state of an input, which TENSOR_MATCH does not pin and `backward()`
             # changes between calls: read at its source and guarded, as Dynamo reads `.grad`
@@ -115,6 +119,24 @@ class TensorVariable(VariableTracker):
         if not hasattr(world.tensor_type, name):
             tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
         return super().var_getattr(tx, name)
+
+    def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:
+        """`p.grad = None` on an input (`Module.zero_grad()`, `Optimizer.zero_grad()`): a side
+        effect the compiled code replays, and what later reads of `p.grad` in the trace see.
+        A torch-function mode would be handed the setter (`Tensor.grad.__set__`); any other
+        store on a tensor is not modeled."""
+        value = value.realize()
+        if not (
+            name == "grad"
+            and self.real is not None
+            and self.source is not None
+            and isinstance(value, ConstantVariable)
+            and value.value is None
+            and not tx.output.modes_consulted()
+        ):
+            unimplemented("setattr", f"setting attribute {name!r} on {self!r}")
+        tx.output.side_effects.store_attr(tx, self, name, value)
+        self.grad_stored = True
 
     def call_method(
         self,

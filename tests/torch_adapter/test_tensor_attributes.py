@@ -216,3 +216,32 @@ def test_is_set_to_between_inputs_is_eager_s() -> None:
     compiled = tracer.compile(same_storage)
     a, c = torch.randn(3), torch.randn(3)
     assert [compiled(a, c), compiled(a, a)] == [False, True]
+
+
+def zero_grad_then_call(model: Any, x: Any) -> Any:
+    model.zero_grad()
+    return model(x), [p.grad is None for p in model.parameters()]
+
+
+def test_setting_an_input_s_grad_to_none() -> None:
+    """`p.grad = None` (`Module.zero_grad()`) is a side effect the compiled code replays, and
+    later reads of `p.grad` in the trace are None. Before, the store broke the graph."""
+    torch = real_torch()
+    model = torch.nn.Linear(3, 2)
+    x = torch.randn(4, 3)
+    compiled = tracer.compile(zero_grad_then_call)
+    for _ in range(3):
+        model(x).sum().backward()
+        got, nones = compiled(model, x)
+        assert nones == [True, True] and all(p.grad is None for p in model.parameters())
+        assert torch.equal(got, model(x))
+    model(x).sum().backward()
+    assert not tracer.explain(zero_grad_then_call)(model, x).break_reasons
+
+    def sets_a_grad(t: Any) -> Any:
+        t.grad = t * 0
+        return t
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        comparison = tracer.compare(sets_a_grad)(torch.ones(2, requires_grad=True))
+    assert comparison.results_agree, comparison  # any other store runs eagerly

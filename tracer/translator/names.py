@@ -31,6 +31,7 @@ from variables.functions import UserMethodVariable
 from variables.lifetimes import check_drop
 from variables.lists import TupleVariable
 from variables.misc import NULL, CellVariable
+from variables.tensor import TensorVariable
 from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
 _GLOBALS_DICT = GlobalsDictSource()
@@ -207,7 +208,7 @@ class Names(TranslatorBase):
         value = self.pop()
         if isinstance(obj, TupleVariable):
             self.raise_user_error(AttributeError("can't set attribute"))
-        if isinstance(obj, UserDefinedClassVariable):
+        if isinstance(obj, UserDefinedClassVariable | TensorVariable):
             obj.store_attr(self, inst.argval, value)
             return
         if not isinstance(obj, UserDefinedObjectVariable):
