@@ -92,6 +92,8 @@ class TensorVariable(VariableTracker):
         world = tx.output.world
         source = self.source if self.real is not None else None  # an input's
         if name == "grad" and self.grad_stored:
+            if tx.output.modes_consulted():  # (a mode pushed since would be handed the getter)
+                unimplemented("tensor-attribute", f"reading grad of {self!r} under a mode")
             return ConstantVariable(None)
         if name in AUTOGRAD_STATE and source is not None and not tx.output.modes_consulted():
             # autograd's state of an input, which TENSOR_MATCH does not pin and `backward()`

@@ -245,3 +245,22 @@ def test_setting_an_input_s_grad_to_none() -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         comparison = tracer.compare(sets_a_grad)(torch.ones(2, requires_grad=True))
     assert comparison.results_agree, comparison  # any other store runs eagerly
+
+
+def test_a_grad_set_to_none_then_read_under_a_mode_runs_eagerly() -> None:
+    """A mode pushed after `p.grad = None` would be handed `Tensor.grad.__get__`, which sees
+    the real gradient: the read breaks, and the frame gives eager's answer."""
+    torch = real_torch()
+    from tests.torch_adapter.grad_programs import Names
+
+    def clears_then_reads(p: Any) -> Any:
+        p.grad = None
+        with Names() as mode:
+            seen = p.grad
+        return seen, mode.names
+
+    p = torch.ones(2, requires_grad=True)
+    (p * 2).sum().backward()
+    got = tracer.compile(clears_then_reads)(p)
+    (p * 2).sum().backward()
+    assert got == clears_then_reads(p) == (None, ["__get__"])
