@@ -24,6 +24,7 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("tracer/config.py", "base", "knobs and compile options, read by every layer"),
     ("tracer/version.py", "base", "modetrace's version, the one place it is written"),
     ("tracer/bytecode_versions.py", "base", "what differs between CPython 3.11, 3.12, 3.13"),
+    ("tracer/warning_filters.py", "base", "warning filters swapped for a block of the compile"),
     ("tracer/runtime", "runtime", "the torch-like tensor library; knows nothing of tracing"),
     ("tracer/graph", "graph", "the graph IR, its passes and the Python source of a graph"),
     ("tracer/backends.py", "graph", "backends turn a recorded graph into a callable"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import linecache
-import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from tracer.graph.graph import Graph
 from tracer.graph.naming import sanitize
 from tracer.graph.python_source import PythonCode, python_code
+from tracer.warning_filters import NO_SYNTAX_WARNINGS, filters_swapped
 
 _file_ids = itertools.count()
 
@@ -84,8 +84,9 @@ class GraphModule:
         if self._forward is None:
             python = self._generated()
             filename = self._filename
-            with warnings.catch_warnings():  # `1 is x`, `[1][0,]`: valid, and meant
-                warnings.simplefilter("ignore", SyntaxWarning)
+            # `1 is x`, `[1][0,]`: valid, and meant (not `catch_warnings()`:
+            # see tracer.warning_filters)
+            with filters_swapped(NO_SYNTAX_WARNINGS, keep_user=True):
                 code = compile(python.source, filename, "exec")
             namespace = dict(python.globals)
             exec(code, namespace)  # noqa: S102 - our own generated source
