@@ -96,6 +96,9 @@ class OutputGraph:
         self.class_mro_sources: dict[type, Source] = {}
         """The source through which this trace reads each class's `__mro__` at fixed
         positions, pinned by ID_MATCH (`variables.class_lookup.mro_source`)."""
+        self.classes_named: set[type] = set()
+        """The classes whose names this trace guarded as they are
+        (`variables.class_lookup.guard_class_names`), each once, through its first source."""
         self.graph_inputs: list[tuple[Source, Node]] = []
         self.instruction_count = 0
         self.inline_depth_max = 0

@@ -39,6 +39,7 @@ from variables.modes import TorchFunctionModeVariable, is_mode_class
 from variables.structured import (
     FrozenDataclassVariable,
     construct_namedtuple,
+    guard_namedtuple_class,
     is_frozen_dataclass,
     is_namedtuple_class,
 )
@@ -326,6 +327,7 @@ class SideEffects:
             return make_exception(tx, cls, args, kwargs)
 
         if is_namedtuple_class(cls):
+            guard_namedtuple_class(tx, cls, cls_vt.source)  # it keeps what it was made with
             return construct_namedtuple(tx, cls, args, kwargs)
         if lookup_special(tx, cls, cls_vt.source, "__del__")[1] is not None:
             # the object is made only if the compiled code rebuilds it, so its finalizer

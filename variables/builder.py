@@ -29,13 +29,15 @@ from guards.sources import (
     DictValueSource,
     ItemSource,
     IterationSource,
+    TypeSource,
     is_item_key,
 )
 from tracer import debug, worlds
-from tracer.exc import unimplemented
+from tracer.exc import InternalError, unimplemented
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.bytearrays import BytearrayVariable
+from variables.class_lookup import guard_class_names
 from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
 from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
@@ -70,6 +72,7 @@ from variables.structured import (
     NamedTupleVariable,
     dataclass_functions,
     generated_eq_and_hash,
+    guard_namedtuple_class,
     is_frozen_dataclass,
     is_namedtuple_class,
 )
@@ -299,8 +302,10 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)  # its exact class is guarded
         if world.is_constant(value) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
-        if issubclass(kind, enum.Enum):
-            return self._guarded_identity(EnumVariable(value, source), value, source)
+        if issubclass(kind, enum.Enum):  # (what a member does is its class's: kept)
+            member = self._guarded_identity(EnumVariable(value, source), value, source)
+            guard_class_names(self._tx(), kind, TypeSource(source))
+            return member
         if is_grad_mode_class(value):
             return self._guarded_identity(GradModeClassVariable(value, source), value, source)
         if is_state_context_class(value):
@@ -516,10 +521,20 @@ class VariableBuilder:
         return self._guarded_identity(BuiltinVariable(value, source), value, source)
 
     def wrap_namedtuple(self, value: Any, source: Source) -> VariableTracker:
-        """The type pins the length; items are wrapped lazily, so unread fields add no guard."""
+        """The type pins the length; items are wrapped lazily, so unread fields add no guard.
+        The class keeps the names it has (`guard_class_names`): the tracker runs tuple's own
+        operations where the class defines none."""
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
+        guard_namedtuple_class(self._tx(), type(value), TypeSource(source))
         items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
         return NamedTupleVariable(items, type(value), source)
+
+    def _tx(self) -> Any:
+        """The translator wrapping a value (values are wrapped while a trace runs)."""
+        tx = self.output.current_tx
+        if tx is None:
+            raise InternalError("a value wrapped with no translator running")
+        return tx
 
     def wrap_user_object(self, value: Any, source: Source) -> VariableTracker:
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))

@@ -14,8 +14,9 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from guards.constants import is_constant
 from guards.guard import IMMUTABLE_TYPE, GuardKind, generic_getattribute
-from guards.sources import AttrSource, ItemSource
+from guards.sources import AttrSource, ItemSource, IterationSource
 from tracer.exc import unimplemented
 
 if TYPE_CHECKING:
@@ -200,3 +201,53 @@ def stored_class_attr(
             unimplemented("getattr", f"{name} assigned on a base of {cls.__name__}, not found")
         guard_not_in_classes(tx, cls, cls_source, name, cls.__mro__[index])
     return value
+
+
+def guard_class_names(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, pinned: tuple[str, ...] = ()
+) -> None:
+    """Trackers that model an object by its builtin base or by what its class was made with
+    (an object of a plain subclass of int or dict, variables/value_subclass.py and
+    dict_subclass.py; a named tuple; an enum member) decide from what the classes of its MRO
+    hold at trace time: `len(t)`, `t.count(2)`, `d.get(k)`, `i + 1`, `str(member)` run the
+    base's code because no class defines those names. That holds while no class gets or loses
+    a name: each class whose attributes can change is guarded to hold the names it held
+    (`tuple(G['T'].__dict__) == ('__module__', 'first', ...)`), so a special method, or a
+    method shadowing the base's, set later misses. A value the trace reads from a class is
+    guarded where it is read (`class_member_source`). A class made in the frame is new on every
+    call; its bases from outside are guarded through `class_at`. Each class is guarded once,
+    through the first source the trace had for it (an object's class reached again without a
+    source, `s.__class__`, is the same class). A class with no source that the frame did not
+    make, and not guarded yet, cannot be guarded: the trace falls back.
+
+    `pinned`: names whose values the tracker relies on without reading them through a source
+    (a named tuple's generated `__new__` and `__repr__`), pinned by identity in each class
+    dict that holds them (`G['P'].__dict__['__repr__']`), a constant by value (`_fields`)."""
+    named = tx.output.classes_named
+    if cls in named:
+        return
+    if cls_source is None and made_class(cls) is None:
+        unimplemented("class-origin", f"objects of {cls.__name__}, a class with no known origin")
+    named.add(cls)
+    for index, klass in enumerate(cls.__mro__):
+        if klass.__flags__ & IMMUTABLE_TYPE:
+            continue
+        dict_source = _class_dict_source(tx, cls, cls_source, index)
+        if dict_source is None:  # made in the frame, its dict new on every call
+            continue
+        names = IterationSource(dict_source)
+        tx.output.add_guard(GuardKind.EQUALS_MATCH, names, tuple(klass.__dict__))
+        for name in pinned:
+            if name in klass.__dict__:
+                value = klass.__dict__[name]
+                kind = GuardKind.EQUALS_MATCH if is_constant(value) else GuardKind.ID_MATCH
+                tx.output.add_guard(kind, ItemSource(dict_source, name), value)
+
+
+def class_member_source(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, index: int, name: str
+) -> Source | None:
+    """Where the trace reads member `name` of `cls.__mro__[index]` (`G['T'].scale`,
+    `G['T'].__mro__[1].scale`); None for a class made in the frame (new on every call)."""
+    holder = class_at(tx, cls, cls_source, index)
+    return None if holder is None else AttrSource(holder, name)

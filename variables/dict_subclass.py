@@ -10,6 +10,9 @@ does for a subclass. Returned or stored, it is rebuilt as `cls({...})`.
 
 A subclass that overrides another special method (`__getitem__`, `__setitem__`, `__init__`,
 `__new__`, ...) or has a metaclass falls back, as does an attribute set on an object of one.
+What the trace relied on is guarded: each class's names as traced (a special method, or a
+method shadowing dict's, set on the class later misses: `guard_class_names`) and the values it
+read from a class.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import class_member_source, guard_class_names
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable, key_of
 from variables.lists import folding
@@ -50,6 +54,7 @@ def make_dict_subclass(
     """`cls(...)`: dict's construction (dict's `__init__`), with the subclass as the type."""
     from variables.builtin import BuiltinVariable
 
+    guard_class_names(tx, cls, cls_source)  # it stays a plain subclass of dict
     made = BuiltinVariable(dict).call_function(tx, args, kwargs)
     assert isinstance(made, ConstDictVariable)
     result = DictSubclassVariable(made.items, cls, cls_source)
@@ -93,8 +98,11 @@ class DictSubclassVariable(ConstDictVariable):
         from variables.functions import UserFunctionVariable, UserMethodVariable
 
         member, index = found
-        if type(member) is not types.FunctionType:
-            return ConstantVariable(member)
+        if type(member) is not types.FunctionType:  # a constant class attribute
+            where = class_member_source(tx, self.cls, self.cls_source, index, name)
+            if where is None:  # (a class made in the frame: made anew on every call)
+                return ConstantVariable(member)
+            return tx.output.builder.lazy(member, where).realize()  # guarded
         if self.cls_source is None:
             unimplemented("dict-subclass", f"method {name} of a class with no known origin")
         holder = self.cls_source

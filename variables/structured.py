@@ -15,10 +15,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic
 
+from guards.constants import is_constant
+from guards.guard import GuardKind
+from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
-from variables.class_lookup import lookup_class_attr
+from variables.class_lookup import guard_class_names, lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.functions import bind_with_signature
@@ -58,6 +61,33 @@ def _uses_generated(cls: type, *names: str) -> bool:
         _code_of(lookup_class_attr(cls, name)[0]) is _code_of(_GENERATED.__dict__[name])
         for name in names
     )
+
+
+NAMEDTUPLE_PINNED = (
+    "__new__", "__repr__", "__getnewargs__", "_make", "_replace", "_asdict", "_fields",
+    "__match_args__", "_field_defaults",
+)  # fmt: skip
+"""What a NamedTupleVariable relies on its class holding as `collections.namedtuple` made it,
+without reading it through a source: pinned by identity (`guard_class_names`), besides the
+class's names. (`__new__`'s defaults are pinned with it: see `guard_namedtuple_class`.)"""
+
+
+def guard_namedtuple_class(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
+    """A named tuple class keeps its names and the members NamedTupleVariable relies on, and
+    its `__new__` the defaults it binds with (`construct_namedtuple`)."""
+    guard_class_names(tx, cls, cls_source, NAMEDTUPLE_PINNED)
+    member, owner = lookup_class_attr(cls, "__new__")
+    wrapped = type(member) is staticmethod  # (as namedtuple makes it)
+    new = member.__func__ if wrapped else member
+    if not inspect.isfunction(new) or owner is None or cls_source is None:
+        return
+    index = cls.__mro__.index(owner)
+    holder = cls_source if index == 0 else ItemSource(AttrSource(cls_source, "__mro__"), index)
+    where = ItemSource(AttrSource(holder, "__dict__"), "__new__")
+    defaults = AttrSource(AttrSource(where, "__func__") if wrapped else where, "__defaults__")
+    value = new.__defaults__
+    kind = GuardKind.EQUALS_MATCH if is_constant(value) else GuardKind.ID_MATCH
+    tx.output.add_guard(kind, defaults, value)
 
 
 def is_frozen_dataclass(cls: type) -> bool:
@@ -270,6 +300,9 @@ def tuple_new(
     )
     if cls is not tuple and not (isinstance(cls, type) and is_namedtuple_class(cls)):
         unimplemented("tuple-new", f"tuple.__new__ with {cls_vt!r}")
+    if cls is not tuple:
+        assert cls_vt is not None
+        guard_namedtuple_class(tx, cls, cls_vt.source)  # it keeps what it was made with
     stand_ins = [() for _ in args[1:]]
     tx.run_user_operation(
         functools.partial(tuple.__new__, cls, *stand_ins, **dict.fromkeys(kwargs))
@@ -517,6 +550,7 @@ __all__ = [
     "ListVariable",
     "NamedTupleVariable",
     "construct_namedtuple",
+    "guard_namedtuple_class",
     "is_frozen_dataclass",
     "is_namedtuple_class",
 ]

@@ -31,6 +31,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.class_lookup import (
     ABSENT,
     custom_getattribute_reason,
+    guard_class_names,
     guard_not_in_classes,
     lookup_class_attr,
     lookup_special,
@@ -314,6 +315,7 @@ class UserDefinedClassVariable(VariableTracker):
         if self.value is functools.partial:
             return FunctoolsPartialVariable.create(tx, args, kwargs)
         if enum_members.is_enum_class(self.value):
+            guard_class_names(tx, self.value, self.source)  # what a member does stays
             return enum_members.lookup_member(tx, self.value, args, kwargs)
         if self.value in tx.output.world.constant_classes and all(
             v.is_python_constant() for v in (*args, *kwargs.values())

@@ -10,7 +10,10 @@ traced, with the object bound (`self * 9`, `super().upper()`). Returned or store
 as `cls(base value)`, a new object on every call, as eager code makes one.
 
 A subclass that defines a special method (`__add__`, `__new__`, `__init__`, `__eq__`, ...),
-`__slots__`, or has a metaclass, falls back, as does an attribute set on an object of one.
+`__slots__`, or has a metaclass, falls back, as does an attribute set on an object of one. What
+the trace relied on is guarded: each class's names as traced (a special method, or a method
+shadowing the base's, set on the class later misses: `guard_class_names`) and the values it
+read from a class.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from guards.sources import AttrSource, ItemSource
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import NotConstantError, VariableTracker
+from variables.class_lookup import class_member_source, guard_class_names
 from variables.constant import ConstantVariable, is_constant_value
 
 if TYPE_CHECKING:
@@ -86,6 +90,7 @@ def make_value_subclass(
         unimplemented("value-subclass", f"creating {cls.__name__} from values not constant")
     if not all(map(is_constant_value, [*consts, *named.values()])):
         unimplemented("value-subclass", f"creating {cls.__name__} from these arguments")
+    guard_class_names(tx, cls, cls_source)  # it stays a plain subclass of its base
     return ValueSubclassVariable(tx.run_user_operation(cls, *consts, **named), cls_source)
 
 
@@ -129,8 +134,11 @@ class ValueSubclassVariable(ConstantVariable):
             if name not in klass.__dict__:
                 continue
             member = klass.__dict__[name]
-            if type(member) is not types.FunctionType:
-                return ConstantVariable(member)  # a constant class attribute
+            if type(member) is not types.FunctionType:  # a constant class attribute
+                where = class_member_source(tx, type(self.value), self.cls_source, index, name)
+                if where is None:  # (a class made in the frame: made anew on every call)
+                    return ConstantVariable(member)
+                return tx.output.builder.lazy(member, where).realize()  # guarded
             return self._method(tx, member, index, name)
         if start == 0:  # the object's own lookup (no subclass defines `name`): CPython's
             attr = tx.run_user_operation(getattr, self.value, name)

@@ -1,0 +1,146 @@
+"""A class changed after a compile: objects the tracer models by their builtin base or by what
+their class was made with (a plain subclass of int, tuple or dict, a named tuple, an enum
+member) answered `len(t)`, `d.get(k)`, `i + 1`, `str(member)` with the base's code, and a
+special method or a shadowing method set on the class later was ignored by the cached entry
+(2 where plain Python gave 9). Each class's names are now guarded as traced
+(`variables.class_lookup.guard_class_names`), and a constant read from a class is guarded
+where it is read."""
+
+from __future__ import annotations
+
+import collections
+import enum
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import pytest
+
+import tracer
+from tracer.testing import CompileCounter
+
+
+def _make_classes() -> dict[str, Any]:
+    """Fresh classes for each test: the tests change them."""
+
+    class Tally(dict):  # type: ignore[type-arg]
+        scale = 2
+
+        def total(self) -> int:
+            return sum(self.values())
+
+    class Pair(tuple):  # type: ignore[type-arg]
+        def first(self) -> Any:
+            return self[0]
+
+    class Count(int):
+        unit = "n"
+
+        def double(self) -> int:
+            return self * 2
+
+    class Point(NamedTuple):
+        x: int
+        y: int
+
+    Span = collections.namedtuple("Span", "start stop")
+    Step = collections.namedtuple("Step", "start size", defaults=(5,))
+
+    class Color(enum.Enum):
+        RED = 1
+        BLUE = 2
+
+    return {
+        "Tally": Tally, "Pair": Pair, "Count": Count, "Point": Point, "Span": Span,
+        "Step": Step, "Color": Color,
+    }  # fmt: skip
+
+
+# (what the function does with the classes, the change made on them after the first call)
+CASES: dict[str, tuple[Callable[[dict[str, Any], Any], Any], Callable[[dict[str, Any]], None]]] = {
+    "dict subclass: a method shadowing dict's": (
+        lambda c, x: c["Tally"](a=x).get("a"),
+        lambda c: setattr(c["Tally"], "get", lambda self, key: 99),
+    ),
+    "dict subclass: __len__ set on the class": (
+        lambda c, x: len(c["Tally"](a=x)),
+        lambda c: setattr(c["Tally"], "__len__", lambda self: 7),
+    ),
+    "dict subclass: a constant of the class": (
+        lambda c, x: c["Tally"](a=x).scale * x,
+        lambda c: setattr(c["Tally"], "scale", 3),
+    ),
+    "tuple subclass: __len__ set on the class": (
+        lambda c, x: len(c["Pair"]((x, 2))),
+        lambda c: setattr(c["Pair"], "__len__", lambda self: 9),
+    ),
+    "tuple subclass: a method shadowing tuple's": (
+        lambda c, x: c["Pair"]((x, 2)).count(2),
+        lambda c: setattr(c["Pair"], "count", lambda self, v: 42),
+    ),
+    "int subclass: __add__ set on the class": (
+        lambda c, x: c["Count"](x) + 1,
+        lambda c: setattr(c["Count"], "__add__", lambda self, other: -5),
+    ),
+    "int subclass: a constant of the class": (
+        lambda c, x: c["Count"](x).unit,
+        lambda c: setattr(c["Count"], "unit", "k"),
+    ),
+    "named tuple made in the frame: __repr__ set on the class": (
+        lambda c, x: repr(c["Span"](x, 2)),
+        lambda c: setattr(c["Span"], "__repr__", lambda self: "R"),
+    ),
+    "named tuple made in the frame: its __new__'s defaults changed": (
+        lambda c, x: c["Step"](x).size,
+        lambda c: setattr(c["Step"].__new__, "__defaults__", (7,)),
+    ),
+    "enum member: __str__ set on the class": (
+        lambda c, x: str(c["Color"](x)),
+        lambda c: setattr(c["Color"], "__str__", lambda self: "S"),
+    ),
+}
+
+
+@pytest.mark.parametrize("uses, change", CASES.values(), ids=list(CASES))
+def test_a_class_changed_after_the_compile_is_seen(
+    uses: Callable[[dict[str, Any], Any], Any], change: Callable[[dict[str, Any]], None]
+) -> None:
+    tracer.reset()
+    classes = _make_classes()
+
+    def fn(x: Any) -> Any:
+        return uses(classes, x)
+
+    compiled = tracer.compile(fn)
+    with CompileCounter() as counter:
+        assert compiled(1) == fn(1)
+        assert compiled(1) == fn(1)
+    assert counter.compiles == 1, "an unchanged class hits the entry"
+    change(classes)
+    assert compiled(1) == fn(1), "the changed class is what plain Python uses"
+
+
+def test_a_named_tuple_input_whose_class_changed_misses() -> None:
+    tracer.reset()
+    Point = _make_classes()["Point"]
+
+    def fn(p: Any) -> Any:
+        return len(p), p[0] + p.y
+
+    compiled = tracer.compile(fn)
+    assert compiled(Point(1, 2)) == fn(Point(1, 2)) == (2, 3)
+    Point.__len__ = lambda self: 5
+    assert compiled(Point(1, 2)) == fn(Point(1, 2)) == (5, 3)
+
+
+def test_a_class_reached_again_without_a_source_is_guarded_once() -> None:
+    """`s.__class__(5, 6)`: the class of an input, reached again as `s.__class__`, was guarded
+    through the input's type; making an object of it traces."""
+    tracer.reset()
+    Span = _make_classes()["Span"]
+
+    def fn(s: Any) -> Any:
+        return s.__class__(s.stop, 6)
+
+    with CompileCounter() as counter:
+        assert tracer.compile(fn)(Span(1, 2)) == Span(2, 6)
+    assert counter.graph_breaks == 0
