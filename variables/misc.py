@@ -121,10 +121,29 @@ class ModuleVariable(VariableTracker):
         return self.module
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        """The attribute, wrapped at its source (the builder keeps one tracker per source)."""
+        """The attribute, wrapped at its source (the builder keeps one tracker per source).
+        A name the module lacks raises CPython's AttributeError, and stays missing only while
+        the module's dict lacks it and a `__getattr__` (PEP 562): both guarded, so
+        `hasattr(plugin, "fast_path")` is answered again once the module gets it. A name a
+        module's own `__getattr__` would compute is not asked of it while tracing (it runs the
+        user's code): the frame falls back."""
+        module = self.module
+        own = vars(module) if type(module) is types.ModuleType else None
+        if (
+            own is not None
+            and name not in own
+            and "__getattr__" in own
+            and not hasattr(types.ModuleType, name)
+        ):
+            unimplemented("module-getattr", f"{name} of a module with its own __getattr__")
         try:
-            value = getattr(self.module, name)
+            value = getattr(module, name)
         except AttributeError as e:
+            if own is None or self.source is None:
+                unimplemented("module-attribute", f"{name} missing from a module not guarded")
+            module_dict = AttrSource(self.source, "__dict__")
+            tx.output.guard_name_absent(module_dict, name)
+            tx.output.guard_name_absent(module_dict, "__getattr__")
             tx.raise_user_error(e)
         builder = tx.output.builder
         if self.source is None:
