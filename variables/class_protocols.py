@@ -23,7 +23,13 @@ sequence's index and repeat, the sort of constant keys, `range`, and `isinstance
 user metaclass's own `__len__` is traced instead (`BuiltinVariable.call_len`). Also: a class
 used as an integer (`guard_index_operands`: a list's or a deque's positions, slice bounds at
 BUILD_SLICE), a class among a deque's items (`guard_class_value`), and `C[x]`'s
-`__class_getitem__` on the class itself (`guard_class_getitem`)."""
+`__class_getitem__` on the class itself (`guard_class_getitem`).
+
+The same holds for an operand that is an object of a class whose attributes can change (an
+enum member, a named tuple, a frozen dataclass, a Fraction, a Counter): the operation runs its
+class's special methods (`guard_instance_specials`). A method of the user's would run once,
+while tracing, with its answer kept: the frame breaks. A stdlib one (`STDLIB_VALUE_CLASSES`, a
+dataclass's generated `__eq__`) is pinned where it was found."""
 
 from __future__ import annotations
 
@@ -31,6 +37,8 @@ import abc
 import builtins
 import collections
 import enum
+import fractions
+import numbers
 import operator
 import sys
 import types
@@ -253,10 +261,90 @@ def guard_class_value(
                     f" {type(value).__name__} can change",
                 )
             guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+    elif not type(value).__flags__ & IMMUTABLE_TYPE:
+        guard_instance_specials(tx, vt, value, names, what)
     elif holds_changeable_class(value):
         unimplemented(
             "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
         )
+
+
+def _stdlib_members() -> frozenset[int]:
+    """By id: the functions of the stdlib value classes whose special methods answer from the
+    object alone (an enum member, a Fraction, a named tuple's generated `__repr__`)."""
+    members: list[Any] = []
+    for cls in STDLIB_VALUE_CLASSES:
+        members += vars(cls).values()
+    members.append(collections.namedtuple("_Generated", "a").__repr__)
+    return frozenset(id(getattr(m, "__code__", m)) for m in members)
+
+
+STDLIB_VALUE_CLASSES = (
+    enum.Enum, enum.Flag, enum.IntEnum, enum.IntFlag, enum.ReprEnum, enum.StrEnum,
+    fractions.Fraction, numbers.Rational, numbers.Real, numbers.Complex, numbers.Number,
+    collections.Counter,
+)  # fmt: skip
+"""Heap classes of the standard library (so their attributes can change) whose special methods
+run no user code: an operation on one of their objects is folded, with the method pinned."""
+_STDLIB_MEMBERS = _stdlib_members()
+
+
+def _answers_from_the_object(owner: type, member: Any) -> bool:
+    """Does `member`, found on `owner`, run only code that answers from the object: a function
+    of `STDLIB_VALUE_CLASSES` (by code: a Flag subclass gets copies of Flag's operators, a
+    named tuple class its own generated `__repr__`), one `dataclasses` generated from text for
+    a dataclass (`__eq__`, `__hash__`, `__lt__`; `__repr__` wrapped by dataclasses' recursion
+    guard), or a method of a value class of modetrace's runtime (`dtype`, `Size`)?"""
+    if id(getattr(member, "__code__", member)) in _STDLIB_MEMBERS:
+        return True
+    if "__dataclass_fields__" in vars(owner):
+        generated = getattr(member, "__wrapped__", member)
+        return getattr(getattr(generated, "__code__", None), "co_filename", None) == "<string>"
+    return str(getattr(owner, "__module__", "")).startswith("tracer.runtime.")
+
+
+def _special(name: str, member: Any) -> bool:
+    """A special method a class defines in Python (a dunder holding a function, a static or a
+    class method; `__dict__`'s descriptor and `__doc__` are none)."""
+    kinds = (types.FunctionType, staticmethod, classmethod)
+    return name[:2] == name[-2:] == "__" and isinstance(member, kinds)
+
+
+def guard_instance_specials(
+    tx: TranslatorBase, vt: VariableTracker, value: Any, names: tuple[str, ...] | None, what: str
+) -> None:
+    """`value`, an object of a class whose attributes can change (an enum member, a named tuple,
+    a frozen dataclass, a Fraction), is an operand of `what`, run on the real object while
+    tracing: CPython consults `names` on its class. Found on a class that can change, a method
+    of the user's (`Color.__str__`) is user code a fold would run once, while tracing, with
+    its answer kept (it may read anything): the frame breaks. A stdlib one (Enum's `__str__`,
+    Flag's `__or__`, a named tuple's generated `__repr__`) answers from the object: pinned where
+    it was found, and the classes before it guarded to lack the name (`lookup_special`), so a
+    method set later misses; without a source for the class (an object made in the frame from
+    a local class) it is folded unpinned. Missing, or found on a builtin, the classes are
+    guarded to lack it. `names` None (a function not in `CONSULTED`) breaks."""
+    cls = type(value)
+    if names is None:  # not known which: every special method of a class that can change
+        mutable = [k for k in cls.__mro__ if not k.__flags__ & IMMUTABLE_TYPE]
+        specials = [(n, m, k) for k in mutable for n, m in vars(k).items() if _special(n, m)]
+        if all(_answers_from_the_object(k, m) for _, m, k in specials):
+            return  # (unpinned: which of them the function uses is not known)
+        unimplemented("user-class-operand", f"{what} of a {cls.__name__} object")
+    found = [(name, *lookup_class_attr(cls, name)) for name in names]
+    for name, member, owner in found:
+        if owner is None or owner.__flags__ & IMMUTABLE_TYPE:
+            continue
+        if _answers_from_the_object(owner, member):
+            continue
+        unimplemented(
+            "user-special-method", f"{what} would run {owner.__qualname__}.{name} while tracing"
+        )
+    source = vt.realize().source
+    cls_source = TypeSource(source) if source is not None else module_path_source(tx, cls)
+    if cls_source is None:
+        return  # (no way to the class: stdlib methods folded unpinned, see above)
+    for name, _member, owner in found:
+        lookup_special(tx, cls, cls_source, name, pin=owner is not None)
 
 
 def guard_folded_classes(
