@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from guards.constants import is_constant
 from guards.guard import GuardKind
-from guards.sources import AttrSource, ItemSource
+from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
 from variables.class_lookup import guard_class_names, lookup_class_attr
+from variables.class_protocols import module_path_source
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
 from variables.functions import bind_with_signature
@@ -63,6 +64,9 @@ def _uses_generated(cls: type, *names: str) -> bool:
     )
 
 
+_TUPLEGETTER = type(vars(collections.namedtuple("_Generated", "a"))["a"])
+"""The class of a named tuple's field accessors (`P.x`: the item at the field's position)."""
+
 NAMEDTUPLE_PINNED = (
     "__new__", "__repr__", "__getnewargs__", "_make", "_replace", "_asdict", "_fields",
     "__match_args__", "_field_defaults",
@@ -75,7 +79,8 @@ class's names. (`__new__`'s defaults are pinned with it: see `guard_namedtuple_c
 def guard_namedtuple_class(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
     """A named tuple class keeps its names and the members NamedTupleVariable relies on, and
     its `__new__` the defaults it binds with (`construct_namedtuple`)."""
-    guard_class_names(tx, cls, cls_source, NAMEDTUPLE_PINNED)
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    guard_class_names(tx, cls, cls_source, (*NAMEDTUPLE_PINNED, *fields))  # accessors too
     member, owner = lookup_class_attr(cls, "__new__")
     wrapped = type(member) is staticmethod  # (as namedtuple makes it)
     new = member.__func__ if wrapped else member
@@ -147,8 +152,8 @@ class NamedTupleVariable(TupleVariable):
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         fields: tuple[str, ...] = self.tuple_cls._fields  # type: ignore[attr-defined]
-        if name in fields:
-            return self.items[fields.index(name)]
+        if name in fields and type(lookup_class_attr(self.tuple_cls, name)[0]) is _TUPLEGETTER:
+            return self.items[fields.index(name)]  # (the accessor is pinned with the class)
         if name == "_fields":
             return ConstantVariable(fields)
         if name == "__class__":
@@ -161,11 +166,22 @@ class NamedTupleVariable(TupleVariable):
         member, owner = lookup_class_attr(self.tuple_cls, name)
         if owner is None or owner in (tuple, object):
             return super().var_getattr(tx, name)
+        # read where a later change shows: through the class (a method, property or constant
+        # replaced on it misses the guards of what it held)
+        cls_source = (
+            TypeSource(self.source)
+            if self.source is not None
+            else module_path_source(tx, self.tuple_cls)
+        )
+        if cls_source is None:
+            unimplemented(
+                "namedtuple", f"{name} of {self.tuple_cls.__name__}, a class with no source"
+            )
+        where = AttrSource(cls_source, name)
         if issubclass(type(member), property) and member.fget is not None:
-            getter = wrap_class_member(tx, member.fget, None, None, None)
+            getter = wrap_class_member(tx, member.fget, AttrSource(where, "fget"), None, None)
             return getter.call_function(tx, [self], {})
-
-        return wrap_class_member(tx, member, None, self, builder.wrap_class(self.tuple_cls))
+        return wrap_class_member(tx, member, where, self, builder.wrap_class(self.tuple_cls))
 
     def method__replace(
         self, tx: TranslatorBase, /, **changes: VariableTracker

@@ -9,7 +9,9 @@ where it is read."""
 from __future__ import annotations
 
 import collections
+import dataclasses
 import enum
+import fractions
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -144,3 +146,115 @@ def test_a_class_reached_again_without_a_source_is_guarded_once() -> None:
     with CompileCounter() as counter:
         assert tracer.compile(fn)(Span(1, 2)) == Span(2, 6)
     assert counter.graph_breaks == 0
+
+
+# An operation folded on the real object (`str(member)`, `repr(p)`, `a == b`, `f | g`) runs
+# whatever special method its class has: a method of the user's ran once, while tracing, and its
+# answer was kept (it may read anything); the stdlib's (Enum's `__str__`, Flag's `__or__`, a
+# dataclass's generated `__eq__`, Fraction's `__add__`) was not pinned, so one set later was
+# ignored. A user's method now breaks the frame (it runs on every call), and a stdlib one is
+# pinned where it was found (`class_protocols.guard_instance_specials`).
+
+
+def test_a_users_special_method_runs_on_every_call_not_once_while_tracing() -> None:
+    tracer.reset()
+    state = {"tag": "a"}
+    calls: list[str] = []
+
+    class Color(enum.Enum):
+        RED = 1
+
+        def __str__(self) -> str:
+            calls.append("str")
+            return state["tag"]
+
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+
+        def __repr__(self) -> str:
+            return "P" + state["tag"]
+
+    def fn(x: int) -> str:
+        return str(Color.RED) + repr(Point(x))
+
+    compiled = tracer.compile(fn)
+    assert compiled(1) == fn(1) == "aPa"
+    state["tag"] = "b"
+    assert compiled(1) == fn(1) == "bPb"
+    assert len(calls) == 4, "once per call, compiled or not"
+
+
+def test_a_stdlib_special_method_replaced_after_the_compile_is_seen() -> None:
+    tracer.reset()
+
+    class Perm(enum.Flag):
+        R = 1
+        W = 2
+
+    @dataclasses.dataclass(frozen=True, order=True)
+    class Version:
+        major: int
+
+    def fn(x: int) -> Any:
+        return (Perm.R | Perm.W).value + x, Version(x) == Version(x), Version(x) < Version(2)
+
+    compiled = tracer.compile(fn)
+    assert compiled(1) == fn(1) == (4, True, True)
+    Perm.__or__ = lambda self, other: Perm.R  # type: ignore[method-assign,assignment]
+    Version.__eq__ = lambda self, other: "EQ"  # type: ignore[method-assign,assignment,return-value]
+    Version.__lt__ = lambda self, other: "LT"  # type: ignore[method-assign,assignment,return-value]
+    assert compiled(1) == fn(1) == (2, "EQ", "LT")
+
+
+def test_fraction_patched_after_the_compile_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    tracer.reset()
+
+    def fn(x: int) -> Any:
+        return fractions.Fraction(1, 2) + x
+
+    compiled = tracer.compile(fn)
+    assert compiled(1) == fn(1) == fractions.Fraction(3, 2)
+    monkeypatch.setattr(fractions.Fraction, "__add__", lambda self, other: "patched")
+    assert compiled(1) == fn(1) == "patched"
+
+
+class Rect(NamedTuple):
+    """A named tuple class of the module (objects made in the frame reach it by its name)."""
+
+    w: int
+    h: int
+    UNIT = 2
+
+    def area(self) -> int:
+        return self.w * self.h * self.UNIT
+
+    @property
+    def wide(self) -> bool:
+        return self.w > self.h
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("area", lambda self: 100),
+        ("wide", property(lambda self: "replaced")),
+        ("UNIT", 5),
+        ("w", property(lambda self: -1)),  # a field's accessor
+    ],
+)
+def test_a_named_tuple_member_replaced_after_the_compile_is_seen(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: Any
+) -> None:
+    tracer.reset()
+
+    def fn(x: int) -> Any:
+        r = Rect(x, 2)
+        return r.area(), r.wide, r.UNIT, r.w
+
+    compiled = tracer.compile(fn)
+    with CompileCounter() as counter:
+        assert compiled(3) == fn(3) == (12, True, 2, 3)
+    assert counter.graph_breaks == 0
+    monkeypatch.setattr(Rect, name, value)
+    assert compiled(3) == fn(3)
