@@ -152,7 +152,12 @@ class UserDefinedClassVariable(VariableTracker):
         Attributes `type` itself provides (`__mro__`, `__bases__`, ...) are not modeled."""
         meta = type(self.value)
         if name in ("__name__", "__qualname__") and lookup_class_attr(meta, name)[1] is type:
-            return ConstantVariable(getattr(self.value, name))
+            # a class's names can be assigned: read at its source (guarded by value); a class
+            # with no source is one made in the frame (named anew on every call) or a value
+            value = getattr(self.value, name)
+            if self.source is None or self.value.__flags__ & IMMUTABLE_TYPE:
+                return ConstantVariable(value)
+            return tx.output.builder.wrap(value, AttrSource(self.source, name))
         if self.value in value_objects.VALUE_CLASSES:
             found = value_objects.class_attribute(self.value, name)
             if found is not None:

@@ -258,3 +258,23 @@ def test_a_named_tuple_member_replaced_after_the_compile_is_seen(
     assert counter.graph_breaks == 0
     monkeypatch.setattr(Rect, name, value)
     assert compiled(3) == fn(3)
+
+
+def test_a_class_renamed_after_the_compile_is_seen() -> None:
+    """`__name__` and `__qualname__` of a class were folded unguarded (`type(self).__name__`
+    in a message kept the old name); they are read at the class's source now."""
+    tracer.reset()
+
+    class Config:
+        pass
+
+    config = Config()
+
+    def fn(x: str) -> str:
+        return type(config).__name__ + Config.__qualname__.rpartition(".")[2] + x
+
+    compiled = tracer.compile(fn)
+    assert compiled("!") == fn("!") == "ConfigConfig!"
+    Config.__name__ = "Renamed"
+    Config.__qualname__ = "Renamed"
+    assert compiled("!") == fn("!") == "RenamedRenamed!"
