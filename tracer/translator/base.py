@@ -13,10 +13,13 @@ from __future__ import annotations
 import dis
 import functools
 import logging
+import math
+import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
+from guards.guard import state_part_guard
 from tracer import config
 from tracer.bytecode_versions import (
     KNOWN_OPNAMES,
@@ -369,7 +372,15 @@ class TranslatorBase:
         raise InternalError(f"no instruction at offset {offset} in {self.code.co_name}")
 
     def run_user_operation(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a real, pure operation on constants; its exception is the user's exception."""
+        """Run a real, pure operation on constants; its exception is the user's exception.
+        An operation on an int of 640 digits or more, or on a text that long, may convert
+        between the two (`str(n)`, `f"{n}"`, `int(s)`), which CPython limits to
+        `sys.get_int_max_str_digits()` digits (a ValueError past it): the limit it ran under
+        is guarded, so `sys.set_int_max_str_digits(...)` later misses."""
+        if _may_convert_long_digits(args) or _may_convert_long_digits(kwargs.values()):
+            limit = sys.get_int_max_str_digits()
+            part = state_part_guard("int_max_str_digits", limit, sys.get_int_max_str_digits)
+            self.output.add_guard(part.kind, part.source, part.expected)
         try:
             return fn(*args, **kwargs)
         except Exception as e:  # noqa: BLE001
@@ -454,3 +465,21 @@ def _missing_opcode(tx: TranslatorBase, inst: Instruction) -> None:
     if construct is None:
         raise InternalError(f"opcode {inst.opname} has neither a handler nor an unsupported entry")
     unimplemented("unsupported-opcode", f"{construct} ({inst.opname}) are not supported")
+
+
+_LONG_DIGITS = sys.int_info.str_digits_check_threshold
+"""CPython checks the digit limit on conversions of this many digits or more (640): below it, no
+limit (the smallest one allowed is this) applies."""
+_LONG_DIGITS_BITS = math.floor(_LONG_DIGITS * math.log2(10))
+"""An int with fewer bits has fewer than `_LONG_DIGITS` decimal digits."""
+
+
+def _may_convert_long_digits(values: Iterable[Any]) -> bool:
+    """Is one of `values` an int, or a text, long enough for the int digit limit to apply?"""
+    for value in values:
+        kind = type(value)
+        if kind is int and value.bit_length() >= _LONG_DIGITS_BITS:
+            return True
+        if (kind is str or kind is bytes or kind is bytearray) and len(value) >= _LONG_DIGITS:
+            return True
+    return False
