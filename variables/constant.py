@@ -6,6 +6,8 @@ bit-identical to CPython's and errors are CPython's own.
 
 from __future__ import annotations
 
+import encodings
+import encodings.aliases
 import enum
 import operator
 import types
@@ -146,6 +148,12 @@ class ConstantVariable(VariableTracker):
             tx, method, (self, *args, *kwargs.values()),
             (value, *const_args, *const_kwargs.values()), CONSTANT_METHOD_NAMES,
         )  # fmt: skip
+        if name in ("encode", "decode") and not _stdlib_codec(const_args, const_kwargs):
+            unimplemented(
+                "codec",
+                f"{name} with a codec or an error handler the standard library does not provide"
+                " (it is looked up, and may be registered, when the call runs)",
+            )
         if type(value) is str and (name == "format" or name == "format_map"):
             mapped = [v for a in const_args if type(a) is dict for v in a.values()]
             value_objects.check_str_format([*const_args, *const_kwargs.values(), *mapped])
@@ -157,6 +165,35 @@ class ConstantVariable(VariableTracker):
 
     def __repr__(self) -> str:
         return f"ConstantVariable({type(self.value).__name__}: {self.value!r}){self._src()}"
+
+
+_STDLIB_ERROR_HANDLERS = frozenset(
+    {
+        "strict", "ignore", "replace", "backslashreplace", "namereplace", "xmlcharrefreplace",
+        "surrogateescape", "surrogatepass",
+    }
+)  # fmt: skip
+"""The error handlers CPython provides (`codecs.register_error` adds others, run as user
+code)."""
+
+_STDLIB_ENCODINGS = frozenset(
+    {*encodings.aliases.aliases, *encodings.aliases.aliases.values()}
+    | {"utf_8", "ascii", "latin_1", "utf_16", "utf_32", "utf_8_sig", "unicode_escape"}
+)
+"""Normalized names of the codecs the standard library provides (`encodings.aliases`): found
+by its search function, registered first, whatever is registered later."""
+
+
+def _stdlib_codec(args: list[Any], kwargs: dict[str, Any]) -> bool:
+    """Do `str.encode(*args, **kwargs)` / `bytes.decode(...)` use a standard codec and error
+    handler? (Anything else is looked up in the registries when the call runs: a codec or
+    handler registered after the trace would be missed, and a user's runs as user code.)"""
+    encoding = kwargs.get("encoding", args[0] if args else "utf-8")
+    errors = kwargs.get("errors", args[1] if len(args) > 1 else "strict")
+    if type(encoding) is not str or type(errors) is not str:
+        return True  # (CPython's TypeError, as plain Python raises it)
+    name = encodings.normalize_encoding(encoding).lower()
+    return name in _STDLIB_ENCODINGS and errors in _STDLIB_ERROR_HANDLERS
 
 
 class EnumVariable(VariableTracker):
