@@ -272,8 +272,8 @@ def guard_class_value(
 def _stdlib_members() -> frozenset[int]:
     """By id: the functions of the stdlib value classes whose special methods answer from the
     object alone (an enum member, a Fraction, a named tuple's generated `__repr__`)."""
-    members: list[Any] = []
-    for cls in STDLIB_VALUE_CLASSES:
+    members: list[Any] = [f for f in vars(enum).values() if type(f) is types.FunctionType]
+    for cls in STDLIB_VALUE_CLASSES:  # (and enum's own functions: `global_enum`'s reprs)
         members += vars(cls).values()
     members.append(collections.namedtuple("_Generated", "a").__repr__)
     return frozenset(id(getattr(m, "__code__", m)) for m in members)
@@ -289,14 +289,22 @@ run no user code: an operation on one of their objects is folded, with the metho
 _STDLIB_MEMBERS = _stdlib_members()
 
 
+_C_METHOD_KINDS = (types.WrapperDescriptorType, types.MethodDescriptorType)
+"""A method of a builtin type, as the class holds it (`int.__format__`, `float.__repr__`)."""
+
+
 def _answers_from_the_object(owner: type, member: Any) -> bool:
     """Does `member`, found on `owner`, run only code that answers from the object: a function
     of `STDLIB_VALUE_CLASSES` (by code: a Flag subclass gets copies of Flag's operators, a
     named tuple class its own generated `__repr__`), one `dataclasses` generated from text for
     a dataclass (`__eq__`, `__hash__`, `__lt__`; `__repr__` wrapped by dataclasses' recursion
-    guard), or a method of a value class of modetrace's runtime (`dtype`, `Size`)?"""
+    guard), a builtin type's own method set on the class, or a method of a value class of
+    modetrace's runtime (`dtype`, `Size`)?"""
     if id(getattr(member, "__code__", member)) in _STDLIB_MEMBERS:
         return True
+    if type(member) in _C_METHOD_KINDS:  # `IntEnum.__format__` is int's, set on the class
+        owner_type: type = getattr(member, "__objclass__", object)
+        return bool(owner_type.__flags__ & IMMUTABLE_TYPE)
     if "__dataclass_fields__" in vars(owner):
         generated = getattr(member, "__wrapped__", member)
         return getattr(getattr(generated, "__code__", None), "co_filename", None) == "<string>"
