@@ -68,12 +68,12 @@ def guard_not_in_classes(
             break
         if index < start or klass.__flags__ & IMMUTABLE_TYPE:
             continue
-        dict_source = _class_dict_source(tx, cls, cls_source, index)
+        dict_source = class_dict_source(tx, cls, cls_source, index)
         if dict_source is not None:  # (None: made in the frame, its dict new on every call)
             tx.output.guard_name_absent(dict_source, name)
 
 
-def _class_dict_source(
+def class_dict_source(
     tx: TranslatorBase, cls: type, cls_source: Source | None, index: int
 ) -> Source | None:
     """Where the trace reads the dict of `cls.__mro__[index]`: the first source it used for
@@ -168,7 +168,7 @@ def lookup_special(
         guard_not_in_classes(tx, cls, cls_source, name, owner)
     elif pin or member is None:
         guard_not_in_classes(tx, cls, cls_source, name, owner)
-        owner_dict = _class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
+        owner_dict = class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
         if owner_dict is not None:
             tx.output.add_guard(GuardKind.ID_MATCH, ItemSource(owner_dict, name), member)
     return member, owner
@@ -232,16 +232,20 @@ def guard_class_names(
     for index, klass in enumerate(cls.__mro__):
         if klass.__flags__ & IMMUTABLE_TYPE:
             continue
-        dict_source = _class_dict_source(tx, cls, cls_source, index)
+        dict_source = class_dict_source(tx, cls, cls_source, index)
         if dict_source is None:  # made in the frame, its dict new on every call
             continue
         names = IterationSource(dict_source)
         tx.output.add_guard(GuardKind.EQUALS_MATCH, names, tuple(klass.__dict__))
         for name in pinned:
             if name in klass.__dict__:
-                value = klass.__dict__[name]
-                kind = GuardKind.EQUALS_MATCH if is_constant(value) else GuardKind.ID_MATCH
-                tx.output.add_guard(kind, ItemSource(dict_source, name), value)
+                pin_value(tx, ItemSource(dict_source, name), klass.__dict__[name])
+
+
+def pin_value(tx: TranslatorBase, source: Source, value: object) -> None:
+    """Guard `source` to hold `value`: a constant by value, anything else by identity."""
+    kind = GuardKind.EQUALS_MATCH if is_constant(value) else GuardKind.ID_MATCH
+    tx.output.add_guard(kind, source, value)
 
 
 def class_member_source(

@@ -15,13 +15,16 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic
 
-from guards.constants import is_constant
-from guards.guard import GuardKind
 from guards.sources import AttrSource, ItemSource, TypeSource
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, KnownObjectVariable, NotConstantError, VariableTracker
-from variables.class_lookup import guard_class_names, lookup_class_attr
+from variables.class_lookup import (
+    class_dict_source,
+    guard_class_names,
+    lookup_class_attr,
+    pin_value,
+)
 from variables.class_protocols import module_path_source
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
@@ -84,15 +87,14 @@ def guard_namedtuple_class(tx: TranslatorBase, cls: type, cls_source: Source | N
     member, owner = lookup_class_attr(cls, "__new__")
     wrapped = type(member) is staticmethod  # (as namedtuple makes it)
     new = member.__func__ if wrapped else member
-    if not inspect.isfunction(new) or owner is None or cls_source is None:
+    if not inspect.isfunction(new) or owner is None:
         return
-    index = cls.__mro__.index(owner)
-    holder = cls_source if index == 0 else ItemSource(AttrSource(cls_source, "__mro__"), index)
-    where = ItemSource(AttrSource(holder, "__dict__"), "__new__")
+    dict_source = class_dict_source(tx, cls, cls_source, cls.__mro__.index(owner))
+    if dict_source is None:  # (made in the frame: new on every call)
+        return
+    where = ItemSource(dict_source, "__new__")
     defaults = AttrSource(AttrSource(where, "__func__") if wrapped else where, "__defaults__")
-    value = new.__defaults__
-    kind = GuardKind.EQUALS_MATCH if is_constant(value) else GuardKind.ID_MATCH
-    tx.output.add_guard(kind, defaults, value)
+    pin_value(tx, defaults, new.__defaults__)
 
 
 def is_frozen_dataclass(cls: type) -> bool:
