@@ -37,7 +37,6 @@ from tracer.exc import InternalError, unimplemented
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.bytearrays import BytearrayVariable
-from variables.class_lookup import guard_class_names
 from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
 from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
@@ -302,10 +301,8 @@ class VariableBuilder:
             return self.wrap_tensor(value, source)  # its exact class is guarded
         if world.is_constant(value) or value is NotImplemented:
             return self._guarded_identity(ConstantVariable(value, source), value, source)
-        if issubclass(kind, enum.Enum):  # (what a member does is its class's: kept)
-            member = self._guarded_identity(EnumVariable(value, source), value, source)
-            guard_class_names(self._tx(), kind, TypeSource(source))
-            return member
+        if issubclass(kind, enum.Enum):
+            return self._guarded_identity(EnumVariable(value, source), value, source)
         if is_grad_mode_class(value):
             return self._guarded_identity(GradModeClassVariable(value, source), value, source)
         if is_state_context_class(value):
