@@ -61,11 +61,11 @@ from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
-from variables.sum_builtin import SUMPROD, sum_of, sumprod_of
+from variables.sum_builtin import SUMPROD, fsum_of, sum_of, sumprod_of
 from variables.super_calls import SuperVariable
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
-from variables.type_methods import type_method
+from variables.type_methods import missing_attribute, type_method
 from variables.user_defined import (
     ObjectNewVariable,
     UserDefinedClassVariable,
@@ -175,6 +175,8 @@ class BuiltinVariable(KnownObjectVariable):
                 operator_length_hint, tx, args, kwargs, lambda: fold(tx, fn, args, kwargs)
             )
         if fn is math.fsum and len(args) == 1 and not kwargs:
+            if args[0].realize().is_python_constant():
+                return fold(tx, fn, args, kwargs)
             return fsum_of(tx, args[0])
         if fn is SUMPROD and len(args) == 2 and not kwargs:
             return sumprod_of(tx, args[0], args[1])
@@ -530,6 +532,8 @@ class BuiltinVariable(KnownObjectVariable):
         method = type_method(self.fn, name)
         if method is not None:
             return method
+        if (missing := missing_attribute(self.fn, name)) is not None:
+            tx.raise_user_error(missing)
         return super().var_getattr(tx, name)
 
     def call___setattr__(
@@ -561,25 +565,6 @@ def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     if not isinstance(target, UserDefinedObjectVariable):
         unimplemented(what.split(".")[-1].strip("_"), f"{what} on {target!r}")
     return target
-
-
-def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
-    """`math.fsum` over an iterable that is not a constant (a generator, a list built in the
-    frame): its items are pulled one at a time, as fsum pulls them, and CPython sums them.
-    Pulling stops at the first item that is not an int or float constant: CPython then raises
-    its own error for it (a str), or the frame breaks (a value only known at runtime)."""
-    if iterable.realize().is_python_constant():
-        return fold(tx, math.fsum, [iterable], {})
-    it = iterate(tx, iterable)
-    values: list[Any] = []
-    while (item := it.next_item(tx)) is not None:
-        item = item.realize()
-        if not item.is_python_constant():
-            unimplemented("non-constant-args", f"fsum() of the value {item!r}")
-        values.append(item.as_python_constant())
-        if type(values[-1]) not in (int, float, bool):
-            break
-    return ConstantVariable(tx.run_user_operation(math.fsum, values))
 
 
 def fold(

@@ -1,6 +1,6 @@
 """`sum(iterable, start=0)` as CPython computes it: its fast paths for a run of constant
 numbers (a float run compensated for rounding since 3.12) and its generic path of `+`; and
-`math.sumprod(p, q)` (new in 3.12) over iterables that are not constants."""
+`math.sumprod(p, q)` (new in 3.12) and `math.fsum` over iterables that are not constants."""
 
 from __future__ import annotations
 
@@ -92,3 +92,20 @@ def sumprod_of(tx: TranslatorBase, p: VariableTracker, q: VariableTracker) -> Va
             tx.raise_user_error(e)
         unimplemented("builtin", f"sumprod() raises {type(e).__name__} at some step: {e}")
     return ConstantVariable(value)
+
+
+def fsum_of(tx: TranslatorBase, iterable: VariableTracker) -> VariableTracker:
+    """`math.fsum` over an iterable that is not a constant (a generator, a list built in the
+    frame): its items are pulled one at a time, as fsum pulls them, and CPython sums them.
+    Pulling stops at the first item that is not an int or float constant: CPython then raises
+    its own error for it (a str), or the frame breaks (a value only known at runtime)."""
+    it = iterate(tx, iterable)
+    values: list[Any] = []
+    while (item := it.next_item(tx)) is not None:
+        item = item.realize()
+        if not item.is_python_constant():
+            unimplemented("non-constant-args", f"fsum() of the value {item!r}")
+        values.append(item.as_python_constant())
+        if type(values[-1]) not in (int, float, bool):
+            break
+    return ConstantVariable(tx.run_user_operation(math.fsum, values))

@@ -6,7 +6,11 @@ method may then call user code (`__index__`, `__eq__`) or read a container the t
 
 A method read from a builtin mutable type (`set.intersection`, `dict.update`, `list.append`)
 called on an object of exactly that type is that object's own method (`set.add(s, x)` is
-`s.add(x)`), and `dict.fromkeys` makes a new dict from the items of any iterable."""
+`s.add(x)`), and `dict.fromkeys` makes a new dict from the items of any iterable.
+
+An attribute a builtin type or function lacks is missing for good (`hasattr(int, "x")`):
+neither it nor its type can gain attributes, so CPython's AttributeError is the answer on every
+call, with no guard."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.guard import IMMUTABLE_TYPE
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import KnownObjectVariable, VariableTracker
@@ -42,6 +47,21 @@ def type_method(cls: Any, name: str) -> VariableTracker | None:
     if attribute is None or not callable(attribute) or isinstance(attribute, type):
         return None
     return TypeMethodVariable(attribute)
+
+
+def missing_attribute(obj: Any, name: str) -> AttributeError | None:
+    """CPython's AttributeError for `obj.name` when `obj` (a builtin type or function) lacks
+    `name` and can never gain it: its type is immutable, and so is `obj` itself if a class;
+    else None."""
+    if not type(obj).__flags__ & IMMUTABLE_TYPE:
+        return None
+    if isinstance(obj, type) and not obj.__flags__ & IMMUTABLE_TYPE:
+        return None
+    try:
+        getattr(obj, name)  # C descriptors of immutable types only: no user code runs
+    except AttributeError as error:
+        return error
+    return None
 
 
 class TypeMethodVariable(KnownObjectVariable):

@@ -282,3 +282,25 @@ def test_operator_getters(a, b, x):
 @given(n=st.integers(0, 8), k=small_ints)
 def test_range_membership(n, k):
     check(range_membership, n, k)
+
+
+def missing_on_builtins(x):
+    """An attribute a builtin type or function lacks is missing for good (neither it nor its
+    type can gain one): `hasattr(type(x), "__dataclass_fields__")`, as `dataclasses` asks of
+    every field value, used to break the frame."""
+    try:
+        message = str(int.nope)
+    except AttributeError as e:
+        message = str(e)
+    return (
+        hasattr(type(x), "__dataclass_fields__"),
+        hasattr(len, "__wrapped__"),
+        getattr(str, "nothing", x),
+        hasattr(ValueError, "code"),
+        message,
+    )
+
+
+def test_an_attribute_missing_on_a_builtin_is_missing_for_good():
+    check(missing_on_builtins, 3)
+    check(missing_on_builtins, 2.5)
