@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import IMMUTABLE_TYPE, GuardKind
 from guards.sources import AttrSource, ItemSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
-from variables.class_lookup import lookup_class_attr, lookup_special, made_class
+from variables.class_lookup import lookup_class_attr, lookup_special, made_class, pin_value
 
 if TYPE_CHECKING:
     from guards.sources import Source
@@ -263,10 +263,27 @@ def guard_class_value(
             guard_metaclass_specials(tx, value, vt.realize().source, names, what)
     elif not type(value).__flags__ & IMMUTABLE_TYPE:
         guard_instance_specials(tx, vt, value, names, what)
+    elif type(value) in (types.FunctionType, types.ModuleType):
+        if names is None or "__repr__" in names:
+            guard_named_value(tx, vt, value, what)
     elif holds_changeable_class(value):
         unimplemented(
             "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
         )
+
+
+def guard_named_value(tx: TranslatorBase, vt: VariableTracker, value: Any, what: str) -> None:
+    """`repr(f)` of a function names its `__qualname__` (writable): guarded at the function's
+    source. A module's repr is built by importlib from several of its attributes (`__name__`,
+    `__spec__`, `__file__`, its loader's): not modeled, the frame breaks."""
+    if type(value) is types.ModuleType:
+        unimplemented("repr", f"{what} of a module, built from its attributes")
+    source = vt.realize().source
+    if source is None:
+        unimplemented("repr", f"{what} of function {value.__qualname__}, with no source")
+    tx.output.add_guard(
+        GuardKind.EQUALS_MATCH, AttrSource(source, "__qualname__"), value.__qualname__
+    )
 
 
 def _stdlib_members() -> frozenset[int]:
@@ -353,6 +370,12 @@ def guard_instance_specials(
         return  # (no way to the class: stdlib methods folded unpinned, see above)
     for name, _member, owner in found:
         lookup_special(tx, cls, cls_source, name, pin=owner is not None)
+    runs_enum_code = any(owner is not None and owner is not object for _, _, owner in found)
+    if isinstance(value, enum.Enum) and runs_enum_code and source is not None:
+        # what Enum's methods answer from, all writable: the member's state, its class's name
+        for state in ("_name_", "_value_"):
+            pin_value(tx, AttrSource(source, state), getattr(value, state))
+        pin_value(tx, AttrSource(cls_source, "__name__"), cls.__name__)
 
 
 def guard_folded_classes(

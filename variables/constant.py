@@ -14,10 +14,12 @@ import types
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from guards.sources import AttrSource
 from tracer import worlds
 from tracer.exc import unimplemented
 from variables import builder
 from variables.base import GetAttrVariable, VariableTracker
+from variables.class_lookup import lookup_class_attr
 from variables.class_protocols import CONSTANT_METHOD_NAMES, guard_folded_classes
 
 if TYPE_CHECKING:
@@ -196,6 +198,18 @@ def _stdlib_codec(args: list[Any], kwargs: dict[str, Any]) -> bool:
     return name in _STDLIB_ENCODINGS and errors in _STDLIB_ERROR_HANDLERS
 
 
+_ENUM_STATE = {"name": "_name_", "value": "_value_", "_name_": "_name_", "_value_": "_value_"}
+"""Attribute read from an enum member -> the instance attribute it reads."""
+
+
+def _reads_state(cls: type, name: str) -> bool:
+    """Does `member.name` (`name` or `value`) run Enum's own property on `cls`'s members? A
+    class may define its own; 3.11 puts a redirect (an `enum.property` with Enum's getter) in
+    the class dict for a member named `value` or `name`."""
+    found = lookup_class_attr(cls, name)[0]
+    return isinstance(found, enum.property) and found.fget is vars(enum.Enum)[name].fget
+
+
 class EnumVariable(VariableTracker):
     """A member of an `enum.Enum`, compared by identity like Python does."""
 
@@ -212,9 +226,14 @@ class EnumVariable(VariableTracker):
         return self.value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
-        if name in ("name", "value", "_name_", "_value_"):
-            return builder.wrap_constant_result(getattr(self.value, name))
-        return super().var_getattr(tx, name)
+        """`name` and `value` (Enum's properties, unless the class has its own) read the
+        member's `_name_` and `_value_`: plain instance attributes, so read at the member's
+        source (guarded by value, as Dynamo reads them)."""
+        state = _ENUM_STATE.get(name)
+        if state is None or (name != state and not _reads_state(type(self.value), name)):
+            return super().var_getattr(tx, name)
+        source = AttrSource(self.source, state) if self.source is not None else None
+        return tx.output.builder.lazy(getattr(self.value, state), source)
 
     def reconstruct(self, cg: PyCodegen) -> None:
         cg.load_const(self.value)

@@ -23,12 +23,13 @@ from variables.class_lookup import (
     class_dict_source,
     guard_class_names,
     lookup_class_attr,
+    made_class,
     pin_value,
 )
 from variables.class_protocols import module_path_source
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
-from variables.functions import bind_with_signature
+from variables.functions import UserFunctionVariable, bind_with_signature
 from variables.lists import BaseListVariable, ListVariable, TupleVariable
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
@@ -418,7 +419,16 @@ def generated_eq_and_hash(cls: type) -> bool:
 
 
 class DataclassFunctionVariable(KnownObjectVariable):
-    """`dataclasses.replace/fields/asdict/astuple/is_dataclass`, modeled on trackers."""
+    """`dataclasses.replace/fields/asdict/astuple/is_dataclass`.
+
+    A class from outside the frame can change after a compile (a field added to its
+    `__dataclass_fields__`, a Field's name or flags set, the class no longer a dataclass):
+    `fields`, `is_dataclass` and `replace` on one are the stdlib's Python, traced, so what
+    they read is guarded where it is read; `asdict` and `astuple` (CPython's deep copy of each
+    field, keyed by `id()`, does not trace) are modeled, with the field list from the traced
+    `fields`. A class made in the frame was decorated while tracing, as the compiled code
+    decorates the class it makes (variables/new_classes.py), and its Field objects exist only
+    in this trace: all five are modeled on what it holds now."""
 
     __slots__ = ()
 
@@ -428,7 +438,10 @@ class DataclassFunctionVariable(KnownObjectVariable):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
-        handler: Callable[..., VariableTracker] = getattr(self, f"call_{self.fn.__name__}")
+        name = self.fn.__name__
+        if name in ("fields", "is_dataclass", "replace") and not _made_in_frame(args[:1]):
+            return _traced(tx, self.fn, args, kwargs)
+        handler: Callable[..., VariableTracker] = getattr(self, f"call_{name}")
         return handler(tx, *args, **kwargs)
 
     def call_is_dataclass(self, tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
@@ -490,7 +503,8 @@ class DataclassFunctionVariable(KnownObjectVariable):
 
 
 class FieldVariable(VariableTracker):
-    """A `dataclasses.Field`: its name, type and flags are constants."""
+    """A `dataclasses.Field` of a class made in the frame: its name, type and flags are
+    constants."""
 
     __slots__ = ("field",)
 
@@ -513,13 +527,45 @@ def _class_of(vt: VariableTracker) -> type:
     return vt.python_type()
 
 
+def _made_in_frame(args: Sequence[VariableTracker]) -> bool:
+    """Is the first argument a class made in the frame, or an object of one?"""
+    return bool(args) and made_class(_class_of(args[0].realize())) is not None
+
+
+def _traced(
+    tx: TranslatorBase,
+    fn: Callable[..., Any],
+    args: Sequence[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> VariableTracker:
+    """`fn(*args, **kwargs)` for a function of `dataclasses`, traced as the stdlib's Python."""
+    return UserFunctionVariable(fn).call_function(tx, args, kwargs)  # type: ignore[arg-type]
+
+
+def _is_dataclass_instance(tx: TranslatorBase, vt: VariableTracker) -> bool:
+    """Is `vt` an object of a dataclass, as `dataclasses.is_dataclass` decides it?"""
+    if not isinstance(vt, UserDefinedObjectVariable):
+        return False
+    if _made_in_frame([vt]):
+        return dataclasses.is_dataclass(vt.cls)
+    return bool(_traced(tx, dataclasses.is_dataclass, [vt], {}).as_python_constant())
+
+
+def _field_names(tx: TranslatorBase, vt: UserDefinedObjectVariable) -> list[str]:
+    """The names of a dataclass object's fields, in order, as `dataclasses.fields` gives them."""
+    if _made_in_frame([vt]):
+        return [f.name for f in dataclasses.fields(vt.cls)]
+    fields = _traced(tx, dataclasses.fields, [vt], {}).unpack(tx)
+    return [f.var_getattr(tx, "name").as_python_constant() for f in fields]
+
+
 def _top_level_plain(
     tx: TranslatorBase, obj: VariableTracker, factory: dict[str, VariableTracker], name: str
 ) -> VariableTracker:
     """asdict/astuple: CPython's TypeError for anything but a dataclass instance (a dataclass
     itself included); a `dict_factory`/`tuple_factory` is not modeled."""
     vt = obj.realize()
-    if not (isinstance(vt, UserDefinedObjectVariable) and dataclasses.is_dataclass(vt.cls)):
+    if not _is_dataclass_instance(tx, vt):
         tx.raise_user_error(TypeError(f"{name}() should be called on dataclass instances"))
     if factory:
         unimplemented("dataclass", f"{name}() with {', '.join(factory)}")
@@ -530,10 +576,10 @@ def _as_plain(tx: TranslatorBase, vt: VariableTracker, as_dict: bool) -> Variabl
     """asdict/astuple: recursive, and a copy all the way down (tensors are cloned, as
     `copy.deepcopy` gives a new tensor eagerly)."""
     vt = vt.realize()
-    if isinstance(vt, UserDefinedObjectVariable) and dataclasses.is_dataclass(vt.cls):
+    if _is_dataclass_instance(tx, vt):
+        assert isinstance(vt, UserDefinedObjectVariable)
         pairs = {
-            f.name: _as_plain(tx, vt.var_getattr(tx, f.name), as_dict)
-            for f in dataclasses.fields(vt.cls)
+            name: _as_plain(tx, vt.var_getattr(tx, name), as_dict) for name in _field_names(tx, vt)
         }
         return ConstDictVariable(pairs) if as_dict else TupleVariable(list(pairs.values()))
     if isinstance(vt, NamedTupleVariable):

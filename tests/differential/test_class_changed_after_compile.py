@@ -278,3 +278,132 @@ def test_a_class_renamed_after_the_compile_is_seen() -> None:
     Config.__name__ = "Renamed"
     Config.__qualname__ = "Renamed"
     assert compiled("!") == fn("!") == "RenamedRenamed!"
+
+
+def _field(name: str, default: Any) -> dataclasses.Field[Any]:
+    """A field as `@dataclass` makes one (its name and kind are set by the decorator)."""
+    made: Any = dataclasses.field(default=default)
+    made.name, made.type, made._field_type = name, int, dataclasses._FIELD  # type: ignore[attr-defined]
+    return made
+
+
+# (what the function does with a dataclass instance `p`, what is changed after the first call)
+DATACLASS_CASES: dict[str, tuple[Callable[[Any], Any], Callable[[type], None]]] = {
+    "fields(): a field added": (
+        lambda p: [f.name for f in dataclasses.fields(p)],
+        lambda P: P.__dataclass_fields__.__setitem__("z", _field("z", 3)),
+    ),
+    "fields(): a field renamed": (
+        lambda p: [f.name for f in dataclasses.fields(p)],
+        lambda P: setattr(P.__dataclass_fields__["y"], "name", "w"),
+    ),
+    "is_dataclass(): no longer one": (
+        lambda p: (dataclasses.is_dataclass(p), dataclasses.is_dataclass(type(p))),
+        lambda P: delattr(P, "__dataclass_fields__"),
+    ),
+    "asdict(): a field added": (
+        lambda p: dataclasses.asdict(p),
+        lambda P: P.__dataclass_fields__.__setitem__("z", _field("z", 3)),
+    ),
+    "astuple(): a field turned into a class variable": (
+        lambda p: dataclasses.astuple(p),
+        lambda P: setattr(P.__dataclass_fields__["y"], "_field_type", dataclasses._FIELD_CLASSVAR),  # type: ignore[attr-defined]
+    ),
+    "replace(): a field made init=False": (
+        lambda p: dataclasses.replace(p, x=5),
+        lambda P: setattr(P.__dataclass_fields__["x"], "init", False),
+    ),
+}
+
+
+@pytest.mark.parametrize("uses, change", DATACLASS_CASES.values(), ids=list(DATACLASS_CASES))
+def test_a_dataclass_changed_after_the_compile_is_seen(
+    uses: Callable[[Any], Any], change: Callable[[type], None]
+) -> None:
+    """`dataclasses.fields()`, `is_dataclass()`, `replace()` were modeled on the class's fields
+    as they were while tracing, unguarded: a field added, renamed or removed later (or the
+    class no longer a dataclass) kept the cached answer. The stdlib's Python for them is
+    traced now, so what it reads is guarded where read; `asdict` and `astuple` (modeled: their
+    deep copy does not trace) read the field list through the traced `fields()`."""
+    tracer.reset()
+
+    @dataclasses.dataclass
+    class P:
+        x: int = 1
+        y: int = 2
+
+    p = P()
+    compiled = tracer.compile(uses)
+    with CompileCounter() as counter:
+        assert compiled(p) == uses(p)
+        assert compiled(p) == uses(p)
+    assert counter.compiles == 1 and counter.graph_breaks == 0, "traced, and hit when unchanged"
+    change(P)
+    assert _outcome(compiled, p) == _outcome(uses, p), "what plain Python does with the change"
+
+
+def _outcome(fn: Callable[[Any], Any], p: Any) -> Any:
+    try:
+        return fn(p)
+    except (TypeError, ValueError) as e:  # the same error, type and message, compiled or not
+        return type(e), str(e)
+
+
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def _named() -> None:
+    """A module-level function whose `__qualname__` the test changes."""
+
+
+@pytest.mark.parametrize(
+    "uses",
+    [
+        lambda m: m.value + 1,
+        lambda m: m.name + "!",
+        lambda m: str(m) + repr(m) + f"{m}",
+        lambda m: Level.LOW.value * 10,
+    ],
+    ids=["value", "name", "str, repr, format", "member of the class"],
+)
+def test_an_enum_members_state_assigned_after_the_compile_is_seen(
+    monkeypatch: pytest.MonkeyPatch, uses: Callable[[Any], Any]
+) -> None:
+    """A member's `value` and `name` (and what Enum's `__str__`/`__repr__` answer from) are its
+    `_value_` and `_name_`, writable instance attributes: they were read while tracing and
+    kept. They are read at the member's source now."""
+    tracer.reset()
+    compiled = tracer.compile(uses)
+    assert compiled(Level.LOW) == uses(Level.LOW)
+    monkeypatch.setattr(Level.LOW, "_value_", 7)
+    monkeypatch.setattr(Level.LOW, "_name_", "BOTTOM")
+    assert compiled(Level.LOW) == uses(Level.LOW)
+    try:
+        Level.__name__ = "Grade"  # (monkeypatch would delete it afterwards: a type's slot)
+        assert compiled(Level.LOW) == uses(Level.LOW)
+    finally:
+        Level.__name__ = "Level"
+
+
+def test_a_functions_repr_after_its_qualname_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`repr(f)`, `str(f)`, `f"{f}"` name the function's `__qualname__` (writable): folded
+    while tracing, it is now guarded at the function's source. A module's repr (importlib
+    builds it from several attributes) breaks the frame."""
+    tracer.reset()
+
+    def fn(x: str) -> str:
+        return repr(_named) + str(_named) + f"{_named}" + x
+
+    compiled = tracer.compile(fn)
+    assert compiled("!") == fn("!")
+    monkeypatch.setattr(_named, "__qualname__", "renamed")
+    assert compiled("!") == fn("!")
+
+    def module_repr(x: str) -> str:
+        return repr(enum) + x
+
+    with CompileCounter() as counter:
+        assert tracer.compile(module_repr)("!") == module_repr("!")
+    assert counter.graph_breaks == 1
