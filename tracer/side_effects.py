@@ -28,14 +28,16 @@ from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.bytearrays import BytearrayVariable
-from variables.class_lookup import lookup_class_attr, lookup_special
+from variables.class_lookup import guard_abstract_methods, lookup_class_attr, lookup_special
+from variables.class_protocols import guard_metaclass_call
 from variables.constant import ConstantVariable, is_constant_value
 from variables.deques import DequeVariable
-from variables.dicts import ConstDictVariable, SetVariable
+from variables.dicts import ConstDictVariable
 from variables.lazy import LazyVariableTracker
 from variables.lists import ListVariable, TupleVariable
 from variables.misc import CellVariable, make_exception
 from variables.modes import TorchFunctionModeVariable, is_mode_class
+from variables.sets import SetVariable
 from variables.structured import (
     FrozenDataclassVariable,
     construct_namedtuple,
@@ -254,7 +256,7 @@ class SideEffects:
         self, vt: VariableTracker, fn: Callable[..., Any], args: tuple[Any, ...]
     ) -> None:
         """`fn(the set, *args)` (`set.add`, `operator.ior`, ...) on a set passed in, with
-        constant arguments: replayed in order on the real set (variables/dicts.py,
+        constant arguments: replayed in order on the real set (variables/sets.py,
         SetVariable._mutate_input)."""
         self.set_ops.append(Mutation("set", vt, fn.__name__, (fn, args)))
 
@@ -339,18 +341,17 @@ class SideEffects:
             # without them gives CPython's own TypeError
             tx.run_user_operation(cls)
             unimplemented("new-object", f"creating {cls.__name__}, which refuses instances")
+        if type(cls) is not type:  # (ABCMeta, a user's): calling the class is type's call
+            guard_metaclass_call(tx, cls, cls_vt.source)
         new = lookup_special(tx, cls, cls_vt.source, "__new__")[0]
         python_new = (
             issubclass(type(new), staticmethod) and type(new.__func__) is types.FunctionType
         )
-        if type(cls) is type and python_new:
+        if python_new:
             return self._new_through_python_new(tx, cls_vt, args, kwargs)
-        if type(cls) is not type:
-            unimplemented(
-                "new-object", f"creating {cls.__name__}, whose metaclass is {type(cls).__name__}"
-            )
         if new is not object.__new__:
             unimplemented("new-object", f"creating {cls.__name__}, which customizes __new__")
+        guard_abstract_methods(tx, cls, cls_vt.source)
         kind: type[UserDefinedObjectVariable] = UserDefinedObjectVariable
         if is_frozen_dataclass(cls):
             kind = FrozenDataclassVariable

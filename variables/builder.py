@@ -46,7 +46,7 @@ from variables.constant import (
     is_constant_value,
 )
 from variables.deques import DequeVariable
-from variables.dicts import ConstDictVariable, SetVariable, hashed_by_identity
+from variables.dicts import ConstDictVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.grad_mode import (
     GradModeClassVariable,
@@ -64,6 +64,7 @@ from variables.nn_module import NNModuleVariable, is_module
 from variables.polyfills.registry import polyfill_for
 from variables.regex import RegexVariable, bound_method, is_regex_object
 from variables.sentinels import SentinelVariable
+from variables.sets import SetVariable
 from variables.state_contexts import StateContextClassVariable, is_state_context_class
 from variables.structured import (
     DataclassFunctionVariable,

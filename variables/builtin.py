@@ -30,18 +30,7 @@ from variables.class_protocols import guard_class_operand, guard_folded_classes,
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
 from variables.deques import deque_binary_op
-from variables.dicts import (
-    SET_OPERATORS,
-    ConstDictVariable,
-    SetVariable,
-    compare_sets_of_objects,
-    is_set_like,
-    pairs_of,
-    reads_input,
-    real_operand,
-    set_binary_op,
-    set_operation,
-)
+from variables.dicts import ConstDictVariable, pairs_of
 from variables.instance_checks import guard_issubclass, object_instance_of
 from variables.iterators import (
     IteratorVariable,
@@ -61,6 +50,16 @@ from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
 from variables.sentinels import SentinelVariable, id_of
+from variables.sets import (
+    SET_OPERATORS,
+    SetVariable,
+    compare_sets_of_objects,
+    is_set_like,
+    reads_input,
+    real_operand,
+    set_binary_op,
+    set_operation,
+)
 from variables.sum_builtin import SUMPROD, fsum_of, sum_of, sumprod_of
 from variables.super_calls import SuperVariable
 from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op

@@ -255,3 +255,17 @@ def class_member_source(
     `G['T'].__mro__[1].scale`); None for a class made in the frame (new on every call)."""
     holder = class_at(tx, cls, cls_source, index)
     return None if holder is None else AttrSource(holder, name)
+
+
+def guard_abstract_methods(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
+    """`object.__new__(cls)` refuses a class whose `__abstractmethods__` is not empty (ABCMeta
+    sets it on each class it makes; `abc.update_abstractmethods` or an assignment changes it):
+    the value is guarded at the class's source, and CPython's TypeError, with its message,
+    raised for a class that has abstract methods left."""
+    abstract = cls.__dict__.get("__abstractmethods__", ABSENT)
+    if abstract is ABSENT:
+        return
+    if cls_source is not None:
+        pin_value(tx, AttrSource(cls_source, "__abstractmethods__"), abstract)
+    if abstract:
+        tx.run_user_operation(object.__new__, cls)  # raises, with no object made

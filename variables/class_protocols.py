@@ -193,6 +193,19 @@ def guard_metaclass_specials(
         lookup_special(tx, meta, meta_source, name, pin=True)
 
 
+def guard_metaclass_call(tx: TranslatorBase, cls: type, cls_source: Source | None) -> None:
+    """`cls(...)` for a class whose metaclass is not `type` (ABCMeta, a user metaclass) runs
+    `type.__call__` (`__new__`, then `__init__`) when the metaclass defines no `__call__` of
+    its own: guarded so (`guard_metaclass_specials`), since the metaclass can gain one. A
+    `__call__` of its own (EnumType's, a user's) is not modeled here: the frame breaks."""
+    meta = type(cls)
+    if lookup_class_attr(meta, "__call__")[1] is not type:
+        unimplemented(
+            "new-object", f"creating {cls.__name__}: metaclass {meta.__name__} defines __call__"
+        )
+    guard_metaclass_specials(tx, cls, cls_source, ("__call__",), f"creating {cls.__name__}")
+
+
 def module_path_source(tx: TranslatorBase, cls: type) -> Source | None:
     """A source for a class a fold returned without one (`groupby(data, type)` gives
     statistics' `_sum` its classes): `sys.modules[m].__dict__[name]`, when the module the

@@ -31,7 +31,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.class_protocols import guard_index_operands
 from variables.constant import ConstantVariable
 from variables.deques import DequeVariable
-from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable, key_tracker
+from variables.dicts import ConstDictVariable, DictViewVariable, key_tracker
 from variables.lists import (
     BaseListVariable,
     ListVariable,
@@ -40,6 +40,7 @@ from variables.lists import (
     constant_equal,
     search_target,
 )
+from variables.sets import SetVariable
 
 if TYPE_CHECKING:
     from tracer.codegen import PyCodegen

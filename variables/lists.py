@@ -419,6 +419,10 @@ def each_item(tx: TranslatorBase, vt: VariableTracker) -> Iterator[VariableTrack
     takes them, so a consumer that stores each as it comes (CPython's `deque.extend`,
     `dict.update`) keeps what came before an exception raised part-way."""
     vt = vt.realize()
+    from variables.iterators import iterate, user_iterator_class  # (it builds on this module)
+
+    if user_iterator_class(vt) is not None:  # its `__iter__`, traced
+        vt = iterate(tx, vt)
     next_item = getattr(vt, "next_item", None)
     if next_item is None:
         yield from vt.unpack(tx)

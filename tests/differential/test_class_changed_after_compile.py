@@ -345,7 +345,7 @@ def test_a_dataclass_changed_after_the_compile_is_seen(
 def _outcome(fn: Callable[[Any], Any], p: Any) -> Any:
     try:
         return fn(p)
-    except (TypeError, ValueError) as e:  # the same error, type and message, compiled or not
+    except (TypeError, ValueError, AttributeError) as e:  # the same error, compiled or not
         return type(e), str(e)
 
 

@@ -4,7 +4,7 @@ updates, UNPACK_SEQUENCE/UNPACK_EX, FORMAT_VALUE and BUILD_STRING.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
@@ -14,11 +14,12 @@ from tracer.translator.names import callable_under
 from variables.base import NotConstantError, VariableTracker
 from variables.class_protocols import guard_folded_classes, guard_index_operands
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, SetVariable, key_of, pairs_of, real_operand
+from variables.dicts import ConstDictVariable, each_pair, is_mapping, key_of, pairs_of
 from variables.iterators import unpack_sequence
 from variables.length_hint import sized_iterate
 from variables.lists import ListVariable, TupleVariable
 from variables.misc import ExceptionVariable
+from variables.sets import SetVariable, real_operand
 from variables.value_objects import check_format
 
 T = TypeVar("T", ListVariable, SetVariable, ConstDictVariable)
@@ -142,31 +143,33 @@ class Builders(TranslatorBase):
         target.method___setitem__(self, key, value)  # (logged for replay when not new)
 
     def DICT_UPDATE(self, inst: Instruction) -> None:
+        """`{**a}`: `a` must be a mapping (a dict, or an object with `keys`); an iterable of
+        pairs is CPython's TypeError here, where `dict(pairs)` takes it."""
         assert inst.arg is not None
         other = self.pop()
         target = self._display(inst.arg, ConstDictVariable, "update")
+        if not is_mapping(self, other):
+            kind = other.realize().python_type().__name__
+            self.raise_user_error(TypeError(f"'{kind}' object is not a mapping"))
         target.items.update(pairs_of(self, other))
 
     def DICT_MERGE(self, inst: Instruction) -> None:
         """Like DICT_UPDATE, for `f(**a, **b)`, with CPython's TypeErrors, which name the
-        callee (below the arguments tuple): a repeated key, or `b` not a mapping (only a dict
-        is merged here; another mapping's `keys()` is the frame's fallback)."""
+        callee (below the arguments tuple): a repeated key, or `b` not a mapping."""
         assert inst.arg is not None
         update = self.pop().realize()
         target = self._display(inst.arg, ConstDictVariable, "update")
         callee = callable_under(self, inst.arg + 1)  # under the arguments tuple
-        if not isinstance(update, ConstDictVariable):
+        if not is_mapping(self, update):
             kind = update.python_type()
-            if kind.__module__ != "builtins" or hasattr(kind, "keys"):
-                unimplemented("call", f"**kwargs from {update!r}, which is not a dict")
             self.raise_user_error(
                 TypeError(
                     f"{self.callee_str(callee)} argument after ** must be a mapping, "
                     f"not {kind.__name__}"
                 )
             )
-        other = pairs_of(self, update)
-        for key in other:
+
+        def check(key: Any) -> None:
             if key in target.items:
                 self.raise_user_error(
                     TypeError(
@@ -174,7 +177,9 @@ class Builders(TranslatorBase):
                         f"'{key}'"
                     )
                 )
-        target.items.update(other)
+
+        for key, value in each_pair(self, update, check):
+            target.items[key] = value
 
     def callee_str(self, callee: VariableTracker) -> str:
         name = function_str(callee)

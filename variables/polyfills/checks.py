@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
-from variables.dicts import ConstDictVariable, DictViewVariable, SetVariable
+from variables.dicts import ConstDictVariable, DictViewVariable
 from variables.iterators import IteratorVariable
 from variables.lists import ListVariable, RangeVariable, TupleVariable
+from variables.sets import SetVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
