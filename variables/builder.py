@@ -342,6 +342,9 @@ class VariableBuilder:
     def wrap_constant(self, value: Any, source: Source) -> VariableTracker:
         if self._symbolic(value, source):
             return self.output.add_scalar_input(value, source)
+        if value != value:  # noqa: PLR0124 - NaN, by identity: `in`, `count`, list `==`, dict
+            # lookups test identity before `==` (a NaN is unequal to itself, even the same one)
+            return self._guarded_identity(ConstantVariable(value, source), value, source)
         self.output.add_guard(GuardKind.EQUALS_MATCH, source, value)
         return ConstantVariable(value, source)
 
@@ -471,7 +474,10 @@ class VariableBuilder:
         if not all(is_constant_value(k) for k in value):
             unimplemented("set-input", f"{source.name} holds a member that is not a constant")
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
-        self.output.add_guard(GuardKind.EQUALS_MATCH, IterationSource(source), tuple(value))
+        order = IterationSource(source)
+        self.output.add_guard(GuardKind.EQUALS_MATCH, order, tuple(value))
+        for i, member in enumerate(value):  # a frozenset member iterates in an order of its own
+            self.guard_frozenset_orders(member, ItemSource(order, i))
         vt = SetVariable(value, None, source)
         return (
             vt if type(value) is frozenset else self.output.side_effects.track_existing(value, vt)

@@ -125,15 +125,18 @@ BINASCII_FUNCTIONS: frozenset[Any] = frozenset(
 )
 """binascii's conversions (`hexlify`, `b2a_base64`, `crc32`, ...): bytes in, bytes or int out,
 no hooks; base64's pure-Python functions call them."""
+_OPERATOR_CALL = getattr(operator, "call", None)
+"""`operator.call(f, *args, **kwargs)`, new in 3.11: `f(*args, **kwargs)`."""
 PURE_FUNCTIONS: frozenset[Any] = frozenset(
     {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
-    | {getattr(operator, name) for name in dir(operator) if not name.startswith("_")}
+    | {getattr(operator, name) for name in dir(operator) if name[:1] != "_" and name != "call"}
     | PURE_BUILTINS
     | PATH_FUNCTIONS
     | BINASCII_FUNCTIONS
 )
 """C functions folded on constant arguments. Anything else (time.time, random.random, print,
-open, id) is not pure or not deterministic, and breaks the graph."""
+open, id) is not pure or not deterministic, and breaks the graph. `operator.call(f, ...)` (3.11)
+calls `f`, so it is traced as that call (`BuiltinVariable.call_function`), never folded."""
 
 
 class BuiltinVariable(KnownObjectVariable):
@@ -154,6 +157,8 @@ class BuiltinVariable(KnownObjectVariable):
             return unary_op(tx, fn, args[0])
         if fn is operator.getitem:
             return getitem(tx, args[0], args[1])
+        if fn is _OPERATOR_CALL and args:
+            return args[0].realize().call_function(tx, args[1:], kwargs)
         if fn is operator.contains:
             return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
         if fn is object.__setattr__:
@@ -733,13 +738,23 @@ def sequences_equal(tx: TranslatorBase, a: BaseListVariable, b: BaseListVariable
     i = 0
     while i < len(a.items) and i < len(b.items):
         x, y = a.items[i], b.items[i]
-        same = x is y or x.realize() is y.realize()
+        same = x is y or x.realize() is y.realize() or _same_nan(x, y)
         if not same and not binary_op(tx, operator.eq, x, y).truthy(tx):
             break
         i += 1
     if i >= len(a.items) or i >= len(b.items):
         return len(a.items) == len(b.items)
     return False
+
+
+def _same_nan(x: VariableTracker, y: VariableTracker) -> bool:
+    """Do two trackers hold the very same NaN (equal to nothing, itself included, so CPython's
+    identity test decides)? Their identity holds at run time too: a NaN input is guarded by
+    identity, and one made while tracing is the constant the compiled code uses."""
+    if not (x.is_python_constant() and y.is_python_constant()):
+        return False
+    value = x.as_python_constant()
+    return value is y.as_python_constant() and value != value  # noqa: PLR0124 - NaN
 
 
 def unary_op(tx: TranslatorBase, fn: Callable[..., Any], a: VariableTracker) -> VariableTracker:

@@ -274,6 +274,9 @@ def guard_class_value(
                     f" {type(value).__name__} can change",
                 )
             guard_metaclass_specials(tx, value, vt.realize().source, names, what)
+        if not value.__flags__ & IMMUTABLE_TYPE and (names is None or "__repr__" in names):
+            # `repr(C)` is `<class 'module.qualname'>`, both writable
+            guard_class_naming(tx, value, vt.realize().source, ("__module__", "__qualname__"), what)
     elif not type(value).__flags__ & IMMUTABLE_TYPE:
         guard_instance_specials(tx, vt, value, names, what)
     elif type(value) in (types.FunctionType, types.ModuleType):
@@ -283,6 +286,20 @@ def guard_class_value(
         unimplemented(
             "metaclass", f"{what} of {vt!r}, which holds a class whose metaclass can change"
         )
+
+
+def guard_class_naming(
+    tx: TranslatorBase, cls: type, cls_source: Source | None, names: Iterable[str], what: str
+) -> None:
+    """A text folded while tracing names class `cls` (`repr(C)`, a named tuple's or an enum
+    member's repr): its naming attributes, writable on a class that can change, are guarded by
+    value at its source. A class with no source (nor a module path) breaks the frame."""
+    if cls_source is None:
+        cls_source = module_path_source(tx, cls)
+    if cls_source is None:
+        unimplemented("repr", f"{what} names class {cls.__qualname__}, which has no source")
+    for name in names:
+        pin_value(tx, AttrSource(cls_source, name), getattr(cls, name))
 
 
 def guard_named_value(tx: TranslatorBase, vt: VariableTracker, value: Any, what: str) -> None:
@@ -383,12 +400,12 @@ def guard_instance_specials(
         return  # (no way to the class: stdlib methods folded unpinned, see above)
     for name, _member, owner in found:
         lookup_special(tx, cls, cls_source, name, pin=owner is not None)
-    runs_enum_code = any(owner is not None and owner is not object for _, _, owner in found)
-    if isinstance(value, enum.Enum) and runs_enum_code and source is not None:
-        # what Enum's methods answer from, all writable: the member's state, its class's name
-        for state in ("_name_", "_value_"):
+    runs_stdlib_code = any(owner is not None and owner is not object for _, _, owner in found)
+    if runs_stdlib_code and "__repr__" in names:  # a repr names the class (`Point(x=1)`)
+        guard_class_naming(tx, cls, cls_source, ("__name__", "__qualname__"), what)
+    if isinstance(value, enum.Enum) and runs_stdlib_code and source is not None:
+        for state in ("_name_", "_value_"):  # what Enum's methods answer from (writable)
             pin_value(tx, AttrSource(source, state), getattr(value, state))
-        pin_value(tx, AttrSource(cls_source, "__name__"), cls.__name__)
 
 
 def guard_folded_classes(

@@ -13,6 +13,7 @@ import operator
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tracer
 import tracer.runtime as torch
 from tests.differential.helpers import FAST, check
 from tests.differential.strategies import (
@@ -304,3 +305,29 @@ def missing_on_builtins(x):
 def test_an_attribute_missing_on_a_builtin_is_missing_for_good():
     check(missing_on_builtins, 3)
     check(missing_on_builtins, 2.5)
+
+
+SCALE = 2
+
+
+def _scaled(x):
+    return x * SCALE
+
+
+def operator_call(x):
+    return operator.call(_scaled, x), operator.call(len, [x, x]), operator.call(max, x, 3)
+
+
+def test_operator_call_is_the_call_it_makes():
+    """`operator.call(f, ...)` (3.11) was folded like a pure function, running `f` once
+    while tracing: a user function's answer (reading a global) and `time.time()` were kept."""
+    global SCALE
+    check(operator_call, 5)
+    tracer.reset()
+    compiled = tracer.compile(operator_call)
+    assert compiled(5) == operator_call(5) == (10, 2, 5)
+    SCALE = 3
+    try:
+        assert compiled(5) == operator_call(5) == (15, 2, 5)
+    finally:
+        SCALE = 2

@@ -407,3 +407,38 @@ def test_a_functions_repr_after_its_qualname_changed(monkeypatch: pytest.MonkeyP
     with CompileCounter() as counter:
         assert tracer.compile(module_repr)("!") == module_repr("!")
     assert counter.graph_breaks == 1
+
+
+class Named:
+    """A class whose naming attributes the test changes."""
+
+
+Pair = collections.namedtuple("Pair", "a b")
+
+
+@pytest.mark.parametrize(
+    "value, uses, change",
+    [
+        (Named, lambda c: repr(c) + str(c), lambda: setattr(Named, "__qualname__", "Renamed")),
+        (Named, lambda c: f"{c}", lambda: setattr(Named, "__module__", "elsewhere")),
+        (Pair(1, 2), lambda p: repr(p), lambda: setattr(Pair, "__name__", "Couple")),
+    ],
+    ids=["repr of a class, __qualname__", "format of a class, __module__", "a named tuple's repr"],
+)
+def test_a_class_renamed_after_a_folded_repr(
+    value: Any, uses: Callable[[Any], Any], change: Callable[[], None]
+) -> None:
+    """`repr(C)` (`<class 'module.qualname'>`) and the repr of a named tuple or an enum
+    member name their class: folded while tracing, they kept the old name. The naming
+    attributes are guarded at the class's source now (`guard_class_naming`)."""
+    cls = value if isinstance(value, type) else type(value)
+    saved = {n: getattr(cls, n) for n in ("__name__", "__qualname__", "__module__")}
+    tracer.reset()
+    compiled = tracer.compile(uses)
+    try:
+        assert compiled(value) == uses(value)
+        change()
+        assert compiled(value) == uses(value)
+    finally:
+        for name, old in saved.items():
+            setattr(cls, name, old)

@@ -374,14 +374,19 @@ def every_protocol(c: Any, x: Any) -> Any:
 
 
 def test_a_class_whose_metaclass_is_type_costs_no_guard() -> None:
-    """The class is pinned (its ID_MATCH) and nothing else is read through it: `type`'s
-    special methods cannot change."""
+    """The class is pinned (its ID_MATCH) and nothing of its metaclass is read through it:
+    `type`'s special methods cannot change. (`repr(C)` names the class: its writable
+    `__module__` and `__qualname__` are guarded, `guard_class_naming`.)"""
 
     class Plain:
         pass
 
     guards = tracer.explain(every_protocol)(Plain, 1).guards
-    assert [g for g in guards if "L['c']" in g] == [f"L['c'] is {Plain.__qualname__}"], guards
+    assert [g for g in guards if "L['c']" in g] == [
+        f"L['c'] is {Plain.__qualname__}",
+        f"L['c'].__module__ == {Plain.__module__!r}",
+        f"L['c'].__qualname__ == {Plain.__qualname__!r}",
+    ], guards
     assert every_protocol(Plain, 1) == tracer.compile(every_protocol)(Plain, 1)
 
 
