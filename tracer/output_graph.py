@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from guards.guard import Guard, GuardKind
+from guards.sources import AttrSource
 from tracer import config, worlds
 from tracer.config import CompileOptions
 from tracer.exc import Unsupported, unimplemented
@@ -42,10 +43,13 @@ if TYPE_CHECKING:
 _UNTRACED_EFFECTS = {
     "_version": "`x._version` counts the writes a tensor has seen at run time, which its fake "
     "value does not know",
+    "storage_offset": "`x.storage_offset()` of a view depends on where its base starts in the "
+    "storage, which the tensor guards do not check",
 }
-"""Runtime ops the graph would not record faithfully: a version counter is a run-time count.
-They break the graph where an op called by its name or function is recorded (`_call_op`; none
-is a Python operator)."""
+"""Runtime ops the graph would not record faithfully: a version counter is a run-time count;
+a view's storage offset is not pinned by TENSOR_MATCH (two views of one shape and strides at
+other offsets pass it). They break the graph where an op called by its name or function is
+recorded (`_call_op`; none is a Python operator)."""
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
@@ -84,6 +88,9 @@ class OutputGraph:
         self._absent_names: dict[Source, tuple[UserLocation | None, set[str]]] = {}
         """The names `guard_name_absent` guarded missing from each dict, with the user line
         of the first: `all_guards` makes them one DICT_NOT_CONTAINS per dict."""
+        self._attrs_present: dict[tuple[Source, str], UserLocation | None] = {}
+        """(object source, name) of each attribute found in an instance dict, with the user
+        line (`guard_attr_present`): `all_guards` guards those whose value was never read."""
         self.class_dict_sources: dict[type, Source] = {}
         """The source through which this trace guards each class's `__dict__`, the first one
         it used: one reached through an instance pinned to its class by TYPE_MATCH reaches
@@ -352,15 +359,32 @@ class OutputGraph:
         else:
             recorded[1].add(name)
 
+    def guard_attr_present(self, obj_source: Source, name: str) -> None:
+        """`name` was found in the instance dict of the object at `obj_source`, and its value
+        handed on lazily: `hasattr(o, name)`, or the value returned or passed on unread, rely
+        on its presence alone, which a HASATTR guards. A value the trace reads after all is
+        wrapped (and guarded) at `<obj_source>.name`, and reading it there fails the check
+        when it is missing: that HASATTR is left out (`all_guards`), so reading an attribute
+        costs no extra guard."""
+        if (obj_source, name) not in self._attrs_present:
+            location = self.current_tx.location() if self.current_tx is not None else None
+            self._attrs_present[obj_source, name] = location
+
     def all_guards(self) -> list[Guard]:
         """Every guard of the trace: `guards`, then one DICT_NOT_CONTAINS per dict of the names
         `guard_name_absent` recorded there, sorted (the text does not depend on the order the
-        trace met them), with the user line of the first."""
+        trace met them), with the user line of the first; then the HASATTR of each attribute
+        found present whose value was never read (`guard_attr_present`)."""
         absent = [
             Guard(GuardKind.DICT_NOT_CONTAINS, source, tuple(sorted(names)), location)
             for source, (location, names) in self._absent_names.items()
         ]
-        return [*self.guards.values(), *absent]
+        present = [
+            Guard(GuardKind.HASATTR, source, name, location)
+            for (source, name), location in self._attrs_present.items()
+            if AttrSource(source, name) not in self.builder.cache
+        ]
+        return [*self.guards.values(), *absent, *(g for g in present if g not in self.guards)]
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""

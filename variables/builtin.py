@@ -3,17 +3,14 @@
 On constants they are folded by calling the real function (C code with no user hooks); on
 tensors they become graph ops; on containers created in the frame they are modeled here.
 Builtins are dispatched by name to `call_<name>` handlers; every other C function must be on the
-explicit table of pure functions (`PURE_FUNCTIONS`) or it breaks the graph.
+explicit table of pure functions (`variables/pure_calls.py`) or it breaks the graph.
 """
 
 from __future__ import annotations
 
-import binascii
 import builtins
 import math
 import operator
-import os
-import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +26,7 @@ from variables.bytearrays import (
 from variables.class_protocols import guard_class_operand, guard_folded_classes, type_of
 from variables.collection_dicts import counter_binary_op
 from variables.constant import ConstantVariable
-from variables.deques import deque_binary_op
+from variables.deques import DequeVariable, deque_binary_op
 from variables.dicts import ConstDictVariable, pairs_of
 from variables.instance_checks import guard_issubclass, object_instance_of
 from variables.iterators import (
@@ -48,7 +45,9 @@ from variables.length_hint import operator_length_hint, sized_iterate
 from variables.lists import BaseListVariable, ListVariable, RangeVariable, TupleVariable, contains
 from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
+from variables.operator_functions import call_operator_function
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.pure_calls import OPERATOR_FUNCTIONS, fold
 from variables.sentinels import SentinelVariable, id_of
 from variables.sets import (
     SET_OPERATORS,
@@ -62,7 +61,7 @@ from variables.sets import (
 )
 from variables.sum_builtin import SUMPROD, fsum_of, sum_of, sumprod_of
 from variables.super_calls import SuperVariable
-from variables.sym import GRAPH_ARITHMETIC, SPECIALIZING_CALLS, SymNumberVariable, record_scalar_op
+from variables.sym import GRAPH_ARITHMETIC, SymNumberVariable, record_scalar_op
 from variables.tensor import TensorVariable
 from variables.type_methods import missing_attribute, type_method
 from variables.user_defined import (
@@ -100,44 +99,6 @@ INPLACE_TO_PLAIN: dict[Callable[..., Any], Callable[..., Any]] = {
     operator.iand: operator.and_, operator.ior: operator.or_, operator.ixor: operator.xor,
 }  # fmt: skip
 
-PURE_BUILTINS: frozenset[Any] = frozenset(
-    {
-        abs, all, any, ascii, bin, bool, bytes, callable, chr, complex, divmod, float, format,
-        frozenset, hash, hex, int, isinstance, issubclass, len, max, min, oct, ord, pow, repr,
-        round, sorted, str, sum, tuple, list, dict, set, type, slice, range, reversed, zip,
-        enumerate,
-    }
-)  # fmt: skip
-_OS_C = sys.modules[os.name]  # posix (or nt): the C module under os, posixpath and ntpath
-PATH_FUNCTIONS: frozenset[Any] = frozenset(
-    [
-        os.fspath,
-        *(getattr(_OS_C, n) for n in ("_path_normpath", "_path_splitroot_ex") if hasattr(_OS_C, n)),
-    ]
-)
-"""The C functions under posixpath and ntpath, pure on the constants a fold passes them (str,
-bytes; a user object with `__fspath__` is not a constant, so its call breaks instead). Which
-exist depends on the version: `posixpath.normpath` calls `_path_normpath` (3.13's is it), and
-3.13 added `_path_splitroot_ex` (its `posixpath.splitroot`). They compute on the string alone;
-`nt`'s `_path_isdir` and friends ask the file system and are not here."""
-BINASCII_FUNCTIONS: frozenset[Any] = frozenset(
-    getattr(binascii, name) for name in dir(binascii) if name[:1].isalpha() and name[0].islower()
-)
-"""binascii's conversions (`hexlify`, `b2a_base64`, `crc32`, ...): bytes in, bytes or int out,
-no hooks; base64's pure-Python functions call them."""
-_OPERATOR_CALL = getattr(operator, "call", None)
-"""`operator.call(f, *args, **kwargs)`, new in 3.11: `f(*args, **kwargs)`."""
-PURE_FUNCTIONS: frozenset[Any] = frozenset(
-    {getattr(math, name) for name in dir(math) if callable(getattr(math, name))}
-    | {getattr(operator, name) for name in dir(operator) if name[:1] != "_" and name != "call"}
-    | PURE_BUILTINS
-    | PATH_FUNCTIONS
-    | BINASCII_FUNCTIONS
-)
-"""C functions folded on constant arguments. Anything else (time.time, random.random, print,
-open, id) is not pure or not deterministic, and breaks the graph. `operator.call(f, ...)` (3.11)
-calls `f`, so it is traced as that call (`BuiltinVariable.call_function`), never folded."""
-
 
 class BuiltinVariable(KnownObjectVariable):
     """`BuiltinVariable(len)`: a builtin, operator or math function."""
@@ -157,8 +118,10 @@ class BuiltinVariable(KnownObjectVariable):
             return unary_op(tx, fn, args[0])
         if fn is operator.getitem:
             return getitem(tx, args[0], args[1])
-        if fn is _OPERATOR_CALL and args:
-            return args[0].realize().call_function(tx, args[1:], kwargs)
+        if fn in OPERATOR_FUNCTIONS:
+            routed = call_operator_function(tx, fn, args, kwargs)
+            if routed is not None:
+                return routed
         if fn is operator.contains:
             return args[0].realize().call_method(tx, "__contains__", [args[1]], {})
         if fn is object.__setattr__:
@@ -571,57 +534,6 @@ def user_object(vt: VariableTracker, what: str) -> UserDefinedObjectVariable:
     return target
 
 
-def fold(
-    tx: TranslatorBase, fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
-) -> VariableTracker:
-    """Call a pure C function on constant arguments and wrap its result."""
-    if fn not in PURE_FUNCTIONS:
-        name = f"{getattr(fn, '__module__', None) or 'builtins'}.{getattr(fn, '__name__', fn)}"
-        kind = (
-            "builtin"
-            if getattr(builtins, getattr(fn, "__name__", ""), None) is fn
-            else "C function"
-        )
-        unimplemented(
-            "non-pure-call",
-            f"call to {kind} {name.removeprefix('builtins.')} is not supported",
-            hints=("only functions on the table of pure functions are folded while tracing",),
-        )
-    if any(isinstance(a.realize(), SymNumberVariable) for a in args) and _records_symbolically(
-        fn, args, kwargs
-    ):
-        return record_scalar_op(tx, fn, [a.realize() for a in args])
-    for a in (*args, *kwargs.values()):
-        pin = getattr(a.realize(), "pin_value", None)
-        if pin is not None:  # an input whose value is a constant once guarded by value
-            pin(tx)
-    try:
-        const_args = [a.realize().as_python_constant() for a in args]
-        const_kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
-    except NotConstantError as e:
-        unimplemented(
-            "non-constant-args",
-            f"{getattr(fn, '__name__', fn)}() with non-constant argument {e.vt!r}",
-        )
-    # a class's special methods live on its metaclass, which may gain one later
-    guard_folded_classes(tx, fn, (*args, *kwargs.values()), (*const_args, *const_kwargs.values()))
-    return set_operation(tx, fn, tuple(const_args), const_kwargs)  # a set result keeps its making
-
-
-def _records_symbolically(
-    fn: Any, args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
-) -> bool:
-    """A call with a symbolic number among `args` becomes a graph node (rather than
-    specializing the number) for `math` functions and `abs`/`pow`/`min`/`max` on numbers."""
-    recordable = getattr(fn, "__module__", None) == "math" or fn in (abs, pow, min, max)
-    return (
-        recordable
-        and not kwargs
-        and fn not in SPECIALIZING_CALLS
-        and all(isinstance(a.realize(), SymNumberVariable) or a.is_python_constant() for a in args)
-    )
-
-
 _CONTAINERS = frozenset({list, tuple, dict, set, frozenset, range, str})
 """Builtin container types: two of different types never compare equal, except a set and a
 frozenset, which compare by their elements."""
@@ -630,6 +542,24 @@ _SET_TYPES = frozenset({set, frozenset})
 
 _BY_IDENTITY = (ExceptionVariable, ConstantVariable)
 """Operands that `==` compares by identity when one is an exception (no __eq__ answers)."""
+
+
+def _tuple_operands(
+    a: VariableTracker, b: VariableTracker
+) -> tuple[TupleVariable, TupleVariable] | None:
+    """Two plain tuples, one a tracker of items and the other a constant (a tuple of
+    constants), both as trackers of items; else None."""
+    if a.python_type() is not tuple or b.python_type() is not tuple:
+        return None
+    if not (isinstance(a, TupleVariable) or isinstance(b, TupleVariable)):
+        return None
+    return _items_of(a), _items_of(b)
+
+
+def _items_of(vt: VariableTracker) -> TupleVariable:
+    if isinstance(vt, TupleVariable):
+        return vt
+    return TupleVariable([ConstantVariable(item) for item in vt.as_python_constant()])
 
 
 def _plain_kind(seq: BaseListVariable) -> type[BaseListVariable]:
@@ -690,19 +620,24 @@ def binary_op(
         return set_binary_op(tx, fn, a, b)
     if (compared := compare_sets_of_objects(tx, plain, a, b)) is not None:
         return compared
-    if a.is_python_constant() and b.is_python_constant():
-        mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
-        if fn is not plain and mutable:
-            unimplemented("operator", f"in-place {plain.__name__} on {a!r}")
-        return fold(tx, plain if mutable else fn, [a, b], {})
     if (
         plain is operator.or_
         and type(a) is ConstDictVariable  # an OrderedDict's `|` makes an OrderedDict
         and type(b) is ConstDictVariable
     ):
+        if fn is operator.ior:  # `d |= x` updates `d` itself
+            a.method_update(tx, b)
+            return a
         merged = ConstDictVariable(a.items)
         merged.items.update(b.items)
         return merged
+    if plain is operator.add and (tuples := _tuple_operands(a, b)) is not None:
+        return TupleVariable(tuples[0].items + tuples[1].items)  # (`(lst,) + (1,)`: lst itself)
+    if a.is_python_constant() and b.is_python_constant():
+        mutable = isinstance(a, ListVariable | ConstDictVariable | SetVariable)
+        if fn is not plain and mutable:
+            unimplemented("operator", f"in-place {plain.__name__} on {a!r}")
+        return fold(tx, plain if mutable else fn, [a, b], {})
 
     if isinstance(a, UserDefinedObjectVariable) or isinstance(b, UserDefinedObjectVariable):
         return user_binary_op(tx, fn, plain, a, b)
@@ -774,7 +709,7 @@ def getitem(tx: TranslatorBase, obj: VariableTracker, index: VariableTracker) ->
     obj = obj.realize()
     if isinstance(obj, TensorVariable):
         return tx.output.call_operator(tx, operator.getitem, [obj, index.realize()])
-    if isinstance(obj, BaseListVariable | ConstDictVariable):
+    if isinstance(obj, BaseListVariable | ConstDictVariable | DequeVariable):
         return obj.getitem(tx, index)
     if obj.is_python_constant():
         return fold(tx, operator.getitem, [obj, index], {})

@@ -15,7 +15,7 @@ answer may depend on anything: the frame breaks. Found on a stdlib metaclass (AB
 `__instancecheck__`, EnumType's `__len__`, `__repr__`, `__bool__`), it answers from the class
 itself, so it is pinned where it was found (an ID_MATCH on that dict entry) and folded.
 
-Used by `builtin.fold` (every C function folded on constants: `len`, `hash`, `str`, `repr`,
+Used by `pure_calls.fold` (every C function folded on constants: `len`, `hash`, `str`, `repr`,
 the operators), a method of a constant (`"{}".format(C)`), f-strings, truth tests
 (`UserDefinedClassVariable.truthy`), a search (`lists.search_target`, `constant_equal`), a
 sequence's index and repeat, the sort of constant keys, `range`, and `isinstance`/`issubclass`

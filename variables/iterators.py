@@ -180,7 +180,7 @@ class BuiltinIteratorVariable(IteratorVariable):
     tracker of each item; `constant` is the iterated constant when the compiled code can rebuild
     the iterator at its position (forward over a sequence)."""
 
-    __slots__ = ("constant", "convert", "iterator", "produced")
+    __slots__ = ("constant", "convert", "done", "iterator", "produced")
 
     def __init__(
         self,
@@ -193,6 +193,8 @@ class BuiltinIteratorVariable(IteratorVariable):
         self.convert = convert
         self.constant = constant
         self.produced = 0
+        self.done = False
+        """Has `next` found the end (CPython's iterator lets go of its container then)?"""
 
     def python_type(self) -> type:
         return type(self.iterator)
@@ -200,6 +202,7 @@ class BuiltinIteratorVariable(IteratorVariable):
     def next_item(self, tx: TranslatorBase) -> VariableTracker | None:
         item = tx.run_user_operation(next, self.iterator, _END)
         if item is _END:
+            self.done = True
             return None
         self.produced += 1
         return self.convert(item)
@@ -274,7 +277,10 @@ def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
         return dict_iterator(vt.dict_vt, vt.kind, reverse=False)
     if isinstance(vt, SetVariable):
         vt.ordered_keys()  # its order must be known: made by followed operations, or guarded
-        return BuiltinIteratorVariable(iter(vt.items), key_tracker)
+        made = BuiltinIteratorVariable(iter(vt.items), key_tracker)
+        if vt.source is not None and not vt.changed:  # over the real input set
+            vt.iterators.append(made)
+        return made
     if isinstance(vt, DequeVariable):  # CPython's deque iterator over the deque of trackers
         return BuiltinIteratorVariable(iter(vt.items), _itself)
     if isinstance(vt, ConstantVariable | RangeVariable):

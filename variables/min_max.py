@@ -11,6 +11,7 @@ from variables.base import VariableTracker
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable
 from variables.lists import BaseListVariable, TupleVariable
+from variables.operator_functions import holds_copy
 from variables.polyfills import min_max_functions
 from variables.sym import SymNumberVariable
 from variables.tensor import TensorVariable
@@ -23,20 +24,29 @@ def needs_min_max_polyfill(
     args: Sequence[VariableTracker], kwargs: dict[str, VariableTracker]
 ) -> bool:
     """A key function, or items that are not all constants (user objects, an iterator's
-    items), cannot be folded: min/max then runs as Python. Tensors keep their refusal and
-    symbolic numbers their graph op."""
+    items), cannot be folded: min/max then runs as Python. So do items or a default that are
+    lists, dicts or sets (a fold would return a copy, not the item). Tensors keep their
+    refusal and symbolic numbers their graph op."""
     key = kwargs.get("key")
     if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
+        return True
+    default = kwargs.get("default")
+    if default is not None and not _folds(default.realize()):
         return True
     if len(args) == 1:
         given = args[0].realize()
         if not isinstance(given, BaseListVariable):
-            return not given.is_python_constant()
+            return not _folds(given)
         args = given.items
     items = [a.realize() for a in args]
     if any(isinstance(i, TensorVariable | SymNumberVariable) for i in items):
         return False  # a graph op or a refusal, as before
-    return not all(i.is_python_constant() for i in items)
+    return not all(map(_folds, items))
+
+
+def _folds(vt: VariableTracker) -> bool:
+    """Is `vt` a constant that is the object itself (not a container's copy)?"""
+    return vt.is_python_constant() and not holds_copy(vt.as_python_constant())
 
 
 def _empty_message(fn: Any) -> str:

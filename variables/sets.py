@@ -122,7 +122,7 @@ class SetVariable(VariableTracker):
     CPython's. `recipe` makes that set again in the compiled code; a set whose making the
     tracer did not follow (`recipe` None) can be asked anything but its order."""
 
-    __slots__ = ("changed", "items", "recipe")
+    __slots__ = ("changed", "items", "iterators", "recipe")
 
     def __init__(self, items: Any, recipe: SetRecipe | None, source: Source | None = None) -> None:
         super().__init__(source)
@@ -131,6 +131,9 @@ class SetVariable(VariableTracker):
         self.changed = False
         """An input set changed by the trace: `items` is then a copy with its members, whose
         order is not known (see `_mutate_input`)."""
+        self.iterators: list[Any] = []
+        """CPython's iterators over `items` while it is the real input set (`iterate`): the
+        first change makes a copy, which they would not see (`_mutate_input`)."""
 
     @classmethod
     def of_keys(cls, keys: Iterable[Any], frozen: bool = False) -> SetVariable:
@@ -305,6 +308,9 @@ class SetVariable(VariableTracker):
                 "side-effect", f"{fn.__name__} of the set {self.source.name} from outside"
             )
         if not self.changed:
+            if any(not it.done for it in self.iterators):
+                # CPython's iterator would raise (a new size) or see the change: not modeled
+                unimplemented("set-change", f"{self.source.name} changed while iterated")
             self.items = set(self.items)
             self.changed = True
         before = set(self.items)
@@ -400,6 +406,18 @@ def set_operation(
     `operand`: a real operand and its tracker; when CPython returns that operand itself
     (`frozenset(fs)` and `fs.copy()` are `fs`), the result is its tracker, the same object."""
     result = tx.run_user_operation(fn, *args, **(kwargs or {}))
+    return operation_result(result, fn, args, kwargs, from_input, operand)
+
+
+def operation_result(
+    result: Any,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+    from_input: bool = False,
+    operand: tuple[Any, VariableTracker] | None = None,
+) -> VariableTracker:
+    """The tracker of `result`, what `fn(*args, **kwargs)` returned (`set_operation`)."""
     if operand is not None and result is operand[0]:
         return operand[1]
     if type(result) is set or type(result) is frozenset:

@@ -194,14 +194,31 @@ def returned_input(result: VariableTracker, inputs: Sequence[VariableTracker]) -
     executes that code on the fake input, which carries the same metadata (guarded). So a fake
     result that *is* a fake input means the real op returns its real input, and the result is
     that input's tracker: `x.contiguous() is x` holds compiled as eagerly. (The node stays in
-    the graph; dead-code elimination drops it when nobody uses it, unless it writes.)"""
-    if not isinstance(result, TensorVariable):
+    the graph; dead-code elimination drops it when nobody uses it, unless it writes.) So for
+    each tensor of a tuple result (`torch.atleast_1d(x, y)`, `torch.max(x, 0, out=(v, i))`),
+    among the tensors of the arguments and of their tuples and lists."""
+    if isinstance(result, TensorVariable):
+        for vt in inputs:
+            vt = vt.realize()
+            if isinstance(vt, TensorVariable) and vt.fake is result.fake:
+                return vt
         return result
-    for vt in inputs:
-        vt = vt.realize()
-        if isinstance(vt, TensorVariable) and vt.fake is result.fake:
-            return vt
+    if isinstance(result, TupleVariable):  # (a struct sequence's items too: `.values`)
+        tensors = _tensors_in(inputs)
+        result.items[:] = [returned_input(item, tensors) for item in result.items]
     return result
+
+
+def _tensors_in(values: Sequence[VariableTracker]) -> list[VariableTracker]:
+    """The tensors among `values` and in the tuples and lists among them."""
+    found: list[VariableTracker] = []
+    for vt in values:
+        vt = vt.realize()
+        if isinstance(vt, TensorVariable):
+            found.append(vt)
+        elif isinstance(vt, BaseListVariable):
+            found += _tensors_in(vt.items)
+    return found
 
 
 def as_graph_arg(vt: VariableTracker) -> tuple[Any, Any]:

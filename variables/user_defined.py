@@ -85,8 +85,9 @@ def is_slot(member: Any, owner: type | None) -> bool:
 
 def property_error(tx: TranslatorBase, prop: property, cls: type, action: str) -> None:
     """CPython's own AttributeError for a property with no getter, setter or deleter, raised
-    by the property on a stand-in whose type has `cls`'s name (the message names the type)."""
-    stand_in = type(cls.__name__, (), {})()
+    by the property on a stand-in whose type has `cls`'s names (the message names the type by
+    its `__qualname__`: `'f.<locals>.Q' object`)."""
+    stand_in = type(cls.__name__, (), {"__qualname__": cls.__qualname__})()
     if action == "get":
         tx.run_user_operation(prop.__get__, stand_in, type(stand_in))
     elif action == "set":
@@ -521,6 +522,7 @@ class UserDefinedObjectVariable(VariableTracker):
             if instance_dict is not None:
                 tx.output.guard_name_absent(dict_source, name)
             return None
+        tx.output.guard_attr_present(self.source, name)
         return tx.output.builder.lazy(instance_dict[name], AttrSource(self.source, name))
 
     def _slot_value(self, tx: TranslatorBase, name: str, member: Any) -> VariableTracker:

@@ -331,3 +331,30 @@ def test_operator_call_is_the_call_it_makes():
         assert compiled(5) == operator_call(5) == (15, 2, 5)
     finally:
         SCALE = 2
+
+
+def _takes(*args):
+    return args
+
+
+def star_of_a_non_iterable(x):
+    """`f(*1)` and `[*1]`: CPython names the star (and the callee), where iterating the value
+    would only say "'int' object is not iterable"."""
+    errors = []
+    for attempt in (
+        lambda: _takes(*x),
+        lambda: [*x],
+        lambda: (*x,),
+        lambda: _takes(1, *x),
+        lambda: len(*x),
+    ):
+        try:
+            attempt()
+        except TypeError as e:
+            errors.append(str(e))
+    return errors
+
+
+def test_a_star_of_a_non_iterable_names_the_star():
+    check(star_of_a_non_iterable, 1)
+    check(star_of_a_non_iterable, None)

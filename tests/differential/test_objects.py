@@ -5,6 +5,8 @@ traces whole (fullgraph), and that it behaves as plain Python."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import tracer
@@ -440,3 +442,27 @@ def test_is_between_objects_from_outside(make):
     )
     assert compiled(a, a) == identity_between(a, a)  # the NO_ALIASING guard misses
     assert compiled(b, a) == identity_between(b, a)
+
+
+def read_only_property_of_a_nested_class(x: Any) -> Any:
+    """CPython names the class by its `__qualname__` (`'f.<locals>.Q' object`)."""
+
+    class Q:
+        @property
+        def r(self) -> int:
+            return 1
+
+    q, out = Q(), []
+    try:
+        q.r = x  # type: ignore[misc]
+    except AttributeError as e:
+        out.append(str(e))
+    try:
+        del q.r  # type: ignore[misc]
+    except AttributeError as e:
+        out.append(str(e))
+    return out
+
+
+def test_a_read_only_property_error_names_the_class_by_its_qualname() -> None:
+    assert_same_behavior(read_only_property_of_a_nested_class, 1)

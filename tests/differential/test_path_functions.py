@@ -14,7 +14,7 @@ import pytest
 
 import tracer
 from tracer.testing import CompileCounter, assert_same_behavior
-from variables.builtin import PATH_FUNCTIONS
+from variables.pure_calls import PATH_FUNCTIONS
 
 C_PATH_FUNCTIONS = [
     f

@@ -172,3 +172,17 @@ def test_odd_drops_behave_as_in_python() -> None:
         assert_same_behavior(fn)
     assert trap_dropped() == (True, None)
     assert rebound_in_a_loop() == [True, True, False]
+
+
+def alias_then_del(x: Any) -> Any:
+    y = x
+    del x
+    tracer.graph_break()
+    return y
+
+
+def test_a_value_read_from_a_deleted_argument_reaches_the_resume_function() -> None:
+    """`y = x; del x`, then a break: the compiled frame passed `y` to the resume function from
+    the argument's local `x`, which it had deleted (as the original frame had) before the
+    eager part: UnboundLocalError. `y` is read into a temporary first now."""
+    assert_same_behavior(alias_then_del, [1])

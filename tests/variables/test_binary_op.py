@@ -8,7 +8,8 @@ import pytest
 import tracer.runtime as torch
 from tracer.testing import assert_same_behavior
 from tracer.translator.operators import BINARY_OP_TABLE, COMPARE_TABLE
-from variables.builtin import BINARY_OPERATORS, PURE_FUNCTIONS
+from variables.builtin import BINARY_OPERATORS
+from variables.pure_calls import PURE_FUNCTIONS
 
 
 def test_every_operator_binary_op_receives_is_pure() -> None:

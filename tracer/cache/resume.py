@@ -29,7 +29,7 @@ from tracer.bytecode_versions import (
     OPERAND_BREAKS,
     fast_local_accesses,
 )
-from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code
+from tracer.codegen.resume import PART_PREFIX, FunctionAgain, resume_code, super_self
 from tracer.exc import BreakReason, Unsupported
 from tracer.translator.instructions import (
     Instruction,
@@ -427,6 +427,7 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
     """
     if READS_LOCALS_BY_NAME & set(code.co_names):
         return frozenset(code.co_varnames)
+    implicit = super_self(code)  # (read by `super()`, which no instruction shows)
     instructions, successors = _flow(code)
     live: list[frozenset[str]] = [frozenset()] * len(instructions)
     changed = True
@@ -450,7 +451,8 @@ def live_locals(code: types.CodeType, starts: Iterable[int]) -> frozenset[str]:
             if before != live[inst.index]:
                 live[inst.index] = before
                 changed = True
-    return frozenset().union(*(live[start] for start in starts))
+    live_there = frozenset().union(*(live[start] for start in starts))
+    return live_there if implicit is None else live_there | {implicit}
 
 
 def kept_though_dead(vt: VariableTracker, call_args: Sequence[VariableTracker]) -> bool:

@@ -189,7 +189,18 @@ def resume_code(
         prologue.append(load)
     # unbound once on the stack: `locals()` after the break shows the original's locals only
     parts = [part for function in again for part in function.parts]
-    prologue += [Instr("DELETE_FAST", name, lineno=first_line) for name in stack_names + parts]
+    made = {function.local for function in again}
+    argnames = [*(slot for slot in stack_names if slot not in made), *local_names]
+    first = super_self(original)
+    for name in stack_names + parts:
+        if first in local_names and name == argnames[0]:
+            # `super()` with no arguments takes the frame's first local: the original's
+            prologue += [
+                Instr("LOAD_FAST", first, lineno=first_line),
+                Instr("STORE_FAST", name, lineno=first_line),
+            ]
+        else:
+            prologue.append(Instr("DELETE_FAST", name, lineno=first_line))
     prologue.append(Instr("JUMP_FORWARD", target, lineno=first_line))
     at = next(i for i, item in enumerate(rest) if item is items[pos])  # where it resumes
     # the try regions open where it resumes begin at `target` (3.13: with a NOP)
@@ -201,8 +212,7 @@ def resume_code(
     )
     bc = Bytecode([*prologue, *before, target, *start, *after])
     label = f"{RESUME_PREFIX}{offset}_{next(_resume_numbers)}"
-    made = {function.local for function in again}
-    bc.argnames = [*(slot for slot in stack_names if slot not in made), *local_names]
+    bc.argnames = argnames
     bc.cellvars = list(original.co_cellvars)
     bc.freevars = list(original.co_freevars)
     bc.argcount = len(bc.argnames)
@@ -224,6 +234,21 @@ def resume_code(
     # handler (the original exception table's).
     stacksize = max([original.co_stacksize, *(function.stack_size for function in again)])
     return bc.to_code(stacksize=stacksize, compute_exception_stack_depths=False)
+
+
+def super_self(code: types.CodeType) -> str | None:
+    """The first local of `code` when it may call `super()` with no arguments (it names
+    `super` and has the `__class__` cell): CPython's `super()` then takes the frame's first
+    local as its object. A resume function is passed that local (`live_locals`) and holds
+    it in its own first slot (`resume_code`), so a break in a resume function finds it among
+    its parameters; else None."""
+    if not ("super" in code.co_names and "__class__" in code.co_freevars and code.co_argcount):
+        return None
+    if not code.co_qualname.startswith(RESUME_PREFIX):
+        return code.co_varnames[0]
+    # a resume function's own break: the original's first local is its first local parameter
+    params = code.co_varnames[: code.co_argcount]
+    return next((p for p in params if not p.startswith((STACK_PREFIX, PART_PREFIX))), None)
 
 
 def _rest(items: tuple[Any, ...], split: int, resume_at: Any) -> list[Any]:
@@ -316,20 +341,24 @@ def _call_graph(
             cg.store_fast(cg.graph_outputs[node])
 
 
-def _into_temps(cg: PyCodegen, values: Sequence[VariableTracker]) -> list[str]:
+def _into_temps(
+    cg: PyCodegen, values: Sequence[VariableTracker], released: Sequence[str] = ()
+) -> list[str]:
     """The locals the values are read from, read before the eager part runs (`_kept`)."""
-    return [_kept(cg, vt) for vt in values]
+    return [_kept(cg, vt, released) for vt in values]
 
 
-def _kept(cg: PyCodegen, vt: VariableTracker) -> str:
+def _kept(cg: PyCodegen, vt: VariableTracker, released: Sequence[str] = ()) -> str:
     """The local that holds `vt`'s value for the resume function's call. The eager part may
     rebind what a source names (a global, an attribute), so the value is rebuilt into a new
     temporary before it runs; but a value whose rebuilding only reads a local of this frame
-    (an argument of the frame, a graph output) is passed from that local: nothing rebinds it."""
+    (an argument of the frame, a graph output) is passed from that local: nothing rebinds it,
+    unless it is one of the `released` arguments, deleted before the eager part (`y = x;
+    del x`: `y` is read from `x` into a temporary first)."""
     start = len(cg.instructions)
     cg(vt)
     rebuilt = cg.instructions[start:]
-    if len(rebuilt) == 1 and rebuilt[0].name == "LOAD_FAST":
+    if len(rebuilt) == 1 and rebuilt[0].name == "LOAD_FAST" and rebuilt[0].arg not in released:
         del cg.instructions[start:]
         return str(rebuilt[0].arg)
     return cg.store_temp()
@@ -386,7 +415,10 @@ block's `__exit__` is at `stack[depth - 1]` (tracer/cache/resume.py, `with_conte
 
 
 def _keep_stack(
-    cg: PyCodegen, below: Sequence[VariableTracker], with_blocks: WithBlocks
+    cg: PyCodegen,
+    below: Sequence[VariableTracker],
+    with_blocks: WithBlocks,
+    released: Sequence[str] = (),
 ) -> list[str]:
     """The locals holding the live stack under the break (`_kept`), bottom first: they are
     the resume function's first arguments. NULL slots are left out (the resume prologue pushes
@@ -402,7 +434,7 @@ def _keep_stack(
             cg.load_attr("__exit__")
             kept.append(cg.store_temp())
         else:
-            kept.append(_kept(cg, vt))
+            kept.append(_kept(cg, vt, released))
     return kept
 
 
@@ -462,8 +494,8 @@ def break_code(
     cg.made_by_resume = made_by_resume or {}
     _call_graph(cg, original, graph_fn, graph_inputs, graph_outputs)
     cg.resume_inputs = True
-    temps = _into_temps(cg, local_values)
-    kept = _keep_stack(cg, stack[:below], with_blocks)  # the stack under the call
+    temps = _into_temps(cg, local_values, unbound)
+    kept = _keep_stack(cg, stack[:below], with_blocks, unbound)  # the stack under the call
     cg.resume_inputs = False  # the call's own slots: the eager call consumes them
     held = _push_held(cg, kept, with_blocks)
     call_slots = stack[below:]

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
-from tracer.translator.calls import function_str
+from tracer.translator.calls import function_str, not_iterable
 from tracer.translator.instructions import Instruction
 from tracer.translator.names import callable_under
 from variables.base import NotConstantError, VariableTracker
@@ -112,9 +112,12 @@ class Builders(TranslatorBase):
         target.items.append(item)
 
     def LIST_EXTEND(self, inst: Instruction) -> None:
+        """`[*x]`, `(*x,)`, `f(a, *x)`: CPython names the star when `x` is no iterable."""
         assert inst.arg is not None
         iterable = self.pop().realize()
         target = self._display(inst.arg, ListVariable, "extend")
+        if (kind := not_iterable(iterable)) is not None:
+            self.raise_user_error(TypeError(f"Value after * must be an iterable, not {kind}"))
         target.items.extend(sized_iterate(self, iterable).unpack(self))
 
     def LIST_TO_TUPLE(self, inst: Instruction) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import types
 from typing import Any, NoReturn
 
+from guards.guard import IMMUTABLE_TYPE
 from tracer.exc import unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
@@ -88,11 +89,18 @@ class Calls(TranslatorBase):
         args_vt = self.pop().realize()
         fn = self.pop()
         null = self.pop()
-        args = sized_iterate(self, args_vt).unpack(self)
+        bound: list[VariableTracker] = []
         if isinstance(fn, NullVariable):  # [callable, NULL, ...] (3.13)
             fn = null
         elif not isinstance(null, NullVariable):
-            fn, args = null, [fn, *args]
+            fn, bound = null, [fn]
+        if (kind := not_iterable(args_vt)) is not None:  # `f(*1)`: CPython names the callee
+            name = function_str(fn)
+            if name is None:
+                unimplemented("call", f"the name CPython's error gives {fn!r}")
+            message = f"{name} argument after * must be an iterable, not {kind}"
+            self.raise_user_error(TypeError(message))
+        args = [*bound, *sized_iterate(self, args_vt).unpack(self)]
         kwargs: dict[str, VariableTracker] = {}
         if kwargs_vt is not None:
             if not isinstance(kwargs_vt, ConstDictVariable):
@@ -190,3 +198,17 @@ class Calls(TranslatorBase):
         entered = ctx.call_method(self, "__enter__", [], {})
         self.push(exit_fn)
         self.push(entered)
+
+
+def not_iterable(vt: VariableTracker) -> str | None:
+    """The type name of `vt` when CPython refuses it as the operand of a star before trying
+    to iterate it (its type has no `__iter__` and is no sequence: `*1`, `*None`), for a
+    constant of a type that cannot change; else None."""
+    if not vt.is_python_constant():
+        return None
+    kind = vt.python_type()
+    if not kind.__flags__ & IMMUTABLE_TYPE or hasattr(kind, "__iter__"):
+        return None
+    if hasattr(kind, "__getitem__") and not issubclass(kind, dict):
+        return None  # (a sequence, iterated by index)
+    return kind.__name__
