@@ -186,6 +186,34 @@ class CompiledGuards:
                 return GuardFailure(guard, *self._explain(guard, value))
         return None
 
+    def changed_ints(self, L: Mapping[str, object]) -> dict[str, tuple[int, int]]:
+        """Source name -> (traced, now) for each int guarded by value that holds another int
+        in `L` (automatic dynamic, tracer/cache/dynamic.py). The guards are read in the
+        check's order, and the walk stops at the first other guard that fails: a source is
+        read only where the guards before it hold (its base's exact type, say), so reading
+        it runs no user code (a defaultdict's `__missing__`, a property) the check would not."""
+        changed: dict[str, tuple[int, int]] = {}
+        roots = self.roots
+        for guard, predicate in zip(self.guards, self._predicates, strict=True):
+            try:
+                value = guard.source.get_value(
+                    L, roots["G"], roots["B"], roots["C"], roots[MODE_STACK_FN]
+                )
+            except Exception:  # noqa: BLE001 - the source no longer resolves: stop there
+                break
+            expected = guard.expected
+            an_int = guard.kind is GuardKind.EQUALS_MATCH and type(expected) is int
+            if an_int and type(value) is int and value != expected:
+                changed[guard.source.name] = (expected, value)
+                continue
+            try:
+                passed = predicate(value, L)
+            except Exception:  # noqa: BLE001 - as in the check: an error is a failure
+                passed = False
+            if not passed:
+                break
+        return changed
+
     @functools.cached_property
     def _predicates(self) -> list[Callable[[object, Mapping[str, object]], bool]]:
         """One compiled predicate per guard, for the miss path only."""

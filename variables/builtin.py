@@ -386,6 +386,8 @@ class BuiltinVariable(KnownObjectVariable):
     def call_tuple(
         self, tx: TranslatorBase, iterable: VariableTracker | None = None, /
     ) -> VariableTracker:
+        if iterable is not None and type(iterable.realize()) is TupleVariable:
+            return iterable.realize()  # CPython: `tuple(t)` of an exact tuple is t
         return TupleVariable([] if iterable is None else sized_iterate(tx, iterable).unpack(tx))
 
     def call_list(

@@ -46,10 +46,15 @@ def check_metaclass(tx: TranslatorBase, spec: type, source: Source | None, what:
             unimplemented(what, f"{what}() with {spec!r}: {meta.__name__} defines {name}")
     guard_metaclass_specials(tx, spec, source, _CHECKS, f"{what}()")
     if getattr(meta, "__subclasscheck__", None) is abc.ABCMeta.__subclasscheck__:
-        token = GlobalStateSpec(
-            ("abc_cache_token",), (abc.get_cache_token(),), (abc.get_cache_token,)
-        )
-        tx.output.add_guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), token)
+        guard_abc_registrations(tx)
+
+
+def guard_abc_registrations(tx: TranslatorBase) -> None:
+    """Guard abc's cache token, which every `SomeABC.register(C)` bumps (module docstring):
+    also what a `match` decided from a class's sequence and mapping flags relies on, since
+    registering it with `collections.abc.Sequence` or `Mapping` sets them."""
+    token = GlobalStateSpec(("abc_cache_token",), (abc.get_cache_token(),), (abc.get_cache_token,))
+    tx.output.add_guard(GuardKind.GLOBAL_STATE, GlobalStateSource(), token)
 
 
 def check_classes(

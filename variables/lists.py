@@ -74,6 +74,10 @@ class BaseListVariable(VariableTracker):
         if found is None:  # (no item is None: items are trackers)
             tx.run_user_operation(operator.getitem, self.stand_in(), key)
         if isinstance(key, slice):
+            start, _stop, step = key.indices(len(self.items))
+            whole = start == 0 and step == 1 and len(found) == len(self.items)
+            if whole and type(self) is TupleVariable:  # CPython: an exact tuple's `t[:]` is t
+                return self
             sliced = TupleVariable if isinstance(self, TupleVariable) else ListVariable
             return sliced(found)
         result: VariableTracker = found

@@ -35,11 +35,12 @@ from variables.class_lookup import (
     guard_not_in_classes,
     lookup_class_attr,
     lookup_special,
+    made_class,
     made_class_member_source,
     mro_source,
     stored_class_attr,
 )
-from variables.class_protocols import TRUTH_NAMES, guard_metaclass_specials
+from variables.class_protocols import TRUTH_NAMES, guard_metaclass_specials, module_path_source
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import PartialVariable
@@ -150,7 +151,12 @@ class UserDefinedClassVariable(VariableTracker):
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
         """`type.__getattribute__`: a data descriptor of a user metaclass first, then the
         class's own MRO, then the metaclass's other attributes (its methods bind to the class).
-        Attributes `type` itself provides (`__mro__`, `__bases__`, ...) are not modeled."""
+        Attributes `type` itself provides (`__mro__`, `__bases__`, ...) are not modeled.
+        A class reached with no source (`type(e)` of an exception made in the frame, a
+        member's class, a class pattern's) is read through its module's global of its name
+        when it is that (`module_path_source`, pinned), so what is read from it is guarded."""
+        if self.source is None and made_class(self.value) is None:
+            self.source = module_path_source(tx, self.value)
         meta = type(self.value)
         if name in ("__name__", "__qualname__") and lookup_class_attr(meta, name)[1] is type:
             # a class's names can be assigned: read at its source (guarded by value); a class

@@ -6,6 +6,7 @@ registers a new virtual subclass, and compares the same cached function with pla
 from __future__ import annotations
 
 import abc
+import collections.abc
 from collections.abc import Callable
 from typing import Any
 
@@ -90,3 +91,53 @@ def test_a_metaclass_subclasscheck_of_its_own_is_asked_on_every_call() -> None:
         assert compiled(obj, Asked) is is_instance(obj, Asked) is True
     finally:
         OwnCheck.answer = False
+
+
+def match_shape(o: Any) -> Any:
+    match o:
+        case [a, b]:
+            return ("sequence", a, b)
+        case {"k": v}:
+            return ("mapping", v)
+    return "other"
+
+
+def test_a_match_pattern_after_the_subjects_class_is_registered() -> None:
+    """`case [a, b]` and `case {"k": v}` ask the subject's type for its sequence or mapping
+    flag, which registering the class with `collections.abc.Sequence` or `Mapping` sets: the
+    trace decided it unguarded. abc's cache token, which a registration bumps, is guarded."""
+
+    class Pair:
+        def __len__(self) -> int:
+            return 2
+
+        def __getitem__(self, i: int) -> int:
+            if i >= 2:
+                raise IndexError(i)
+            return i
+
+    class Lookup:
+        def __len__(self) -> int:
+            return 1
+
+        def __getitem__(self, key: str) -> str:
+            return "v"
+
+        def __iter__(self) -> Any:
+            return iter(["k"])
+
+        def keys(self) -> list[str]:
+            return ["k"]
+
+        def get(self, key: str, default: Any = None) -> Any:
+            return "v" if key == "k" else default
+
+    tracer.reset()
+    compiled = tracer.compile(match_shape)
+    pair, lookup = Pair(), Lookup()
+    assert compiled(pair) == match_shape(pair) == "other"
+    assert compiled(lookup) == match_shape(lookup) == "other"
+    collections.abc.Sequence.register(Pair)
+    collections.abc.Mapping.register(Lookup)
+    assert compiled(pair) == match_shape(pair) == ("sequence", 0, 1)
+    assert compiled(lookup) == match_shape(lookup) == ("mapping", "v")

@@ -442,3 +442,54 @@ def test_a_class_renamed_after_a_folded_repr(
     finally:
         for name, old in saved.items():
             setattr(cls, name, old)
+
+
+class Pt:
+    __match_args__ = ("x", "y")
+
+    def __init__(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+
+
+class Coded(Exception):
+    code = 1
+
+
+class Maker:
+    k = 1
+
+    @classmethod
+    def make(cls) -> int:
+        return cls.k + 1
+
+
+def _class_reads(o: Any) -> Any:
+    match o:
+        case Pt(0, y):
+            matched: Any = ("zero", y)
+        case _:
+            matched = "other"
+    try:
+        raise Coded("x")
+    except Coded as e:
+        code = type(e).code + 1
+    return matched, code, Maker().make()
+
+
+def test_a_class_reached_without_a_source_is_read_through_its_module() -> None:
+    """A class reached with no source of its own (a class pattern's `__match_args__`,
+    `type(e)` of an exception made in the frame, a classmethod called through an object made
+    in the frame) was read unguarded: a class attribute changed later kept its traced value.
+    Such a class is read through its module's global of its name now (`module_path_source`)."""
+    tracer.reset()
+    compiled = tracer.compile(_class_reads)
+    p = Pt(0, 1)
+    assert compiled(p) == _class_reads(p) == (("zero", 1), 2, 2)
+    saved = Pt.__match_args__
+    try:
+        Pt.__match_args__ = ("y", "x")
+        Coded.code = 7
+        Maker.k = 5
+        assert compiled(p) == _class_reads(p) == ("other", 8, 6)
+    finally:
+        Pt.__match_args__, Coded.code, Maker.k = saved, 1, 1

@@ -105,3 +105,13 @@ def test_dict_inplace_or_updates_the_dict_itself() -> None:
 
     check(dict_inplace_or, {"a": torch.ones(1)}, torch.ones(2))
     check(dict_inplace_or, {"a": 1}, 2)
+
+
+def whole_tuple(t: tuple[Any, ...], a: Any) -> Any:
+    return t[:], t[a:], tuple(t), t[:] is t
+
+
+def test_a_whole_tuple_is_the_tuple_itself() -> None:
+    """CPython gives an exact tuple itself for `t[:]`, `t[None:]` and `tuple(t)`; the
+    compiled code returned an equal new tuple."""
+    check(whole_tuple, (1, [2]), None)

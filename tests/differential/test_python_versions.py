@@ -91,3 +91,24 @@ def test_calls_with_keywords_and_closures() -> None:
 
 def test_loops_and_slices() -> None:
     check(loop_with_else_and_slices, [1, 2, 3])
+
+
+def comprehension_closure_over_an_outer_name(n: int) -> Any:
+    i = 5
+    fs = [lambda: i for i in range(n)]  # noqa: B023 - the late binding is the point
+    return i, [h() for h in fs]
+
+
+def comprehension_closure_then_rebound(n: int) -> Any:
+    fs = [lambda: i for i in range(n)]  # noqa: B023 - the late binding is the point
+    i = 7  # rebinding the outer `i` must not reach the lambdas' cells
+    return i, [h() for h in fs]
+
+
+def test_an_inlined_comprehension_keeps_the_outer_cell() -> None:
+    """3.12 and 3.13 inline comprehensions (PEP 709): a comprehension variable a closure
+    captures is a cell, saved with LOAD_FAST_AND_CLEAR and put back with STORE_FAST. The
+    outer cell was not put back: the outer `i` read the comprehension's last value, and a
+    later `i = 7` changed what the lambdas return."""
+    check(comprehension_closure_over_an_outer_name, 3)
+    check(comprehension_closure_then_rebound, 3)

@@ -6,6 +6,7 @@ it is specialized with a guard. `dynamic=False` turns that off (a compile per va
 
 from __future__ import annotations
 
+import collections
 import re
 import warnings
 from collections.abc import Callable
@@ -275,3 +276,20 @@ def test_dynamic_true_bool_is_not_an_int_input():
     for b in (True, False, 1, 0, True):
         assert_same_behavior(flag, x3(), b, compiled=compiled)
         assert type(compiled(x3(), b)[1]) is int
+
+
+def test_a_miss_reads_an_old_entrys_ints_only_where_its_guards_hold() -> None:
+    """On a miss, automatic dynamic compares the ints each entry guarded by value with the new
+    arguments. It read them out of the check's order, with no guard on the base's type first:
+    a defaultdict passed where a dict was traced got `'k'` inserted by its `__missing__`, and a
+    property of another class ran (`CompiledGuards.changed_ints` reads them in order now)."""
+
+    def get(d: Any) -> Any:
+        return d.get("k", 10) + 1, sorted(d)
+
+    tracer.reset()
+    compiled = tracer.compile(get)
+    assert compiled({"k": 1}) == get({"k": 1})
+    given, plain = collections.defaultdict(int, j=2), collections.defaultdict(int, j=2)
+    assert compiled(given) == get(plain) == (11, ["j"])
+    assert given == plain == {"j": 2}

@@ -25,24 +25,12 @@ def changed_int_sources(
     entries: Iterable[CacheEntry], frame_locals: Mapping[str, Any]
 ) -> dict[str, tuple[Any, Any]]:
     """Source name -> (old, new) for every int guarded by value in a compiled entry that has
-    a different int value now."""
+    a different int value now (`CompiledGuards.changed_ints`: read in the check's order, so
+    no user code runs on an argument of another type)."""
     changed: dict[str, tuple[Any, Any]] = {}
     for entry in entries:
-        if entry.is_fallback:
-            continue
-        manager = entry.guard_manager
-        roots = getattr(manager, "_roots", {})
-        for guard in manager.guards:
-            if guard.kind is not GuardKind.EQUALS_MATCH or type(guard.expected) is not int:
-                continue
-            try:
-                value = guard.source.get_value(
-                    frame_locals, roots.get("G"), roots.get("B"), roots.get("C", ())
-                )
-            except Exception:  # noqa: BLE001, S112 - the source no longer resolves: not a value change
-                continue
-            if type(value) is int and value != guard.expected:
-                changed[guard.source.name] = (guard.expected, value)
+        if not entry.is_fallback:
+            changed.update(entry.guard_manager.changed_ints(frame_locals))
     return changed
 
 

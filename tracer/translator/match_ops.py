@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from guards.guard import IMMUTABLE_TYPE
 from tracer.exc import Unsupported, unimplemented
 from tracer.translator.base import TranslatorBase
 from tracer.translator.instructions import Instruction
@@ -18,7 +19,7 @@ from variables.base import NotConstantError, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
 from variables.dicts import key_of
-from variables.instance_checks import object_instance_of
+from variables.instance_checks import guard_abc_registrations, object_instance_of
 from variables.lists import TupleVariable
 
 
@@ -158,13 +159,20 @@ class MatchOps(TranslatorBase):
 
     def MATCH_MAPPING(self, inst: Instruction) -> None:
         """Push whether the subject (left on the stack) is a mapping for `case {...}`."""
-        kind = self.peek(1).realize().python_type()
-        self.push(ConstantVariable(bool(kind.__flags__ & _TPFLAGS_MAPPING)))
+        self.push(ConstantVariable(self._subject_flag(_TPFLAGS_MAPPING)))
 
     def MATCH_SEQUENCE(self, inst: Instruction) -> None:
         """Push whether the subject (left on the stack) is a sequence for `case [...]`."""
+        self.push(ConstantVariable(self._subject_flag(_TPFLAGS_SEQUENCE)))
+
+    def _subject_flag(self, flag: int) -> bool:
+        """Does the subject's type have `flag`? A class that can change gains it when it is
+        registered with `collections.abc.Sequence` or `Mapping`: abc's cache token, which
+        that bumps, is guarded."""
         kind = self.peek(1).realize().python_type()
-        self.push(ConstantVariable(bool(kind.__flags__ & _TPFLAGS_SEQUENCE)))
+        if not kind.__flags__ & IMMUTABLE_TYPE:
+            guard_abc_registrations(self)
+        return bool(kind.__flags__ & flag)
 
     def GET_LEN(self, inst: Instruction) -> None:
         """Push `len(subject)`, the subject left on the stack."""

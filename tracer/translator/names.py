@@ -218,7 +218,11 @@ class Names(TranslatorBase):
 
 def store_local(tx: TranslatorBase, name: str, value: VariableTracker) -> None:
     """`name = value` in the frame. A NULL unbinds it: 3.12's inlined comprehensions save a
-    local they shadow with LOAD_FAST_AND_CLEAR and put it back (maybe unbound) with STORE_FAST."""
+    local they shadow with LOAD_FAST_AND_CLEAR and put it back (maybe unbound) with STORE_FAST,
+    a cell variable's cell itself (a cell is never a value a frame stores otherwise)."""
+    if isinstance(value, CellVariable) and name in tx.code.co_cellvars:
+        tx.cells[name] = value
+        return
     old = tx.symbolic_locals.get(name)
     if value is NULL:
         tx.symbolic_locals.pop(name, None)

@@ -50,8 +50,14 @@ class NewerOpcodes(Names, Operators, Builders, ControlFlow, Calls):
 
     def LOAD_FAST_AND_CLEAR(self, inst: Instruction) -> None:
         """An inlined comprehension (PEP 709) saves a local its variable shadows: push it (NULL
-        when unbound) and unbind it; STORE_FAST puts it back afterwards."""
-        value = self.symbolic_locals.pop(inst.argval, None)
+        when unbound) and unbind it; STORE_FAST puts it back afterwards. For a cell variable
+        (a closure in the comprehension captures it) the slot holds the cell itself: that is
+        saved, the comprehension makes its own (MAKE_CELL), and the outer one is put back."""
+        name = inst.argval
+        if name in self.code.co_cellvars and name in self.cells:
+            self.push(self.cells.pop(name))
+            return
+        value = self.symbolic_locals.pop(name, None)
         self.push(NULL if value is None else value)
 
     def END_FOR(self, inst: Instruction) -> None:
