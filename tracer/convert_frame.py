@@ -182,13 +182,15 @@ def _compile_with(
             finally:
                 output.restore_grad_mode()  # the trace set it for real as it went
     except Unsupported as e:
-        return _break(fn, L, output, options, compile_id, e, policy)
+        try:
+            return _break(fn, L, output, options, compile_id, e, policy)
+        except RecursionError:  # (rebuilding a deeply nested object the trace made)
+            return _fall_back(fn, output, options, compile_id, _too_deep())
     except RecursionError:
         # the tracer's own recursion went past Python's limit (folding a deeply nested
         # constant, inlining at a deep point of the user's stack): the frame runs eagerly,
         # which raises the RecursionError plain Python raises, where it raises it, or none
-        reason = BreakReason("recursion", "tracing went past Python's recursion limit")
-        return _fall_back(fn, output, options, compile_id, Unsupported(reason))
+        return _fall_back(fn, output, options, compile_id, _too_deep())
     except (InternalError, BreakRequested):
         raise
     except Exception as e:
@@ -201,6 +203,14 @@ def _compile_with(
         return _finish_compile(fn, output, options, compile_id, return_vt, raised)
     except Unsupported as e:  # something the trace made can't be rebuilt in bytecode
         return _fall_back(fn, output, options, compile_id, e)
+    except RecursionError:  # (rebuilding a deeply nested object the trace made)
+        return _fall_back(fn, output, options, compile_id, _too_deep())
+
+
+def _too_deep() -> Unsupported:
+    """The tracer's own recursion went past Python's limit, tracing or rebuilding what the
+    trace made (a list of 1,000 nested lists): the frame runs eagerly."""
+    return Unsupported(BreakReason("recursion", "tracing went past Python's recursion limit"))
 
 
 def _break(

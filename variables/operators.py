@@ -130,7 +130,7 @@ def _arithmetic(
 ) -> VariableTracker | None:
     left, right = a.python_type(), b.python_type()
     reflected_tried = False
-    if left is not right and issubclass(right, left) and _overrides(tx, b, a, reflected):
+    if left is not right and _is_subtype(right, left) and _overrides(tx, b, a, reflected):
         result = _call_operator_method(tx, b, reflected, a)
         if result is not None:
             return result
@@ -141,13 +141,20 @@ def _arithmetic(
     return _call_operator_method(tx, b, reflected, a)
 
 
+def _is_subtype(right: type, left: type) -> bool:
+    """CPython's test for trying the right operand's method first: a real subclass, by the
+    MRO (`PyType_IsSubtype`), not `issubclass`, which counts an ABC's registered virtual
+    subclasses (test_binop `test_comparison_orders`) and may run a metaclass's code."""
+    return left in right.__mro__
+
+
 def _rich_compare(
     tx: TranslatorBase, op: Callable[..., Any], a: VariableTracker, b: VariableTracker
 ) -> VariableTracker | None:
     dunder, swapped = OPERATOR_DUNDERS[op]
     assert swapped is not None
     left, right = a.python_type(), b.python_type()
-    subclass_first = left is not right and issubclass(right, left)
+    subclass_first = left is not right and _is_subtype(right, left)
     if subclass_first:
         result = _call_operator_method(tx, b, swapped, a)
         if result is not None:

@@ -131,3 +131,37 @@ def test_a_change_after_the_compile_is_seen(
         assert _outcome(compiled, 2.0) == _outcome(fn, 2.0)
     finally:
         undo()
+
+
+class Logged(abc.ABC):  # noqa: B024 - only its metaclass matters
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def __eq__(self, other: object) -> bool:
+        self.log.append(f"{type(self).__name__}.__eq__")
+        return NotImplemented
+
+
+class Virtual:
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def __eq__(self, other: object) -> bool:
+        self.log.append("Virtual.__eq__")
+        return NotImplemented
+
+
+Logged.register(Virtual)
+
+
+def comparison_order(x: int) -> Any:
+    log: list[str] = []
+    _ = Logged(log) == Virtual(log)
+    return log, x
+
+
+def test_a_virtual_subclass_is_not_tried_first() -> None:
+    """CPython tries the right operand's method first only for a real subclass (by the MRO),
+    not a class registered with an ABC (CPython's test_binop `test_comparison_orders`): the
+    trace used `issubclass`, now that objects of an ABC are made in the trace."""
+    check(comparison_order, 1)

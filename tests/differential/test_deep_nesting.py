@@ -46,3 +46,23 @@ def test_falls_back_with_a_reason() -> None:
         tracer.compile(repr_of_nested_dicts)(sys.getrecursionlimit() + 100)
     reasons = [reason for r in counter.records for reason in r.graph_break_reasons or []]
     assert "tracing went past Python's recursion limit" in reasons
+
+
+def nested_user_lists(depth: int) -> Any:
+    from collections import UserList
+
+    a: Any = UserList([])
+    for _ in range(depth):
+        a = UserList([a])
+    tracer.graph_break()  # the objects made so far are rebuilt for the resume function
+    try:
+        return len(repr(a))
+    except RecursionError:
+        return "RecursionError"
+
+
+def test_rebuilding_deeply_nested_objects_falls_back() -> None:
+    """The trace made 1,100 nested objects (CPython's test_userlist `test_repr_deep`), and
+    the compiled frame's code to rebuild them at the break went past the recursion limit:
+    the RecursionError leaked out of the compile. The frame runs eagerly now."""
+    assert_same_behavior(nested_user_lists, sys.getrecursionlimit() + 100)
