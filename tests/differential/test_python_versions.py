@@ -112,3 +112,17 @@ def test_an_inlined_comprehension_keeps_the_outer_cell() -> None:
     later `i = 7` changed what the lambdas return."""
     check(comprehension_closure_over_an_outer_name, 3)
     check(comprehension_closure_then_rebound, 3)
+
+
+def comprehension_over_a_cell_name(n: int) -> Any:
+    x = n
+    g = (i * x for i in range(2))  # `x` is a cell of the frame
+    x = 5
+    return list(g), [x for x in range(10) if x % 2], x
+
+
+def test_a_comprehension_variable_named_as_a_cell() -> None:
+    """3.13 loads a comprehension's plain value from a slot that also holds a cell outside the
+    comprehension with LOAD_FAST, decoded as LOAD_CLOSURE (which pushes a cell): with the
+    cell taken out by LOAD_FAST_AND_CLEAR, it is the plain value (a KeyError in the tracer)."""
+    check(comprehension_over_a_cell_name, 3)

@@ -177,7 +177,13 @@ class Names(TranslatorBase):
         self.cells.update(zip(self.code.co_freevars, self.closure, strict=True))
 
     def LOAD_CLOSURE(self, inst: Instruction) -> None:
-        self.push(self.cells[inst.argval])
+        cell = self.cells.get(inst.argval)
+        if cell is None:  # (3.13: a LOAD_FAST of a cell variable's slot, decoded as this, while
+            # an inlined comprehension keeps a plain value there: LOAD_FAST_AND_CLEAR took the
+            # cell out, and puts it back after)
+            self.LOAD_FAST(inst)
+            return
+        self.push(cell)
 
     def LOAD_DEREF(self, inst: Instruction) -> None:
         name = inst.argval
@@ -222,6 +228,7 @@ def store_local(tx: TranslatorBase, name: str, value: VariableTracker) -> None:
     a cell variable's cell itself (a cell is never a value a frame stores otherwise)."""
     if isinstance(value, CellVariable) and name in tx.code.co_cellvars:
         tx.cells[name] = value
+        tx.symbolic_locals.pop(name, None)  # (the comprehension's own value of the slot)
         return
     old = tx.symbolic_locals.get(name)
     if value is NULL:
