@@ -311,9 +311,7 @@ def guard_named_value(tx: TranslatorBase, vt: VariableTracker, value: Any, what:
     source = vt.realize().source
     if source is None:
         unimplemented("repr", f"{what} of function {value.__qualname__}, with no source")
-    tx.output.add_guard(
-        GuardKind.EQUALS_MATCH, AttrSource(source, "__qualname__"), value.__qualname__
-    )
+    pin_value(tx, AttrSource(source, "__qualname__"), value.__qualname__)
 
 
 def _stdlib_members() -> frozenset[int]:
