@@ -375,6 +375,30 @@ class ItemSource(Source):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class TupleItemSource(Source):
+    """An item of an object of a tuple subclass, read with tuple's own `__getitem__`:
+    `tuple.__getitem__(L['p'], 0)`. A named tuple's class can gain a `__getitem__` after a
+    compile; the trace modeled the tuple's item, so the check reads that, and reading it runs
+    no user code whatever order the guards run in (`L['p'][0]` would call the new method
+    before the guard on the class's names fails)."""
+
+    base: Source = dataclasses.field()
+    index: int
+
+    def __post_init__(self) -> None:
+        self._store((self.base, self.index), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[TupleItemSource], tuple[Source, int]]:
+        return (TupleItemSource, (self.base, self.index))
+
+    def access(self, base_expr: str) -> str:
+        return f"tuple.__getitem__({base_expr}, {self.index!r})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class TypeSource(Source):
     """The exact type of the base: `type(L['x'])`."""
 

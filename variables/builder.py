@@ -29,6 +29,7 @@ from guards.sources import (
     DictValueSource,
     ItemSource,
     IterationSource,
+    TupleItemSource,
     TypeSource,
     is_item_key,
 )
@@ -527,10 +528,11 @@ class VariableBuilder:
     def wrap_namedtuple(self, value: Any, source: Source) -> VariableTracker:
         """The type pins the length; items are wrapped lazily, so unread fields add no guard.
         The class keeps the names it has (`guard_class_names`): the tracker runs tuple's own
-        operations where the class defines none."""
+        operations where the class defines none. Items are read as tuple's own items
+        (`TupleItemSource`): the check runs no `__getitem__` the class gained."""
         self.output.add_guard(GuardKind.TYPE_MATCH, source, type(value))
         guard_namedtuple_class(self._tx(), type(value), TypeSource(source))
-        items = [self.lazy(item, ItemSource(source, i)) for i, item in enumerate(value)]
+        items = [self.lazy(item, TupleItemSource(source, i)) for i, item in enumerate(value)]
         return NamedTupleVariable(items, type(value), source)
 
     def _tx(self) -> Any:

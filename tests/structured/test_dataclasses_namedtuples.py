@@ -226,6 +226,30 @@ def test_namedtuple_unread_field_adds_no_guard():
     assert not any("[1]" in g or ".right" in g for g in guards), guards
 
 
+def test_namedtuple_class_gaining_getitem_runs_it_once_as_python_does():
+    # the check reads the items as tuple's own (`tuple.__getitem__(L['p'], 0)`): it ran the
+    # method the class gained after the compile, six times, before the guard on the class's
+    # names failed
+    Gaining = collections.namedtuple("Gaining", "a b")
+    calls: list[int] = []
+
+    def fn(p):
+        return p.a + p[1]
+
+    compiled = tracer.compile(fn)
+    assert compiled(Gaining(1, 2)) == 3
+
+    def getitem(self: Any, i: int) -> int:
+        calls.append(i)
+        return 100
+
+    Gaining.__getitem__ = getitem  # type: ignore[assignment,method-assign]
+    assert fn(Gaining(1, 2)) == 101
+    assert calls == [1]
+    assert compiled(Gaining(1, 2)) == 101
+    assert calls == [1, 1]
+
+
 def test_namedtuple_holding_tensor_and_dataclass():
     def fn(p):
         return p.left.apply(p.right)

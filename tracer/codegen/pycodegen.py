@@ -37,6 +37,7 @@ from guards.sources import (
     ModeStackSource,
     ModuleSource,
     Source,
+    TupleItemSource,
     TypeSource,
 )
 from tracer import worlds
@@ -500,6 +501,13 @@ def _load_item(cg: PyCodegen, src: Any) -> None:
     cg.binary_subscr()
 
 
+def _load_tuple_item(cg: PyCodegen, src: Any) -> None:
+    cg.load_function(tuple.__getitem__)
+    cg.load_source(src.base)
+    cg.load_const(src.index)
+    cg.call(2)
+
+
 def _load_type(cg: PyCodegen, src: Any) -> None:
     cg.load_function(type)
     cg.load_source(src.base)
@@ -545,6 +553,7 @@ _SOURCE_LOADERS: dict[type, Callable[[PyCodegen, Any], None]] = {
     ClosureSource: _load_closure,
     AttrSource: _load_attr,
     ItemSource: _load_item,
+    TupleItemSource: _load_tuple_item,
     TypeSource: _load_type,
     IterationSource: _load_iteration,
     DictValueSource: _load_dict_value,
