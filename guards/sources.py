@@ -17,7 +17,7 @@ import math
 import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from types import CodeType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from guards.constants import constant_key, is_constant
 
@@ -54,6 +54,10 @@ class Source(abc.ABC):
     else:
         base = None
         """Roots have none; chained sources shadow this class attribute with their field."""
+
+    exact_type: ClassVar[type | None] = None
+    """The exact type of every value this source reads, when its access step makes one (a
+    keys view): a guard that needs an exact type (`len`, listing keys) needs no TYPE_MATCH."""
 
     def _store(self, fields: tuple[object, ...], name: str) -> None:
         """Store the hash of `fields` (the dataclass hash), the name and the depth; fields are
@@ -396,6 +400,54 @@ class TupleItemSource(Source):
 
     def access(self, base_expr: str) -> str:
         return f"tuple.__getitem__({base_expr}, {self.index!r})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class DictKeysSource(Source):
+    """The keys of an object of a dict subclass, as dict's own view lists them:
+    `dict.keys(L['cfg'])`. Listing them runs no `__iter__` or `keys` of the class (a
+    DICT_KEYS_MATCH on it reads `tuple(dict.keys(L['cfg']))`)."""
+
+    base: Source = dataclasses.field()
+    exact_type: ClassVar[type | None] = type({}.keys())
+
+    def __post_init__(self) -> None:
+        self._store((self.base,), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[DictKeysSource], tuple[Source]]:
+        return (DictKeysSource, (self.base,))
+
+    def access(self, base_expr: str) -> str:
+        return f"dict.keys({base_expr})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class DictGetSource(Source):
+    """A value of an object of a dict subclass, read with dict's own `get`:
+    `dict.get(L['cfg'], 'k')`. It runs no `__getitem__` or `__missing__` of the class, in
+    whatever order the guards run (the guard on the keys may come after it)."""
+
+    base: Source = dataclasses.field()
+    key: Any = dataclasses.field(compare=False)
+    exact_key: Hashable = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_key(self.key)
+        exact = constant_key(self.key)
+        object.__setattr__(self, "exact_key", exact)
+        self._store((self.base, exact), self.access(self.base.name))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[DictGetSource], tuple[Source, Any]]:
+        return (DictGetSource, (self.base, self.key))
+
+    def access(self, base_expr: str) -> str:
+        return f"dict.get({base_expr}, {self.key!r})"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)

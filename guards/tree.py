@@ -23,15 +23,17 @@ LEN_SAFE_TYPES: frozenset[type] = frozenset(
     {
         list, tuple, dict, set, frozenset, str, bytes, bytearray, range,
         collections.OrderedDict, collections.defaultdict, collections.Counter, collections.deque,
+        type({}.keys()),
     }
 )  # fmt: skip
 """Exact types whose `len()` and iteration are CPython's own, never user code (Counter is
 written in Python, but it defines neither: they are dict's)."""
 
 KEYS_SAFE_TYPES: frozenset[type] = frozenset(
-    {dict, collections.OrderedDict, collections.defaultdict, collections.Counter}
+    {dict, collections.OrderedDict, collections.defaultdict, collections.Counter, type({}.keys())}
 )
-"""Exact dict types whose keys `list()` gives without user code (DICT_KEYS_MATCH)."""
+"""Exact dict types (and dict's keys view) whose keys `list()` gives without user code
+(DICT_KEYS_MATCH)."""
 
 
 class GuardPlanError(ValueError):
@@ -153,6 +155,8 @@ def _check_preconditions(groups: dict[Source, list[Guard]]) -> None:
             continue
         types = {g.expected for g in group if g.kind is GuardKind.TYPE_MATCH}
         types |= {type(g.expected) for g in group if g.kind is GuardKind.EQUALS_MATCH}
+        if source.exact_type is not None:
+            types.add(source.exact_type)
         for guard in group:
             if guard.kind is GuardKind.LENGTH_CHECK and not types & LEN_SAFE_TYPES:
                 raise GuardPlanError(

@@ -17,6 +17,7 @@ Counter too), or a plain dict as its logged changes (then its hash table is eage
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import types
 from collections.abc import Callable, Sequence
@@ -556,6 +557,10 @@ class SideEffects:
                 cg.call(len(args))
                 cg.pop_top()
             cg.call_method_on(temps["target"], "update", temps["value"])  # values only
+        elif m.kind == "dict" and _dict_subclass_object(m.target):
+            # an object of a subclass of dict: dict's own methods, not the class's by that name
+            cg.call_function_on(dict.clear, ("fast", temps["target"]))
+            cg.call_function_on(dict.update, ("fast", temps["target"]), ("fast", temps["value"]))
         elif m.kind == "dict":
             cg.call_method_on(temps["target"], "clear")
             cg.call_method_on(temps["target"], "update", temps["value"])
@@ -573,6 +578,17 @@ class SideEffects:
 
 
 _OBJECT_KINDS = ("attr", "list", "dict", "deque", "bytearray")
+
+_DICT_TYPES = frozenset(
+    {dict, collections.OrderedDict, collections.defaultdict, collections.Counter}
+)
+"""The dicts whose changes replay through their own `clear` and `update`."""
+
+
+def _dict_subclass_object(target: VariableTracker | None) -> bool:
+    """Is the changed dict an object of a user's subclass of dict (a class that may define
+    methods named `clear` or `update`)?"""
+    return target is not None and target.python_type() not in _DICT_TYPES
 
 
 def _plain_attribute_protocol(target: Any) -> bool:

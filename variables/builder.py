@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from guards.guard import FunctionSpec, GuardKind
 from guards.sources import (
     AttrSource,
+    DictGetSource,
+    DictKeysSource,
     DictValueSource,
     ItemSource,
     IterationSource,
@@ -38,6 +40,7 @@ from tracer.exc import InternalError, unimplemented
 from variables.base import GetAttrVariable, VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.bytearrays import BytearrayVariable
+from variables.class_lookup import guard_class_names
 from variables.collection_classes import MAKERS, CollectionClassVariable, wrap_collection_result
 from variables.collection_dicts import CounterVariable, DefaultDictVariable, OrderedDictVariable
 from variables.constant import (
@@ -47,6 +50,7 @@ from variables.constant import (
     is_constant_value,
 )
 from variables.deques import DequeVariable
+from variables.dict_subclass import DictSubclassVariable, is_dict_subclass
 from variables.dicts import ConstDictVariable, hashed_by_identity
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.grad_mode import (
@@ -318,6 +322,8 @@ class VariableBuilder:
             return self.wrap_mode(value, source)
         if is_namedtuple_class(kind):
             return self.wrap_namedtuple(value, source)
+        if issubclass(kind, dict) and is_dict_subclass(kind):
+            return self.wrap_dict_subclass(value, source)
         if kind is functools.partial:
             return FunctoolsPartialVariable.wrap(self, value, source)
         if kind is functools._lru_cache_wrapper:
@@ -410,6 +416,35 @@ class VariableBuilder:
             vt = DefaultDictVariable(factory, items, source)
         else:
             vt = _DICT_TRACKERS[kind](items, source)
+        return self.output.side_effects.track_existing(value, vt)
+
+    def wrap_dict_subclass(self, value: dict[Any, Any], source: Source) -> VariableTracker:
+        """An object of a plain subclass of dict (methods of its own and perhaps
+        `__missing__`, `is_dict_subclass`), as Dynamo traces one: a DictSubclassVariable over
+        its items. The check reads what dict's own C code reads, so it runs no method of the
+        class whatever the class gains later: the keys in order (`dict.keys(L['cfg'])`),
+        values lazily (`dict.get(L['cfg'], 'k')`). The class keeps the names it has
+        (`guard_class_names`: dict's operations run where it defines none), and the object has
+        no attributes of its own (`len(L['cfg'].__dict__) == 0`): one would shadow the
+        class's methods and dict's. An object holding attributes, or keys that are not
+        constants, falls back."""
+        kind = type(value)
+        if vars(value):
+            unimplemented(
+                "dict-subclass", f"{kind.__name__} object at {source.name} has attributes"
+            )
+        keys = tuple(dict.keys(value))
+        if not all(is_constant_value(k) and is_item_key(k) for k in keys):
+            unimplemented("dict-key", f"{kind.__name__} at {source.name} has object keys")
+        self.output.add_guard(GuardKind.TYPE_MATCH, source, kind)
+        cls_source = TypeSource(source)
+        guard_class_names(self._tx(), kind, cls_source)
+        instance_dict = AttrSource(source, "__dict__")
+        self.output.add_guard(GuardKind.TYPE_MATCH, instance_dict, dict)
+        self.output.add_guard(GuardKind.LENGTH_CHECK, instance_dict, 0)
+        self.output.add_guard(GuardKind.DICT_KEYS_MATCH, DictKeysSource(source), keys)
+        items = {k: self.lazy(v, DictGetSource(source, k)) for k, v in dict.items(value)}
+        vt = DictSubclassVariable(items, kind, cls_source, source)
         return self.output.side_effects.track_existing(value, vt)
 
     def wrap_dict_with_object_keys(self, value: dict[Any, Any], source: Source) -> VariableTracker:

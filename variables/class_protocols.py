@@ -499,6 +499,7 @@ def type_of(tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
     exact type is guarded already) or a user class from outside. A class's metaclass is
     pinned there (an ID_MATCH) when it can change: assigning `__class__` swaps it."""
     from variables import builder
+    from variables.dict_subclass import DictSubclassVariable
     from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVariable
 
     cls_vt = builder.wrap_class(obj.python_type())
@@ -506,6 +507,8 @@ def type_of(tx: TranslatorBase, obj: VariableTracker) -> VariableTracker:
         return cls_vt
     if isinstance(obj, UserDefinedObjectVariable):
         cls_vt.source = TypeSource(obj.source) if obj.source else obj.cls_source
+    elif isinstance(obj, DictSubclassVariable):  # (`type(L['cfg'])` for one passed in)
+        cls_vt.source = obj.cls_source
     elif isinstance(obj, UserDefinedClassVariable) and obj.source is not None:
         cls_vt.source = TypeSource(obj.source)
         if changeable_metaclass(obj.value):

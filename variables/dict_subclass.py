@@ -1,12 +1,14 @@
-"""User subclasses of dict made in the frame, with methods of their own and `__missing__`:
-`class Tally(dict): def __missing__(self, key): return 0`.
+"""User subclasses of dict, with methods of their own and `__missing__`:
+`class Tally(dict): def __missing__(self, key): return 0`, made in the frame or passed in.
 
 A subclass that defines no special name but `__missing__` behaves as a dict in every builtin
 operation (its items, `len`, iteration, `in`, `get`, `update`, ...), so an object of one is a
 ConstDictVariable whose `python_type` is the subclass. The names the subclass defines are
 traced with the object bound; `super().name` in them reaches dict's own method on the same
 items; `d[key]` for a key the dict lacks calls `__missing__` (traced), as dict's `__getitem__`
-does for a subclass. Returned or stored, it is rebuilt as `cls({...})`.
+does for a subclass. Made in the frame and returned or stored, it is rebuilt as
+`cls({...})`; one passed in is the object itself, its changes replayed with dict's own
+`clear` and `update` (a method of the class's by those names is not run).
 
 A subclass that overrides another special method (`__getitem__`, `__setitem__`, `__init__`,
 `__new__`, ...) or has a metaclass falls back, as does an attribute set on an object of one.
@@ -63,14 +65,19 @@ def make_dict_subclass(
 
 
 class DictSubclassVariable(ConstDictVariable):
-    """`DictSubclassVariable(Tally, {...})`: made in the frame (see the module docstring)."""
+    """`DictSubclassVariable(Tally, {...})`: made in the frame, or an input with a source
+    (`VariableBuilder.wrap_dict_subclass`; see the module docstring)."""
 
     __slots__ = ("cls", "cls_source")
 
     def __init__(
-        self, items: dict[Any, VariableTracker], cls: type, cls_source: Source | None
+        self,
+        items: dict[Any, VariableTracker],
+        cls: type,
+        cls_source: Source | None,
+        source: Source | None = None,
     ) -> None:
-        super().__init__(items)
+        super().__init__(items, source)
         self.cls = cls
         self.cls_source = cls_source
 
@@ -150,6 +157,10 @@ class DictSubclassVariable(ConstDictVariable):
         return self._method(tx, found, "__missing__").call_function(tx, [key_vt], {})
 
     def reconstruct(self, cg: PyCodegen) -> None:
+        if self.source is not None:  # an input: the object itself
+            cg.load_source(self.source)
+            return
+
         def build() -> None:
             cg.load_function(self.cls)
             for k, v in self.items.items():

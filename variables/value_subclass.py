@@ -41,9 +41,11 @@ CLASS_STATEMENT_NAMES = frozenset(
         "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
         "__firstlineno__", "__static_attributes__",  # 3.13 adds them to every class
         "__orig_bases__",  # a generic base: `class Pair(tuple[int, ...])`
+        "__slotnames__",  # copyreg's cache, set on the class by the first copy or pickle
     }
 )  # fmt: skip
-"""What a class statement puts in a class's namespace (and its instance dict slots)."""
+"""What a class statement puts in a class's namespace (and its instance dict slots), and what
+`copy` and `pickle` add to it."""
 
 
 def has_plain_members(cls: type, allowed: frozenset[str] = CLASS_STATEMENT_NAMES) -> bool:

@@ -1,7 +1,9 @@
-"""Subclasses of dict made in the frame, with methods of their own and `__missing__`: a dict
-whose type is the subclass; its methods are traced with it bound, `super()` reaches dict's own
-method, and `d[key]` for a missing key calls `__missing__` (issue 22, subclasses of builtins).
-A subclass that overrides another special method falls back."""
+"""Subclasses of dict, made in the frame or passed in, with methods of their own and
+`__missing__`: a dict whose type is the subclass; its methods are traced with it bound,
+`super()` reaches dict's own method, and `d[key]` for a missing key calls `__missing__`
+(issue 22, subclasses of builtins). A subclass that overrides another special method falls
+back. One passed in is guarded and read as dict's own C code reads it, so a check runs no
+method of the class, even one the class gained after the compile."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from typing import Any
 
 import pytest
 
+import tracer
+import tracer.runtime as torch
 from tests.differential.helpers import check
 from tracer.testing import assert_same_behavior
 
@@ -72,3 +76,111 @@ def other_special_method(n: int) -> Any:
 @pytest.mark.parametrize("fn", [missing_raises, other_special_method])
 def test_as_eager(fn: Any) -> None:
     assert_same_behavior(fn, 3)
+
+
+class Config(dict[str, Any]):
+    def scale(self) -> Any:
+        return self["s"] * 2
+
+    def clear(self) -> None:  # dict's own clear replays the changes, never this one
+        print("Config.clear")
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        print("Config.update")
+
+
+def config_read_and_changed(x: Any, cfg: Config) -> Any:
+    cfg["seen"] = cfg.get("seen", 0) + 1
+    del cfg["drop"]
+    cfg.setdefault("s2", cfg["s"])
+    out = x * cfg["s"] + cfg.scale() + len(cfg)
+    return out, list(cfg), sorted(cfg.items()), "s" in cfg, cfg, type(cfg).__name__
+
+
+def tally_passed_in(t: Tally) -> Any:
+    t.bump("a")
+    unused = t["fresh"]  # __missing__ stores it
+    return t, unused, isinstance(t, dict), t.copy(), type(t.copy())
+
+
+def test_dict_subclass_passed_in() -> None:
+    check(config_read_and_changed, torch.ones(2), Config(s=3, drop=1))
+    check(tally_passed_in, Tally(a=1))
+    check(through_super_passed_in, PlusOne(b=2))
+
+
+def through_super_passed_in(p: PlusOne) -> Any:
+    return p.put("a", 4), p, list(p)
+
+
+def test_dict_subclass_input_returned_is_the_object() -> None:
+    compiled = tracer.compile(lambda cfg: (cfg, cfg["s"]), fullgraph=True)
+    cfg = Config(s=1)
+    assert compiled(cfg)[0] is cfg
+    assert compiled(cfg)[0] is cfg
+
+
+class Gains(dict[str, int]):
+    pass
+
+
+def test_check_runs_no_method_the_class_gains_after_the_compile() -> None:
+    """The check reads the keys and values with dict's own code (`dict.keys(L['g'])`,
+    `dict.get(L['g'], 'a')`): before that it ran `__iter__` and `__getitem__` the class
+    gained, before the guard on the class's names failed."""
+    calls: list[str] = []
+
+    def fn(g: Gains) -> Any:
+        return g["a"] + len(g), list(g)
+
+    compiled = tracer.compile(fn)
+    assert compiled(Gains(a=1)) == (2, ["a"])
+
+    def getitem(self: Any, key: str) -> int:
+        calls.append("getitem")
+        return 10
+
+    def iterate(self: Any) -> Any:
+        calls.append("iter")
+        return iter(["z"])
+
+    Gains.__getitem__ = getitem  # type: ignore[method-assign]
+    Gains.__iter__ = iterate  # type: ignore[method-assign]
+    try:
+        expected = fn(Gains(a=1))
+        eager_calls = list(calls)
+        calls.clear()
+        assert compiled(Gains(a=1)) == expected == (11, ["z"])
+        assert calls == eager_calls == ["getitem", "iter"]
+    finally:
+        del Gains.__getitem__, Gains.__iter__
+
+
+def test_attribute_on_the_object_misses_and_shadows_the_method() -> None:
+    def fn(cfg: Config) -> Any:
+        return cfg.scale()
+
+    compiled = tracer.compile(fn)
+    assert compiled(Config(s=2)) == 4
+    shadowed = Config(s=2)
+    shadowed.scale = lambda: "own"  # type: ignore[method-assign]
+    assert compiled(shadowed) == "own" == fn(shadowed)
+    assert_same_behavior(fn, shadowed)  # an object with attributes falls back
+
+
+def test_object_keys_fall_back() -> None:
+    def fn(g: Gains) -> Any:
+        return sorted(g.values())
+
+    g = Gains()
+    g[frozenset({1})] = 1  # type: ignore[index]
+    assert_same_behavior(fn, g)
+
+
+def test_no_graph_break_for_an_input() -> None:
+    def fn(x: Any, cfg: Config) -> Any:
+        return x * cfg["s"] + cfg.scale()
+
+    explained = tracer.explain(fn)(torch.ones(2), Config(s=3))
+    assert explained.graph_count == 1
+    assert explained.graph_break_count == 0

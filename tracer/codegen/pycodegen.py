@@ -29,6 +29,7 @@ from guards.sources import (
     AttrSource,
     BuiltinSource,
     ClosureSource,
+    DictGetSource,
     DictValueSource,
     GlobalSource,
     ItemSource,
@@ -501,6 +502,13 @@ def _load_item(cg: PyCodegen, src: Any) -> None:
     cg.binary_subscr()
 
 
+def _load_dict_get(cg: PyCodegen, src: Any) -> None:
+    cg.load_function(dict.get)
+    cg.load_source(src.base)
+    cg.load_key(src.key)
+    cg.call(2)
+
+
 def _load_tuple_item(cg: PyCodegen, src: Any) -> None:
     cg.load_function(tuple.__getitem__)
     cg.load_source(src.base)
@@ -553,6 +561,7 @@ _SOURCE_LOADERS: dict[type, Callable[[PyCodegen, Any], None]] = {
     ClosureSource: _load_closure,
     AttrSource: _load_attr,
     ItemSource: _load_item,
+    DictGetSource: _load_dict_get,
     TupleItemSource: _load_tuple_item,
     TypeSource: _load_type,
     IterationSource: _load_iteration,
