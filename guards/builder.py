@@ -190,7 +190,11 @@ class GuardBuilder:
         tests runs faster than `v.keys().isdisjoint(...)` (a method call and a view)."""
         return " and ".join(f"{key!r} not in {v}" for key in guard.expected)
 
+    def DICT_CONTAINS(self, guard: Guard, v: str) -> str:
+        return " and ".join(f"{key!r} in {v}" for key in guard.expected)
+
     def HASATTR(self, guard: Guard, v: str) -> str:
+
         return f"___has_attr({v}, {guard.expected!r})"
 
     def NO_HASATTR(self, guard: Guard, v: str) -> str:
@@ -288,7 +292,7 @@ def reads_value_once(guard: Guard) -> bool:
         return True
     if kind is GuardKind.EQUALS_MATCH or kind is GuardKind.CLOSURE_MATCH:
         return expected is None or type(expected) is bool or not is_constant(expected)
-    if kind is GuardKind.DICT_NOT_CONTAINS:
+    if kind is GuardKind.DICT_NOT_CONTAINS or kind is GuardKind.DICT_CONTAINS:
         return len(expected) == 1
     if kind is GuardKind.DICT_KEYS_MATCH or kind is GuardKind.MODE_STACK:
         return not expected  # `len(v) == 0`, `___mode_stack_len() == 0`

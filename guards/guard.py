@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from guards.constants import constant_key, is_constant, safe_label, type_label
 from guards.sources import (
+    BuiltinsDictSource,
     BuiltinSource,
     ClosureSource,
     GlobalsDictSource,
@@ -70,6 +71,9 @@ class GuardKind(enum.Enum):
     FACTS_MATCH = 15
     """named facts about the object at the source, read at once by its FactsSpec's reader
     (what `Module.__call__` tests before it calls `forward`: no hook, not compiled)."""
+    DICT_CONTAINS = 16
+    """`key in v` for each of a tuple of keys (v a dict): a global or builtin whose value the
+    trace handed on unread is still defined (`OutputGraph.guard_name_present`)."""
 
     # Members are singletons compared by identity, so identity hashing agrees with `==`.
     __hash__ = object.__hash__
@@ -363,6 +367,7 @@ FUNCTION_MATCH's function."""
 _HELD_ROOTS: tuple[type[Source], ...] = (
     GlobalSource,
     BuiltinSource,
+    BuiltinsDictSource,
     GlobalsDictSource,
     ModuleSource,
     ClosureSource,
@@ -495,7 +500,8 @@ def _absent_key(expected: Any) -> Hashable:
         except TypeError:  # constant_key's answer for a non-constant
             pass
     raise TypeError(
-        f"DICT_NOT_CONTAINS expects a non-empty tuple of constant keys, got {safe_label(expected)}"
+        "DICT_NOT_CONTAINS and DICT_CONTAINS expect a non-empty tuple of constant keys, got "
+        f"{safe_label(expected)}"
     )
 
 
@@ -583,6 +589,7 @@ _KEY_OF: dict[GuardKind, Callable[[Any], Hashable]] = {
     GuardKind.NO_ALIASING: _no_aliasing_key,
     GuardKind.GLOBAL_STATE: _global_state_key,
     GuardKind.FACTS_MATCH: _facts_key,
+    GuardKind.DICT_CONTAINS: _absent_key,
 }
 assert set(_KEY_OF) == set(GuardKind), "every guard kind needs a key"
 
@@ -626,6 +633,7 @@ _EXPECTED_TEXT: dict[GuardKind, Callable[[Any], str]] = {
     GuardKind.NO_ALIASING: lambda others: "is none of " + ", ".join(o.name for o in others),
     GuardKind.GLOBAL_STATE: lambda spec: spec.text(),
     GuardKind.FACTS_MATCH: lambda spec: spec.text("v", ", "),
+    GuardKind.DICT_CONTAINS: lambda keys: ", ".join(map(repr, keys)) + " present",
 }
 
 
@@ -663,4 +671,5 @@ _DESCRIBE: dict[GuardKind, Callable[[str, Any], str]] = {
     ),
     GuardKind.GLOBAL_STATE: lambda name, spec: spec.text(" and "),
     GuardKind.FACTS_MATCH: lambda name, spec: spec.text(name),
+    GuardKind.DICT_CONTAINS: lambda name, keys: " and ".join(f"{key!r} in {name}" for key in keys),
 }

@@ -314,6 +314,14 @@ def _explain_not_contains(guard: Guard, value: Any) -> Explained:
     return _claim(f"{present!r} not in {guard.source.name}", found)
 
 
+def _explain_contains(guard: Guard, value: Any) -> Explained:
+    """The first of the guard's keys missing from the dict, alone: `'H' in G (actual G['H'] is
+    missing)`."""
+    missing = next((key for key in guard.expected if not _holds(value, key)), guard.expected[0])
+    found = f"{ItemSource(guard.source, missing).name} is missing"
+    return _claim(f"{missing!r} in {guard.source.name}", found)
+
+
 def _holds(value: Any, key: object) -> bool:
     """`key in value` as the check tests it, an exception counting as held (a failed guard)."""
     try:
@@ -380,6 +388,7 @@ _EXPLAIN: dict[GuardKind, Callable[[Guard, Any], Explained]] = {
     GuardKind.CLOSURE_MATCH: lambda g, v: _actual(g, _pinned_class(g, v)),
     GuardKind.LENGTH_CHECK: _explain_length,
     GuardKind.DICT_NOT_CONTAINS: _explain_not_contains,
+    GuardKind.DICT_CONTAINS: _explain_contains,
     GuardKind.NO_HASATTR: lambda g, v: (
         f"{AttrSource(g.source, g.expected).name}: unexpected attribute (expected absent)",
         "present",

@@ -212,6 +212,24 @@ class GlobalsDictSource(Source):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
+class BuiltinsDictSource(Source):
+    """The builtins dict itself, `B`: the root of "this name is not a builtin" guards (a
+    NameError the trace raised holds while neither the globals nor the builtins define it)."""
+
+    def __post_init__(self) -> None:
+        self._store((), "B")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[BuiltinsDictSource], tuple[()]]:
+        return (BuiltinsDictSource, ())
+
+    def access(self, base_expr: str) -> str:
+        return "B"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class ModuleSource(Source):
     """A module by its import name: `sys.modules['math']`. The root of a module an `import`
     inside the traced code found, and of the globals of a function from another module

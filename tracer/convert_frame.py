@@ -8,7 +8,6 @@ as InternalError, never silently turned into a fallback.
 
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import time
 import traceback
@@ -69,6 +68,7 @@ from tracer.observability.metrics import (
 )
 from tracer.output_graph import OutputGraph
 from tracer.translator import InstructionTranslator
+from tracer.translator.names import builtins_of
 from tracer.translator.trace_warnings import recording_warnings
 from variables.base import VariableTracker
 from variables.constant import is_constant_value
@@ -648,12 +648,10 @@ def _build_guards(
     fn: types.FunctionType, output: OutputGraph, compile_id: CompileId
 ) -> CompiledGuards:
     with timed("build_guards", metrics_column="build_guards_time_us", log_compile_event=True):
-        found = fn.__globals__.get("__builtins__", builtins)
-        builtins_dict = found if issubclass(type(found), dict) else vars(found)
         guards = CompiledGuards(
             output.all_guards(),
             f_globals=fn.__globals__,
-            builtins=builtins_dict,
+            builtins=builtins_of(fn.__globals__),
             closure=fn.__closure__,
             mode_stack_fn=output.world.mode_stack,
             mode_stack_len_fn=output.world.mode_stack_len,

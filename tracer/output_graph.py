@@ -26,8 +26,8 @@ from variables.base import VariableTracker
 from variables.builder import VariableBuilder, wrap_class, wrap_constant_result
 from variables.constant import ConstantVariable
 from variables.dicts import ConstDictVariable
-from variables.lists import BaseListVariable, TupleVariable
-from variables.modes import TorchFunctionModeVariable
+from variables.lists import TupleVariable
+from variables.modes import TorchFunctionModeVariable, mode_types
 from variables.operators import OPERATOR_SYMBOLS, identical, raise_operator_error
 from variables.structured import StructSequenceVariable, is_struct_sequence
 from variables.sym import SymNumberVariable, pin_scalar_arguments, symbolic_int_operand
@@ -91,6 +91,9 @@ class OutputGraph:
         self._attrs_present: dict[tuple[Source, str], UserLocation | None] = {}
         """(object source, name) of each attribute found in an instance dict, with the user
         line (`guard_attr_present`): `all_guards` guards those whose value was never read."""
+        self._names_present: dict[tuple[Source, str], tuple[UserLocation | None, Source]] = {}
+        """(dict source, name) of each global or builtin found, with the user line and the
+        value's source (`guard_name_present`): `all_guards` guards those never read."""
         self.class_dict_sources: dict[type, Source] = {}
         """The source through which this trace guards each class's `__dict__`, the first one
         it used: one reached through an instance pinned to its class by TYPE_MATCH reaches
@@ -290,6 +293,8 @@ class OutputGraph:
 
     def pop_mode(self, tx: TranslatorBase) -> VariableTracker:
         if not self.mode_stack:
+            if not self.world.stack_errors_modeled:  # the pop runs eagerly, torch's error
+                unimplemented("mode-stack", "popping an empty torch function mode stack")
             tx.raise_user_error(
                 RuntimeError("Trying to pop from an empty torch function mode stack")
             )
@@ -314,7 +319,7 @@ class OutputGraph:
         mode = self.mode_stack.pop()
         try:
             handler = mode.realize().var_getattr(tx, "__torch_function__")
-            types = _mode_types(self.world, public, args, kwargs)
+            types = mode_types(self.world, public, args, kwargs)
             types_vt = TupleVariable([wrap_class(t) for t in types])
             result = handler.call_function(
                 tx,
@@ -324,6 +329,8 @@ class OutputGraph:
         finally:
             self.mode_stack.append(mode)
         if result.is_python_constant() and result.as_python_constant() is NotImplemented:
+            if not self.world.declined_op_runs:
+                unimplemented("mode", f"{mode!r} returned NotImplemented for {op_name(public)}")
             return None
         return result
 
@@ -370,21 +377,46 @@ class OutputGraph:
             location = self.current_tx.location() if self.current_tx is not None else None
             self._attrs_present[obj_source, name] = location
 
+    def guard_name_present(self, dict_source: Source, name: str, value_source: Source) -> None:
+        """`name` was found in the dict at `dict_source` (the globals, the builtins) and its
+        value handed on lazily, at `value_source`: code that returns or passes it on unread
+        relies on its presence alone (deleted later, the compiled code would read it outside
+        the user's `try`), which a DICT_CONTAINS guards, one per dict. A value the trace reads
+        is guarded where it is read, which fails the check when it is gone: then its name is
+        left out (`all_guards`), so reading a global costs no extra guard."""
+        if (dict_source, name) not in self._names_present:
+            location = self.current_tx.location() if self.current_tx is not None else None
+            self._names_present[dict_source, name] = (location, value_source)
+
     def all_guards(self) -> list[Guard]:
         """Every guard of the trace: `guards`, then one DICT_NOT_CONTAINS per dict of the names
         `guard_name_absent` recorded there, sorted (the text does not depend on the order the
-        trace met them), with the user line of the first; then the HASATTR of each attribute
-        found present whose value was never read (`guard_attr_present`)."""
+        trace met them), with the user line of the first; then one DICT_CONTAINS per dict of
+        the names found whose value was never read (`guard_name_present`), and the HASATTR of
+        each attribute found present whose value was never read (`guard_attr_present`)."""
         absent = [
             Guard(GuardKind.DICT_NOT_CONTAINS, source, tuple(sorted(names)), location)
             for source, (location, names) in self._absent_names.items()
+        ]
+        unread: dict[Source, tuple[UserLocation | None, list[str]]] = {}
+        for (source, name), (location, value_source) in self._names_present.items():
+            if value_source not in self.builder.cache:
+                unread.setdefault(source, (location, []))[1].append(name)
+        defined = [
+            Guard(GuardKind.DICT_CONTAINS, source, tuple(sorted(names)), location)
+            for source, (location, names) in unread.items()
         ]
         present = [
             Guard(GuardKind.HASATTR, source, name, location)
             for (source, name), location in self._attrs_present.items()
             if AttrSource(source, name) not in self.builder.cache
         ]
-        return [*self.guards.values(), *absent, *(g for g in present if g not in self.guards)]
+        return [
+            *self.guards.values(),
+            *absent,
+            *defined,
+            *(g for g in present if g not in self.guards),
+        ]
 
     def add_scalar_input(self, value: Any, source: Source) -> VariableTracker:
         """A float/int input that stays symbolic: guarded by type only, passed to the graph."""
@@ -716,28 +748,6 @@ def _repeats_sequence(args: list[VariableTracker]) -> bool:
     sequences = (list, tuple, str, bytes, bytearray)
     kinds = [a.realize().python_type() for a in args]
     return len(args) == 2 and any(issubclass(k, sequences) for k in kinds)
-
-
-def _mode_types(
-    world: worlds.TensorWorld,
-    public: Any,
-    args: list[VariableTracker],
-    kwargs: dict[str, VariableTracker],
-) -> list[type]:
-    """The `types` the runtime hands a mode for this call (see `overridable._tensor_types`):
-    the tensor types among the arguments, one level into lists and tuples, without `Tensor`
-    itself for ops torch parses against a signature."""
-    found: dict[type, None] = {}
-    for vt in (*args, *kwargs.values()):
-        vt = vt.realize()
-        items = vt.items if isinstance(vt, BaseListVariable) else [vt]
-        for item in items:
-            item = item.realize()
-            if isinstance(item, TensorVariable):
-                found[item.python_type()] = None
-    if not world.passes_tensor_types(public, len(args)):
-        found.pop(world.tensor_type, None)
-    return list(found)
 
 
 def _op_name(target: Any) -> str:

@@ -51,7 +51,7 @@ from variables.constant import (
 )
 from variables.deques import DequeVariable
 from variables.dict_subclass import DictSubclassVariable, is_dict_subclass
-from variables.dicts import ConstDictVariable, hashed_by_identity
+from variables.dicts import ConstDictVariable, guard_hashed_by_identity, hashed_by_identity
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.grad_mode import (
     GradModeClassVariable,
@@ -486,7 +486,10 @@ class VariableBuilder:
         if hashed_by_identity(kind):
             found = self.wrap(key, source)
             self.output.add_guard(GuardKind.ID_MATCH, source, key)
+            if isinstance(found, UserDefinedObjectVariable):
+                guard_hashed_by_identity(self._tx(), found)
             return found
+
         if is_frozen_dataclass(kind) and generated_eq_and_hash(kind):
             found = self.wrap(key, source)
             for name in (f.name for f in dataclasses.fields(key)):

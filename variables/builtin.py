@@ -47,6 +47,7 @@ from variables.min_max import needs_min_max_polyfill, traced_min_max
 from variables.misc import ExceptionVariable, make_exception
 from variables.operator_functions import call_operator_function
 from variables.operators import identical, lacks_special_method, raise_on_stand_ins, user_binary_op
+from variables.protocol_results import hash_result, len_result
 from variables.pure_calls import OPERATOR_FUNCTIONS, fold
 from variables.sentinels import SentinelVariable, id_of
 from variables.sets import (
@@ -68,8 +69,6 @@ from variables.user_defined import (
     ObjectNewVariable,
     UserDefinedClassVariable,
     UserDefinedObjectVariable,
-    hash_result,
-    len_result,
 )
 from variables.value_objects import check_format
 

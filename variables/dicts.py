@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from guards.sources import Source
     from tracer.codegen import PyCodegen
     from tracer.translator.base import TranslatorBase
+    from variables.user_defined import UserDefinedObjectVariable
 
 NO_KEY: Any = object()
 """What `object_key` gives for a tracker that is not an object of the inputs hashed by identity."""
@@ -74,6 +75,14 @@ def hashed_by_identity(cls: type) -> bool:
     )
 
 
+def guard_hashed_by_identity(tx: TranslatorBase, vt: UserDefinedObjectVariable) -> None:
+    """The object's class still finds `object`'s `__hash__` and `__eq__` (`hashed_by_identity`
+    said so while tracing): both guarded where CPython looks them up, so a class that gains
+    either (or `__hash__ = None`) misses."""
+    vt.special_method(tx, "__hash__")
+    vt.special_method(tx, "__eq__")
+
+
 def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
     """The real key for a tracker that is no constant, or NO_KEY: an object of the inputs
     hashed by identity (guarded by identity, ID_MATCH: another object is another key), or a
@@ -92,7 +101,9 @@ def object_key(tx: TranslatorBase, vt: VariableTracker) -> Any:
         if vt.value is None or vt.source is None:
             unimplemented("dict-key", f"{vt!r}, made in the frame, used as a dict key")
         tx.output.add_guard(GuardKind.ID_MATCH, vt.source, vt.value)
+        guard_hashed_by_identity(tx, vt)
         return vt.value
+
     real = getattr(vt, "real", None)  # a tensor input (`memo.add(p)` in `Module.parameters`)
     if real is not None and vt.source is not None:
         tensor_hash = tx.output.world.tensor_type.__hash__

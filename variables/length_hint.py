@@ -18,34 +18,18 @@ only user classes are asked here."""
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracer.exc import Unsupported, unimplemented
-from variables.base import NotConstantError, VariableTracker
+from variables.base import VariableTracker
 from variables.class_lookup import lookup_class_attr
 from variables.constant import ConstantVariable
 from variables.iterators import IteratorVariable, UserIteratorVariable, iterate
+from variables.protocol_results import Hinted, Sized, protocol_result
 from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
-
-
-class _StandIn:
-    """Returns a given value from its protocol method."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-
-class _Sized(_StandIn):
-    def __len__(self) -> Any:
-        return self.value
-
-
-class _Hinted(_StandIn):
-    def __length_hint__(self) -> Any:
-        return self.value
 
 
 def sized_iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
@@ -75,7 +59,9 @@ def length_hint(tx: TranslatorBase, vt: VariableTracker) -> int | None:
     owner = obj.special_method(tx, "__len__")[1]
     if owner is not None and owner.__module__ != "builtins":  # (a builtin's: no user code)
         try:
-            return _checked(tx, obj.call_method(tx, "__len__", [], {}), len, _Sized)
+            size: int = protocol_result(tx, len, Sized, obj.call_method(tx, "__len__", [], {}))
+            return size
+
         except Unsupported as e:
             if not isinstance(e.user_exception, TypeError):
                 raise
@@ -89,7 +75,7 @@ def length_hint(tx: TranslatorBase, vt: VariableTracker) -> int | None:
         if isinstance(e.user_exception, TypeError):
             return None
         raise
-    hint = _checked(tx, result, operator.length_hint, _Hinted, -1)
+    hint: int = protocol_result(tx, operator.length_hint, Hinted, result, -1)
     return None if hint == -1 else hint  # -1: NotImplemented, the default
 
 
@@ -105,21 +91,3 @@ def operator_length_hint(
     tx.run_user_operation(operator.length_hint, (), fallback)
     hint = length_hint(tx, obj)
     return ConstantVariable(fallback if hint is None else hint)
-
-
-def _checked(
-    tx: TranslatorBase,
-    result: VariableTracker,
-    builtin: Any,
-    stand_in: type[_StandIn],
-    *default: int,
-) -> int:
-    """Check what a user method returned with CPython's own `builtin` (`len` checks a
-    `__len__` result, `operator.length_hint` a `__length_hint__` result) on a stand-in that
-    returns the same value: its errors, and their messages, are CPython's."""
-    try:
-        value = result.realize().as_python_constant()
-    except NotConstantError:
-        unimplemented("protocol", "a length hint known only at run time")
-    checked: int = tx.run_user_operation(builtin, stand_in(value), *default)
-    return checked

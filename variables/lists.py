@@ -365,13 +365,23 @@ def search_target(tx: TranslatorBase, item: VariableTracker) -> object:
 
 
 def contains(tx: TranslatorBase, items: Sequence[VariableTracker], item: VariableTracker) -> bool:
-    """`item in items` where identity or constant equality decides."""
+    """`item in items` as CPython's list, tuple and dict-values searches ask it: item by item
+    in order, identity first, then `==` (where identity or constant equality decides): the
+    comparisons with the items before an identical one run (a user `__eq__` that raises
+    raises), so the search stops where CPython's does."""
     realized = item.realize()
+    target: object = _UNSET
     for candidate in items:
         if candidate is item or candidate.realize() is realized:
             return True
-    target = search_key(tx, realized)
-    return any(matches(tx, candidate, target) for candidate in items)
+        if target is _UNSET:
+            target = search_key(tx, realized)
+        if matches(tx, candidate, target):
+            return True
+    return False
+
+
+_UNSET = object()
 
 
 class _ByIdentity:

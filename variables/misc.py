@@ -68,6 +68,10 @@ class CellVariable(VariableTracker):
             else:
                 self.contents = tx.output.builder.lazy(value, self.source)
                 return self.contents
+        if self.real_cell is not None:
+            # a cell from outside, empty now: it may be filled before the next call, and no
+            # guard says it is empty (the frame runs as plain Python, which raises)
+            unimplemented("empty-cell", f"free variable {name!r} is not bound yet")
         # CPython's error for an empty cell: the frame's own cell variable is a local
         # (UnboundLocalError), a free variable is a NameError.
         if name in tx.code.co_cellvars:
@@ -458,6 +462,13 @@ def make_exception(
         values = [a.realize().as_python_constant() for a in args]
     except NotConstantError:
         unimplemented("exception", f"{cls.__name__}() with non-constant arguments")
+    from variables.operator_functions import holds_copy  # (it builds on the trackers here)
+
+    if any(map(holds_copy, values)):
+        # the exception would hold a copy of the frame's list: a change made later is not in
+        # it, and `e.args[0] is lst` is False
+        unimplemented("exception", f"{cls.__name__}() of a list, dict or set")
+
     # CPython checks the arguments of some exceptions (SyntaxError's details tuple,
     # UnicodeError's five): make one now, so a call CPython rejects raises its error here.
     tx.run_user_operation(cls, *values)

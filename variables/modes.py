@@ -9,6 +9,7 @@ real stack to the final symbolic state (see notes/side-effects.md).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from tracer import worlds
 from tracer.exc import unimplemented
 from variables.base import KnownObjectVariable, VariableTracker
 from variables.constant import ConstantVariable
-from variables.lists import ListVariable, TupleVariable
+from variables.lists import BaseListVariable, ListVariable, TupleVariable
 from variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
@@ -66,7 +67,17 @@ class ModeStackFunctionVariable(KnownObjectVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         handler: Callable[..., VariableTracker] = getattr(self, f"call_{self.kind}")
-        return handler(tx, *args, **kwargs)
+        # the C functions take their arguments by position, under names of their own: a call
+        # they refuse runs eagerly and raises the library's own TypeError
+        try:
+            inspect.signature(handler).bind(tx, *args)
+        except TypeError:
+            refused = True
+        else:
+            refused = bool(kwargs)
+        if refused:
+            unimplemented("mode-stack", f"{self.kind} called with arguments it does not take")
+        return handler(tx, *args)
 
     def call_push(self, tx: TranslatorBase, mode: VariableTracker) -> VariableTracker:
         tx.output.push_mode(tx, mode.realize())
@@ -79,17 +90,27 @@ class ModeStackFunctionVariable(KnownObjectVariable):
         return ConstantVariable(len(tx.output.mode_stack))
 
     def call_get_at(self, tx: TranslatorBase, index: VariableTracker) -> VariableTracker:
-        i = index.as_python_constant()
-        try:
-            found: VariableTracker = tx.output.mode_stack[i]
-        except IndexError:
+        """The mode at a position, 0 at the bottom. The runtime's function indexes its list
+        (from the top for a negative index) and raises its IndexError out of range. torch's
+        refuses what is not an int in range with errors of its own (`RuntimeError("Tried to
+        get stack at idx that's too big")`, a TypeError for a bool): that call runs eagerly."""
+        index = index.realize()
+        stack = tx.output.mode_stack
+        value = index.value if isinstance(index, ConstantVariable) else None
+        if not tx.output.world.stack_errors_modeled:
+            if type(value) is not int or not 0 <= value < len(stack):
+                unimplemented("mode-stack", f"mode stack index {index!r} of {len(stack)} modes")
+            return stack[value]
+        if not isinstance(value, int):  # (an int or a bool: what the runtime's list takes)
+            unimplemented("mode-stack", f"mode stack index {index!r}")
+        if not -len(stack) <= value < len(stack):
             tx.raise_user_error(
                 IndexError(
-                    f"torch function mode stack index {i} is out of range for a stack of "
-                    f"length {len(tx.output.mode_stack)}"
+                    f"torch function mode stack index {value} is out of range for a stack of "
+                    f"length {len(stack)}"
                 )
             )
-        return found
+        return stack[value]
 
     def call_current(self, tx: TranslatorBase) -> VariableTracker:
         stack = tx.output.mode_stack
@@ -222,3 +243,46 @@ def mode_functions() -> dict[int, tuple[Any, str]]:
 
 def unsupported_mode_function(name: str) -> None:
     unimplemented("mode-stack", f"{name} on the torch function mode stack is not supported")
+
+
+def mode_types(
+    world: worlds.TensorWorld,
+    public: Any,
+    args: list[VariableTracker],
+    kwargs: dict[str, VariableTracker],
+) -> list[type]:
+    """The `types` the runtime hands a mode for this call (see `overridable._tensor_types`):
+    the tensor types among the arguments, one level into lists and tuples, without `Tensor`
+    itself for ops torch parses against a signature."""
+    from variables.tensor import TensorVariable  # (it builds on this module, via the builder)
+
+    found: dict[type, None] = {}
+    for vt in (*args, *kwargs.values()):
+        vt = vt.realize()
+        items = vt.items if isinstance(vt, BaseListVariable) else [vt]
+        for item in items:
+            item = item.realize()
+            if isinstance(item, TensorVariable):
+                found[item.python_type()] = None
+    if world.tensor_type in found:
+        shown = [_shown_to_world(vt) for vt in args]
+        shown_kwargs = {name: _shown_to_world(vt) for name, vt in kwargs.items()}
+        if not world.passes_tensor_types(public, shown, shown_kwargs):
+            found.pop(world.tensor_type)
+    return list(found)
+
+
+def _shown_to_world(vt: VariableTracker) -> Any:
+    """An argument as `TensorWorld.passes_tensor_types` is given it: TENSOR_ARG for a tensor,
+    the constant, a list or tuple of such, else UNKNOWN_ARG."""
+    from variables.tensor import TensorVariable
+
+    vt = vt.realize()
+    if isinstance(vt, TensorVariable):
+        return worlds.TENSOR_ARG
+    if isinstance(vt, ListVariable | TupleVariable) and type(vt) in (ListVariable, TupleVariable):
+        return vt.python_type()(_shown_to_world(item) for item in vt.items)
+
+    if isinstance(vt, ConstantVariable):
+        return vt.value
+    return worlds.UNKNOWN_ARG

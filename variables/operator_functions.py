@@ -37,20 +37,24 @@ def returns_a_copy(result: object, args: Sequence[object]) -> bool:
     """Does `result`, computed on the constants `args`, hold one of the copies in them (`max`
     of lists gives one of the lists: a copy, not the object plain Python returns)? A new
     container the function made (`+counter`, a bytearray's slice) is not one."""
-    if not isinstance(result, (*_COPIED_TYPES, tuple)):
+    if not isinstance(result, (*_COPIED_TYPES, tuple, slice)):
         return False  # (most folds: a number, a str)
     copies = {id(part) for arg in args for part in _copied_parts(arg)}
     return bool(copies) and any(id(part) in copies for part in _copied_parts(result))
 
 
 def _copied_parts(value: object) -> list[object]:
-    """The containers a tracker's constant copies, in `value` (itself included)."""
+    """The containers a tracker's constant copies, in `value` (itself included): what a
+    value made from it would hold in place of the frame's objects (`slice(lst)`,
+    `ValueError(lst)`)."""
     if isinstance(value, _COPIED_TYPES):
         items = value.items() if isinstance(value, dict) else value
         inner = [p for item in items for p in _copied_parts(item)]
         return [value, *inner]
     if isinstance(value, tuple):
         return [p for item in value for p in _copied_parts(item)]
+    if isinstance(value, slice):
+        return _copied_parts((value.start, value.stop, value.step))
     return []
 
 

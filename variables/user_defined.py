@@ -27,7 +27,7 @@ from variables import (
     value_objects,
     value_subclass,
 )
-from variables.base import NotConstantError, VariableTracker
+from variables.base import VariableTracker
 from variables.class_lookup import (
     ABSENT,
     custom_getattribute_reason,
@@ -44,6 +44,7 @@ from variables.class_protocols import TRUTH_NAMES, guard_metaclass_specials, mod
 from variables.constant import ConstantVariable
 from variables.functions import UserFunctionVariable, UserMethodVariable
 from variables.misc import PartialVariable
+from variables.protocol_results import Sized, Truthy, protocol_result
 from variables.wrappers import FunctoolsPartialVariable
 
 if TYPE_CHECKING:
@@ -84,10 +85,16 @@ def is_slot(member: Any, owner: type | None) -> bool:
     )
 
 
-def property_error(tx: TranslatorBase, prop: property, cls: type, action: str) -> None:
+def property_error(
+    tx: TranslatorBase, prop: property, cls: type, action: str, source: Source | None
+) -> None:
     """CPython's own AttributeError for a property with no getter, setter or deleter, raised
     by the property on a stand-in whose type has `cls`'s names (the message names the type by
-    its `__qualname__`: `'f.<locals>.Q' object`)."""
+    its `__qualname__`: `'f.<locals>.Q' object`). The property is pinned where the class holds
+    it (`source`; None for a class made in the frame): one that gets the accessor later
+    (`C.p = C.p.setter(f)`, a new property) misses."""
+    if source is not None:
+        tx.output.add_guard(GuardKind.ID_MATCH, source, prop)
     stand_in = type(cls.__name__, (), {"__qualname__": cls.__qualname__})()
     if action == "get":
         tx.run_user_operation(prop.__get__, stand_in, type(stand_in))
@@ -270,7 +277,8 @@ class UserDefinedClassVariable(VariableTracker):
     def _metaclass_property(self, tx: TranslatorBase, prop: property, name: str) -> VariableTracker:
         """A property of the metaclass read on the class: its getter called with the class."""
         if prop.fget is None:
-            property_error(tx, prop, type(self.value), "get")
+            where = AttrSource(TypeSource(self.source), name) if self.source is not None else None
+            property_error(tx, prop, type(self.value), "get", where)
         fget_source = None
         if self.source is not None:
             fget_source = AttrSource(AttrSource(TypeSource(self.source), name), "fget")
@@ -406,7 +414,7 @@ class UserDefinedObjectVariable(VariableTracker):
         if issubclass(type(member), property):
             try:
                 if member.fget is None:
-                    property_error(tx, member, self.cls, "get")
+                    property_error(tx, member, self.cls, "get", self._class_source(tx, name))
                 getter = wrap_class_member(
                     tx,
                     member.fget,
@@ -419,7 +427,7 @@ class UserDefinedObjectVariable(VariableTracker):
                 if isinstance(e.user_exception, AttributeError):
                     self._no_getattr_fallback(tx, name)
                 raise
-        if is_slot(member, owner):
+        if self._is_slot(tx, name, member, owner):
             if not self._slot_filled(tx, name, member):
                 self._no_getattr_fallback(tx, name)
             return self._slot_value(tx, name, member)
@@ -551,6 +559,17 @@ class UserDefinedObjectVariable(VariableTracker):
             tx.run_user_operation(access, self.value)
         slots.raise_on_bare_instance(tx, self.cls, f"empty slot {self.cls.__name__}.{name}", access)
 
+    def _is_slot(self, tx: TranslatorBase, name: str, member: Any, owner: type | None) -> bool:
+        """Is `member` (found as `name` on the class) a `__slots__` member? Then it is pinned
+        where the class holds it: replaced by a class attribute or deleted from the class
+        later, the slot no longer takes reads and stores."""
+        if not is_slot(member, owner):
+            return False
+        source = self._class_source(tx, name)
+        if source is not None:
+            tx.output.add_guard(GuardKind.ID_MATCH, source, member)
+        return True
+
     def _slot_filled(self, tx: TranslatorBase, name: str, member: Any) -> bool:
         """Does slot `name` hold a value now (guarded for an object from outside)?"""
         if name in self.attrs:
@@ -584,7 +603,7 @@ class UserDefinedObjectVariable(VariableTracker):
         member, owner = lookup_class_attr(self.cls, name)
         if issubclass(type(member), property):
             if member.fset is None:
-                property_error(tx, member, self.cls, "set")
+                property_error(tx, member, self.cls, "set", self._class_source(tx, name))
             setter = wrap_class_member(
                 tx,
                 member.fset,
@@ -594,11 +613,12 @@ class UserDefinedObjectVariable(VariableTracker):
             )
             setter.call_function(tx, [self, value], {})
             return
-        if member is not ABSENT and hasattr(type(member), "__set__") and not is_slot(member, owner):
+        slot = self._is_slot(tx, name, member, owner)
+        if member is not ABSENT and hasattr(type(member), "__set__") and not slot:
             unimplemented("setattr", f"assigning to descriptor {self.cls.__name__}.{name}")
         if member is ABSENT:  # a data descriptor set on a class later would take the store
             guard_not_in_classes(tx, self.cls, self.class_source(), name)
-        if not is_slot(member, owner) and not slots.has_instance_dict(self.cls):
+        if not slot and not slots.has_instance_dict(self.cls):
             what = f"storing {self.cls.__name__}.{name} (no slot, no __dict__)"
             store = lambda bare: object.__setattr__(bare, name, None)  # noqa: E731
             slots.raise_on_bare_instance(tx, self.cls, what, store)
@@ -621,7 +641,7 @@ class UserDefinedObjectVariable(VariableTracker):
         member, owner = lookup_class_attr(self.cls, name)
         if issubclass(type(member), property):
             if member.fdel is None:
-                property_error(tx, member, self.cls, "delete")
+                property_error(tx, member, self.cls, "delete", self._class_source(tx, name))
             deleter = wrap_class_member(
                 tx,
                 member.fdel,
@@ -631,7 +651,7 @@ class UserDefinedObjectVariable(VariableTracker):
             )
             deleter.call_function(tx, [self], {})
             return
-        if is_slot(member, owner):
+        if self._is_slot(tx, name, member, owner):
             if not self._slot_filled(tx, name, member):
                 self._raise_empty_slot_error(tx, name, member.__delete__)
             if not self.is_new:  # a slot empty at the call and filled by the trace: no replay
@@ -660,7 +680,25 @@ class UserDefinedObjectVariable(VariableTracker):
         args: Sequence[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
+        """`obj.name(*args)` as the operations that call a method implicitly ask it (`len`,
+        `bool`, `with`, calling the object; an explicit `obj.name(...)` reads `var_getattr`):
+        a special method is looked up on the class only, never in the instance dict
+        (`type(obj).__len__(obj)`, as CPython's `_PyObject_LookupSpecial`)."""
+        if name.startswith("__") and name.endswith("__"):
+            method = self.bound_special(tx, name)
+            if method is not None:
+                return method.call_function(tx, args, kwargs)
         return self.var_getattr(tx, name).call_function(tx, args, kwargs)
+
+    def bound_special(self, tx: TranslatorBase, name: str) -> VariableTracker | None:
+        """Special method `name` bound as CPython's implicit lookups bind it: found on the
+        class (guarded there), never in the instance dict; None when the class has none, or
+        has one that is not a function, static or class method."""
+        member, owner = self.special_method(tx, name)
+        if owner is None or type(member) not in _BOUND_FROM_CLASS:
+            return None
+        source = self._class_source(tx, name)
+        return wrap_class_member(tx, member, source, self, builder.wrap_class(self.cls))
 
     def call_function(
         self,
@@ -674,11 +712,9 @@ class UserDefinedObjectVariable(VariableTracker):
 
     def truthy(self, tx: TranslatorBase) -> bool:
         if self.special_method(tx, "__bool__")[1] is not None:
-            return bool(
-                protocol_result(tx, bool, _Truthy, self.call_method(tx, "__bool__", [], {}))
-            )
+            return bool(protocol_result(tx, bool, Truthy, self.call_method(tx, "__bool__", [], {})))
         if self.special_method(tx, "__len__")[1] is not None:
-            return bool(protocol_result(tx, bool, _Sized, self.call_method(tx, "__len__", [], {})))
+            return bool(protocol_result(tx, bool, Sized, self.call_method(tx, "__len__", [], {})))
         return True
 
     def reconstruct(self, cg: PyCodegen) -> None:
@@ -729,48 +765,5 @@ _TPFLAGS_HEAPTYPE = 1 << 9
 """Set on classes made by a class statement; a builtin base (list, int) needs its own __new__."""
 
 
-class _StandIn:
-    """A stand-in whose protocol method returns a given value: CPython's own `len`, `hash` and
-    `bool` on one check and convert that value exactly as they would a user method's result
-    (`__len__` returning -1 or 2.0, `__hash__` returning 2**70 or -1, `__bool__` returning 0),
-    errors included."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-
-class _Sized(_StandIn):
-    def __len__(self) -> Any:
-        return self.value
-
-
-class _Hashed(_StandIn):
-    def __hash__(self) -> Any:
-        return self.value
-
-
-class _Truthy(_StandIn):
-    def __bool__(self) -> Any:
-        return self.value
-
-
-def protocol_result(
-    tx: TranslatorBase, builtin: Any, stand_in: type[_StandIn], result: VariableTracker
-) -> Any:
-    """What `builtin` (len, hash or bool) makes of a user method's `result`, computed by
-    CPython on a stand-in; its error is the user's."""
-    try:
-        value = result.realize().as_python_constant()
-    except NotConstantError:
-        unimplemented("protocol", f"{builtin.__name__}() of a value known only at run time")
-    return tx.run_user_operation(builtin, stand_in(value))
-
-
-def len_result(tx: TranslatorBase, result: VariableTracker) -> VariableTracker:
-    """`len(obj)` from what `obj.__len__()` returned."""
-    return ConstantVariable(protocol_result(tx, len, _Sized, result))
-
-
-def hash_result(tx: TranslatorBase, result: VariableTracker) -> VariableTracker:
-    """`hash(obj)` from what `obj.__hash__()` returned."""
-    return ConstantVariable(protocol_result(tx, hash, _Hashed, result))
+_BOUND_FROM_CLASS = (types.FunctionType, staticmethod, classmethod)
+"""Special methods `UserDefinedObjectVariable.call_method` binds from the class itself."""

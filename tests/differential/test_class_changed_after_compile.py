@@ -493,3 +493,66 @@ def test_a_class_reached_without_a_source_is_read_through_its_module() -> None:
         assert compiled(p) == _class_reads(p) == ("other", 8, 6)
     finally:
         Pt.__match_args__, Coded.code, Maker.k = saved, 1, 1
+
+
+def _outcome(fn: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return ("returned", fn(*args))
+    except Exception as e:  # noqa: BLE001 - the outcome is what is compared
+        return ("raised", type(e).__name__, str(e))
+
+
+def test_a_property_given_its_missing_accessor_later_is_used() -> None:
+    """The AttributeError of a property with no setter (getter) was cached with no guard on
+    the property: `C.p = C.p.setter(f)` (a new property) still raised."""
+
+    class C:
+        p = property(lambda self: 1)
+        q = property(None, lambda self, v: None)
+
+    def store(o: Any) -> Any:
+        o.p = 5
+        return "stored"
+
+    def read(o: Any) -> Any:
+        return o.q
+
+    compiled_store, compiled_read = tracer.compile(store), tracer.compile(read)
+    for compiled, plain in ((compiled_store, store), (compiled_read, read)):
+        assert _outcome(compiled, C()) == _outcome(plain, C())
+        assert _outcome(compiled, C())[0] == "raised"
+    C.p = C.p.setter(lambda self, v: None)  # type: ignore[attr-defined]
+    C.q = C.q.getter(lambda self: "got")  # type: ignore[attr-defined]
+    for compiled, plain in ((compiled_store, store), (compiled_read, read)):
+        assert _outcome(compiled, C()) == _outcome(plain, C())
+        assert _outcome(compiled, C())[0] == "returned"
+
+
+def test_a_slot_replaced_or_deleted_on_the_class_later() -> None:
+    """The `__slots__` member was not pinned: after `C.x = 7` the trace still read the empty
+    slot, and after `del C.x` its replayed store raised outside the user's `try`."""
+
+    class Read:
+        __slots__ = ("x",)
+
+    class Store:
+        __slots__ = ("x",)
+
+    def read(o: Any) -> Any:
+        return hasattr(o, "x"), getattr(o, "x", "default")
+
+    def store(o: Any) -> Any:
+        try:
+            o.x = 3
+            return o.x
+        except AttributeError as e:
+            return f"caught: {e}"
+
+    compiled_read, compiled_store = tracer.compile(read), tracer.compile(store)
+    assert _outcome(compiled_read, Read()) == _outcome(read, Read())
+    assert _outcome(compiled_store, Store()) == _outcome(store, Store())
+    Read.x = 7  # type: ignore[misc]
+    del Store.x
+    assert _outcome(compiled_read, Read()) == _outcome(read, Read()) == ("returned", (True, 7))
+    assert _outcome(compiled_store, Store()) == _outcome(store, Store())
+    assert _outcome(compiled_store, Store())[1].startswith("caught: ")

@@ -94,6 +94,8 @@ def store_item(obj: Any) -> Any:
     return "stored"
 
 
+
+
 def _exit(self: Any, *exc: Any) -> None:
     return None
 
@@ -124,6 +126,7 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], type], dict[str, Any], i
     "repeat_by_index": (lambda o: [1] * o, plain, {"__index__": lambda self: 2}, 1),
     "setitem": (store_item, plain, {"__setitem__": lambda self, key, value: None}, 1),
     "eq_in_list": (identity_in_list, plain, {"__eq__": lambda self, other: True}, 2),
+
     # found, then replaced or deleted: the method is read through the class, whose guard sees it
     "len_replaced": (len, lambda: type("Sized", (), {"__len__": lambda s: 1}), {}, 1),
     "iter_added": (list, plain, {"__iter__": lambda self: iter([1, 2])}, 1),
@@ -418,3 +421,44 @@ def test_a_mode_class_that_gains_enter_later_is_entered_through_it() -> None:
     Passing.__enter__ = own_enter  # type: ignore[method-assign]
     assert compiled(Passing(), x) == under_mode(Passing(), x)
     assert entered == ["entered", "entered"]
+
+
+def in_a_dict_made_here(a: Any, b: Any) -> Any:
+    return b in {a: 1}
+
+
+def in_a_dict_passed_in(d: dict[Any, int], b: Any) -> Any:
+    return b in d
+
+
+@pytest.mark.parametrize("fn", [in_a_dict_made_here, in_a_dict_passed_in])
+@pytest.mark.parametrize("change", ["hash_and_eq", "unhashable"])
+def test_the_same_keys_after_their_class_gains_hash(fn: Any, change: str) -> None:
+    """Objects hashed by identity while tracing (object's `__hash__` and `__eq__`) are keys by
+    identity only while their class keeps both: guarded where CPython looks them up. The same
+    objects, passed again after the class changed, hit the entry before."""
+    base = derived()
+    cls = base.base  # type: ignore[attr-defined]
+    a, b = base(), base()
+
+    def args() -> tuple[Any, Any]:
+        return (a, b) if fn is in_a_dict_made_here else ({a: 1}, b)
+
+    compiled = tracer.compile(fn)
+    assert outcome(compiled, *args()) == outcome(fn, *args()) == ("returned", False)
+    if change == "hash_and_eq":
+        cls.__hash__ = lambda self: 5
+        cls.__eq__ = lambda self, other: True
+        expected = outcome(fn, *args())
+        assert expected == ("returned", True)
+        assert outcome(compiled, *args()) == expected
+    else:
+        if fn is in_a_dict_passed_in:
+            d = {a: 1}
+            cls.__hash__ = None
+            assert outcome(compiled, d, b) == outcome(fn, d, b)
+        else:
+            cls.__hash__ = None
+            expected = outcome(fn, *args())
+            assert expected[0] == "raised"
+            assert outcome(compiled, *args()) == expected

@@ -115,3 +115,29 @@ def test_a_whole_tuple_is_the_tuple_itself() -> None:
     """CPython gives an exact tuple itself for `t[:]`, `t[None:]` and `tuple(t)`; the
     compiled code returned an equal new tuple."""
     check(whole_tuple, (1, [2]), None)
+
+
+def exception_holds_the_list(lst: list[int], d: dict[str, int]) -> Any:
+    try:
+        raise ValueError(lst)
+    except ValueError as e:
+        e.args[0].append(5)
+    later = KeyError(d)
+    d["x"] = 1
+    return lst, later, ValueError(lst).args[0] is lst, repr(later)
+
+
+def slice_holds_the_list(lst: list[int]) -> Any:
+    s = slice(lst)
+    lst.append(1)
+    return s, s.stop is lst
+
+
+def test_exceptions_and_slices_hold_the_objects_themselves() -> None:
+    """An exception made in the frame from a list or dict, and `slice(lst)`, held a copy made
+    while tracing (the change made to the list afterwards was missing, `e.args[0] is lst`
+    False): they fall back now."""
+    from tracer.testing import assert_same_behavior
+
+    assert_same_behavior(exception_holds_the_list, [1], {})
+    assert_same_behavior(slice_holds_the_list, [])

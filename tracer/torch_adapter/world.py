@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import logging
 import operator
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -39,7 +40,7 @@ from tracer.exc import unimplemented
 from tracer.graph.passes import writes_in_place
 from tracer.graph.resolve import OPERATOR_DUNDERS
 from tracer.torch_adapter.state_contexts import STATE_CONTEXTS
-from tracer.worlds import NeedsData, StateContextKind, TensorWorld
+from tracer.worlds import TENSOR_ARG, UNKNOWN_ARG, NeedsData, StateContextKind, TensorWorld
 from variables.grad_mode import no_arguments
 
 _C = torch._C
@@ -190,6 +191,9 @@ class TorchWorld(TensorWorld):
     name = "torch"
     tensor_type = torch.Tensor
     mode_base = torch.overrides.TorchFunctionMode
+    declined_op_runs = False
+    stack_errors_modeled = False
+
     properties = PROPERTIES
     plain_tensor_classes = frozenset({torch.Tensor, torch.nn.Parameter})
     constant_classes = frozenset({torch.device, torch.Size, torch.finfo, torch.iinfo})
@@ -274,6 +278,7 @@ class TorchWorld(TensorWorld):
         kwargs: dict[str, Any],
         blocks: Sequence[tuple[StateContextKind, tuple[Any, ...]]] = (),
     ) -> Any:
+        _FAKE_RUN_LOG.running = True
         try:
             with _C.DisableTorchFunction(), _entered(blocks) if blocks else _NONE, self.fake_mode:
                 return fn(*args, **kwargs)
@@ -291,6 +296,8 @@ class TorchWorld(TensorWorld):
                 f"{name} raised {type(e).__name__} on fake tensors; the call runs eagerly, "
                 "so the error raised is torch's own",
             )
+        finally:
+            _FAKE_RUN_LOG.running = False
 
     def mutates(self, target: object, kwargs: dict[str, Any]) -> bool:
         """`add_` and the other in-place methods (torch's naming rule), `x[i] = v`
@@ -312,15 +319,21 @@ class TorchWorld(TensorWorld):
         getter = inspect.getattr_static(torch.Tensor, name).__get__
         return getter, getter
 
-    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
-        """torch lists plain Tensor among `types` for what it hands a mode straight from the
-        tensor: a getter, a Python-level Tensor method or function (`__rsub__`, `F.relu`), a
-        method of the tensor alone (`neg`, `dim`); not for ops it parses against a signature."""
+    def passes_tensor_types(self, fn: object, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+        """Asked of torch itself: the call made on stand-in tensors under a mode that records
+        its `types` and stops the call there (`_types_torch_passes`). Where an argument is not
+        known, the rule that probe bears out: torch lists plain Tensor for what it hands a mode
+        straight from the tensor (a getter, a Python-level Tensor method or function:
+        `__rsub__`, `F.relu`; a method of the tensor alone: `neg`, `dim`), not for ops it parses
+        against a signature (`size`, `x.sum(dim=0)`)."""
+        found = _types_torch_passes(fn, args, kwargs)
+        if found is not None:
+            return found
         if isinstance(fn, types.FunctionType):
             return True
         if getattr(fn, "__name__", None) == "__get__":
             return True
-        return nargs == 1 and isinstance(fn, types.MethodDescriptorType)
+        return len(args) == 1 and not kwargs and isinstance(fn, types.MethodDescriptorType)
 
     # -- global state -----------------------------------------------------------------------------
     def global_state_guards(self) -> list[Guard]:
@@ -380,6 +393,23 @@ class TorchWorld(TensorWorld):
 
 
 _NONE = contextlib.nullcontext()
+
+
+class _QuietWhileTracing(logging.Filter):
+    """fake_tensor logs "failed while attempting to run meta for <op>", with a traceback, when
+    an op raises on fake tensors. In a trace that error is the user's: the op runs eagerly at
+    the break and raises torch's own, as plain torch does, which writes nothing to stderr. So
+    the logger's records are dropped while `TorchWorld.run_fake` runs an op."""
+
+    running = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.running
+
+
+_FAKE_RUN_LOG = _QuietWhileTracing()
+logging.getLogger(torch._subclasses.fake_tensor.__name__).addFilter(_FAKE_RUN_LOG)
+
 """No state block is open at the op (a context of no cost, entered again and again)."""
 
 
@@ -500,3 +530,53 @@ def _probe_into(found: dict[int, Any]) -> None:
         if seen and seen[0] is not method and getattr(seen[0], "__name__", name) != name:
             found[id(method)] = seen[0]
     found[id(operator.add)] = None  # (marks the table built even when nothing was found)
+
+
+class _Stop(Exception):
+    """Raised by `_TypesNote` once it has seen the call's `types`."""
+
+
+class _TypesNote(torch.overrides.TorchFunctionMode):
+    """Notes the `types` torch hands a mode, and stops the call before anything runs."""
+
+    types: tuple[type, ...] = ()
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        self.types = tuple(types)
+        raise _Stop
+
+
+def _types_torch_passes(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> bool | None:
+    """Does torch list plain Tensor among the `types` it hands a mode for `fn(*args,
+    **kwargs)`? Asked of torch: the call made with each TENSOR_ARG a small real tensor, under
+    `_TypesNote` alone (the user's modes off the stack, as in `_probe`); None when an argument
+    is not known (UNKNOWN_ARG) or the call did not reach the mode (torch refused the
+    arguments first)."""
+
+    def stand_in(value: Any) -> Any:
+        if value is UNKNOWN_ARG:
+            raise _Stop
+        if value is TENSOR_ARG:
+            return torch.empty(())
+        if type(value) in (list, tuple):
+            return type(value)(stand_in(item) for item in value)
+        return value
+
+    note = _TypesNote()
+    users = live_mode_stack()
+    set_live_mode_stack(())  # (before the stand-ins are made: no mode of the user's sees them)
+    try:
+        try:
+            real_args = [stand_in(a) for a in args]
+            real_kwargs = {k: stand_in(v) for k, v in kwargs.items()}
+        except _Stop:
+            return None
+        with _C._EnableTorchFunction(), note:
+            fn(*real_args, **real_kwargs)
+    except _Stop:
+        return torch.Tensor in note.types
+    except Exception:  # noqa: BLE001 - torch refused the arguments before any mode saw them
+        return None
+    finally:
+        set_live_mode_stack(users)
+    return None

@@ -188,14 +188,17 @@ class Calls(TranslatorBase):
             return
         if not isinstance(ctx, UserDefinedObjectVariable):
             unimplemented("with", f"`with` on {ctx!r} is not supported")
+        # CPython looks both up on the type (never the instance dict), `__enter__` first
+        refused = f"'{ctx.cls.__name__}' object does not support the context manager protocol"
+        if ctx.special_method(self, "__enter__")[1] is None:
+            self.raise_user_error(TypeError(refused))
         if ctx.special_method(self, "__exit__")[1] is None:
-            self.raise_user_error(
-                TypeError(
-                    f"'{ctx.cls.__name__}' object does not support the context manager protocol"
-                )
-            )
-        exit_fn = ctx.var_getattr(self, "__exit__")
+            self.raise_user_error(TypeError(f"{refused} (missed __exit__ method)"))
+        exit_fn = ctx.bound_special(self, "__exit__")
+        if exit_fn is None:
+            unimplemented("with", f"{ctx.cls.__name__}.__exit__ is not a function")
         entered = ctx.call_method(self, "__enter__", [], {})
+
         self.push(exit_fn)
         self.push(entered)
 

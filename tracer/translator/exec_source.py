@@ -110,7 +110,8 @@ class ExecSource(Imports, ClassBodies):
             return namespace[name]
         builtins_dict = vars(builtins)
         if name not in builtins_dict:
-            self.raise_user_error(NameError(f"name '{name}' is not defined"))
+            self.raise_name_error(builtins_dict, name)
+
         # The compiled frame reads a builtin (B['len']) as LOAD_GLOBAL does: its own globals
         # first. So the builtin is used where they do not hold the name, and guarded so.
         if name in self.output.root_globals:

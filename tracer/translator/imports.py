@@ -20,7 +20,7 @@ from typing import Any
 from guards.sources import BuiltinSource, ModuleSource
 from tracer.exc import unimplemented
 from tracer.translator.instructions import Instruction
-from tracer.translator.names import Names
+from tracer.translator.names import Names, builtins_of
 from variables.base import NotConstantError, VariableTracker
 from variables.misc import ModuleVariable
 
@@ -63,7 +63,7 @@ class Imports(Names):
 
     def _guard_real_import(self) -> None:
         """The frame's builtin `__import__` must be the real one (guarded by identity)."""
-        found = self._builtins_dict().get("__import__")
+        found = builtins_of(self.f_globals).get("__import__")
         if found is not builtins.__import__:
             unimplemented("import", "the builtin __import__ is replaced")
         self.output.builder.wrap(found, BuiltinSource("__import__"))

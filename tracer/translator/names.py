@@ -12,6 +12,7 @@ from typing import Any
 from guards.guard import GuardKind
 from guards.sources import (
     AttrSource,
+    BuiltinsDictSource,
     BuiltinSource,
     GlobalsDictSource,
     GlobalSource,
@@ -36,6 +37,17 @@ from variables.user_defined import UserDefinedClassVariable, UserDefinedObjectVa
 
 _GLOBALS_DICT = GlobalsDictSource()
 """The `G` source of every "not a global" guard (a builtin the globals do not shadow)."""
+
+_BUILTINS_DICT = BuiltinsDictSource()
+"""The `B` source of every "not a builtin" guard (a name neither defines: a NameError)."""
+
+
+def builtins_of(f_globals: dict[str, Any]) -> dict[str, Any]:
+    """The builtins dict code run with `f_globals` sees: its `__builtins__` (a module or a
+    dict), else the interpreter's."""
+    found = f_globals.get("__builtins__", builtins)
+    found_dict: dict[str, Any] = found if issubclass(type(found), dict) else vars(found)
+    return found_dict
 
 
 class Names(TranslatorBase):
@@ -90,25 +102,36 @@ class Names(TranslatorBase):
         if stored is not None and not deleted:
             return stored
         if name in self.f_globals and not deleted:
-            return self.output.builder.lazy(self.f_globals[name], self.global_source(name))
-        builtins_dict = self._builtins_dict()
-        if name not in builtins_dict:
-            self.raise_user_error(NameError(f"name '{name}' is not defined"))
+            source = self.global_source(name)
+            self.output.guard_name_present(self.globals_dict_source(), name, source)
+            return self.output.builder.lazy(self.f_globals[name], source)
+        builtins_dict = builtins_of(self.f_globals)
         if not deleted:  # (a name the trace deleted was there, so no guard says it is absent)
             self.guard_global_absent(name)
+        if name not in builtins_dict:
+            self.raise_name_error(builtins_dict, name)
+        self.output.guard_name_present(_BUILTINS_DICT, name, BuiltinSource(name))
         return self.output.builder.lazy(builtins_dict[name], BuiltinSource(name))
+
+    def raise_name_error(self, builtins_dict: dict[str, Any], name: str) -> None:
+        """CPython's NameError for a name neither the globals (guarded by the caller) nor the
+        builtins define, guarded to stay undefined: `name not in B`, when `builtins_dict` is
+        the compiled function's builtins. Others (a function from a module given builtins of
+        its own) are not a root of the check: the frame falls back."""
+        if builtins_dict is not builtins_of(self.output.root_globals):
+            unimplemented("name-error", f"name {name!r} is undefined in builtins of another module")
+        self.output.guard_name_absent(_BUILTINS_DICT, name)
+        self.raise_user_error(NameError(f"name '{name}' is not defined"))
 
     def guard_global_absent(self, name: str) -> None:
         """Guard that this frame's globals do not hold `name` (a builtin is not shadowed)."""
-        if self.f_globals is self.output.root_globals:
-            self.output.guard_name_absent(_GLOBALS_DICT, name)
-        else:
-            self.output.guard_name_absent(self.foreign_globals_source(), name)
+        self.output.guard_name_absent(self.globals_dict_source(), name)
 
-    def _builtins_dict(self) -> dict[str, Any]:
-        found = self.f_globals.get("__builtins__", builtins)
-        found_dict: dict[str, Any] = found if issubclass(type(found), dict) else vars(found)
-        return found_dict
+    def globals_dict_source(self) -> Source:
+        """Where this frame's globals dict is read: `G`, or another module's dict."""
+        if self.f_globals is self.output.root_globals:
+            return _GLOBALS_DICT
+        return self.foreign_globals_source()
 
     def global_source(self, name: str) -> Source:
         if self.f_globals is self.output.root_globals:

@@ -23,6 +23,13 @@ from typing import Any
 from guards.guard import Guard, TensorSpec, state_part_guard
 from tracer.graph.passes import writes_in_place
 
+TENSOR_ARG: Any = object()
+"""A tensor among the arguments `TensorWorld.passes_tensor_types` is given."""
+
+UNKNOWN_ARG: Any = object()
+"""An argument `TensorWorld.passes_tensor_types` is given whose value the trace does not know
+as a constant."""
+
 
 class TensorWorld:
     """What the tracer asks about tensors. Every member is one question; a world answers all.
@@ -39,6 +46,17 @@ class TensorWorld:
     random_ops: frozenset[str] = frozenset()
     """Ops that read or advance the global generator when run on fake values: running them
     while tracing would change state that eager code sees, so they break the graph."""
+    stack_errors_modeled: bool = True
+    """Does the tracer raise the world's own error for a stack function's refused call (an
+    empty stack popped, an index out of range), as it does for the runtime's, plain Python
+    over a list? torch's are C functions with messages of their own: such a call runs eagerly
+    (a graph break), and raises torch's."""
+    declined_op_runs: bool = True
+
+    """When the top mode's `__torch_function__` returns NotImplemented, does the op run (the
+    runtime's rule)? torch asks the remaining handlers, and raises TypeError when all decline
+    ("Multiple dispatch failed", or "unsupported operand" for an operator): not modeled, the
+    trace breaks there and the op runs eagerly."""
 
     # -- values ---------------------------------------------------------------------------------
     def is_tensor(self, value: object) -> bool:
@@ -119,8 +137,10 @@ class TensorWorld:
         """(the getter a mode is handed for `x.<name>`, the getter run on the fake value)."""
         raise NotImplementedError
 
-    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
-        """Does a mode get plain Tensor among `types` for this call (see tracer.runtime)?"""
+    def passes_tensor_types(self, fn: object, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+        """Does a mode get plain Tensor among `types` for this call (see tracer.runtime)?
+        `args` and `kwargs` are the call's, with each tensor as TENSOR_ARG and each value the
+        trace does not know as a constant as UNKNOWN_ARG (lists and tuples of them kept)."""
         raise NotImplementedError
 
     # -- the mode stack and global state ----------------------------------------------------------
@@ -382,8 +402,9 @@ class RuntimeWorld(TensorWorld):
         prop = vars(self.rt.Tensor)[name]
         return prop.fget, prop.getter
 
-    def passes_tensor_types(self, fn: object, nargs: int) -> bool:
+    def passes_tensor_types(self, fn: object, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
         info = self.ov.op_info(fn)
+
         return info is not None and info.passes_tensor_types
 
     def mode_functions(self) -> dict[int, tuple[Any, str]]:
