@@ -9,9 +9,11 @@ if they escape.
 Replay runs in two phases (see NOTE [two-phase replay] in codegen): every value and every target
 is loaded into a temporary first, then all stores happen. So a store never changes what a later
 load sees, and the final state equals eager's. Lists replay as `old[:] = new`, dicts as
-`old.clear(); old.update(new)` (insertion order is then eager's; an OrderedDict, defaultdict or
-Counter too), or a plain dict as its logged changes (then its hash table is eager's too: see
-`_replays_dict_ops`), deques as `old.clear(); old.extend(new)`, sets as their operation log
+`old.clear(); old.update(new)` (insertion order is then eager's; an OrderedDict too), or a dict
+of any other kind (a plain dict, a subclass of dict, a defaultdict, a Counter) as its logged
+changes, made with dict's own functions (then its hash table is eager's too, which an iterator
+running across the call sees: `_replays_dict_ops`), deques as `old.clear(); old.extend(new)`,
+sets as their operation log
 (iteration order of a set depends on its history, so it is replayed exactly).
 """
 
@@ -490,15 +492,17 @@ class SideEffects:
         return temps
 
     def _replays_dict_ops(self, vt: Any) -> bool:
-        """Replay a plain dict's changes as eager made them, so its hash table is eager's too
-        (`sys.getsizeof` after `popitem` on an instance's shared-key dict), where the log is
+        """Replay a dict's changes as eager made them, so its hash table is eager's too
+        (`sys.getsizeof` after `popitem` on an instance's shared-key dict; an iterator made
+        before the call skips no key), where the log is
         known whole: the logged changes, made on the dict's keys before the first change,
+
         must give its keys now (a change that is not logged falls back to `clear(); update()`),
         with constant keys and values the dict still holds or constants. `update` (final
         contents) then sets the values."""
         found = self.dict_ops.get(id(vt))
-        if found is None or type(vt) is not ConstDictVariable or not found[1]:
-            return False
+        if found is None or issubclass(vt.python_type(), collections.OrderedDict) or not found[1]:
+            return False  # (an OrderedDict keeps its order apart: dict's functions would not)
         before, ops = found
         keys: dict[Any, None] = dict.fromkeys(before)
         held = {id(v) for v in vt.items.values()}
@@ -547,16 +551,16 @@ class SideEffects:
         elif m.kind == "list" or m.kind == "bytearray":
             cg.assign_slice(temps["target"], temps["value"])
         elif m.kind == "dict" and "op_0" in temps:
+            # dict's own functions, whatever the dict's class defines by those names (a
+            # Counter's `update` adds; a subclass's method named `pop`)
+            target = ("fast", temps["target"])
             for i, (op, *args) in enumerate(self.dict_ops[id(m.target)][1]):
-                cg.load_fast(temps["target"])
-                cg.load_method(op)
-                if args:
-                    cg.load_const(args[0])
+                operands = [("const", args[0])] if args else []
                 if len(args) > 1:
-                    cg.load_fast(temps[f"op_{i}"])
-                cg.call(len(args))
-                cg.pop_top()
-            cg.call_method_on(temps["target"], "update", temps["value"])  # values only
+                    operands.append(("fast", temps[f"op_{i}"]))
+                cg.call_function_on(getattr(dict, op), target, *operands)
+            cg.call_function_on(dict.update, target, ("fast", temps["value"]))  # values only
+
         elif m.kind == "dict" and _dict_subclass_object(m.target):
             # an object of a subclass of dict: dict's own methods, not the class's by that name
             cg.call_function_on(dict.clear, ("fast", temps["target"]))

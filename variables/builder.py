@@ -429,10 +429,13 @@ class VariableBuilder:
         class's methods and dict's. An object holding attributes, or keys that are not
         constants, falls back."""
         kind = type(value)
-        if vars(value):
+        own = getattr(value, "__dict__", None)  # (none: `__slots__` deleted from the class)
+        if type(own) is not dict or own:
             unimplemented(
-                "dict-subclass", f"{kind.__name__} object at {source.name} has attributes"
+                "dict-subclass",
+                f"{kind.__name__} object at {source.name}: attributes or no __dict__",
             )
+
         keys = tuple(dict.keys(value))
         if not all(is_constant_value(k) and is_item_key(k) for k in keys):
             unimplemented("dict-key", f"{kind.__name__} at {source.name} has object keys")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import collections
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,14 @@ from variables.arguments import refused_method_call
 from variables.base import GetAttrVariable, NotConstantError, VariableTracker
 from variables.class_protocols import guard_folded_classes, holds_changeable_class
 from variables.constant import ConstantVariable
-from variables.dicts import ConstDictVariable, key_of, key_tracker, pairs_of
+from variables.dicts import (
+    ConstDictVariable,
+    each_pair,
+    key_of,
+    key_tracker,
+    mapping_pairs,
+    pairs_of,
+)
 from variables.lists import ListVariable, TupleVariable, folding
 
 if TYPE_CHECKING:
@@ -51,6 +58,11 @@ class OrderedDictVariable(ConstDictVariable):
 
     def python_type(self) -> type:
         return collections.OrderedDict
+
+    def update_pairs(
+        self, tx: TranslatorBase, other: VariableTracker
+    ) -> Iterator[tuple[Any, VariableTracker]]:
+        return ordered_dict_pairs(tx, other)
 
     def as_python_constant(self) -> Any:
         return folding(
@@ -140,6 +152,7 @@ class DefaultDictVariable(ConstDictVariable):
         value = factory.call_function(tx, [], {})
         self._check_mutable(tx, "item assignment")
         self.items[self.store_key(tx, key)] = value
+        self._log(tx, "__setitem__", k, value)
         return value
 
     def var_getattr(self, tx: TranslatorBase, name: str) -> VariableTracker:
@@ -365,9 +378,22 @@ def make_ordered_dict(
     """`OrderedDict(other=(), /, **kwargs)`: the pairs `dict()` would take, in order."""
     if len(args) > 1:
         tx.run_user_operation(collections.OrderedDict, *[()] * len(args))
-    items = pairs_of(tx, args[0]) if args else {}
+    items = dict(ordered_dict_pairs(tx, args[0])) if args else {}
     items.update(kwargs)
     return OrderedDictVariable(items)
+
+
+def ordered_dict_pairs(
+    tx: TranslatorBase, other: VariableTracker
+) -> Iterator[tuple[Any, VariableTracker]]:
+    """The pairs OrderedDict's constructor and `update` take (CPython's
+    `mutablemapping_update`): an exact dict's items, any other mapping's `keys()` and then
+    `[key]` for each (a dict subclass's own `keys` and `__missing__` run, where `dict()` would
+    read its items directly), else an iterable's pairs."""
+    found = other.realize()
+    if isinstance(found, ConstDictVariable) and found.python_type() is not dict:
+        return mapping_pairs(tx, found, None)
+    return each_pair(tx, found)
 
 
 def make_defaultdict(

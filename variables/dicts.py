@@ -266,10 +266,16 @@ class ConstDictVariable(VariableTracker):
     ) -> VariableTracker:
         self._check_mutable(tx, "update")
         if other is not None:
-            for key, value in each_pair(tx, other):  # pairs before an exception stay stored
+            for key, value in self.update_pairs(tx, other):  # pairs before an error stay
                 self.items[key] = value
         self.items.update(kwargs)
         return ConstantVariable(None)
+
+    def update_pairs(
+        self, tx: TranslatorBase, other: VariableTracker
+    ) -> Iterator[tuple[Any, VariableTracker]]:
+        """The pairs this dict's `update(other)` takes: dict's merge (`each_pair`)."""
+        return each_pair(tx, other)
 
     def method_clear(self, tx: TranslatorBase, /) -> VariableTracker:
         self._check_mutable(tx, "clear")
@@ -327,7 +333,7 @@ def each_pair(
             yield key, value
         return
     if is_mapping(tx, other):
-        yield from _mapping_pairs(tx, other, check)
+        yield from mapping_pairs(tx, other, check)
         return
     for i, pair in enumerate(each_item(tx, other)):
         parts = pair.realize().unpack(tx)
@@ -352,7 +358,7 @@ def is_mapping(tx: TranslatorBase, vt: VariableTracker) -> bool:
     return hasattr(vt.python_type(), "keys")
 
 
-def _mapping_pairs(
+def mapping_pairs(
     tx: TranslatorBase, mapping: VariableTracker, check: Callable[[Any], None] | None
 ) -> Iterator[tuple[Any, VariableTracker]]:
     """CPython's merge of a mapping that is not a dict: `mapping.keys()`, listed first, then

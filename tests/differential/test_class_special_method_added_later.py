@@ -94,8 +94,6 @@ def store_item(obj: Any) -> Any:
     return "stored"
 
 
-
-
 def _exit(self: Any, *exc: Any) -> None:
     return None
 
@@ -126,7 +124,6 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], type], dict[str, Any], i
     "repeat_by_index": (lambda o: [1] * o, plain, {"__index__": lambda self: 2}, 1),
     "setitem": (store_item, plain, {"__setitem__": lambda self, key, value: None}, 1),
     "eq_in_list": (identity_in_list, plain, {"__eq__": lambda self, other: True}, 2),
-
     # found, then replaced or deleted: the method is read through the class, whose guard sees it
     "len_replaced": (len, lambda: type("Sized", (), {"__len__": lambda s: 1}), {}, 1),
     "iter_added": (list, plain, {"__iter__": lambda self: iter([1, 2])}, 1),

@@ -71,3 +71,64 @@ def test_an_ordered_dict_still_replays_its_contents() -> None:
         return d.popitem(last=False)
 
     assert_same_behavior(f, OrderedDict(x=1, y=2, z=3))
+
+
+class Config(dict):  # type: ignore[type-arg]
+    def pop(self, *args: Any) -> Any:  # the replay uses dict's own, never this one
+        raise AssertionError("Config.pop is not dict's")
+
+
+def make_config(pairs: dict[Any, int]) -> Any:
+    return Config(pairs)
+
+
+def make_counter(pairs: dict[Any, int]) -> Any:
+    import collections
+
+    return collections.Counter(pairs)
+
+
+def make_defaultdict(pairs: dict[Any, int]) -> Any:
+    import collections
+
+    return collections.defaultdict(int, pairs)
+
+
+def store_one(d: Any) -> Any:
+    d["b"] = 0
+
+
+def pop_nineteen(d: Any) -> Any:
+    for k in range(1, 20):
+        dict.pop(d, k)
+    return len(d)
+
+
+@pytest.mark.parametrize("make", [make_config, make_counter, make_defaultdict, dict])
+def test_an_iterator_made_before_the_call_sees_eagers_table(make: Any) -> None:
+    """A dict subclass, a Counter or a defaultdict passed in and changed was replayed as
+    `clear(); update()`: an iterator over it made before the call (the dict had a hole) then
+    skipped a key, and `sys.getsizeof` differed. They replay their logged changes too, with
+    dict's own functions (a Counter's `update` adds; a subclass may define `pop`)."""
+    made = []
+    for _ in range(2):
+        d = make({"a": 1, "b": 2, "c": 3, "d": 4})
+        del d["a"]
+        made.append(d)
+    iterators = [iter(made[0]), iter(made[1])]
+    next(iterators[0]), next(iterators[1])
+    store_one(made[0])
+    tracer.compile(store_one)(made[1])
+    assert list(iterators[1]) == list(iterators[0]) == ["c", "d"]
+    sized = [make({k: k for k in range(20)}) for _ in range(2)]
+    assert pop_nineteen(sized[0]) == tracer.compile(pop_nineteen)(sized[1])
+    assert sys.getsizeof(sized[1]) == sys.getsizeof(sized[0])
+
+
+def test_a_defaultdicts_missing_key_is_replayed_as_made() -> None:
+    def fill(d: Any) -> Any:
+        return d["new"] + d["other"]
+
+    import collections
+
+    assert_same_behavior(fill, collections.defaultdict(int, {"a": 1}))

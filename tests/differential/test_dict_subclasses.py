@@ -184,3 +184,44 @@ def test_no_graph_break_for_an_input() -> None:
     explained = tracer.explain(fn)(torch.ones(2), Config(s=3))
     assert explained.graph_count == 1
     assert explained.graph_break_count == 0
+
+
+class OwnKeys(dict[str, Any]):
+    def keys(self) -> Any:  # type: ignore[override]
+        return ["a", "zz"]
+
+
+    def __missing__(self, key: str) -> Any:
+        return "M"
+
+
+def ordered_from_subclass(k: OwnKeys) -> Any:
+    import collections
+
+    made = collections.OrderedDict(k)
+    updated = collections.OrderedDict()
+    updated.update(k)
+    return list(made.items()), list(updated.items()), dict(k), {**k}
+
+
+def test_an_ordered_dict_merges_a_subclass_by_its_keys() -> None:
+    """OrderedDict's constructor and `update` merge anything but an exact dict through its
+    `keys()` and `[key]` (CPython's `mutablemapping_update`): a subclass's own `keys` and
+    `__missing__` run, where `dict()` and `{**k}` read its items directly. The trace read the
+    items for all four."""
+    check(ordered_from_subclass, OwnKeys(a=1, b=2))
+
+
+def test_a_subclass_whose_slots_were_deleted_falls_back() -> None:
+    """`__slots__ = ()` deleted from the class later: the class looks plain, but its objects
+    still have no `__dict__` (the tracer's `vars()` raised an InternalError)."""
+
+    class NoDict(dict[str, int]):
+        __slots__ = ()
+
+    del NoDict.__slots__
+
+    def fn(d: Any) -> Any:
+        return d["a"], len(d)
+
+    assert_same_behavior(fn, NoDict(a=1))

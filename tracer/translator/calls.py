@@ -198,8 +198,8 @@ class Calls(TranslatorBase):
         if exit_fn is None:
             unimplemented("with", f"{ctx.cls.__name__}.__exit__ is not a function")
         entered = ctx.call_method(self, "__enter__", [], {})
-
         self.push(exit_fn)
+
         self.push(entered)
 
 
