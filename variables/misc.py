@@ -471,5 +471,8 @@ def make_exception(
 
     # CPython checks the arguments of some exceptions (SyntaxError's details tuple,
     # UnicodeError's five): make one now, so a call CPython rejects raises its error here.
-    tx.run_user_operation(cls, *values)
+    made = tx.run_user_operation(cls, *values)
+    if type(made) is not cls or made.args != tuple(values):
+        # OSError(2, 'msg') is a FileNotFoundError; OSError(2, 'msg', 'f').args is (2, 'msg')
+        unimplemented("exception", f"{cls.__name__}() makes {type(made).__name__}{made.args!r}")
     return ExceptionVariable(cls, values)

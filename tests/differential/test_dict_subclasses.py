@@ -190,7 +190,6 @@ class OwnKeys(dict[str, Any]):
     def keys(self) -> Any:  # type: ignore[override]
         return ["a", "zz"]
 
-
     def __missing__(self, key: str) -> Any:
         return "M"
 

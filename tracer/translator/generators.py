@@ -26,7 +26,7 @@ from tracer.translator.instructions import Instruction, exception_table
 from variables.base import VariableTracker
 from variables.constant import ConstantVariable
 from variables.generators import LocalGeneratorObjectVariable
-from variables.iterators import IteratorVariable, iterate
+from variables.iterators import IteratorVariable, UserIteratorVariable, iterate
 
 
 class GeneratorOps(TranslatorBase):
@@ -56,6 +56,10 @@ class GeneratorOps(TranslatorBase):
             if item is None and receiver.stop_value is not None:
                 result = receiver.stop_value
         else:
+            if isinstance(receiver, UserIteratorVariable):
+                # CPython hands its throw() and close() on, and takes the value of the
+                # StopIteration its __next__ raises: not modeled
+                unimplemented("generator", f"`yield from` the user iterator {receiver!r}")
             value = sent.realize()
             if not (value.is_python_constant() and value.as_python_constant() is None):
                 unimplemented(

@@ -8,12 +8,14 @@ from typing import Any
 
 
 def reduce(function: Any, iterable: Any) -> Any:
+    """The items pulled with `next` (a `for` loop over `it` would call a user iterator's
+    `__iter__` again: CPython calls it once)."""
     it = iter(iterable)
-    for value in it:  # noqa: B007 - the first item is the start value
-        break
-    else:
+    done = object()
+    value = next(it, done)
+    if value is done:
         raise TypeError("reduce() of empty iterable with no initial value")
-    for element in it:
+    while (element := next(it, done)) is not done:
         value = function(value, element)
     return value
 

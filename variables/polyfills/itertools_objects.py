@@ -24,7 +24,7 @@ from tracer.exc import Unsupported, unimplemented
 from variables.base import VariableTracker
 from variables.builtin import BuiltinVariable
 from variables.constant import ConstantVariable
-from variables.iterators import IteratorVariable, iterate
+from variables.iterators import IteratorVariable, UserIteratorVariable, iterate
 from variables.length_hint import sized_iterate
 from variables.lists import TupleVariable
 from variables.polyfills.checks import Handler, check_arguments
@@ -531,6 +531,14 @@ def make_tee(tx: TranslatorBase, iterable: VariableTracker, n: int) -> VariableT
     if n == 0:
         return TupleVariable([])
     it = iterate(tx, iterable)
+    if isinstance(it, UserIteratorVariable):
+        # CPython asks the iterator for `__copy__` (one that has it is copied: not modeled),
+        # else makes the tee of `iter(it)`, which calls the user's `__iter__` a second time
+        has = BuiltinVariable(hasattr).call_function(tx, [it.obj, ConstantVariable("__copy__")], {})
+        if has.as_python_constant():
+            unimplemented("itertools", f"tee() of {it!r}, which has __copy__")
+        it = iterate(tx, it.obj)
+
     first = it if isinstance(it, TeeVariable) else TeeVariable(TeeData(it))
     return TupleVariable([first] + [TeeVariable(first.data, first.index) for _ in range(n - 1)])
 

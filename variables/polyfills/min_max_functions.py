@@ -18,15 +18,19 @@ def min_max(
     empty_message: str,
 ) -> Any:
     """The first smallest (or largest) item; `default` or ValueError (with CPython's message,
-    `empty_message`) when there is none."""
+    `empty_message`) when there is none. The items are pulled with `next` (a `for` loop over
+    `it` would call a user iterator's `__iter__` again: CPython calls it once)."""
     it = iter(iterable)
-    for best in it:
-        best_key = best if key is None else key(best)
-        for item in it:
-            value = item if key is None else key(item)
-            if (value < best_key) if smallest else (value > best_key):
-                best, best_key = item, value
-        return best
-    if has_default:
-        return default
-    raise ValueError(empty_message)
+    done: Any = object()
+    best = next(it, done)
+
+    if best is done:
+        if has_default:
+            return default
+        raise ValueError(empty_message)
+    best_key = best if key is None else key(best)
+    while (item := next(it, done)) is not done:
+        value = item if key is None else key(item)
+        if (value < best_key) if smallest else (value > best_key):
+            best, best_key = item, value
+    return best
