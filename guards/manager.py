@@ -289,8 +289,10 @@ def _pinned_class(guard: Guard, value: Any) -> str:
 
 def _explain_function(guard: Guard, value: Any) -> Explained:
     spec: FunctionSpec = guard.expected
-    if value is not pinned_object(spec.fn):
+    pinned = pinned_object(spec.fn)
+    if pinned is None or value is not pinned:  # (None: pinned weakly, and gone)
         return _claim(f"{guard.source.name} is {pinned_label(spec.fn)}", safe_label(value))
+
     name, code = guard.source.name, value.__code__
     return _claim(f"{name}.__code__ is {safe_label(spec.code)}", safe_label(code))
 

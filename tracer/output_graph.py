@@ -45,11 +45,18 @@ _UNTRACED_EFFECTS = {
     "value does not know",
     "storage_offset": "`x.storage_offset()` of a view depends on where its base starts in the "
     "storage, which the tensor guards do not check",
+    **dict.fromkeys(
+        ("__deepcopy__", "__copy__", "__reduce_ex__", "__setstate__"),
+        "copying or pickling a tensor runs torch's Python, which fills the caller's memo and "
+        "keeps the tensor's class (a Parameter's copy is a Parameter)",
+    ),
 }
 """Runtime ops the graph would not record faithfully: a version counter is a run-time count;
 a view's storage offset is not pinned by TENSOR_MATCH (two views of one shape and strides at
-other offsets pass it). They break the graph where an op called by its name or function is
-recorded (`_call_op`; none is a Python operator)."""
+other offsets pass it); the copy protocol's methods change their arguments. They break the
+graph where an op called by its name or function is recorded (`_call_op`; none is a Python
+operator)."""
+
 _PLAIN_OF_INPLACE = {
     operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
     operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,

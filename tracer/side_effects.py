@@ -188,6 +188,17 @@ class SideEffects:
         self.tracked[id(value)] = vt
         return vt
 
+    def changed(self, value: Any) -> bool:
+        """Has the trace changed this existing object so far (its items, or an attribute)?
+        Code that decides from the real object (a module's dicts, `nn.Module.__getattr__`'s
+        places) must not, once it has."""
+        vt = self.tracked.get(id(value))
+        if vt is None:
+            return False
+        return any(key[1] == id(vt) for key in self.log) or (
+            id(vt) in self.dict_ops and bool(self.dict_ops[id(vt)][1])
+        )
+
     def known_cell(self, cell: Any) -> CellVariable | None:
         """The tracker `existing_cell` made for this cell earlier in the trace, if any."""
         return self.cells.get(id(cell))

@@ -162,10 +162,14 @@ def byte_values(
     hint when the consumer asks one: `bytes()` and `bytearray.extend` do, `bytearray()` does
     not): an item that is not a byte raises `kind`'s own error at once, before the next item
     is pulled."""
-    from variables.iterators import iterate
-    from variables.length_hint import sized_iterate
+    from variables.iterators import iterate_or_refuse
+    from variables.length_hint import length_hint
 
-    it = sized_iterate(tx, vt) if hint else iterate(tx, vt)
+    refused = f"cannot convert '{vt.python_type().__name__}' object to {kind.__name__}"
+    it = iterate_or_refuse(tx, vt, refused)
+    if hint:
+        length_hint(tx, vt)  # (after `iter()`, as `sized_iterate` asks it)
+
     values = []
     while (item := it.next_item(tx)) is not None:
         try:

@@ -131,7 +131,9 @@ class ConstantVariable(VariableTracker):
         ):
             from variables.length_hint import rest_of  # (it builds on this module)
 
-            pieces = rest_of(tx, iterators.iterate(tx, args[0]))  # `list(iter(x))`
+            it = iterators.iterate_or_refuse(tx, args[0], "can only join an iterable")
+            pieces = rest_of(tx, it)  # `list(iter(x))`
+
             args = [ConstantVariable(tuple(p.realize().as_python_constant() for p in pieces))]
         # (the arguments asked in order, as `all(... for a in (*args, *kwargs.values()))`
         # would, by C-level maps: `"k".startswith("p")` in a loop comes here every time)

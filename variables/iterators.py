@@ -264,6 +264,19 @@ def _real_iterator(
     return value, tx.run_user_operation(make, value)
 
 
+def iterate_or_refuse(tx: TranslatorBase, vt: VariableTracker, refused: str) -> IteratorVariable:
+    """`iterate`, for a consumer that replaces a TypeError of `iter()` (no `__iter__`, one that
+    returned no iterator or raised TypeError) with its own message, as `str.join` ("can only
+    join an iterable"), `bytes()` and `bytearray()` ("cannot convert 'C' object to bytes")
+    do; any other error, and the errors of the items, stay as they are."""
+    try:
+        return iterate(tx, vt)
+    except Unsupported as e:
+        if not isinstance(e.user_exception, TypeError):
+            raise
+    tx.raise_user_error(TypeError(refused))
+
+
 def iterate(tx: TranslatorBase, vt: VariableTracker) -> IteratorVariable:
     """GET_ITER and `iter(vt)`: the iterator over `vt` (an iterator is its own iterator)."""
     vt = vt.realize()

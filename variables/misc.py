@@ -185,9 +185,16 @@ class PartialVariable(VariableTracker):
 
 
 class ObjectInitVariable(VariableTracker):
-    """`object.__init__` reached through `super().__init__()`: does nothing, takes nothing."""
+    """`object.__init__` reached through `super().__init__()` on a user object `obj`: does
+    nothing. Given arguments, CPython refuses them unless the object's class overrides
+    `__new__` and not `__init__`; its message (which differs between versions) is got by
+    calling `object.__init__` the same way on a stand-in whose class overrides the same two."""
 
-    __slots__ = ()
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        super().__init__(None)
+        self.obj = obj
 
     def call_function(
         self,
@@ -196,11 +203,17 @@ class ObjectInitVariable(VariableTracker):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         if args or kwargs:
-            tx.raise_user_error(TypeError("object.__init__() takes exactly one argument"))
+            overrides: dict[str, Any] = {}
+            if self.obj.special_method(tx, "__init__")[0] is not object.__init__:
+                overrides["__init__"] = lambda self, *args, **kwargs: None
+            if self.obj.special_method(tx, "__new__")[0] is not object.__new__:
+                overrides["__new__"] = lambda cls, *args, **kwargs: object.__new__(cls)
+            stand_in: Any = object.__new__(type(self.obj.cls.__name__, (), overrides))
+            tx.run_user_operation(object.__init__, stand_in, *args, **dict.fromkeys(kwargs))
         return ConstantVariable(None)
 
     def __repr__(self) -> str:
-        return "ObjectInitVariable()"
+        return f"ObjectInitVariable({self.obj!r})"
 
 
 class OuterExceptionVariable(VariableTracker):

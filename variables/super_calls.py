@@ -46,7 +46,7 @@ class SuperVariable(VariableTracker):
             unimplemented("super", f"super() on {obj!r}")
         member, source = self._find(tx, obj.cls, obj.class_source(), name)
         if member is object.__dict__.get(name) and name == "__init__":
-            return ObjectInitVariable()
+            return ObjectInitVariable(obj)
         return wrap_class_member(tx, member, source, obj, builder.wrap_class(obj.cls))
 
     def _find(
@@ -60,8 +60,11 @@ class SuperVariable(VariableTracker):
         start = mro.index(self.cls) + 1 if self.cls in mro else len(mro)
         owner = next((klass for klass in mro[start:] if name in klass.__dict__), None)
         guard_not_in_classes(tx, cls, cls_source, name, owner, start)
+        if owner is None and hasattr(super, name):  # `__self__`, `__thisclass__`: the super's
+            unimplemented("super", f"super().{name}, an attribute of the super object itself")
         if owner is None:
             tx.raise_user_error(AttributeError(f"'super' object has no attribute '{name}'"))
+
         holder = class_at(tx, cls, cls_source, mro.index(owner))
         return owner.__dict__[name], None if holder is None else AttrSource(holder, name)
 

@@ -118,8 +118,11 @@ class TensorVariable(VariableTracker):
             tx.output.guard_name_absent(AttrSource(source, "__dict__"), name)
         if callable(getattr(world.tensor_type, name, None)):  # a method: `x.sin`
             return GetAttrVariable(self, name)
-        if not hasattr(world.tensor_type, name):
-            tx.raise_user_error(AttributeError(f"'Tensor' object has no attribute '{name}'"))
+        cls = self.python_type()  # (Parameter, or a subclass: CPython's message names it)
+        if not hasattr(cls, name):
+            tx.raise_user_error(
+                AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
+            )
         return super().var_getattr(tx, name)
 
     def store_attr(self, tx: TranslatorBase, name: str, value: VariableTracker) -> None:

@@ -168,11 +168,17 @@ class ValueSubclassVariable(ConstantVariable):
         return UserMethodVariable(found, self)
 
     def reconstruct(self, cg: PyCodegen) -> None:
+        """`cls(base value)`, made once: every place that holds the object gets the same one
+        (at a graph break, the operation that runs eagerly and the resume function)."""
         base = _base_of(type(self.value))
         assert base is not None
-        cg.load_function(type(self.value))
-        cg.load_const(base(self.value))
-        cg.call(1)
+
+        def build() -> None:
+            cg.load_function(type(self.value))
+            cg.load_const(base(self.value))
+            cg.call(1)
+
+        cg.rebuild_once(self, build)
 
     def __repr__(self) -> str:
         return f"ValueSubclassVariable({type(self.value).__name__}: {self.value!r})"

@@ -108,3 +108,24 @@ def special_method(n: int) -> Any:
 
 def test_a_special_method_falls_back() -> None:
     assert_same_behavior(special_method, 3)
+
+
+class Tagged(bytes):
+    pass
+
+
+def attribute_set_then_read(n: int) -> Any:
+    tagged = Tagged(b"abcd")
+    tagged.x = n  # type: ignore[attr-defined]  # a break that resumes: the store runs eagerly
+    return tagged.x, tagged, tagged  # type: ignore[attr-defined]
+
+
+def test_one_object_at_a_break_and_after_it() -> None:
+    """The object was rebuilt at every place that held it: the store the break ran eagerly
+    went to one copy, the resume function got another (AttributeError: no attribute 'x';
+    CPython's test_bytes `test_copy`, `test_pickle`). It is made once now."""
+    assert_same_behavior(attribute_set_then_read, 3)
+    import tracer
+
+    result = tracer.compile(attribute_set_then_read)(3)
+    assert result[1] is result[2]

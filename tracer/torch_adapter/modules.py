@@ -27,7 +27,11 @@ from guards.guard import FactsSpec, Guard, GuardKind
 from guards.sources import AttrSource, ModuleSource, TypeSource
 from tracer.exc import unimplemented
 from variables.base import VariableTracker
-from variables.class_lookup import guard_not_in_classes, lookup_class_attr
+from variables.class_lookup import (
+    custom_getattribute_reason,
+    guard_not_in_classes,
+    lookup_class_attr,
+)
 from variables.dicts import ConstDictVariable
 from variables.user_defined import UserDefinedObjectVariable
 
@@ -65,12 +69,19 @@ class NNModuleVariable(UserDefinedObjectVariable):
     ) -> VariableTracker | None:
         """`Module.__getattr__`'s answer, read at its dict's source (`L['m']._modules['fc']`),
         when the ordinary lookup finds nothing: None (the ordinary lookup's turn) when the
-        instance dict or a class on the MRO holds `name`. The entry holds while the places
-        looked in first still lack `name` (NOTE [module attribute guards])."""
+        instance dict or a class on the MRO holds `name`, or a class of the module's has a
+        `__getattr__` of its own (the ordinary lookup's turn, then that one's). The entry holds
+        while the places looked in first still lack `name` (NOTE [module attribute guards])."""
+        reason = custom_getattribute_reason(self.cls)
+        if reason is not None:  # (the TYPE_MATCH pins the class's generic reads)
+            unimplemented("getattr", reason)
         own = object.__getattribute__(self.value, "__dict__")
         cls = self.cls
         if name in own or lookup_class_attr(cls, name)[1] is not None:
             return None  # the ordinary lookup finds it
+        if self.special_method(tx, "__getattr__", pin=True)[0] is not torch.nn.Module.__getattr__:
+            return None
+        _refuse_changed(tx, own, MODULE_DICTS, f"reading {name!r} of a module")
         looked_in: list[tuple[str, dict[str, Any]]] = []
         for dict_name in MODULE_DICTS:
             table = own.get(dict_name)
@@ -82,7 +93,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
                 for earlier, earlier_table in looked_in:
                     _guard_lacks(tx, AttrSource(source, earlier), earlier_table, name)
                 dict_vt = tx.output.builder.wrap(table, AttrSource(source, dict_name))
-                assert isinstance(dict_vt, ConstDictVariable)
+                if not isinstance(dict_vt, ConstDictVariable) or name not in dict_vt.items:
+                    # (a subclass of OrderedDict in its place, as DeepSpeed's ZeRO-3 puts)
+                    unimplemented("nn-module", f"{dict_name} of a module is {dict_vt!r}")
                 return dict_vt.items[name].realize()
             else:
                 looked_in.append((dict_name, table))
@@ -112,6 +125,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if source is not None and not dunder:
             found = self.special_method(tx, "__getattr__", pin=True)[0]
             own = _instance_dict(self.value)
+            _refuse_changed(tx, own, MODULE_DICTS, f"looking {name!r} up in a module")
             tables = [(dict_name, own.get(dict_name)) for dict_name in MODULE_DICTS]
             if found is torch.nn.Module.__getattr__ and all(
                 table is not None and name not in table for _, table in tables
@@ -138,6 +152,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if self.special_method(tx, "__setattr__")[0] is not torch.nn.Module.__setattr__:
             return super().store_attr(tx, name, value)
         own = _instance_dict(self.value)
+        _refuse_changed(tx, own, MODULE_DICTS, f"storing {name!r} in a module")
         tables = [(dict_name, own.get(dict_name)) for dict_name in MODULE_DICTS]
         if any(table is None or name in table for _, table in tables):
             return super().store_attr(tx, name, value)
@@ -152,6 +167,8 @@ class NNModuleVariable(UserDefinedObjectVariable):
         globals of `Module.__call__` the hooks for every module (`NO_GLOBAL_HOOKS`, once per
         trace however many modules it calls); a call that would not go to `forward` at once
         breaks."""
+        _refuse_changed(tx, _instance_dict(self.value), HOOK_DICTS, "calling a module")
+        _refuse_changed(tx, _TORCH_GLOBALS, GLOBAL_HOOK_DICTS, "calling a module")
         why = why_call_skips_forward(self.value)
         if why is not None:
             kind = "nn-module-hooks" if why.startswith("a hook") else "nn-module"
@@ -180,6 +197,19 @@ class NNModuleVariable(UserDefinedObjectVariable):
 # each (class dict, name) pair is guarded once per trace (`guard_not_in_classes`, shared with
 # every user object whose attribute the trace found missing). A built-in class's dict
 # (`object`'s) cannot change and is not guarded.
+
+
+def _refuse_changed(
+    tx: TranslatorBase, holder: dict[str, Any], names: Sequence[str], what: str
+) -> None:
+    """Break when the trace changed one of the dicts `holder` keeps under `names` (a module's
+    `_modules`, its hook dicts, the hooks for every module): the lookups and calls here decide
+    from the real dicts, which do not show the trace's changes yet (`del m.fc`, a hook put
+    in `m._forward_hooks`)."""
+    for name in names:
+        table = holder.get(name)
+        if table is not None and tx.output.side_effects.changed(table):
+            unimplemented("nn-module", f"{what} after its {name} was changed in the frame")
 
 
 def _guard_lacks(tx: TranslatorBase, dict_source: Source, table: dict[str, Any], name: str) -> None:
