@@ -38,6 +38,7 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("tracer/codegen", "codegen", "the compiled frame's bytecode, through the bytecode package"),
     ("tracer/cache", "cache", "cache entries and what changed between compiles"),
     ("tracer/api.py", "frontend", "compile() and reset(): options checked, then the cache"),
+    ("tracer/options.py", "frontend", "the options of compile() and its tools, checked"),
     ("tracer/convert_frame.py", "cache", "a compile on a miss: trace, guards, code -> an entry"),
     ("tracer/observability", "observability", "metrics, events, logs: what a compile reports"),
     ("tracer/debug.py", "observability", "tracer.breakpoint(): a look at the translator"),

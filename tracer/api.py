@@ -7,13 +7,11 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from tracer.backends import lookup_backend
 from tracer.cache import resume
 from tracer.cache.function import CompiledFunction, RecompileError, reset_all
 from tracer.cache.targets import CompiledModule, compiled_target
-from tracer.config import CompileOptions
 from tracer.debug import graph_break
-from tracer.exc import UserError
+from tracer.options import check_options
 
 __all__ = [
     "CompiledFunction",
@@ -23,8 +21,6 @@ __all__ = [
     "graph_break",
     "reset",
 ]
-
-_ON_RECOMPILE = ("recompile", "error")
 
 
 def compile(
@@ -39,22 +35,14 @@ def compile(
 ) -> Any:
     """Compile `fn` (or return a decorator when called with options only): a function, a
     bound method, an nn.Module (its forward, with the module as `self`) or a callable object
-    (its class's `__call__`); see tracer/cache/targets.py."""
-    lookup_backend(backend)
-    if (
-        not isinstance(recompile_limit, int)
-        or isinstance(recompile_limit, bool)
-        or recompile_limit < 0
-    ):
-        raise UserError(f"recompile_limit must be a non-negative int, got {recompile_limit!r}")
-    if on_recompile not in _ON_RECOMPILE:
-        raise UserError(f"on_recompile must be one of {_ON_RECOMPILE}, got {on_recompile!r}")
-    if dynamic not in (None, True, False):
-        raise UserError(f"dynamic must be None, True or False, got {dynamic!r}")
-    options = CompileOptions(fullgraph, backend, bool(specialize_float), dynamic)
+    (its class's `__call__`); see tracer/cache/targets.py. The options are checked in
+    tracer/options.py."""
+    checked = check_options(
+        fullgraph, backend, specialize_float, dynamic, recompile_limit, on_recompile
+    )
 
     def make(fn: types.FunctionType) -> CompiledFunction:
-        return CompiledFunction(fn, options, recompile_limit, on_recompile)
+        return CompiledFunction(fn, checked.compile, checked.recompile_limit, checked.on_recompile)
 
     def decorate(target: Callable[..., Any]) -> Any:
         return compiled_target(target, make)

@@ -108,6 +108,6 @@ def lookup_backend(backend: str | Backend) -> Backend:
         return backend
     try:
         return _REGISTRY[backend]
-    except KeyError:
+    except (KeyError, TypeError):  # (TypeError: an unhashable value, a list of names)
         known = ", ".join(sorted(_REGISTRY))
         raise UserError(f"unknown backend {backend!r}; known backends: {known}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,12 +58,30 @@ class CompileOptions:
     """Source names (`L['n']`) marked dynamic by automatic dynamic after a value change."""
 
 
+def _flag(name: str, default: bool) -> bool:
+    """A boolean environment variable: 1/true/yes/on or 0/false/no/off (any case), empty for
+    False; anything else is warned about in one line and taken as `default`."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("", "0", "false", "no", "off"):
+        return False
+    warnings.warn(
+        f"{name}={value!r} is not 1/0, true/false, yes/no or on/off: taken as {default}",
+        stacklevel=2,
+    )
+    return default
+
+
 def _from_environment() -> Config:
     env = os.environ
     return Config(
-        debug_checks=env.get("MODETRACE_DEBUG_CHECKS", "") not in ("", "0"),
+        debug_checks=_flag("MODETRACE_DEBUG_CHECKS", False),
         break_on=env.get("MODETRACE_BREAK", ""),
-        graph_cache=env.get("MODETRACE_GRAPH_CACHE", "1") not in ("", "0"),
+        graph_cache=_flag("MODETRACE_GRAPH_CACHE", True),
         cache_dir=env.get("MODETRACE_CACHE_DIR", ""),
         remote_cache=env.get("MODETRACE_REMOTE_CACHE", ""),
     )

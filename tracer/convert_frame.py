@@ -53,6 +53,7 @@ from tracer.exc import (
     BreakRequested,
     InternalError,
     Unsupported,
+    UserError,
     UserLocation,
     unimplemented,
 )
@@ -150,7 +151,7 @@ def _compile(
     compile_id: CompileId,
     policy: CachePolicy,
 ) -> CacheEntry:
-    with worlds.using(torch_adapter.world_for(fn, L) or worlds.runtime_world()):
+    with worlds.using(_world_for(fn, L)):
         output = OutputGraph(fn.__globals__, options)
         try:
             return _compile_with(fn, L, options, compile_id, output, policy)
@@ -191,8 +192,9 @@ def _compile_with(
         # constant, inlining at a deep point of the user's stack): the frame runs eagerly,
         # which raises the RecursionError plain Python raises, where it raises it, or none
         return _fall_back(fn, output, options, compile_id, _too_deep())
-    except (InternalError, BreakRequested):
+    except (InternalError, BreakRequested, UserError):
         raise
+
     except Exception as e:
         where = output.current_tx.location() if output.current_tx else None
         raise InternalError(
@@ -205,6 +207,12 @@ def _compile_with(
         return _fall_back(fn, output, options, compile_id, e)
     except RecursionError:  # (rebuilding a deeply nested object the trace made)
         return _fall_back(fn, output, options, compile_id, _too_deep())
+
+
+def _world_for(fn: types.FunctionType, L: dict[str, Any]) -> worlds.TensorWorld:
+    """The tensor world of one trace of `fn` on `L` (torch's, with fake tensors of its own,
+    when torch is involved)."""
+    return torch_adapter.world_for(fn, L) or worlds.runtime_world()
 
 
 def _too_deep() -> Unsupported:
@@ -239,7 +247,10 @@ def _break(
         if reason is not e.reason:
             e = Unsupported(reason, e.user_exception)
         return _fall_back(fn, output, options, compile_id, e)
-    entry = _compile_partial(fn, L, options, compile_id, e, policy)
+    # a world of its own: the first trace's fake tensors carry what it did to them
+    # (`x.requires_grad_()`, `x.t_()`), which the second must not see at its start
+    with worlds.using(_world_for(fn, L)):
+        entry = _compile_partial(fn, L, options, compile_id, e, policy)
     if isinstance(entry, Unsupported):
         return _fall_back(fn, output, options, compile_id, entry)
     return entry
@@ -636,6 +647,12 @@ def _compile_graph(
     example_inputs = [node.meta.get("val") for _src, node in inputs]
     with timed("backend_compile", metrics_column="backend_compile_time_us", log_compile_event=True):
         graph_fn = lookup_backend(options.backend)(gm, example_inputs)
+        if not callable(graph_fn):
+            name = getattr(options.backend, "__name__", repr(options.backend))
+            raise UserError(
+                f"backend {name} returned {type(graph_fn).__name__}, not a callable: a backend "
+                "returns the function that runs the graph (the GraphModule itself will do)"
+            )
         if graph_fn is gm:
             # NOTE [generated on first use]: generate it here, inside backend_compile, not on
             # the first run of the compiled code.

@@ -15,6 +15,8 @@ import pdb  # noqa: T100 - opening pdb is the point of this module
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tracer.exc import UserError
+
 if TYPE_CHECKING:
     from tracer.translator.base import TranslatorBase
 
@@ -75,6 +77,8 @@ def set_breakpoint_hook(fn: BreakpointHook | None) -> BreakpointHook | None:
     """Call `fn(context)` at every traced `tracer.breakpoint()` (None: open pdb instead).
     Returns the previous hook, so a caller can restore it."""
     global _hook
+    if fn is not None and not callable(fn):
+        raise UserError(f"a breakpoint hook is a callable or None, got {fn!r}")
     previous, _hook = _hook, fn
     return previous
 
@@ -116,7 +120,10 @@ def on_traced_breakpoint(tx: TranslatorBase) -> None:
     """Called by the translator when traced code calls `tracer.breakpoint()`."""
     context = breakpoint_context(tx)
     if _hook is not None:
-        _hook(context)
+        try:
+            _hook(context)
+        except Exception as e:  # the user's hook: its error is theirs, not the tracer's
+            raise UserError(f"the breakpoint hook raised {e!r} at {context.location}") from e
     else:
         _open_pdb(context, tx)
 

@@ -16,11 +16,11 @@ from tracer.cache import resume
 from tracer.cache.entry import CacheEntry
 from tracer.cache.function import CompiledFunction, make_binder
 from tracer.cache.targets import UNBOUND, function_of
-from tracer.config import CompileOptions
 from tracer.exc import BreakReason
 from tracer.fused import plan_of
 from tracer.graph import GraphModule
 from tracer.graph.naming import target_name
+from tracer.options import checked as options_checked
 
 
 @dataclasses.dataclass
@@ -114,9 +114,12 @@ def _function(fn: Callable[..., Any]) -> tuple[types.FunctionType, tuple[Any, ..
 
 def explain(fn: Callable[..., Any], **options: Any) -> Callable[..., Explanation]:
     target, bound = _function(fn)
+    checked = options_checked(options)
 
     def run(*args: Any, **kwargs: Any) -> Explanation:
-        compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        compiled = CompiledFunction(
+            target, checked.compile, checked.recompile_limit, checked.on_recompile
+        )
         # Resume functions are shared by every compile of a frame; fresh ones make this call
         # compile every frame it runs, as Dynamo's explain does after its reset(). Compiled
         # functions made before keep the resume functions they call.
@@ -208,9 +211,12 @@ class TracedEntry:
 
 def trace(fn: Callable[..., Any], **options: Any) -> Callable[..., TracedEntry]:
     target, bound = _function(fn)
+    checked = options_checked(options)
 
     def run(*args: Any, **kwargs: Any) -> TracedEntry:
-        compiled = CompiledFunction(target, CompileOptions(**options), 8, "recompile")
+        compiled = CompiledFunction(
+            target, checked.compile, checked.recompile_limit, checked.on_recompile
+        )
         frame_locals: Mapping[str, Any] = compiled._bind(*bound, *args, **kwargs)
         entry = compiled.compile_entry(dict(frame_locals), [])
         binder = make_binder(target)

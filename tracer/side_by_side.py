@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tracer.exc import UserError
+from tracer.options import checked
 
 if TYPE_CHECKING:
     from tracer.torch_adapter.compare import Comparison
@@ -24,6 +25,7 @@ def compare(fn: Callable[..., Any], **options: Any) -> Callable[..., Comparison]
     side). `options` go to modetrace's compile."""
     if importlib.util.find_spec("torch") is None:
         raise UserError(NO_TORCH)
+    checked(options)  # (a bad one is the user's error here, not a "no" from modetrace's side)
     from tracer.torch_adapter.compare import compare as run_compare
 
     return run_compare(fn, **options)
