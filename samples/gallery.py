@@ -111,14 +111,22 @@ def run_gallery(out_dir: str, only: str | None = None) -> int:
     style = Style.for_stream(sys.stdout)
     out = Path(out_dir)
     log_dir = Path(os.environ.get(trace_log.ENV_VAR) or out / "trace_log")
-    out.mkdir(parents=True, exist_ok=True)
-    for old in log_dir.glob("dedicated_log_modetrace_*.log"):
-        old.unlink()
+    # the arguments are checked before anything on disk changes (the last run's logs stay)
     chosen = [s for s in SAMPLES if not only or only in s.name]
     if not chosen:
         names = "".join(f"\n  {s.name}" for s in SAMPLES)
         raise CliError(f"--only {only!r} is in no sample's name; the samples are:{names}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        message = f"--out {out_dir}: cannot make the directory {e.filename} ({e.strerror})"
+        raise CliError(message) from None
+
+    for old in log_dir.glob("dedicated_log_modetrace_*.log"):
+        old.unlink()
     log_file = trace_log.enable(log_dir)
+
     sys.stdout.flush()
     trace_log.announce()  # now, before the samples print: not inside the first one's output
     tally = {"compiled": 0, "fell back": 0, "raised": 0, "crashed": 0}

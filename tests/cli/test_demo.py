@@ -117,7 +117,24 @@ def test_demo_only_with_an_unknown_name_lists_the_names(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_demo_refuses_its_arguments_before_it_touches_the_disk(tmp_path: Path) -> None:
+    """A bad `--only` deleted the last run's logs before it was refused; `--out` naming a
+    file was a traceback."""
+    old = tmp_path / "trace_log" / "dedicated_log_modetrace_0.log"
+    old.parent.mkdir(parents=True)
+    old.write_text("the last run\n")
+    done = run_cli("demo", "--out", str(tmp_path), "--only", "no such sample")
+    assert done.returncode == 2
+    assert old.exists()
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    done = run_cli("demo", "--out", str(a_file), "--only", "closure")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "cannot make the directory" in done.stderr
+
+
 def test_demo_only_filters_samples(tmp_path: Path) -> None:
+
     done = run_cli("demo", "--out", str(tmp_path), "--only", "closure")
     assert done.returncode == 0, done.stderr
     assert "== 1/1  closure " in done.stdout

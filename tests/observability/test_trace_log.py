@@ -53,7 +53,23 @@ def test_env_var_is_read_at_first_use(tmp_path: Path, monkeypatch: pytest.Monkey
         trace_log.disable()
 
 
+def test_a_log_directory_that_cannot_be_made_turns_the_log_off(tmp_path: Path) -> None:
+    """MODETRACE_TRACE naming a file made every compiled call raise an OSError from here: the
+    log is off instead, said once in one line."""
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    trace_log.enable(a_file)
+    try:
+        with pytest.warns(UserWarning, match="no structured trace log"):
+            trace_log.trace_structured("dynamo_start", {"x": 1})
+        assert not trace_log.is_enabled()
+        trace_log.trace_structured("dynamo_start", {"x": 2})  # off: nothing, no warning
+    finally:
+        trace_log.disable()
+
+
 def test_envelope_payload_and_md5(trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
     with compile_context(CompileId(1, 2, attempt=1)):
         trace_log.trace_structured("dynamo_output_graph", {"sizes": {}}, "line one\nline two")
         trace_log.trace_structured("thing", None, [{"a": 1}, 2])

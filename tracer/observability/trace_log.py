@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,12 +166,23 @@ def announce() -> None:
             print(f"modetrace: structured trace log at {path}", file=sys.stderr, flush=True)
 
 
-def _open_writer() -> _Writer:
+def _open_writer() -> _Writer | None:
+    """The log file's writer, opened at first need; None when it can't be (its directory is a
+    file, say, or not writable): then the log is off for the rest of the process, said once
+    in one line, and the compiled code runs on without it."""
     global _writer
     path = Path(log_path() or "")
     if _writer is None or _writer.path != path:
         _close()
-        _writer = _Writer(path, _tables.setdefault(path, {}))
+        try:
+            _writer = _Writer(path, _tables.setdefault(path, {}))
+        except OSError as e:
+            disable()
+            warnings.warn(
+                f"modetrace: no structured trace log: cannot write {path} ({e.strerror})",
+                stacklevel=2,
+            )
+            return None
         announce()
     return _writer
 
@@ -192,6 +204,8 @@ def intern_string(text: str) -> int:
         if not is_enabled():
             return -1
         writer = _open_writer()
+        if writer is None:
+            return -1
         index = writer.strings.get(text)
         if index is None:
             index = writer.strings[text] = len(writer.strings)
@@ -266,7 +280,10 @@ def _emit(
         line = _prefix(caller) + json.dumps(record, default=_jsonable)
         if text is not None:
             line += "".join(f"\n\t{part}" for part in text.split("\n"))
-        _open_writer().file.write(line + "\n")
+        writer = _open_writer()
+        if writer is not None:
+            writer.file.write(line + "\n")
+
         if cid is not None and record_overhead:
             elapsed = time.perf_counter_ns() - started
             _overhead_ns[cid.key] = _overhead_ns.get(cid.key, 0) + elapsed
