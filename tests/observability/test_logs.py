@@ -36,3 +36,22 @@ def test_set_logs_switches_topics(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_logger_names() -> None:
     assert {logs.get_logger(t).name for t in logs.TOPICS} == {f"modetrace.{t}" for t in logs.TOPICS}
+
+
+def test_an_unknown_topic_in_the_environment_is_warned_about_not_raised() -> None:
+    """`MODETRACE_LOGS=bogus` stopped `import tracer` with a traceback: the unknown topic is
+    warned about in one line and left out; the known ones are on."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import tracer; from tracer.observability import logs; print(logs.enabled('guards'))"
+    env = dict(os.environ, MODETRACE_LOGS="bogus,guards")
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+    assert done.stdout.strip() == "True"
+    assert "unknown MODETRACE_LOGS topic(s) 'bogus'" in done.stderr
+    assert "Traceback" not in done.stderr

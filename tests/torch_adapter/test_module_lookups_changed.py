@@ -142,3 +142,16 @@ def test_deepcopy_of_a_tensor_fills_the_memo() -> None:
     assert tracer.compile(fn)(p, compiled_memo) == fn(p, eager_memo) == "Parameter"
     assert len(compiled_memo) == len(eager_memo)
     assert copy.deepcopy(p) is not p
+
+
+def test_compiling_a_module_whose_forward_is_no_plain_method() -> None:
+    """The error said the module "has no forward method"; it names what forward is."""
+    torch = real_torch()
+
+    class Static(torch.nn.Module):
+        @staticmethod
+        def forward(x: Any) -> Any:
+            return x
+
+    with pytest.raises(tracer.UserError, match=r"Static\.forward is a staticmethod"):
+        tracer.compile(Static())

@@ -14,6 +14,7 @@ a user calls are reduced to one, with the object they are bound to as the first 
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Callable
 from typing import Any
@@ -116,8 +117,11 @@ def function_of(target: Any) -> tuple[types.FunctionType, Any]:
     elif (base := module_base(target)) is not None and type(target).__call__ is base.__call__:
         forward = _class_function(type(target), "forward")
         if forward is None:
+            name = type(target).__qualname__
+            kind = type(inspect.getattr_static(target, "forward", None)).__name__
             raise UserError(
-                f"tracer.compile: {type(target).__qualname__} has no forward method to compile"
+                f"tracer.compile: {name}.forward is a {kind}, not a plain method: compile a "
+                "module whose forward is one (called from another module's, it is traced)"
             )
         return forward, target
     elif not issubclass(type(target), type):

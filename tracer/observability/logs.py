@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import warnings
 from typing import TextIO
 
 TOPICS = (
@@ -86,4 +87,16 @@ def get_logger(topic: str) -> logging.Logger:
         raise
 
 
-set_logs(*parse_topics(os.environ.get(ENV_VAR, "")))
+def _from_environment() -> tuple[str, ...]:
+    """The topics MODETRACE_LOGS names. An unknown one is warned about in one line and left
+    out: a misspelt topic must not stop `import tracer` with a traceback."""
+    spec = os.environ.get(ENV_VAR, "")
+    try:
+        return parse_topics(spec)
+    except ValueError as e:
+        warnings.warn(str(e), stacklevel=2)
+    known = [name.strip() for name in spec.split(",") if name.strip() in (*_loggers, "all")]
+    return parse_topics(",".join(known))
+
+
+set_logs(*_from_environment())
